@@ -1,0 +1,33 @@
+"""Robot registry: one folder per robot with its parameters (single source of truth),
+generated MJCF and URDF files, and its frame conventions."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+ROBOT_NAMES: tuple[str, ...] = ("landing_gear",)
+ROOT = Path(__file__).resolve().parent
+
+
+class UnknownRobotError(KeyError):
+    """A robot name that is not in the registry."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def robot_module(name: str) -> ModuleType:
+    """The ``robots.<name>`` package, or a clear error naming the known robots."""
+    if name not in ROBOT_NAMES:
+        raise UnknownRobotError(
+            f"unknown robot {name!r}; known robots: {', '.join(ROBOT_NAMES)}"
+        )
+    return importlib.import_module(f"robots.{name}")
+
+
+def description_path(robot: str, stem: str, kind: str) -> Path:
+    """Path of a shipped description file; ``kind`` is "mjcf" or "urdf"."""
+    ext = {"mjcf": ".xml", "urdf": ".urdf"}[kind]
+    return ROOT / robot / f"{stem}{ext}"
