@@ -105,7 +105,8 @@ class MujocoSimulation:
             gid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, name)
             if gid < 0:
                 raise DescriptionError(f"MJCF model has no contact geom named {name!r}")
-            self._geom_to_link[gid] = name
+            self._geom_to_link[gid] = mujoco.mj_id2name(
+                self.model, mujoco.mjtObj.mjOBJ_BODY, int(self.model.geom_bodyid[gid]))
 
     def _xml_text(self) -> str:
         import os
@@ -156,7 +157,7 @@ class MujocoSimulation:
         mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
 
     def contact_forces(self) -> dict[str, np.ndarray]:
-        """Native-contact force on each contact geom's link, world frame [N]."""
+        """Native-contact force on the link of each contact geom, world frame [N]."""
         out = {name: np.zeros(3) for name in getattr(self, "_geom_to_link", {}).values()}
         f6 = np.zeros(6)
         d = self.data

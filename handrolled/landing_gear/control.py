@@ -2,12 +2,14 @@
 inverse kinematics references (15)-(17) and the PID joint controllers with the
 motor torque limit (Table 2).
 
-``level_form`` selects the pitch sign of eqs. (21)-(24):
-* ``"printed"``: y_LF = y_0 + y_roll + y_pitch, ... as printed;
-* ``"corrected"``: the pitch increment enters with the opposite sign.  With the
-  right-handed frame the paper's roll = theta_z / pitch = theta_x naming implies
-  (x left, y up, z forward), a positive theta_x lowers the front, so the front legs
-  must lengthen; the printed signs shorten them.  See the errata.
+``level_form`` selects the pitch signs of eqs. (21)-(24):
+* ``"printed"``: LF +, LB -, RF -, RB + on y_inc_pitch, as printed.  This pairs the
+  diagonal legs (LF with RB), so it twists the body instead of pitching it;
+* ``"corrected"``: LF -, LB +, RF -, RB +: both front legs move together.  The overall
+  sign follows from the right-handed frame that roll = theta_z, pitch = theta_x implies
+  (x left, y up, z forward): a positive theta_x lowers the nose, e_x = -theta_x < 0,
+  so the front legs lengthen with -y_inc_pitch.  The printed RF and RB rows already
+  have these signs; LF and LB are flipped.  See the errata.
 """
 
 from __future__ import annotations
@@ -20,20 +22,24 @@ from handrolled.landing_gear.state import Observation, attitude_angles
 LEVEL_FORMS = ("printed", "corrected")
 # eqs. (21)-(24): sign of (y_roll, y_pitch) for legs LF, LB, RF, RB
 ROLL_SIGN = np.array([1.0, 1.0, -1.0, -1.0])
-PITCH_SIGN = np.array([1.0, -1.0, -1.0, 1.0])
+PITCH_SIGN_PRINTED = np.array([1.0, -1.0, -1.0, 1.0])
+PITCH_SIGN_CORRECTED = np.array([-1.0, 1.0, -1.0, 1.0])
 
 
 class LandingGearController:
     """Thrust, level and joint controllers acting on any implementation's Observation."""
 
-    def __init__(self, p, level_controller: bool = True, level_form: str = "corrected",
-                 touchdown_force: float = 0.0) -> None:
+    def __init__(self, p, level_controller: bool = True, level_form: str = "corrected") -> None:
         if level_form not in LEVEL_FORMS:
             raise ValueError(f"unknown level-controller form {level_form!r}")
         self.p = p
         self.level_controller = level_controller
-        self.pitch_sign = PITCH_SIGN * (1.0 if level_form == "printed" else -1.0)
-        self.touchdown_force = touchdown_force
+        self.pitch_sign = PITCH_SIGN_PRINTED if level_form == "printed" else PITCH_SIGN_CORRECTED
+        # ASSUMPTION: leg heights are held inside the workspace (2 % margin on full
+        # extension and folding), which the paper leaves unstated
+        l_max = 0.98 * (p.l_U + p.l_L)
+        l_min = 1.02 * abs(p.l_U - p.l_L) + 0.02
+        self.reach = (np.sqrt(max(l_min**2 - p.x_0**2, 1e-6)), np.sqrt(l_max**2 - p.x_0**2))
         self.reset()
 
     def reset(self) -> None:
@@ -51,7 +57,8 @@ class LandingGearController:
         e = np.array([0.0 - roll, 0.0 - pitch])  # e_i = theta_d - theta
         self.int_e += e * dt
         y_inc = self.p.K_P_level * e + self.p.K_I_level * self.int_e  # eq. (20)
-        return self.p.y_0 + ROLL_SIGN * y_inc[0] + self.pitch_sign * y_inc[1]  # eqs. (21)-(24)
+        y = self.p.y_0 + ROLL_SIGN * y_inc[0] + self.pitch_sign * y_inc[1]  # eqs. (21)-(24)
+        return np.clip(y, *self.reach)
 
     def thrust(self, obs: Observation, any_contact: bool) -> float:
         """Eq. (10) until the first touchdown, then ramped to zero (assumption)."""

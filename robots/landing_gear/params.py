@@ -68,8 +68,8 @@ class LandingGearParams:
     # ASSUMPTIONS (not in the paper)
     C_thrust: float = 20.0  # thrust gain of eq. (10) [N s/m]; m/C = 0.18 s descent time constant
     thrust_ramp: float = 0.5  # thrust ramps to zero over this time after first touchdown [s]
-    x_0: float = 0.03  # fixed horizontal hip-foot distance of eq. (15) [m]
-    y_0: float = 0.13  # initial leg height (hip above foot) of eqs. (21)-(24) [m]
+    x_0: float = 0.07  # fixed horizontal hip-foot distance of eq. (15) [m]
+    y_0: float = 0.12  # initial leg height (hip above foot) of eqs. (21)-(24) [m]
     clearance: float = 0.02  # initial height of the lowest foot above the ground [m]
     dt: float = 1e-4  # step [s]: the joint PD pole K_D/(m_L l_L^2) ~ 2800 1/s needs dt < 0.7 ms
     duration: float = 4.0  # simulated time of a landing [s]
@@ -161,9 +161,10 @@ def front_sign(leg: str) -> float:
 def p_BH(leg: str, p: LandingGearParams = PARAMS) -> np.ndarray:
     """Hip position in the body frame, paper axes [m].
 
-    ASSUMPTION: the hips sit at the lower corners of the D_x x D_y x D_z body box.
+    ASSUMPTION: the hips sit on the side faces of the D_x x D_y x D_z body box at the
+    height of the body centre, D_z apart fore and aft.
     """
-    return np.array([side_sign(leg) * p.D_x / 2, -p.D_y / 2, front_sign(leg) * p.D_z / 2])
+    return np.array([side_sign(leg) * p.D_x / 2, 0.0, front_sign(leg) * p.D_z / 2])
 
 
 def R_BL(leg: str) -> np.ndarray:

@@ -1,0 +1,1 @@
+"""The landing gear's rungs of the validation ladder."""
