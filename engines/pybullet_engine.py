@@ -9,6 +9,8 @@ external forces are re-applied every step (PyBullet clears them).
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 import numpy as np
@@ -30,11 +32,34 @@ def _R_to_quat_xyzw(R: np.ndarray) -> list[float]:
     return [x, y, z, w]
 
 
+def _point_from_com_frame(link_state, offset) -> np.ndarray:
+    """World position of a point given in the link frame, computed from the link's CoM
+    frame: PyBullet's reported link-frame origin carries ~1e-8 m of error, the CoM frame
+    does not."""
+    p_com, q_com, p_LI, q_LI = link_state[0], link_state[1], link_state[2], link_state[3]
+    R_WL = _quat_xyzw_to_R(q_com) @ _quat_xyzw_to_R(q_LI).T
+    return np.array(p_com) + R_WL @ (np.asarray(offset) - np.array(p_LI))
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Silence the C-level chatter PyBullet prints on connect and URDF load."""
+    fd = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            yield
+    finally:
+        os.dup2(fd, 1)
+        os.close(fd)
+
+
 def _load(client: BulletClient, path: Path | str, fixed: bool) -> int:
     if not Path(path).is_file():
         raise DescriptionError(f"{path}: URDF file not found")
     try:
-        return client.loadURDF(str(path), useFixedBase=fixed,
+        with _quiet():
+            return client.loadURDF(str(path), useFixedBase=fixed,
                                flags=pybullet.URDF_USE_INERTIA_FROM_FILE)
     except pybullet.error:
         raise DescriptionError(f"{path}: PyBullet cannot load this URDF") from None
@@ -42,7 +67,8 @@ def _load(client: BulletClient, path: Path | str, fixed: bool) -> int:
 
 class _Client:
     def __init__(self, path: Path | str, fixed: bool, gravity: np.ndarray) -> None:
-        self.client = BulletClient(connection_mode=pybullet.DIRECT)
+        with _quiet():
+            self.client = BulletClient(connection_mode=pybullet.DIRECT)
         self.client.setGravity(*gravity)
         self.body = _load(self.client, path, fixed)
         c = self.client
@@ -143,7 +169,7 @@ class PybulletSimulation(_Client):
             return p, s.v_WB_W + np.cross(s.w_WB_W, p - s.p_WB)
         ls = self.client.getLinkState(self.body, li, computeLinkVelocity=1,
                                       computeForwardKinematics=1)
-        p = np.array(ls[4]) + _quat_xyzw_to_R(ls[5]) @ offset
+        p = _point_from_com_frame(ls, offset)
         w = np.array(ls[7])
         return p, np.array(ls[6]) + np.cross(w, p - np.array(ls[0]))
 
@@ -196,4 +222,4 @@ class PybulletTerms(_Client):
         for j, x in zip(range(len(q)), q, strict=True):
             self.client.resetJointState(self.body, j, float(x), 0.0)
         ls = self.client.getLinkState(self.body, self.link(link), computeForwardKinematics=1)
-        return np.array(ls[4]) + _quat_xyzw_to_R(ls[5]) @ offset
+        return _point_from_com_frame(ls, offset)

@@ -17,7 +17,7 @@ Vec3 = tuple[float, float, float]
 
 @dataclass(frozen=True)
 class Inertial:
-    """Mass [kg], centre of mass in the link frame [m], inertia about the CoM in link axes [kg m^2]."""
+    """Mass [kg], CoM in the link frame [m], inertia about the CoM in link axes [kg m^2]."""
 
     mass: float
     com: Vec3
@@ -129,8 +129,7 @@ def _mj_shape(s: Shape) -> str:
         return f'<geom{common} type="sphere" size="{_f(s.size[0])}" pos="{_v(s.pos)}"/>'
     if s.kind == "capsule":
         return (
-            f'<geom{common} type="capsule" size="{_f(s.size[0])}" '
-            f'fromto="{_v(s.pos)} {_v(s.p1)}"/>'
+            f'<geom{common} type="capsule" size="{_f(s.size[0])}" fromto="{_v(s.pos)} {_v(s.p1)}"/>'
         )
     raise ValueError(f"unknown shape kind {s.kind!r}")
 
@@ -149,9 +148,7 @@ def to_mjcf(desc: Description) -> str:
     def body(link: Link, depth: int) -> None:
         ind = "  " * depth
         quat = rotation_to_quat_wxyz(link.R_PJ)
-        lines.append(
-            f'{ind}<body name="{link.name}" pos="{_v(link.p_PJ)}" quat="{_v(quat)}">'
-        )
+        lines.append(f'{ind}<body name="{link.name}" pos="{_v(link.p_PJ)}" quat="{_v(quat)}">')
         if link.joint == "free":
             lines.append(f'{ind}  <freejoint name="{link.joint_name or link.name}"/>')
         elif link.joint in ("revolute", "prismatic"):
@@ -163,7 +160,8 @@ def to_mjcf(desc: Description) -> str:
             )
         if link.inertial is not None:
             I = np.asarray(link.inertial.inertia)
-            full = f"{_f(I[0,0])} {_f(I[1,1])} {_f(I[2,2])} {_f(I[0,1])} {_f(I[0,2])} {_f(I[1,2])}"
+            order = ((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))
+            full = " ".join(_f(I[i, j]) for i, j in order)
             lines.append(
                 f'{ind}  <inertial pos="{_v(link.inertial.com)}" mass="{_f(link.inertial.mass)}" '
                 f'fullinertia="{full}"/>'
@@ -216,8 +214,8 @@ def to_urdf(desc: Description) -> str:
                 "    <inertial>",
                 f'      <origin xyz="{_v(link.inertial.com)}" rpy="0 0 0"/>',
                 f'      <mass value="{_f(link.inertial.mass)}"/>',
-                f'      <inertia ixx="{_f(I[0,0])}" ixy="{_f(I[0,1])}" ixz="{_f(I[0,2])}" '
-                f'iyy="{_f(I[1,1])}" iyz="{_f(I[1,2])}" izz="{_f(I[2,2])}"/>',
+                f'      <inertia ixx="{_f(I[0, 0])}" ixy="{_f(I[0, 1])}" ixz="{_f(I[0, 2])}" '
+                f'iyy="{_f(I[1, 1])}" iyz="{_f(I[1, 2])}" izz="{_f(I[2, 2])}"/>',
                 "    </inertial>",
             ]
         for s in link.shapes:

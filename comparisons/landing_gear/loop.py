@@ -15,7 +15,7 @@ from handrolled.landing_gear.contact import SlopeContact, ground_normal_P
 from handrolled.landing_gear.control import LandingGearController
 from handrolled.landing_gear.model import DecoupledLandingGear, Forms, feet_in_body
 from handrolled.landing_gear.state import Observation, attitude_angles
-from robots.landing_gear.params import JOINTS, LEGS, LandingGearParams, R_BL, p_BH
+from robots.landing_gear.params import JOINTS, LEGS, R_BL, LandingGearParams, p_BH
 
 JOINT_NAMES = [f"{leg}_{j}" for leg in LEGS for j in JOINTS]
 FOOT_LINKS = [f"{leg}_lower" for leg in LEGS]
@@ -153,6 +153,7 @@ class LandingGearLoop:
                 out[f"joint.{leg}.{joint}.angle"] = obs.theta[i, j]
                 out[f"joint.{leg}.{joint}.torque"] = self.tau[i, j]
             out[f"foot.{leg}.force.normal"] = F_n[i]
+            out[f"foot.{leg}.force.y"] = self.F_PF[i, 1]
         return out
 
 

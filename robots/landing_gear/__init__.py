@@ -8,10 +8,7 @@ PAPER = "landing_gear.txt"
 
 
 def descriptions(p: LandingGearParams = PARAMS) -> dict[str, Description]:
-    """Every description file this robot ships, by file stem."""
-    return {
-        "landing_gear_as_derived": floating_description("as_derived", p),
-        "landing_gear_as_built": floating_description("as_built", p),
-        "leg_as_derived": single_leg_description("as_derived", p),
-        "leg_as_built": single_leg_description("as_built", p),
-    }
+    """Every description file this robot ships, by file stem (= description name)."""
+    descs = [floating_description("as_derived", p), floating_description("as_built", p),
+             single_leg_description("as_derived", p), single_leg_description("as_built", p)]
+    return {d.name: d for d in descs}

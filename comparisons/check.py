@@ -1,0 +1,109 @@
+"""Baselines: the committed agreement figures, and the comparison that gates CI.
+
+A figure *moves* when it differs from its baseline by more than
+``MOVE_REL`` x |baseline| + ``MOVE_ABS``: runs are deterministic on one machine, so
+this margin only absorbs the last bits that another CPU or BLAS may change.  Any move,
+a verdict that turns from passed to failed, or a figure missing from the current run
+is a regression."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import pandas as pd
+
+BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
+KEY = ["robot", "scenario", "variant", "signal", "reference", "candidate", "metric"]
+MOVE_REL = 1e-6
+MOVE_ABS = 1e-9
+
+
+class BaselineError(ValueError):
+    """A baseline file that is missing or cannot be read."""
+
+
+@dataclass
+class Finding:
+    key: tuple
+    baseline: float | None
+    current: float | None
+    status: str  # "moved", "failed", "missing", "ok"
+
+
+def write_baselines(metrics: pd.DataFrame, directory: Path = BASELINE_DIR) -> list[Path]:
+    """One JSON file per robot with every figure of the current run."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for robot, sub in metrics.groupby("robot"):
+        rows = [{**{k: r[k] for k in KEY}, "value": _num(r["value"]), "passed": bool(r["passed"])}
+                for _, r in sub.iterrows()]
+        path = directory / f"{robot}.json"
+        path.write_text(json.dumps({"robot": robot, "figures": rows}, indent=1) + "\n")
+        paths.append(path)
+    return paths
+
+
+def _num(v) -> float | None:
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def load_baselines(directory: Path, robots: list[str]) -> dict[tuple, dict]:
+    out = {}
+    for robot in robots:
+        path = directory / f"{robot}.json"
+        if not path.is_file():
+            raise BaselineError(f"no baseline file {path}; run 'dynval check --update' first")
+        try:
+            data = json.loads(path.read_text())
+            for row in data["figures"]:
+                out[tuple(row[k] for k in KEY)] = row
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise BaselineError(f"baseline file {path} is corrupt ({type(exc).__name__}: "
+                                f"{exc})") from None
+    return out
+
+
+def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
+                        scenarios: list[str] | None = None) -> list[Finding]:
+    """Every baseline figure of the checked robots/scenarios against the current run."""
+    current = {tuple(r[k] for k in KEY): r for _, r in metrics.iterrows()}
+    robots = set(metrics["robot"])
+    findings = []
+    for key, b in baseline.items():
+        robot, scenario = key[0], key[1]
+        if robot not in robots or (scenarios and scenario not in scenarios and scenario != "audit"):
+            continue
+        c = current.get(key)
+        if c is None:
+            findings.append(Finding(key, b["value"], None, "missing"))
+            continue
+        cv, bv = _num(c["value"]), b["value"]
+        if (cv is None) != (bv is None) or (
+                cv is not None and abs(cv - bv) > MOVE_REL * abs(bv) + MOVE_ABS):
+            findings.append(Finding(key, bv, cv, "moved"))
+        elif b["passed"] and not bool(c["passed"]):
+            findings.append(Finding(key, bv, cv, "failed"))
+        else:
+            findings.append(Finding(key, bv, cv, "ok"))
+    return findings
+
+
+def write_junit(findings: list[Finding], path: Path) -> None:
+    """JUnit XML: one test case per figure, a failure for each regression."""
+    bad = [f for f in findings if f.status != "ok"]
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             f'<testsuite name="dynval-check" tests="{len(findings)}" failures="{len(bad)}">']
+    for f in findings:
+        name = escape(" / ".join(str(k) for k in f.key), {'"': "&quot;"})
+        lines.append(f'  <testcase classname="dynval.{f.key[0]}" name="{name}">')
+        if f.status != "ok":
+            msg = escape(f"{f.status}: baseline {f.baseline} current {f.current}", {'"': "&quot;"})
+            lines.append(f'    <failure message="{msg}"/>')
+        lines.append("  </testcase>")
+    lines.append("</testsuite>")
+    path.write_text("\n".join(lines) + "\n")

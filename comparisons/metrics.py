@@ -1,0 +1,88 @@
+"""Agreement metrics between two traces of one signal, and the tidy metric table.
+
+Every tolerance carries its reason; the report prints it next to the number."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+METRIC_COLUMNS = ["robot", "scenario", "variant", "signal", "reference", "candidate", "metric",
+                  "value", "tolerance", "passed", "reason"]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """An upper bound on a metric and why it is that number."""
+
+    metric: str
+    value: float
+    reason: str
+
+
+def pair_metrics(t: np.ndarray, ref: np.ndarray, cand: np.ndarray) -> dict[str, float]:
+    """RMSE, normalised RMSE (by the reference's range), max abs error, final-value
+    difference, correlation and time lag (cross-correlation peak) of two sampled traces."""
+    e = cand - ref
+    rng = float(np.ptp(ref))
+    rmse = float(np.sqrt(np.mean(e**2)))
+    if np.std(ref) > 0 and np.std(cand) > 0:
+        corr = float(np.corrcoef(ref, cand)[0, 1])
+        a, b = ref - ref.mean(), cand - cand.mean()
+        xc = np.correlate(b, a, mode="full")
+        lag = (int(np.argmax(xc)) - (len(a) - 1)) * float(t[1] - t[0])
+    else:
+        corr, lag = float("nan"), 0.0
+    return {
+        "rmse": rmse,
+        "nrmse": rmse / rng if rng > 0 else float("nan"),
+        "max_abs": float(np.max(np.abs(e))),
+        "final_diff": float(e[-1]),
+        "correlation": corr,
+        "lag": lag,
+    }
+
+
+def compare(traces: pd.DataFrame, robot: str, scenario: str, variant: str, signals: list[str],
+            reference: str, candidates: list[str],
+            tolerances: dict[tuple[str, str], Tolerance]) -> pd.DataFrame:
+    """Metric rows for each signal and candidate against the reference implementation.
+
+    ``tolerances`` maps (signal-prefix, metric) to a Tolerance; the longest matching
+    prefix wins; a metric without one is informational (tolerance NaN, passed True).
+    """
+    rows = []
+    ref_df = traces[traces["implementation"] == reference]
+    for cand in candidates:
+        cand_df = traces[traces["implementation"] == cand]
+        for sig in signals:
+            r = ref_df[ref_df["signal"] == sig].sort_values("time")
+            c = cand_df[cand_df["signal"] == sig].sort_values("time")
+            if r.empty or c.empty:
+                raise KeyError(f"signal {sig!r} is missing from the {reference} or {cand} trace")
+            t = r["time"].to_numpy()
+            values = pair_metrics(t, r["value"].to_numpy(), np.interp(t, c["time"], c["value"]))
+            for metric, value in values.items():
+                tol = _lookup(tolerances, sig, metric)
+                passed = True if tol is None else bool(abs(value) <= tol.value)
+                rows.append([robot, scenario, variant, sig, reference, cand, metric, value,
+                             np.nan if tol is None else tol.value, passed,
+                             "" if tol is None else tol.reason])
+    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+def _lookup(tolerances, signal: str, metric: str) -> Tolerance | None:
+    best = None
+    for (prefix, m), tol in tolerances.items():
+        if m == metric and signal.startswith(prefix) and (best is None or len(prefix) > best[0]):
+            best = (len(prefix), tol)
+    return None if best is None else best[1]
+
+
+def check_row(robot: str, scenario: str, variant: str, signal: str, implementation: str,
+              metric: str, value: float, tolerance: float, reason: str) -> list:
+    """A metric row for a requirement on one implementation (reference column '-')."""
+    return [robot, scenario, variant, signal, "-", implementation, metric, float(value),
+            float(tolerance), bool(abs(value) <= tolerance), reason]

@@ -1,0 +1,10 @@
+from pathlib import Path
+
+import pytest
+
+from robots import ROOT
+
+
+@pytest.fixture(scope="session")
+def lg_dir() -> Path:
+    return ROOT / "landing_gear"
