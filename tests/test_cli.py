@@ -1,0 +1,96 @@
+"""The command-line contract: bad input gives one clear sentence and a non-zero exit."""
+
+import json
+
+from typer.testing import CliRunner
+
+from comparisons.check import BaselineError, compare_to_baseline, load_baselines
+from comparisons.cli import app
+
+runner = CliRunner()
+
+
+def test_list_names_robots_and_engines():
+    res = runner.invoke(app, ["list"])
+    assert res.exit_code == 0
+    assert "landing_gear" in res.output and "slope_lc" in res.output
+
+
+def test_unknown_robot():
+    res = runner.invoke(app, ["audit", "submarine"])
+    assert res.exit_code == 2
+    assert "unknown robot 'submarine'" in res.output
+
+
+def test_unknown_scenario_engine_and_contact(tmp_path):
+    res = runner.invoke(app, ["run", "landing_gear", "--scenario", "moon", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown scenario 'moon'" in res.output
+    res = runner.invoke(app, ["run", "landing_gear", "--engine", "gazebo", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown engine 'gazebo'" in res.output
+    res = runner.invoke(app, ["run", "landing_gear", "--contact", "glue", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown contact mode 'glue'" in res.output
+
+
+def test_bad_override(tmp_path):
+    res = runner.invoke(app, ["run", "landing_gear", "--set", "landing_gear.wings=2",
+                              "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "no parameter 'wings'" in res.output
+
+
+def test_corrupt_baseline(tmp_path):
+    (tmp_path / "landing_gear.json").write_text("{not json")
+    res = runner.invoke(app, ["check", "--baseline", str(tmp_path), "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "is corrupt" in res.output
+    try:
+        load_baselines(tmp_path, ["landing_gear"])
+    except BaselineError as exc:
+        assert "landing_gear.json" in str(exc)
+
+
+def test_malformed_description_is_reported(tmp_path):
+    from engines import DescriptionError
+    from engines.mujoco_engine import load_model
+
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<mujoco><worldbody><body><joint type='hinge'/></body></wor")
+    try:
+        load_model(bad)
+        raise AssertionError("a malformed MJCF loaded")
+    except DescriptionError as exc:
+        assert "bad.xml" in str(exc)
+
+
+def test_diverging_run_is_stopped():
+    import math
+
+    import pytest
+
+    from comparisons.harness import DivergenceError, run
+
+    class Blowup:
+        implementation, t = "toy", 0.0
+
+        def advance(self):
+            self.t += 0.1
+
+        def signals(self):
+            return {"x": math.exp(self.t * 100)}
+
+    with pytest.raises(DivergenceError, match="signal x"):
+        run(Blowup(), 10.0, 0.1, record_every=1)
+
+
+def test_check_flags_a_moved_figure():
+    import pandas as pd
+
+    from comparisons.metrics import METRIC_COLUMNS
+
+    row = ["landing_gear", "flat", "shared", "body.roll", "mujoco", "handrolled", "rmse", 1.0,
+           float("nan"), True, ""]
+    metrics = pd.DataFrame([row], columns=METRIC_COLUMNS)
+    key = tuple(row[:7])
+    same = compare_to_baseline(metrics, {key: {"value": 1.0, "passed": True}})
+    moved = compare_to_baseline(metrics, {key: {"value": 1.05, "passed": True}})
+    assert [f.status for f in same] == ["ok"]
+    assert [f.status for f in moved] == ["moved"]
+    assert json.dumps([f.status for f in moved])
