@@ -1,0 +1,179 @@
+"""Build ``report.pdf`` from ``summary.json``, ``metrics.parquet`` and the stored traces."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from reportlab.lib import colors  # noqa: E402
+from reportlab.lib.pagesizes import A4  # noqa: E402
+from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
+from reportlab.lib.units import cm  # noqa: E402
+from reportlab.platypus import (  # noqa: E402
+    Image,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+STYLES = getSampleStyleSheet()
+VERDICT_COLOURS = {"pass": colors.HexColor("#b7e1b0"), "fail": colors.HexColor("#f2a7a7"),
+                   "partial": colors.HexColor("#f7d79a"), "n/a": colors.HexColor("#dddddd")}
+COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green"}
+
+
+class ReportInputError(ValueError):
+    """A missing or unreadable input file."""
+
+
+def _read(out_dir: Path) -> tuple[dict, pd.DataFrame]:
+    s, m = out_dir / "summary.json", out_dir / "metrics.parquet"
+    for f in (s, m):
+        if not f.is_file():
+            raise ReportInputError(f"{f} is missing; run 'dynval validate --out {out_dir}' first")
+    try:
+        return json.loads(s.read_text()), pd.read_parquet(m)
+    except (json.JSONDecodeError, OSError, ValueError) as exc:
+        raise ReportInputError(f"cannot read the inputs in {out_dir} ({exc})") from None
+
+
+def _p(text: str, style: str = "BodyText") -> Paragraph:
+    return Paragraph(str(text).replace("&", "&amp;").replace("<", "&lt;"), STYLES[style])
+
+
+def _table(rows: list[list], widths=None, font: int = 7) -> Table:
+    t = Table([[_small(c, font) for c in r] for r in rows], colWidths=widths, repeatRows=1)
+    t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                           ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8f0")),
+                           ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    return t
+
+
+def _small(x, font: int) -> Paragraph:
+    if isinstance(x, float):
+        x = f"{x:.3g}"
+    style = STYLES["BodyText"].clone("small", fontSize=font, leading=font + 1.5)
+    return Paragraph(str(x).replace("&", "&amp;").replace("<", "&lt;"), style)
+
+
+def _figure(out_dir: Path, robot: str, fig: dict) -> Image | None:
+    path = out_dir / "runs" / robot / fig["scenario"] / fig["variant"] / "traces.parquet"
+    if not path.is_file():
+        return None
+    tr = pd.read_parquet(path)
+    sigs = fig["signals"]
+    ncol = 2 if len(sigs) > 2 else len(sigs)
+    nrow = -(-len(sigs) // ncol)
+    f, axes = plt.subplots(nrow, ncol, figsize=(7.0, 1.9 * nrow), squeeze=False, sharex=True)
+    for ax, sig in zip(axes.ravel(), sigs, strict=False):
+        for impl, sub in tr[tr["signal"] == sig].groupby("implementation", sort=True):
+            ax.plot(sub["time"], sub["value"] * fig["scale"], lw=0.9, label=impl,
+                    color=COLOURS.get(impl))
+        ax.set_title(f"{sig} [{fig['unit']}]", fontsize=7)
+        ax.tick_params(labelsize=6)
+        ax.grid(alpha=0.3)
+    for ax in axes.ravel()[len(sigs):]:
+        ax.axis("off")
+    axes[0, 0].legend(fontsize=6)
+    for ax in axes[-1]:
+        ax.set_xlabel("time [s]", fontsize=7)
+    f.tight_layout()
+    buf = io.BytesIO()
+    f.savefig(buf, format="png", dpi=200, metadata={"Software": None})
+    plt.close(f)
+    buf.seek(0)
+    return Image(buf, width=17 * cm, height=17 * cm * 1.9 * nrow / 7.0)
+
+
+def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool = True) -> Path:
+    """Write the validation PDF for the runs under ``out_dir`` and return its path."""
+    out_dir = Path(out_dir)
+    summary, metrics = _read(out_dir)
+    pdf_path = pdf_path or out_dir / "report.pdf"
+    story = [_p("dynval validation report", "Title"),
+             _p(f"dynval {summary['dynval_version']}, commit {summary['git_commit']}, "
+                f"{summary['date']}; {summary['machine']}"),
+             _p("Engines: " + ", ".join(f"{k} {v}" for k, v in summary["versions"].items())),
+             Spacer(1, 12), _p("Summary", "Heading1")]
+    rungs = ["L0", "L1", "L2", "L3", "L4", "L5", "budget"]
+    rows = [["robot", *rungs]]
+    notes = [["robot", "rung", "note"]]
+    for robot, ch in summary["robots"].items():
+        rows.append([robot] + [ch["rungs"].get(r, {}).get("verdict", "n/a") for r in rungs])
+        notes += [[robot, r, ch["rungs"][r]["note"]] for r in rungs if r in ch["rungs"]]
+    t = _table(rows, font=8)
+    for i, row in enumerate(rows[1:], start=1):
+        for j, v in enumerate(row[1:], start=1):
+            t.setStyle([("BACKGROUND", (j, i), (j, i), VERDICT_COLOURS.get(v, colors.white))])
+    story += [t, Spacer(1, 6), _table(notes, [2.5 * cm, 1.5 * cm, 13 * cm])]
+    for robot, ch in summary["robots"].items():
+        story += [PageBreak(), _p(f"{robot}: {ch['title']}", "Heading1"), _p(ch["paper"])]
+        for n in ch.get("notes", []):
+            story.append(_p(n))
+        for sc in ch["scenarios"]:
+            story += [_p(sc["title"], "Heading2"), _p(sc["description"])]
+            for fig in [f for f in ch["figures"] if f["scenario"] == sc["name"]]:
+                img = _figure(out_dir, robot, fig)
+                if img is not None:
+                    story += [_p(fig["title"], "Heading4"), img, _p(fig["caption"])]
+            sub = metrics[(metrics["robot"] == robot) & (metrics["scenario"] == sc["name"])
+                          & metrics["tolerance"].notna()]
+            if len(sub):
+                story += [_p("Toleranced figures", "Heading4"), _table(
+                    [["variant", "signal", "ref", "candidate", "metric", "value", "tol", "ok",
+                      "reason"]]
+                    + [[r.variant, r.signal, r.reference, r.candidate, r.metric, r.value,
+                        r.tolerance, "yes" if r.passed else "NO", r.reason]
+                       for r in sub.itertuples()],
+                    [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
+                     0.8 * cm, 5.6 * cm])]
+        story += [_p("Dynamics audit", "Heading2"), _table(
+            [["term", "equation", "form", "reference", "max rel", "max abs", "samples", "ok"]]
+            + [[a["term"], a["equation"], a["form"], a["reference"], a["max_rel_error"],
+                a["max_abs_error"], a["samples"], "yes" if a["passed"] else "NO"]
+               for a in ch["audit"]])]
+        story += [_p("Errata", "Heading2")]
+        for e in ch["errata"]:
+            story.append(_table([["eq.", "term", "printed", "corrected"],
+                                 [e["equation"], e["term"], e["printed"], e["corrected"]],
+                                 ["evidence", "", e["evidence"], ""],
+                                 ["effect", "", e["effect"], ""]],
+                                [1.5 * cm, 2.5 * cm, 6.5 * cm, 6.5 * cm]))
+            story.append(Spacer(1, 4))
+        if ch["budget"]:
+            story += [_p("Error budget (slope_lc)", "Heading2"), _table(
+                [["component", "signal", "value", "unit"]]
+                + [[b["component"], b["signal"], b["value"], b["unit"]] for b in ch["budget"]],
+                [8 * cm, 3 * cm, 2.5 * cm, 2.5 * cm])]
+        story += [_p("Settled attitude", "Heading2"), _table(
+            [["scenario", "implementation", "contact", "signal", "value [deg]", "paper"]]
+            + [[s["scenario"], s["implementation"], s["variant"], s["signal"], s["value"],
+                s["paper"]] for s in ch["settled"]])]
+    story += [PageBreak(), _p("Appendix: parameters and conventions", "Heading1")]
+    for robot, ch in summary["robots"].items():
+        story += [_p(robot, "Heading2"), _table(
+            [["symbol", "value", "unit", "source"]]
+            + [[q["symbol"], q["value"], q["unit"], q["source"]] for q in ch["parameters"]],
+            [3 * cm, 2.5 * cm, 2.5 * cm, 9 * cm])]
+        story += [_p(c) for c in ch["conventions"]]
+    doc = SimpleDocTemplate(str(pdf_path), pagesize=A4, invariant=1, pageCompression=compress,
+                            title="dynval validation report", leftMargin=2 * cm,
+                            rightMargin=2 * cm)
+    doc.build(story, onFirstPage=_footer, onLaterPages=_footer)
+    return pdf_path
+
+
+def _footer(canvas, doc) -> None:
+    canvas.saveState()
+    canvas.setFont("Helvetica", 7)
+    canvas.drawRightString(A4[0] - 2 * cm, 1.2 * cm, f"dynval report, page {doc.page}")
+    canvas.restoreState()
