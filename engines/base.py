@@ -38,7 +38,9 @@ class Ground:
     stiffness: float  # [N/m]
     damping: float  # [N s/m]
     friction: float  # [-]
-    mass_scale: float  # effective mass per contact for engines that want accelerations [kg]
+    # mass that turns k, b into accelerations for engines that want them [kg]; None: each
+    # contact's own apparent mass 1/(n^T J M^-1 J^T n) at the initial state
+    mass_scale: float | None
     contact_geoms: tuple[str, ...] = field(default_factory=tuple)
 
 

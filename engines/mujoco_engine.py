@@ -74,9 +74,13 @@ class MujocoSimulation:
     def _add_ground(self, ground: Ground) -> None:
         """Native contact: a plane in an MjSpec copy, and the contact geoms switched on.
 
-        The paper's k, b [N/m, N s/m] become solref = (-k/m_e, -b/m_e) [1/s^2, 1/s] with
-        m_e = ``ground.mass_scale``, and solimp = (0.99, 0.99, 0.001) so the impedance
-        is nearly one; MuJoCo still solves the contact as a constraint, not as a force law.
+        The paper's k, b [N/m, N s/m] become solref = (-k/m_e, -b/m_e) [1/s^2, 1/s]: MuJoCo
+        imposes the contact-point acceleration -K r - B v, so the force law is matched when
+        m_e is the contact's apparent mass.  With ``ground.mass_scale`` None, m_e is
+        computed for each foot at the state passed to ``reset``.  solimp = (0.99, 0.99,
+        0.001) keeps the impedance near one; the contact geoms get priority so their
+        parameters, not the plane's, are used.  MuJoCo still solves a constraint, not the
+        force law of the paper: the static split of a four-foot stance is its solver's.
         """
         spec = mujoco.MjSpec.from_string(self._xml_text())
         z = np.asarray(ground.normal_W, float)
@@ -89,7 +93,9 @@ class MujocoSimulation:
         plane.size = [0, 0, 1]
         plane.pos = np.asarray(ground.point_W, float)
         plane.quat = R_to_quat(R)
-        solref = [-ground.stiffness / ground.mass_scale, -ground.damping / ground.mass_scale]
+        self.ground = ground
+        m_e = ground.mass_scale or 1.0
+        solref = [-ground.stiffness / m_e, -ground.damping / m_e]
         for g in spec.geoms:
             if g.name == "ground" or g.name in ground.contact_geoms:
                 g.contype, g.conaffinity = 1, 1
@@ -97,6 +103,7 @@ class MujocoSimulation:
                 g.solimp = [0.99, 0.99, 0.001, 0.5, 2.0]
                 g.friction = [ground.friction, 0.0, 0.0]
                 g.condim = 3
+                g.priority = 0 if g.name == "ground" else 1
         self.model = spec.compile()
         self.model.opt.timestep = self.dt
         self.data = mujoco.MjData(self.model)
@@ -127,6 +134,26 @@ class MujocoSimulation:
         d.qpos[self.qadr] = s.q
         d.qvel[self.dof] = s.qd
         mujoco.mj_forward(self.model, d)
+        if getattr(self, "ground", None) is not None and self.ground.mass_scale is None:
+            self._set_solref_from_apparent_mass()
+
+    def apparent_mass(self, gid: int, normal_W: np.ndarray) -> float:
+        """1/(n^T J M^-1 J^T n) at the centre of geom ``gid`` for the current state [kg]."""
+        m, d = self.model, self.data
+        jacp = np.zeros((3, m.nv))
+        mujoco.mj_jac(m, d, jacp, None, d.geom_xpos[gid], int(m.geom_bodyid[gid]))
+        Jn = normal_W @ jacp
+        x = np.zeros(m.nv)
+        mujoco.mj_solveM(m, d, x.reshape(1, -1), Jn.reshape(1, -1))
+        return 1.0 / float(Jn @ x)
+
+    def _set_solref_from_apparent_mass(self) -> None:
+        self.contact_mass = {}
+        for gid, link in self._geom_to_link.items():
+            m_e = self.apparent_mass(gid, np.asarray(self.ground.normal_W, float))
+            self.contact_mass[link] = m_e
+            self.model.geom_solref[gid] = [-self.ground.stiffness / m_e,
+                                           -self.ground.damping / m_e]
 
     def state(self) -> FloatingState:
         d = self.data
@@ -206,6 +233,23 @@ class MujocoTerms:
         self.data.qacc[:] = qdd
         mujoco.mj_inverse(self.model, self.data)
         return self.data.qfrc_inverse.copy()
+
+    def acceleration(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
+        """Unforced forward dynamics qdd(q, qd) (gravity only)."""
+        self._set(q, qd)
+        return self.data.qacc.copy()
+
+    def simulate(self, q0: np.ndarray, qd0: np.ndarray, dt: float, n: int) -> np.ndarray:
+        """Joint positions over n steps of MuJoCo's own (semi-implicit Euler) integrator."""
+        m, d = self.model, self.data
+        m.opt.timestep = dt
+        mujoco.mj_resetData(m, d)
+        d.qpos[:], d.qvel[:] = q0, qd0
+        out = [d.qpos.copy()]
+        for _ in range(n):
+            mujoco.mj_step(m, d)
+            out.append(d.qpos.copy())
+        return np.array(out)
 
     def site_position(self, q: np.ndarray, site: str) -> np.ndarray:
         self._set(q)

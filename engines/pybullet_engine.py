@@ -218,6 +218,19 @@ class PybulletTerms(_Client):
     def bias(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
         return self.inverse_dynamics(q, qd, np.zeros_like(q))
 
+    def simulate(self, q0: np.ndarray, qd0: np.ndarray, dt: float, n: int) -> np.ndarray:
+        """Joint positions over n steps of PyBullet's own integrator, no joint torque."""
+        c = self.client
+        c.setTimeStep(dt)
+        joints = list(range(len(q0)))
+        for j in joints:
+            c.resetJointState(self.body, j, float(q0[j]), float(qd0[j]))
+        out = [np.array(q0, dtype=float)]
+        for _ in range(n):
+            c.stepSimulation()
+            out.append(np.array([s[0] for s in c.getJointStates(self.body, joints)]))
+        return np.array(out)
+
     def point_position(self, q: np.ndarray, link: str, offset: np.ndarray) -> np.ndarray:
         for j, x in zip(range(len(q)), q, strict=True):
             self.client.resetJointState(self.body, j, float(x), 0.0)

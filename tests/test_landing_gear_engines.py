@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.landing_gear import audit, description_check
+from comparisons.landing_gear import audit, description_check, trajectories
 from comparisons.landing_gear.scenarios import SCENARIOS, run_one
 from comparisons.metrics import pair_metrics
 from handrolled.landing_gear.model import Forms
@@ -96,3 +96,14 @@ def test_runs_are_deterministic(lg_dir):
     a = run_one(p, SCENARIOS["flat"], "mujoco", "shared", lg_dir, duration=0.3)
     b = run_one(p, SCENARIOS["flat"], "mujoco", "shared", lg_dir, duration=0.3)
     assert a.equals(b)
+
+
+def test_free_swing_trajectories_agree_and_integration_error_is_first_order(lg_dir):
+    rows = trajectories.free_swing(p, lg_dir)
+    for r in rows:
+        if r["tolerance"] is not None:
+            assert r["max_abs_rad"] <= r["tolerance"], r
+    err = [r["max_abs_rad"] for r in rows if r["comparison"].startswith("semi-implicit")]
+    # halving the step halves the error of a first-order scheme (within 10 %)
+    assert err[0] / err[1] == pytest.approx(2.0, rel=0.1)
+    assert err[1] / err[2] == pytest.approx(2.0, rel=0.1)

@@ -159,9 +159,10 @@ class LandingGearLoop:
 
 def ground_for_native(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> Ground:
     """The slope as an engine plane, shifted by the foot radius so that contact begins when
-    the foot point reaches n = 0, as in eq. (26); mass scale m/4 (one foot's share)."""
+    the foot point reaches n = 0, as in eq. (26); each foot's apparent mass converts k, b
+    for MuJoCo."""
     n_W = vec_W(ground_normal_P(alpha_SL, alpha_AZ))
-    return Ground(n_W, -p.foot_radius * n_W, p.k, p.b, p.mu_S, p.m / 4.0,
+    return Ground(n_W, -p.foot_radius * n_W, p.k, p.b, p.mu_S, None,
                   tuple(f"{leg}_foot" for leg in LEGS))
 
 
