@@ -226,9 +226,8 @@ def _validate(out, set_, robot, scenario, samples, seed):
 @_user_errors
 def report(out: OutOpt = Path("dynval-out")) -> None:
     """Build the PDF from the runs stored under --out."""
-    from reports.pdf import ReportInputError
-
     from reports import build_report
+    from reports.pdf import ReportInputError
 
     try:
         pdf = build_report(out)

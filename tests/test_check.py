@@ -1,24 +1,25 @@
-"""`dynval check` against the committed baselines: the flat landing reproduces them and a
-5 % heavier lower leg moves them."""
+"""`dynval check` against the committed baselines, through the command line: the flat
+landing reproduces them, and a 5 % heavier lower leg moves them (exit 1, JUnit failure)."""
 
-from comparisons.check import BASELINE_DIR, compare_to_baseline, load_baselines
-from comparisons.pipeline import validate_all
+from typer.testing import CliRunner
 
+from comparisons.cli import app
 
-def _findings(tmp_path, overrides):
-    metrics = validate_all(tmp_path, lambda *_: None, ["landing_gear"], ["flat"], overrides,
-                           samples=200, seed=0)
-    base = load_baselines(BASELINE_DIR, ["landing_gear"])
-    # the audit rows of the baseline were computed with 1000 samples; compare the scenario
-    return [f for f in compare_to_baseline(metrics, base, ["flat"]) if f.key[1] == "flat"]
+runner = CliRunner()
+ARGS = ["check", "--robot", "landing_gear", "--scenario", "flat"]
 
 
 def test_check_passes_on_unchanged_parameters(tmp_path):
-    findings = _findings(tmp_path, [])
-    assert findings and all(f.status == "ok" for f in findings), [
-        f for f in findings if f.status != "ok"][:5]
+    junit = tmp_path / "junit.xml"
+    res = runner.invoke(app, [*ARGS, "--out", str(tmp_path), "--junit", str(junit)])
+    assert res.exit_code == 0, res.output
+    assert 'failures="0"' in junit.read_text()
 
 
 def test_check_fails_when_a_leg_mass_changes_by_five_percent(tmp_path):
-    findings = _findings(tmp_path, ["landing_gear.m_L=0.1575"])
-    assert any(f.status == "moved" for f in findings)
+    junit = tmp_path / "junit.xml"
+    res = runner.invoke(app, [*ARGS, "--out", str(tmp_path), "--junit", str(junit),
+                              "--set", "landing_gear.m_L=0.1575"])
+    assert res.exit_code == 1, res.output
+    assert "moved" in res.output
+    assert 'failures="0"' not in junit.read_text()

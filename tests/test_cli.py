@@ -94,3 +94,24 @@ def test_check_flags_a_moved_figure():
     assert [f.status for f in same] == ["ok"]
     assert [f.status for f in moved] == ["moved"]
     assert json.dumps([f.status for f in moved])
+
+
+def test_validate_writes_metrics_summary_and_report(tmp_path):
+    res = runner.invoke(app, ["validate", "--robot", "landing_gear", "--scenario", "flat",
+                              "--samples", "50", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    pdf = tmp_path / "report.pdf"
+    assert pdf.read_bytes()[:4] == b"%PDF"
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    rungs = summary["robots"]["landing_gear"]["rungs"]
+    assert rungs["L2"]["verdict"] == "pass" and rungs["L1"]["verdict"] == "pass"
+    assert (tmp_path / "runs" / "landing_gear" / "flat" / "native" / "traces.parquet").is_file()
+    # the report is rebuilt bit for bit from the same runs
+    first = pdf.read_bytes()
+    assert runner.invoke(app, ["report", "--out", str(tmp_path)]).exit_code == 0
+    assert pdf.read_bytes() == first
+
+
+def test_report_without_runs_is_a_clear_error(tmp_path):
+    res = runner.invoke(app, ["report", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "summary.json" in res.output
