@@ -53,7 +53,7 @@ def _user_errors(fn):
         from comparisons.harness import DivergenceError
         from comparisons.registry import BadOverrideError
         from engines import DescriptionError, UnknownEngineError
-        from handrolled.landing_gear.single_leg import UnreachableFootError
+        from handrolled import ModelInputError
         from robots import UnknownRobotError
 
         try:
@@ -65,7 +65,7 @@ def _user_errors(fn):
             DescriptionError,
             BaselineError,
             UserError,
-            UnreachableFootError,
+            ModelInputError,
         ) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None

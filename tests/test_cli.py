@@ -115,3 +115,26 @@ def test_validate_writes_metrics_summary_and_report(tmp_path):
 def test_report_without_runs_is_a_clear_error(tmp_path):
     res = runner.invoke(app, ["report", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "summary.json" in res.output
+
+
+def test_a_diverging_landing_stops_with_time_and_signal(tmp_path):
+    # negative joint damping with no torque limit pumps energy into the legs
+    res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine", "mujoco",
+                              "--set", "landing_gear.T_max=1e9",
+                              "--set", "landing_gear.K_D_joint=-50", "--out", str(tmp_path)])
+    assert res.exit_code == 3
+    assert "diverged: signal joint." in res.output and "at t =" in res.output
+    assert not (tmp_path / "runs").exists()
+
+
+def test_malformed_urdf_is_reported(tmp_path):
+    from engines import DescriptionError
+    from engines.pinocchio_engine import PinocchioTerms
+
+    bad = tmp_path / "bad.urdf"
+    bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>")
+    try:
+        PinocchioTerms(bad)
+        raise AssertionError("a malformed URDF loaded")
+    except DescriptionError as exc:
+        assert "bad.urdf" in str(exc)

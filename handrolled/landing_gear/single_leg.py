@@ -18,6 +18,8 @@ import math
 import numpy as np
 from numba import njit
 
+from handrolled import ModelInputError
+
 FORMS = ("printed", "corrected")
 
 
@@ -94,7 +96,7 @@ def jacobian(theta_h: float, theta_k: float, l_U: float, l_L: float) -> np.ndarr
     ])
 
 
-class UnreachableFootError(ValueError):
+class UnreachableFootError(ModelInputError):
     """The requested foot position is outside the leg's workspace."""
 
 
