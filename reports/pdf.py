@@ -17,6 +17,7 @@ from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
 from reportlab.lib.units import cm  # noqa: E402
 from reportlab.platypus import (  # noqa: E402
     Image,
+    KeepTogether,
     PageBreak,
     Paragraph,
     SimpleDocTemplate,
@@ -65,33 +66,74 @@ def _small(x, font: int) -> Paragraph:
     return Paragraph(str(x).replace("&", "&amp;").replace("<", "&lt;"), style)
 
 
-def _figure(out_dir: Path, robot: str, fig: dict) -> Image | None:
-    path = out_dir / "runs" / robot / fig["scenario"] / fig["variant"] / "traces.parquet"
-    if not path.is_file():
-        return None
-    tr = pd.read_parquet(path)
-    sigs = fig["signals"]
-    ncol = 2 if len(sigs) > 2 else len(sigs)
-    nrow = -(-len(sigs) // ncol)
-    f, axes = plt.subplots(nrow, ncol, figsize=(7.0, 1.9 * nrow), squeeze=False, sharex=True)
-    for ax, sig in zip(axes.ravel(), sigs, strict=False):
-        for impl, sub in tr[tr["signal"] == sig].groupby("implementation", sort=True):
-            ax.plot(sub["time"], sub["value"] * fig["scale"], lw=0.9, label=impl,
-                    color=COLOURS.get(impl))
-        ax.set_title(f"{sig} [{fig['unit']}]", fontsize=7)
-        ax.tick_params(labelsize=6)
-        ax.grid(alpha=0.3)
-    for ax in axes.ravel()[len(sigs):]:
-        ax.axis("off")
-    axes[0, 0].legend(fontsize=6)
-    for ax in axes[-1]:
-        ax.set_xlabel("time [s]", fontsize=7)
-    f.tight_layout()
+def _png(f) -> io.BytesIO:
     buf = io.BytesIO()
     f.savefig(buf, format="png", dpi=200, metadata={"Software": None})
     plt.close(f)
     buf.seek(0)
-    return Image(buf, width=17 * cm, height=17 * cm * 1.9 * nrow / 7.0)
+    return buf
+
+
+def _traces(out_dir: Path, robot: str, scenario: str, variant: str) -> pd.DataFrame | None:
+    path = out_dir / "runs" / robot / scenario / variant / "traces.parquet"
+    return pd.read_parquet(path) if path.is_file() else None
+
+
+def _figure(out_dir: Path, robot: str, fig: dict) -> list:
+    """One panel per signal, every implementation overlaid, and under it the difference
+    of each implementation from the MuJoCo reference."""
+    tr = _traces(out_dir, robot, fig["scenario"], fig["variant"])
+    if tr is None:
+        return [_p(f"(no traces stored for {fig['scenario']} / {fig['variant']})")]
+    sigs = fig["signals"]
+    ncol = 2 if len(sigs) > 2 else len(sigs)
+    nrow = -(-len(sigs) // ncol)
+    f, axes = plt.subplots(2 * nrow, ncol, figsize=(7.0, 2.1 * nrow), squeeze=False,
+                           sharex=True, gridspec_kw={"height_ratios": [2.2, 1.0] * nrow})
+    for k, sig in enumerate(sigs):
+        ax, err = axes[2 * (k // ncol), k % ncol], axes[2 * (k // ncol) + 1, k % ncol]
+        sub = tr[tr["signal"] == sig]
+        ref = sub[sub["implementation"] == "mujoco"].sort_values("time")
+        for impl, s in sub.groupby("implementation", sort=True):
+            s = s.sort_values("time")
+            ax.plot(s["time"], s["value"] * fig["scale"], lw=0.9, label=impl,
+                    color=COLOURS.get(impl))
+            if impl != "mujoco" and len(ref):
+                diff = (s["value"].to_numpy() - ref["value"].to_numpy()) * fig["scale"]
+                err.plot(s["time"], diff, lw=0.8, color=COLOURS.get(impl))
+        ax.set_title(f"{sig} [{fig['unit']}]", fontsize=7)
+        err.set_ylabel("- MuJoCo", fontsize=6)
+        for a in (ax, err):
+            a.tick_params(labelsize=6)
+            a.grid(alpha=0.3)
+    for k in range(len(sigs), nrow * ncol):
+        axes[2 * (k // ncol), k % ncol].axis("off")
+        axes[2 * (k // ncol) + 1, k % ncol].axis("off")
+    axes[0, 0].legend(fontsize=6)
+    for ax in axes[-1]:
+        ax.set_xlabel("time [s]", fontsize=7)
+    f.tight_layout(h_pad=0.3)
+    return [Image(_png(f), width=16 * cm, height=16 * cm * 2.1 * nrow / 7.0)]
+
+
+def _xy_figure(out_dir: Path, robot: str, fig: dict) -> list:
+    tr = _traces(out_dir, robot, fig["scenario"], fig["variant"])
+    if tr is None:
+        return []
+    f, ax = plt.subplots(figsize=(4.5, 3.2))
+    for impl, s in tr.groupby("implementation", sort=True):
+        x = s[s["signal"] == fig["x"]].sort_values("time")["value"].to_numpy() * fig["scale"]
+        y = s[s["signal"] == fig["y"]].sort_values("time")["value"].to_numpy() * fig["scale"]
+        if fig.get("relative"):
+            x, y = x - x[0], y - y[0]
+        ax.plot(x, y, lw=0.9, label=impl, color=COLOURS.get(impl))
+    ax.set_xlabel(f"{fig['x']} [{fig['unit']}]", fontsize=7)
+    ax.set_ylabel(f"{fig['y']} [{fig['unit']}]", fontsize=7)
+    ax.tick_params(labelsize=6)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6)
+    f.tight_layout()
+    return [Image(_png(f), width=10 * cm, height=10 * cm * 3.2 / 4.5)]
 
 
 def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool = True) -> Path:
@@ -122,9 +164,11 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
         for sc in ch["scenarios"]:
             story += [_p(sc["title"], "Heading2"), _p(sc["description"])]
             for fig in [f for f in ch["figures"] if f["scenario"] == sc["name"]]:
-                img = _figure(out_dir, robot, fig)
-                if img is not None:
-                    story += [_p(fig["title"], "Heading4"), img, _p(fig["caption"])]
+                story.append(KeepTogether([_p(fig["title"], "Heading4"),
+                                           *_figure(out_dir, robot, fig), _p(fig["caption"])]))
+            for fig in [f for f in ch.get("xy_figures", []) if f["scenario"] == sc["name"]]:
+                story.append(KeepTogether([_p(fig["title"], "Heading4"),
+                                           *_xy_figure(out_dir, robot, fig), _p(fig["caption"])]))
             sub = metrics[(metrics["robot"] == robot) & (metrics["scenario"] == sc["name"])
                           & metrics["tolerance"].notna()]
             if len(sub):
@@ -136,7 +180,18 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                        for r in sub.itertuples()],
                     [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
                      0.8 * cm, 5.6 * cm])]
-        story += [_p("Dynamics audit", "Heading2"), _table(
+        if ch.get("description_check"):
+            story += [_p("L0: descriptions against the parameter set", "Heading2"), _table(
+                [["file", "engine", "quantity", "max error", "tol", "ok"]]
+                + [[r["file"], r["engine"], r["quantity"], r["max_error"], r["tolerance"],
+                    "yes" if r["passed"] else "NO"] for r in ch["description_check"]])]
+        if ch.get("trajectories"):
+            story += [_p("L3: trajectories without contact", "Heading2"), _table(
+                [["step [s]", "comparison", "max |diff| [rad]", "tol", "reason"]]
+                + [[r["step"], r["comparison"], r["max_abs_rad"],
+                    "-" if r["tolerance"] is None else r["tolerance"], r["reason"]]
+                   for r in ch["trajectories"]], [1.5 * cm, 5 * cm, 2.5 * cm, 1.5 * cm, 6.5 * cm])]
+        story += [_p("L1/L2: kinematics and dynamics audit", "Heading2"), _table(
             [["term", "equation", "form", "reference", "max rel", "max abs", "samples", "ok"]]
             + [[a["term"], a["equation"], a["form"], a["reference"], a["max_rel_error"],
                 a["max_abs_error"], a["samples"], "yes" if a["passed"] else "NO"]
