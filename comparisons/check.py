@@ -69,14 +69,15 @@ def load_baselines(directory: Path, robots: list[str]) -> dict[tuple, dict]:
 
 
 def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
-                        scenarios: list[str] | None = None) -> list[Finding]:
-    """Every baseline figure of the checked robots/scenarios against the current run."""
+                        skip_scenarios: tuple[str, ...] = ()) -> list[Finding]:
+    """Every baseline figure of the checked robots against the current run, less the
+    scenarios the check was told not to run."""
     current = {tuple(r[k] for k in KEY): r for _, r in metrics.iterrows()}
     robots = set(metrics["robot"])
     findings = []
     for key, b in baseline.items():
         robot, scenario = key[0], key[1]
-        if robot not in robots or (scenarios and scenario not in scenarios and scenario != "audit"):
+        if robot not in robots or scenario in skip_scenarios:
             continue
         c = current.get(key)
         if c is None:

@@ -266,7 +266,11 @@ def check(
         for path in write_baselines(metrics, directory):
             console.print(f"wrote {path}")
         return
-    findings = compare_to_baseline(metrics, base, scenario)
+    from comparisons.registry import comparison
+
+    skipped = tuple(s for r in robots for s in comparison(r).scenarios
+                    if scenario and s not in scenario)
+    findings = compare_to_baseline(metrics, base, skipped)
     bad = [f for f in findings if f.status != "ok"]
     table = Table(
         "status",

@@ -19,6 +19,10 @@ class DescriptionError(ValueError):
 
 
 def check_engine(name: str, allowed: tuple[str, ...] = ENGINE_NAMES) -> str:
+    """``name`` if it is one of ``allowed``, else an error saying what it can do instead."""
+    if name in TERM_ENGINES and name not in allowed:
+        raise UnknownEngineError(f"engine {name!r} computes dynamics terms only and cannot run "
+                                 "a scenario; it serves 'dynval audit'")
     if name not in allowed:
         raise UnknownEngineError(f"unknown engine {name!r}; known engines: {', '.join(allowed)}")
     return name

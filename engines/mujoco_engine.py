@@ -162,13 +162,14 @@ class MujocoSimulation:
                              d.qpos[self.qadr].copy(), d.qvel[self.dof].copy())
 
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """World position and velocity of a point fixed in a link."""
+        """World position and velocity of a point fixed in a link (mjOBJ_XBODY: velocity at
+        the link frame origin; mjOBJ_BODY would give it at the link's centre of mass)."""
         b = self.body_id(link)
         d = self.data
         R = d.xmat[b].reshape(3, 3)
         p = d.xpos[b] + R @ offset
         vel = np.zeros(6)
-        mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_BODY, b, vel, 0)
+        mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
         w, v_origin = vel[:3], vel[3:]
         return p, v_origin + np.cross(w, p - d.xpos[b])
 

@@ -2,10 +2,12 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from comparisons.check import BaselineError, compare_to_baseline, load_baselines
 from comparisons.cli import app
+from engines import DescriptionError
 
 runner = CliRunner()
 
@@ -47,23 +49,32 @@ def test_corrupt_baseline(tmp_path):
         assert "landing_gear.json" in str(exc)
 
 
-def test_malformed_description_is_reported(tmp_path):
-    from engines import DescriptionError
+def test_malformed_mjcf_is_reported(tmp_path):
     from engines.mujoco_engine import load_model
 
     bad = tmp_path / "bad.xml"
     bad.write_text("<mujoco><worldbody><body><joint type='hinge'/></body></wor")
-    try:
+    with pytest.raises(DescriptionError, match="bad.xml"):
         load_model(bad)
-        raise AssertionError("a malformed MJCF loaded")
-    except DescriptionError as exc:
-        assert "bad.xml" in str(exc)
+
+
+def test_malformed_urdf_is_reported(tmp_path):
+    from engines.pinocchio_engine import PinocchioTerms
+
+    bad = tmp_path / "bad.urdf"
+    bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>")
+    with pytest.raises(DescriptionError, match="bad.urdf"):
+        PinocchioTerms(bad)
+
+
+def test_pinocchio_cannot_run_a_scenario(tmp_path):
+    res = runner.invoke(app, ["run", "landing_gear", "--engine", "pinocchio", "--out",
+                              str(tmp_path)])
+    assert res.exit_code == 2 and "dynamics terms only" in res.output
 
 
 def test_diverging_run_is_stopped():
     import math
-
-    import pytest
 
     from comparisons.harness import DivergenceError, run
 
@@ -126,15 +137,3 @@ def test_a_diverging_landing_stops_with_time_and_signal(tmp_path):
     assert "diverged: signal joint." in res.output and "at t =" in res.output
     assert not (tmp_path / "runs").exists()
 
-
-def test_malformed_urdf_is_reported(tmp_path):
-    from engines import DescriptionError
-    from engines.pinocchio_engine import PinocchioTerms
-
-    bad = tmp_path / "bad.urdf"
-    bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>")
-    try:
-        PinocchioTerms(bad)
-        raise AssertionError("a malformed URDF loaded")
-    except DescriptionError as exc:
-        assert "bad.urdf" in str(exc)

@@ -107,3 +107,36 @@ def test_free_swing_trajectories_agree_and_integration_error_is_first_order(lg_d
     # halving the step halves the error of a first-order scheme (within 10 %)
     assert err[0] / err[1] == pytest.approx(2.0, rel=0.1)
     assert err[1] / err[2] == pytest.approx(2.0, rel=0.1)
+
+
+def test_paper_engine_frame_conversion_round_trips():
+    from comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
+    from handrolled.landing_gear.state import rotation_from_angles
+
+    R = rotation_from_angles(0.3, -0.2, 1.1)
+    assert np.allclose(R_PB_from_R_WB(R_WB_from_R_PB(R)), R)
+    assert np.allclose(vec_W([0.0, -1.0, 0.0]), [0.0, 0.0, -1.0])  # paper gravity is engine -z
+    assert np.allclose(vec_P(vec_W([1.0, 2.0, 3.0])), [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("engine", ["mujoco", "pybullet"])
+def test_whole_robot_feet_match_the_engines_through_the_frame_conversion(lg_dir, engine):
+    """L1 on the floating robot: feet from eqs. (18)-(19) placed by the body pose vs the
+    engine's feet, at random body poses and joint angles, through the one conversion."""
+    from comparisons.landing_gear.loop import InitialState, make_plant
+    from handrolled.landing_gear.state import rotation_from_angles
+
+    rng = np.random.default_rng(7)
+    hand = make_plant("handrolled", p, "as_derived", "shared", 0.0, 0.0, Forms(), lg_dir)
+    eng = make_plant(engine, p, "as_derived", "shared", 0.0, 0.0, Forms(), lg_dir)
+    for _ in range(20):
+        s = InitialState(rng.uniform(-1, 1, 3), rotation_from_angles(*rng.uniform(-1, 1, 3)),
+                         rng.uniform(-1, 1, 3), rng.uniform(-2, 2, 3),
+                         rng.uniform(-2, 2, (4, 2)))
+        hand.reset(s)
+        eng.reset(s)
+        a, b = hand.observe(), eng.observe()
+        assert np.max(np.abs(a.p_PF - b.p_PF)) < 1e-12
+        assert np.max(np.abs(a.v_PF - b.v_PF)) < 1e-12
+        assert np.allclose(a.R_PB, b.R_PB, atol=1e-12)
+        assert np.allclose(a.omega_B, b.omega_B, atol=1e-12)

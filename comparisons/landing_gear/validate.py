@@ -22,6 +22,7 @@ from comparisons.landing_gear.scenarios import (
 )
 from comparisons.metrics import METRIC_COLUMNS, Tolerance, check_row, compare
 from handrolled.landing_gear.model import Forms
+from robots import ROOT
 from robots.landing_gear import descriptions
 from robots.landing_gear.params import JOINTS, LEGS, LandingGearParams, table
 
@@ -54,6 +55,12 @@ TOLERANCES = {
         "requirement resolves")
     for sig in ("body.roll", "body.pitch")
 }
+
+
+def conventions() -> list[str]:
+    """The paragraphs of robots/landing_gear/FRAMES.md, for the report appendix."""
+    text = (ROOT / "landing_gear" / "FRAMES.md").read_text()
+    return [p.replace("\n", " ") for p in text.split("\n\n")[1:] if p.strip()]
 
 
 def _settled(df: pd.DataFrame, signal: str) -> float:
@@ -111,7 +118,8 @@ def validate(out: Path, p: LandingGearParams, desc_dir: Path,
         "paper": "Melia Boix, Goh, McWhinnie: Helicopter lands on uneven terrain by means of "
                  "articulated robotic legs",
         "rungs": {}, "scenarios": [], "figures": [], "xy_figures": [], "audit": [],
-        "errata": [], "budget": [], "settled": [], "notes": [], "conventions": CONVENTIONS,
+        "errata": [], "budget": [], "settled": [], "notes": [],
+        "conventions": conventions(),
         "parameters": [pr.__dict__ for pr in table(p)],
     }
 
@@ -230,6 +238,10 @@ def validate(out: Path, p: LandingGearParams, desc_dir: Path,
     if "slope_lc" in scenarios:
         progress("landing_gear error budget", 0.0)
         chapter["budget"] = _budget(p, desc_dir, wide_store, progress)
+        metrics = pd.concat([metrics, pd.DataFrame(
+            [[ROBOT, "slope_lc", "budget", b["signal"], b["component"], "-", "rms_diff",
+              b["value"], np.nan, True, f"error budget component, {b['unit']}"]
+             for b in chapter["budget"]], columns=METRIC_COLUMNS)], ignore_index=True)
         chapter["rungs"]["budget"] = {"verdict": "pass",
                                       "note": "decoupling, mass model and contact mode "
                                               "toggled one at a time on slope_lc"}
@@ -349,25 +361,3 @@ def _errata(p, desc_dir, dyn, mom, shared_lc, progress) -> list[dict]:
                      "(x left, y up, z forward) a nose-down pitch needs longer front legs",
          "effect": effect(Forms(level="printed"), "(21)-(24)")},
     ]
-
-
-CONVENTIONS = [
-    "Paper frame P: y up (gravity -y, eqs. 1-3), x to the left, z forward; roll is theta_z "
-    "and pitch theta_x as in the paper, extracted from R_PB = R_y(yaw) R_x(pitch) R_z(roll). "
-    "Engine frame W: z up, x forward, y left; v_W = R_WP v_P with x_W = z_P, y_W = x_P, "
-    "z_W = y_P (comparisons/landing_gear/frames.py is the only conversion).",
-    "Leg frame L_i: x_L outward, y_L = y_B, z_L = x_L x y_L is the joint axis; right legs are "
-    "the left legs turned half a turn about y_B, so eqs. (12)-(19) read the same for all four "
-    "legs and all legs start at the same joint angles (Fig. 7).",
-    "Eq. (15)-(17): y is the leg height (hip above foot, positive), x the fixed outward "
-    "distance; the knee bends backwards (theta_k < 0).",
-    "Contact: eq. (25) maps P to slope coordinates (p, n, t) with right-handed rotation "
-    "matrices; eq. (31) is its transpose. Friction per slope axis with a stick spring "
-    "anchored at touchdown, slip at mu_S F_n with force mu_D F_n.",
-    "Thrust: eq. (10) until the first touchdown, then ramped to zero over 0.5 s (the paper "
-    "does not say; eq. (10) alone would keep carrying the weight after landing).",
-    "Native contact: MuJoCo solref = (-k/m_e, -b/m_e) with m_e = m/4 and solimp 0.99, a "
-    "constraint, not the force law of eq. (26); PyBullet contactStiffness = k, "
-    "contactDamping = b; both use a single friction coefficient mu_S (no static/dynamic "
-    "distinction).",
-]
