@@ -15,7 +15,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Validate hand-derived robot models against MuJoCo, PyBullet, Pinocchio.",
 )
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # one error, one line: no hard wraps
 OutOpt = Annotated[Path, typer.Option("--out", help="output folder")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="ROBOT.PARAMETER=VALUE override")]
 

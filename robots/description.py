@@ -28,7 +28,9 @@ class Inertial:
 class Shape:
     """Visual (and optionally collision) geometry in the link frame."""
 
-    kind: str  # "box" (size = half extents), "sphere" (size[0] = radius), "capsule" (from p0 to p1)
+    # "box" (size = half extents), "sphere" (size[0] = radius), "capsule" or "cylinder"
+    # (radius size[0], from pos to p1)
+    kind: str
     size: Vec3 = (0.0, 0.0, 0.0)
     pos: Vec3 = (0.0, 0.0, 0.0)
     p1: Vec3 = (0.0, 0.0, 0.0)
@@ -127,9 +129,10 @@ def _mj_shape(s: Shape) -> str:
         return f'<geom{common} type="box" size="{_v(s.size)}" pos="{_v(s.pos)}"/>'
     if s.kind == "sphere":
         return f'<geom{common} type="sphere" size="{_f(s.size[0])}" pos="{_v(s.pos)}"/>'
-    if s.kind == "capsule":
+    if s.kind in ("capsule", "cylinder"):
         return (
-            f'<geom{common} type="capsule" size="{_f(s.size[0])}" fromto="{_v(s.pos)} {_v(s.p1)}"/>'
+            f'<geom{common} type="{s.kind}" size="{_f(s.size[0])}" '
+            f'fromto="{_v(s.pos)} {_v(s.p1)}"/>'
         )
     raise ValueError(f"unknown shape kind {s.kind!r}")
 
@@ -185,7 +188,7 @@ def _urdf_geometry(s: Shape) -> tuple[str, np.ndarray, np.ndarray]:
         return f'<box size="{_v(2 * np.asarray(s.size))}"/>', np.asarray(s.pos), np.eye(3)
     if s.kind == "sphere":
         return f'<sphere radius="{_f(s.size[0])}"/>', np.asarray(s.pos), np.eye(3)
-    if s.kind == "capsule":
+    if s.kind in ("capsule", "cylinder"):
         p0, p1 = np.asarray(s.pos, float), np.asarray(s.p1, float)
         d = p1 - p0
         length = float(np.linalg.norm(d))

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.landing_gear import audit, description_check, trajectories
+from comparisons import description_check
+from comparisons.landing_gear import audit, trajectories
 from comparisons.landing_gear.scenarios import SCENARIOS, run_one
 from comparisons.metrics import pair_metrics
 from handrolled.landing_gear.model import Forms

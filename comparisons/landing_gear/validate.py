@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from comparisons import harness
-from comparisons.landing_gear import audit, description_check, trajectories
+from comparisons import description_check, harness
+from comparisons.landing_gear import audit, trajectories
 from comparisons.landing_gear.scenarios import (
     ENGINE_IMPLEMENTATIONS,
     IMPLEMENTATIONS,

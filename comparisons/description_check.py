@@ -1,4 +1,4 @@
-"""L0 for the landing gear: the MJCF, the URDF and the parameter set agree (masses,
+"""L0 for any robot: the MJCF, the URDF and the parameter set agree (masses,
 inertias, joint axes, limits), and every file loads in MuJoCo, PyBullet and Pinocchio."""
 
 from __future__ import annotations
@@ -75,12 +75,14 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
             axis_err["mujoco"] = max(
                 axis_err["mujoco"], np.max(np.abs(mj.jnt_axis[jm] - link.axis))
             )
-            limit_err["mujoco"] = max(
-                limit_err["mujoco"], np.max(np.abs(mj.jnt_range[jm] - np.array(link.limit)))
-            )
             ji = pb.client.getJointInfo(pb.body, pb.joint_index[link.joint_name])
             axis_err["pybullet"] = max(
                 axis_err["pybullet"], np.max(np.abs(np.array(ji[13]) - link.axis))
+            )
+            if link.limit is None:
+                continue  # unlimited joint: MuJoCo stores no range, the URDF a wide one
+            limit_err["mujoco"] = max(
+                limit_err["mujoco"], np.max(np.abs(mj.jnt_range[jm] - np.array(link.limit)))
             )
             limit_err["pybullet"] = max(
                 limit_err["pybullet"], abs(ji[8] - link.limit[0]), abs(ji[9] - link.limit[1])
