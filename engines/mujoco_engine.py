@@ -51,8 +51,9 @@ class MujocoSimulation:
         if self.model.jnt_type[0] != mujoco.mjtJoint.mjJNT_FREE:
             raise DescriptionError(f"{path}: the first joint must be a free joint")
         self.root = int(self.model.jnt_bodyid[0])
-        self.dof = np.array([self.model.jnt_dofadr[self._joint(n)] for n in joint_names])
-        self.qadr = np.array([self.model.jnt_qposadr[self._joint(n)] for n in joint_names])
+        ids = [self._joint(n) for n in joint_names]
+        self.dof = np.array([self.model.jnt_dofadr[j] for j in ids], dtype=int)
+        self.qadr = np.array([self.model.jnt_qposadr[j] for j in ids], dtype=int)
         self._body_ids: dict[str, int] = {}
         if ground is not None:
             self._add_ground(ground)

@@ -157,9 +157,9 @@ class PybulletSimulation(_Client):
         p_WB = np.array(p_WI) - R_WB @ self.p_BI
         w = np.array(w)
         v_WB = np.array(v_WI) + np.cross(w, p_WB - np.array(p_WI))
-        js = c.getJointStates(self.body, self.jidx)
-        return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js]),
-                             np.array([s[1] for s in js]))
+        js = c.getJointStates(self.body, self.jidx) if self.jidx else []
+        return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
+                             np.array([s[1] for s in js], dtype=float))
 
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         li = self.link(link)
@@ -175,8 +175,9 @@ class PybulletSimulation(_Client):
 
     def step(self, tau: np.ndarray, forces: list[PointForce]) -> None:
         c = self.client
-        c.setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
-                                    forces=[float(t) for t in tau])
+        if self.jidx:
+            c.setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
+                                        forces=[float(t) for t in tau])
         for f in forces:
             p, _ = self.point(f.link, f.offset)
             c.applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),

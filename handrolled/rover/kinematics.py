@@ -1,0 +1,142 @@
+"""Rover kinematics from the DH description of Table 3.1 (Craig's modified convention):
+joint frames, wheel hub poses and Jacobians (3.14)-(3.15), the lowest rim point and the
+sinkage (3.5)-(3.13), and the wheel reaction frame with the slip angle (3.16)-(3.22).
+
+Written for n segments (Appendix A getDH.m): joints 1-3 are prismatic (dz, dx, dy),
+4-6 revolute (pitch phi_y, roll phi_z, yaw phi_x of the rear segment), 7.. the turning
+joints. Frame 0 has x0 vertical up, so "depth" is the first coordinate (section 3.2.1).
+Everything is numba-compiled: it runs every 1 ms step for every wheel.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+HALF_PI = 0.5 * math.pi
+
+
+@njit(cache=True)
+def dh_transform(alpha: float, a: float, d: float, theta: float) -> np.ndarray:
+    """^{i-1}_i T = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i) [Craig]."""
+    ca, sa, ct, st = math.cos(alpha), math.sin(alpha), math.cos(theta), math.sin(theta)
+    T = np.empty((4, 4))
+    T[0, 0], T[0, 1], T[0, 2], T[0, 3] = ct, -st, 0.0, a
+    T[1, 0], T[1, 1], T[1, 2], T[1, 3] = st * ca, ct * ca, -sa, -sa * d
+    T[2, 0], T[2, 1], T[2, 2], T[2, 3] = st * sa, ct * sa, ca, ca * d
+    T[3, 0], T[3, 1], T[3, 2], T[3, 3] = 0.0, 0.0, 0.0, 1.0
+    return T
+
+
+@njit(cache=True)
+def dh_parameters(q: np.ndarray, L: float) -> tuple:
+    """(alpha_{i-1}, a_{i-1}, d_i, theta_i) of Table 3.1 for n = len(q) - 5 segments
+    (getDH.m: further turning joints sit 2L apart) and the revolute flags (1 = R)."""
+    N = q.shape[0]
+    alpha, a, d, theta = np.zeros(N), np.zeros(N), np.zeros(N), np.zeros(N)
+    revolute = np.ones(N)
+    alpha[1], alpha[2], alpha[4], alpha[5] = HALF_PI, -HALF_PI, HALF_PI, HALF_PI
+    for i in range(6, N):
+        a[i] = L if i == 6 else 2.0 * L
+    d[0], d[1], d[2] = q[0], q[1], q[2]
+    revolute[0] = revolute[1] = revolute[2] = 0.0
+    theta[0], theta[1], theta[2] = HALF_PI, -HALF_PI, -HALF_PI
+    theta[3], theta[4], theta[5] = q[3], q[4] + HALF_PI, q[5] - HALF_PI
+    for i in range(6, N):
+        theta[i] = q[i]
+    return alpha, a, d, theta, revolute
+
+
+@njit(cache=True)
+def adjacent_transforms(q: np.ndarray, L: float) -> np.ndarray:
+    """^{i-1}_i T for i = 1..N (getTadj.m), stacked as (N, 4, 4)."""
+    alpha, a, d, theta, _ = dh_parameters(q, L)
+    N = q.shape[0]
+    T = np.empty((N, 4, 4))
+    for i in range(N):
+        T[i] = dh_transform(alpha[i], a[i], d[i], theta[i])
+    return T
+
+
+@njit(cache=True)
+def joint_frames(T_adj: np.ndarray) -> np.ndarray:
+    """^0_i T for i = 1..N (getTjoint.m), stacked as (N, 4, 4)."""
+    N = T_adj.shape[0]
+    T0 = np.empty((N, 4, 4))
+    T0[0] = T_adj[0]
+    for i in range(1, N):
+        T0[i] = T0[i - 1] @ T_adj[i]
+    return T0
+
+
+@njit(cache=True)
+def segment_frame_index(segment: int) -> int:
+    """Array index into joint_frames of segment ``segment`` (1 = rear -> frame 6)."""
+    return segment + 4
+
+
+@njit(cache=True)
+def point_jacobian(T0: np.ndarray, revolute: np.ndarray, k: int, p_0: np.ndarray) -> np.ndarray:
+    """Translational Jacobian (3 x N) in frame 0 of a point p_0 fixed to frame k+1:
+    column j is z_j x (p - p_j) for a revolute joint and z_j for a prismatic one,
+    eq. (3.14) expressed in frame 0 instead of the wheel frame."""
+    N = T0.shape[0]
+    J = np.zeros((3, N))
+    for j in range(k + 1):
+        z = T0[j, :3, 2]
+        if revolute[j] > 0.5:
+            r = p_0 - T0[j, :3, 3]
+            J[0, j] = z[1] * r[2] - z[2] * r[1]
+            J[1, j] = z[2] * r[0] - z[0] * r[2]
+            J[2, j] = z[0] * r[1] - z[1] * r[0]
+        else:
+            J[0, j], J[1, j], J[2, j] = z[0], z[1], z[2]
+    return J
+
+
+@njit(cache=True)
+def lowest_rim_point(R_0w: np.ndarray, p_0w: np.ndarray, r: float) -> np.ndarray:
+    """The rim point with the smallest x0 (3.5)-(3.8); getplow0.m keeps the lower of the
+    two stationary points gamma_min and gamma_min +- pi."""
+    A, C = R_0w[0, 0], R_0w[0, 2]
+    gamma = math.atan2(C, A)  # eq. (3.8)
+    other = gamma - math.pi if gamma > 0.0 else gamma + math.pi
+    best = np.empty(3)
+    lowest = math.inf
+    for g in (gamma, other):
+        p = p_0w + R_0w[:, 0] * (r * math.cos(g)) + R_0w[:, 2] * (r * math.sin(g))  # (3.5)-(3.6)
+        if p[0] < lowest:
+            lowest = p[0]
+            best[:] = p
+    return best
+
+
+@njit(cache=True)
+def sinkage(p_low: np.ndarray, p_0w: np.ndarray) -> tuple:
+    """Sinkage z0 along the line from the lowest point to the axle (3.9)-(3.12) and the
+    unit vector r_slope of that line; z0 > 0 means the wheel is in the soil."""
+    r_line = p_0w - p_low  # eq. (3.9)
+    r_slope = r_line / math.sqrt(r_line @ r_line)  # eq. (3.10)
+    z0 = -p_low[0] / r_slope[0]  # eq. (3.12)
+    return z0, r_slope
+
+
+@njit(cache=True)
+def wheel_reaction_frame(R_0link: np.ndarray, r_slope: np.ndarray) -> np.ndarray:
+    """^0_wr R = [X_wr Y_wr Z_wr] (3.17)-(3.19): Y along the wheel axle, Z along r_slope,
+    X parallel to the ground."""
+    Y = R_0link[:, 1].copy()  # eq. (3.17)
+    Z = r_slope  # eq. (3.18)
+    X = np.cross(Y, Z)
+    X /= math.sqrt(X @ X)  # eq. (3.19)
+    R = np.empty((3, 3))
+    R[:, 0], R[:, 1], R[:, 2] = X, Y, Z
+    return R
+
+
+@njit(cache=True)
+def entry_angle(z0: float, r: float) -> float:
+    """theta_1 = acos(1 - z0/r), eq. (3.13)."""
+    return math.acos(1.0 - z0 / r)

@@ -1,0 +1,144 @@
+"""The hand-rolled rover: DH kinematics, the wheel-soil law at every wheel, the modified
+Newton-Euler dynamics and the integration of section 4.1.
+
+One step (simulation outline, section 4.1): hub poses and velocities from the joint
+values -> sinkage, slip angle and slip ratio -> wheel forces (3.23)-(3.27) -> force and
+moment at each segment CG (3.28)-(3.29) -> joint accelerations (3.33) -> update by (4.1)-
+(4.2). A classical RK4 step (wheel torques held over the step) is selectable for the
+integrator convergence study.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from handrolled.rover.dynamics import WHEEL_SIGN, forward_dynamics, segment_inertias
+from handrolled.rover.kinematics import (
+    adjacent_transforms,
+    dh_parameters,
+    joint_frames,
+    point_jacobian,
+    segment_frame_index,
+)
+from handrolled.rover.wheel_contact import N_DIAG, wheel_contact
+from robots.rover.params import SIDES, RoverParams, cg_position, hub_positions
+
+INTEGRATORS = ("euler", "rk4")
+
+
+@njit(cache=True)
+def wheel_loads(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, L: float,
+                p_hub: np.ndarray, p_cg: np.ndarray, r: float, b: float, D: float,
+                soil: tuple) -> tuple:
+    """Wheel force F_Cw and moment N_Cw at each link's CG in link axes (3.28)-(3.29), and
+    the per-wheel diagnostics (segments x 2 x N_DIAG)."""
+    N = q.shape[0]
+    n_seg = p_hub.shape[0]
+    T0 = joint_frames(adjacent_transforms(q, L))
+    _, _, _, _, revolute = dh_parameters(q, L)
+    F_Cw = np.zeros((N, 3))
+    N_Cw = np.zeros((N, 3))
+    diag = np.zeros((n_seg, 2, N_DIAG))
+    for i in range(n_seg):
+        k = segment_frame_index(i + 1)
+        R = T0[k, :3, :3].copy()
+        o = T0[k, :3, 3].copy()
+        for j in range(2):
+            p_0w = o + R @ p_hub[i, j]
+            v_0w = point_jacobian(T0, revolute, k, p_0w) @ qd  # eqs. (3.14), (3.21)
+            F_0, d = wheel_contact(p_0w, R, v_0w, T_cmd[i, j], r, b, D, soil)
+            F = R.T @ F_0
+            arm = p_hub[i, j] - p_cg[i]  # wheel position relative to the CG
+            F_Cw[k] += F  # eq. (3.28)
+            N_Cw[k, 0] += arm[1] * F[2] - arm[2] * F[1]  # eq. (3.29)
+            N_Cw[k, 1] += arm[2] * F[0] - arm[0] * F[2]
+            N_Cw[k, 2] += arm[0] * F[1] - arm[1] * F[0]
+            diag[i, j] = d
+    return F_Cw, N_Cw, diag
+
+
+@njit(cache=True)
+def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, g: float, L: float,
+                  mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray,
+                  p_cg: np.ndarray, r: float, b: float, D: float, soil: tuple,
+                  wheel_sign: float, n_free: int) -> tuple:
+    """Joint accelerations (3.33) at (q, qd) under wheel torques T_cmd, and diagnostics."""
+    F_Cw, N_Cw, diag = wheel_loads(q, qd, T_cmd, L, p_hub, p_cg, r, b, D, soil)
+    qdd = forward_dynamics(q, qd, g, L, mass, p_C, I_C, F_Cw, N_Cw, wheel_sign, n_free)
+    return qdd, diag
+
+
+@njit(cache=True)
+def step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, rk4: bool, g: float,
+         L: float, mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray,
+         p_cg: np.ndarray, r: float, b: float, D: float, soil: tuple, wheel_sign: float,
+         n_free: int) -> tuple:
+    """(q, qd, qdd, diagnostics) one step later; diagnostics are those at the step start."""
+    a1, diag = accelerations(q, qd, T_cmd, g, L, mass, p_C, I_C, p_hub, p_cg, r, b, D, soil,
+                             wheel_sign, n_free)
+    if not rk4:
+        return q + qd * dt + 0.5 * a1 * dt * dt, qd + a1 * dt, a1, diag  # eqs. (4.1)-(4.2)
+    h = 0.5 * dt
+    a2, _ = accelerations(q + h * qd, qd + h * a1, T_cmd, g, L, mass, p_C, I_C, p_hub,
+                          p_cg, r, b, D, soil, wheel_sign, n_free)
+    a3, _ = accelerations(q + h * (qd + h * a1), qd + h * a2, T_cmd, g, L, mass, p_C, I_C,
+                          p_hub, p_cg, r, b, D, soil, wheel_sign, n_free)
+    a4, _ = accelerations(q + dt * (qd + h * a2), qd + dt * a3, T_cmd, g, L, mass, p_C,
+                          I_C, p_hub, p_cg, r, b, D, soil, wheel_sign, n_free)
+    v2, v3, v4 = qd + h * a1, qd + h * a2, qd + dt * a3
+    q_next = q + dt / 6.0 * (qd + 2.0 * v2 + 2.0 * v3 + v4)
+    qd_next = qd + dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4)
+    return q_next, qd_next, a1, diag
+
+
+class HandRolledRover:
+    """The thesis' rover model with its state (q, qd) in the coordinates of Table 3.1.
+
+    ``wheel_form`` "corrected" applies the soil forces to the rover, "printed" uses the
+    sign of eq. (3.30) as printed (see dynamics.py); ``rigid`` holds the turning joint(s)
+    fixed as in section 4.2.
+    """
+
+    def __init__(self, p: RoverParams, soil: tuple, wheel_form: str = "corrected",
+                 integrator: str = "euler", rigid: bool = False) -> None:
+        if integrator not in INTEGRATORS:
+            raise ValueError(f"unknown integrator {integrator!r}; use one of "
+                             f"{', '.join(INTEGRATORS)}")
+        self.p = p
+        self.soil = soil
+        self.wheel_sign = WHEEL_SIGN[wheel_form]
+        self.rk4 = integrator == "rk4"
+        N = p.n_joints
+        self.n_free = 6 if rigid else N
+        segs = range(1, p.n_segments + 1)
+        self.p_cg = np.array([cg_position(p, i) for i in segs])
+        self.p_hub = np.array([[hub_positions(p, i)[s] for s in SIDES] for i in segs])
+        self.mass, self.p_C, self.I_C = segment_inertias(N, p.m_seg, p.I_seg, list(self.p_cg))
+        self.q = np.zeros(N)
+        self.qd = np.zeros(N)
+        self.qdd = np.zeros(N)
+        self.diag = np.zeros((p.n_segments, 2, N_DIAG))
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        self.q = np.asarray(q, dtype=float).copy()
+        self.qd = np.asarray(qd, dtype=float).copy()
+        if self.n_free < self.q.shape[0]:
+            self.qd[self.n_free:] = 0.0
+
+    def advance(self, T_cmd: np.ndarray, dt: float) -> np.ndarray:
+        """Step by dt under wheel torques T_cmd (segments x 2); returns the diagnostics
+        (sinkage, slip, ... per wheel) at the start of the step."""
+        p = self.p
+        self.q, self.qd, self.qdd, self.diag = step(
+            self.q, self.qd, np.ascontiguousarray(T_cmd, dtype=float), dt, self.rk4, p.g, p.l,
+            self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r, p.b, p.D, self.soil,
+            self.wheel_sign, self.n_free)
+        return self.diag
+
+    def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
+        """Diagnostics of every wheel at the current state without stepping."""
+        p = self.p
+        _, _, diag = wheel_loads(self.q, self.qd, np.ascontiguousarray(T_cmd, dtype=float),
+                                 p.l, self.p_hub, self.p_cg, p.r, p.b, p.D, self.soil)
+        return diag

@@ -1,0 +1,13 @@
+"""Passively articulated, segmented-body rover (Wasserman, MSc thesis, 2007)."""
+
+from robots.description import Description
+from robots.rover.model_description import rover_description
+from robots.rover.params import PARAMS, RoverParams
+
+PAPER = "rover.txt"
+
+
+def descriptions(p: RoverParams = PARAMS) -> dict[str, Description]:
+    """Every description file this robot ships, by file stem (= description name)."""
+    descs = [rover_description(v, p) for v in ("rover", "rover_rigid", "rover_chain")]
+    return {d.name: d for d in descs}

@@ -1,0 +1,134 @@
+"""Segmented-body rover parameters: the single source of truth for the hand-rolled model,
+the MJCF and the URDF (Wasserman, MSc thesis 2007: Table 3.1, eqs. 3.1-3.4, Table 4.5,
+section 4.2.2, Appendix A simcore.m).
+
+Values the thesis does not state are marked ASSUMPTION with the reason.
+
+Frames (see FRAMES.md):
+  0  the thesis' base frame (Table 3.1): x0 vertical UP (gravity is -g x0, Appendix B
+     sets vdot_0 = (g, 0, 0)), y0 to the left, z0 backward (the rover drives along -z0).
+  6  rear segment frame: x6 forward, y6 left, z6 up (at zero joint values); origin at the
+     rear axle centre in the joint plane (the wheel hubs sit h_w below it).
+  7  front segment frame: origin at the turning joint, L ahead of frame 6 along x6,
+     rotated by q7 about z6.
+  W  engine world frame: x forward, y left, z up.  v_W = R_W0 v_0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+# Thesis base frame -> engine frame: x_W = -z_0 (forward), y_W = y_0, z_W = x_0 (up).
+R_W0 = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+
+SIDES = ("left", "right")  # wheel j = 1, 2 of simcore.m: +w then -w
+
+
+@dataclass(frozen=True)
+class RoverParams:
+    """Every number the rover model uses, in SI units."""
+
+    n_segments: int = 2  # segments (the thesis simulates two)
+    l: float = 1.5  # segment length l = DH a_6 = L, rear axle to turning joint [m]
+    w: float = 0.75  # half track, segment centreline to wheel hub [m]  ASSUMPTION (below)
+    h_w: float = -0.375  # wheel hub height below the joint plane, eq. (3.1) [m]
+    h_cg: float = 0.125  # segment CG height above the joint plane, eq. (3.2) [m]
+    m_seg: float = 200.0  # segment mass (rover A, simcore.m) [kg]
+    r: float = 0.5  # wheel radius (rover A) [m]
+    b: float = 0.2  # wheel width (rover A) [m]
+    D: float = 800.0  # vertical damping at each wheel (simcore.m) [N s/m]
+    g: float = 9.81  # gravity (simcore.m) [m/s^2]
+    dt: float = 1e-3  # integration step, section 4.1 [s]
+    control_period: float = 0.1  # PD update period, 10 Hz (section 4.1, simcore.m) [s]
+    K_p: float = 100.0  # PD gain on q7, eq. (5.2), first gain set [W/rad]
+    K_d: float = 100.0  # PD gain on q7 rate, eq. (5.2), first gain set [W s/rad]
+    soil: str = "dry_sand"  # Appendix C; chapter 5 runs in uniform dry sand
+
+    @property
+    def I_seg(self) -> float:
+        """Segment inertia about each CG axis: a sphere of radius w/2, eq. (3.4) [kg m^2]."""
+        return self.m_seg * self.w**2 / 10.0
+
+    @property
+    def n_joints(self) -> int:
+        """3 prismatic + 3 revolute base joints and n - 1 turning joints (Table 3.1)."""
+        return self.n_segments + 5
+
+    def with_rover(self, name: str) -> RoverParams:
+        """These parameters with the segment mass and wheel of rover A, B or C (Table 4.5)."""
+        if name not in ROVERS:
+            raise ValueError(f"unknown rover {name!r}; Table 4.5 lists {', '.join(ROVERS)}")
+        m_seg, r, b = ROVERS[name]
+        return replace(self, m_seg=m_seg, r=r, b=b)
+
+
+# Table 4.5: segment mass [kg], wheel radius [m], wheel width [m].
+ROVERS: dict[str, tuple[float, float, float]] = {
+    "A": (200.0, 0.5, 0.2),
+    "B": (100.0, 0.4, 0.15),
+    "C": (25.0, 0.15, 0.08),
+}
+
+# Table 4.6: steady-state speed of each test rover [m/s].
+ROVER_SPEEDS: dict[str, float] = {"A": 3.0, "B": 1.0, "C": 0.5}
+
+# Section 5.3: the two PD gain sets (K_p, K_d).
+GAIN_SETS: dict[str, tuple[float, float]] = {"initial": (100.0, 100.0), "alternate": (300.0, 300.0)}
+
+PARAMS = RoverParams()
+
+ASSUMPTIONS: dict[str, str] = {
+    "w": "the thesis' value for the half track did not survive; 0.75 m (= l/2) is assumed",
+    "m_seg, r, b": "chapter 5 does not name its rover; simcore.m sets mseg = 200 kg, so "
+    "rover A's wheel (r = 0.5 m, b = 0.2 m) is taken",
+    "wheels": "wheels are massless (Appendix B puts mass on the segments only); their "
+    "spin is not a state: the commanded torque fixes the slip ratio (section 3.2.3)",
+}
+
+
+def hub_positions(p: RoverParams, segment: int) -> dict[str, np.ndarray]:
+    """Wheel hub positions in the segment frame, eq. (3.1) (segment 1 is the rear)."""
+    x = 0.0 if segment == 1 else p.l
+    return {"left": np.array([x, p.w, p.h_w]), "right": np.array([x, -p.w, p.h_w])}
+
+
+def cg_position(p: RoverParams, segment: int) -> np.ndarray:
+    """Segment CG in the segment frame, eq. (3.2)."""
+    return np.array([0.0 if segment == 1 else p.l, 0.0, p.h_cg])
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter with its unit and where it comes from."""
+
+    symbol: str
+    value: float
+    unit: str
+    source: str
+
+
+_TABLE = {
+    "n_segments": ("-", "section 3.1.1"),
+    "l": ("m", "issue; DH a_6 = L of Table 3.1"),
+    "w": ("m", "ASSUMPTION: value lost from the thesis"),
+    "h_w": ("m", "eq. (3.1), simcore.m"),
+    "h_cg": ("m", "eq. (3.2), simcore.m"),
+    "m_seg": ("kg", "Table 4.5 rover A, simcore.m"),
+    "r": ("m", "Table 4.5 rover A"),
+    "b": ("m", "Table 4.5 rover A"),
+    "D": ("N s/m", "simcore.m, section 3.2.4"),
+    "g": ("m/s^2", "simcore.m"),
+    "dt": ("s", "section 4.1"),
+    "control_period": ("s", "10 Hz, section 4.1"),
+    "K_p": ("W/rad", "section 5.3.1"),
+    "K_d": ("W s/rad", "section 5.3.1"),
+}
+
+
+def table(p: RoverParams = PARAMS) -> list[Param]:
+    """The parameter table for the report appendix."""
+    rows = [Param(k, float(getattr(p, k)), unit, src) for k, (unit, src) in _TABLE.items()]
+    rows.append(Param("I_seg", p.I_seg, "kg m^2", "eq. (3.4): m_seg w^2 / 10"))
+    return rows
