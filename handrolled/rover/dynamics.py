@@ -17,14 +17,9 @@ import numpy as np
 from numba import njit
 
 from handrolled.rover.kinematics import adjacent_transforms, dh_parameters
+from handrolled.rover.vec3 import add, cross, mtv, mv, row, scale
 
 WHEEL_SIGN = {"printed": 1.0, "corrected": -1.0}
-
-
-@njit(cache=True)
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
-                     a[0] * b[1] - a[1] * b[0]])
 
 
 @njit(cache=True)
@@ -37,43 +32,47 @@ def rnea(q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, g: float, L: float,
     T = adjacent_transforms(q, L)
     _, _, _, _, revolute = dh_parameters(q, L)
     N = q.shape[0]
-    z = np.array([0.0, 0.0, 1.0])
-    w = np.zeros(3)
-    wd = np.zeros(3)
-    vd = np.array([g, 0.0, 0.0])  # gravity as base acceleration (Appendix B)
+    w = (0.0, 0.0, 0.0)
+    wd = (0.0, 0.0, 0.0)
+    vd = (g, 0.0, 0.0)  # gravity as base acceleration (Appendix B)
     F = np.zeros((N, 3))
     Nm = np.zeros((N, 3))
     for i in range(N):  # outward iterations
-        R = T[i, :3, :3].T.copy()  # ^{i}_{i-1} R
-        p = T[i, :3, 3].copy()  # ^{i-1} P_i
-        vd_prev = _cross(wd, p) + _cross(w, _cross(w, p)) + vd
-        w_prev = w
+        R = T[i, :3, :3]  # ^{i-1}_i R; its transpose maps frame i-1 into frame i
+        p = (T[i, 0, 3], T[i, 1, 3], T[i, 2, 3])  # ^{i-1} P_i
+        vd_prev = add(add(cross(wd, p), cross(w, cross(w, p))), vd)
+        w_prev = mtv(R, w)
+        zqd = (0.0, 0.0, qd[i])
         if revolute[i] > 0.5:
-            w = R @ w_prev + qd[i] * z
-            wd = R @ wd + _cross(R @ w_prev, qd[i] * z) + qdd[i] * z
-            vd = R @ vd_prev
+            w = add(w_prev, zqd)
+            wd = add(add(mtv(R, wd), cross(w_prev, zqd)), (0.0, 0.0, qdd[i]))
+            vd = mtv(R, vd_prev)
         else:
-            w = R @ w_prev
-            wd = R @ wd
-            vd = R @ vd_prev + 2.0 * _cross(w, qd[i] * z) + qdd[i] * z
+            w = w_prev
+            wd = mtv(R, wd)
+            vd = add(add(mtv(R, vd_prev), scale(2.0, cross(w, zqd))), (0.0, 0.0, qdd[i]))
         if mass[i] != 0.0:
-            vdC = _cross(wd, p_C[i]) + _cross(w, _cross(w, p_C[i])) + vd
-            Iw = I_C[i] @ w
-            F[i] = mass[i] * vdC + wheel_sign * F_Cw[i]  # eq. (3.30)
-            Nm[i] = I_C[i] @ wd + _cross(w, Iw) + wheel_sign * N_Cw[i]  # eq. (3.31)
+            pC = row(p_C, i)
+            vdC = add(add(cross(wd, pC), cross(w, cross(w, pC))), vd)
+            Fi = add(scale(mass[i], vdC), scale(wheel_sign, row(F_Cw, i)))  # eq. (3.30)
+            Ni = add(add(mv(I_C[i], wd), cross(w, mv(I_C[i], w))),
+                     scale(wheel_sign, row(N_Cw, i)))  # eq. (3.31)
+            for k in range(3):
+                F[i, k], Nm[i, k] = Fi[k], Ni[k]
     tau = np.zeros(N)
-    f = np.zeros(3)
-    n = np.zeros(3)
+    f = (0.0, 0.0, 0.0)
+    n = (0.0, 0.0, 0.0)
     for i in range(N - 1, -1, -1):  # inward iterations
+        Fi, Ni, pC = row(F, i), row(Nm, i), row(p_C, i)
         if i + 1 < N:
-            R_next = T[i + 1, :3, :3].copy()  # ^{i}_{i+1} R
-            p_next = T[i + 1, :3, 3].copy()
-            Rf = R_next @ f
-            n = Nm[i] + R_next @ n + _cross(p_C[i], F[i]) + _cross(p_next, Rf)
-            f = Rf + F[i]
+            R_next = T[i + 1, :3, :3]  # ^{i}_{i+1} R
+            p_next = (T[i + 1, 0, 3], T[i + 1, 1, 3], T[i + 1, 2, 3])
+            Rf = mv(R_next, f)
+            n = add(add(Ni, mv(R_next, n)), add(cross(pC, Fi), cross(p_next, Rf)))
+            f = add(Rf, Fi)
         else:
-            n = Nm[i] + _cross(p_C[i], F[i])
-            f = F[i].copy()
+            n = add(Ni, cross(pC, Fi))
+            f = Fi
         tau[i] = n[2] if revolute[i] > 0.5 else f[2]
     return tau
 

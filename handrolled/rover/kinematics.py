@@ -64,10 +64,15 @@ def adjacent_transforms(q: np.ndarray, L: float) -> np.ndarray:
 def joint_frames(T_adj: np.ndarray) -> np.ndarray:
     """^0_i T for i = 1..N (getTjoint.m), stacked as (N, 4, 4)."""
     N = T_adj.shape[0]
-    T0 = np.empty((N, 4, 4))
+    T0 = np.zeros((N, 4, 4))
     T0[0] = T_adj[0]
-    for i in range(1, N):
-        T0[i] = T0[i - 1] @ T_adj[i]
+    for i in range(1, N):  # explicit loops: numpy's @ costs a BLAS call per product
+        for r in range(3):
+            for c in range(4):
+                T0[i, r, c] = (T0[i - 1, r, 0] * T_adj[i, 0, c] + T0[i - 1, r, 1] * T_adj[i, 1, c]
+                               + T0[i - 1, r, 2] * T_adj[i, 2, c])
+            T0[i, r, 3] += T0[i - 1, r, 3]
+        T0[i, 3, 3] = 1.0
     return T0
 
 

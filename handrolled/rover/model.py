@@ -21,6 +21,7 @@ from handrolled.rover.kinematics import (
     point_jacobian,
     segment_frame_index,
 )
+from handrolled.rover.vec3 import add, cross, mtv, mv, row, scale
 from handrolled.rover.wheel_contact import N_DIAG, wheel_contact
 from robots.rover.params import SIDES, RoverParams, cg_position, hub_positions
 
@@ -42,18 +43,24 @@ def wheel_loads(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, L: float,
     diag = np.zeros((n_seg, 2, N_DIAG))
     for i in range(n_seg):
         k = segment_frame_index(i + 1)
-        R = T0[k, :3, :3].copy()
-        o = T0[k, :3, 3].copy()
+        R = T0[k, :3, :3]
         for j in range(2):
-            p_0w = o + R @ p_hub[i, j]
-            v_0w = point_jacobian(T0, revolute, k, p_0w) @ qd  # eqs. (3.14), (3.21)
+            h = row(p_hub[i], j)
+            p = add(mv(R, h), (T0[k, 0, 3], T0[k, 1, 3], T0[k, 2, 3]))
+            p_0w = np.array([p[0], p[1], p[2]])
+            J = point_jacobian(T0, revolute, k, p_0w)
+            v_0w = np.zeros(3)
+            for c in range(N):  # eqs. (3.14), (3.21)
+                v_0w[0] += J[0, c] * qd[c]
+                v_0w[1] += J[1, c] * qd[c]
+                v_0w[2] += J[2, c] * qd[c]
             F_0, d = wheel_contact(p_0w, R, v_0w, T_cmd[i, j], r, b, D, soil)
-            F = R.T @ F_0
-            arm = p_hub[i, j] - p_cg[i]  # wheel position relative to the CG
-            F_Cw[k] += F  # eq. (3.28)
-            N_Cw[k, 0] += arm[1] * F[2] - arm[2] * F[1]  # eq. (3.29)
-            N_Cw[k, 1] += arm[2] * F[0] - arm[0] * F[2]
-            N_Cw[k, 2] += arm[0] * F[1] - arm[1] * F[0]
+            F = mtv(R, (F_0[0], F_0[1], F_0[2]))
+            arm = add(h, scale(-1.0, row(p_cg, i)))  # wheel position relative to the CG
+            M = cross(arm, F)
+            for c in range(3):
+                F_Cw[k, c] += F[c]  # eq. (3.28)
+                N_Cw[k, c] += M[c]  # eq. (3.29)
             diag[i, j] = d
     return F_Cw, N_Cw, diag
 

@@ -18,6 +18,7 @@ from handrolled.rover.kinematics import (
     wheel_reaction_frame,
 )
 from handrolled.rover.terramechanics import wheel_forces
+from handrolled.rover.vec3 import mtv, mv
 
 # Layout of the diagnostics vector returned with each wheel force.
 DIAGNOSTICS = ("sinkage", "theta1", "slip", "beta", "H", "R", "Fx", "Fy", "Fz", "v_x", "v_y",
@@ -40,7 +41,7 @@ def wheel_contact(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray, T_cmd
     if z0 <= 0.0:
         return np.zeros(3), diag
     R_0wr = wheel_reaction_frame(R_0link, r_slope)  # (3.16)-(3.19)
-    v_wr = R_0wr.T @ v_0w  # (3.20)-(3.21)
+    v_wr = mtv(R_0wr, (v_0w[0], v_0w[1], v_0w[2]))  # (3.20)-(3.21)
     theta1 = entry_angle(min(z0, 2.0 * r), r)  # (3.13)
     Fx, Fy, Fz, s, beta, H, R, saturated = wheel_forces(
         theta1, v_wr[0], v_wr[1], v_wr[2], T_cmd, r, b, D, soil)  # (3.23)-(3.27)
@@ -48,5 +49,5 @@ def wheel_contact(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray, T_cmd
     diag[6], diag[7], diag[8] = Fx, Fy, Fz
     diag[9], diag[10], diag[11] = v_wr[0], v_wr[1], v_wr[2]
     diag[12] = 1.0 if saturated else 0.0
-    F_wr = np.array([Fx, Fy, Fz])  # eq. (3.27)
-    return R_0wr @ F_wr, diag
+    F_0 = mv(R_0wr, (Fx, Fy, Fz))  # eq. (3.27), expressed in frame 0
+    return np.array([F_0[0], F_0[1], F_0[2]]), diag
