@@ -90,18 +90,21 @@ def _figure(out_dir: Path, robot: str, fig: dict) -> list:
     nrow = -(-len(sigs) // ncol)
     f, axes = plt.subplots(2 * nrow, ncol, figsize=(7.0, 2.1 * nrow), squeeze=False,
                            sharex=True, gridspec_kw={"height_ratios": [2.2, 1.0] * nrow})
+    units = fig.get("units") or [fig["unit"]] * len(sigs)
+    scales = fig.get("scales") or [fig["scale"]] * len(sigs)
     for k, sig in enumerate(sigs):
         ax, err = axes[2 * (k // ncol), k % ncol], axes[2 * (k // ncol) + 1, k % ncol]
         sub = tr[tr["signal"] == sig]
+        scale = scales[k]
         ref = sub[sub["implementation"] == "mujoco"].sort_values("time")
         for impl, s in sub.groupby("implementation", sort=True):
             s = s.sort_values("time")
-            ax.plot(s["time"], s["value"] * fig["scale"], lw=0.9, label=impl,
+            ax.plot(s["time"], s["value"] * scale, lw=0.9, label=impl,
                     color=COLOURS.get(impl))
             if impl != "mujoco" and len(ref):
-                diff = (s["value"].to_numpy() - ref["value"].to_numpy()) * fig["scale"]
+                diff = (s["value"].to_numpy() - ref["value"].to_numpy()) * scale
                 err.plot(s["time"], diff, lw=0.8, color=COLOURS.get(impl))
-        ax.set_title(f"{sig} [{fig['unit']}]", fontsize=7)
+        ax.set_title(f"{sig} [{units[k]}]", fontsize=7)
         err.set_ylabel("- MuJoCo", fontsize=6)
         for a in (ax, err):
             a.tick_params(labelsize=6)
@@ -134,6 +137,13 @@ def _xy_figure(out_dir: Path, robot: str, fig: dict) -> list:
     ax.legend(fontsize=6)
     f.tight_layout()
     return [Image(_png(f), width=10 * cm, height=10 * cm * 3.2 / 4.5)]
+
+
+def _data_table(tab: dict) -> list:
+    """A recomputed table of the paper: title, the table, its caption."""
+    return [KeepTogether([_p(tab["title"], "Heading4"),
+                          _table([tab["columns"]] + tab["rows"], font=6.5),
+                          _p(tab["caption"])])]
 
 
 def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool = True) -> Path:
@@ -169,6 +179,8 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
             for fig in [f for f in ch.get("xy_figures", []) if f["scenario"] == sc["name"]]:
                 story.append(KeepTogether([_p(fig["title"], "Heading4"),
                                            *_xy_figure(out_dir, robot, fig), _p(fig["caption"])]))
+            for tab in [t for t in ch.get("tables", []) if t["scenario"] == sc["name"]]:
+                story += _data_table(tab)
             sub = metrics[(metrics["robot"] == robot) & (metrics["scenario"] == sc["name"])
                           & metrics["tolerance"].notna()]
             if len(sub):
@@ -180,6 +192,11 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                        for r in sub.itertuples()],
                     [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
                      0.8 * cm, 5.6 * cm])]
+        loose = [t for t in ch.get("tables", []) if t["scenario"] is None]
+        if loose:
+            story.append(_p("Recomputed tables", "Heading2"))
+            for tab in loose:
+                story += _data_table(tab)
         if ch.get("description_check"):
             story += [_p("L0: descriptions against the parameter set", "Heading2"), _table(
                 [["file", "engine", "quantity", "max error", "tol", "ok"]]
@@ -197,22 +214,24 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                 a["max_abs_error"], a["samples"], "yes" if a["passed"] else "NO"]
                for a in ch["audit"]])]
         story += [_p("Errata", "Heading2")]
-        for e in ch["errata"]:
+        for e in ch.get("errata", []):
             story.append(_table([["eq.", "term", "printed", "corrected"],
                                  [e["equation"], e["term"], e["printed"], e["corrected"]],
                                  ["evidence", "", e["evidence"], ""],
                                  ["effect", "", e["effect"], ""]],
                                 [1.5 * cm, 2.5 * cm, 6.5 * cm, 6.5 * cm]))
             story.append(Spacer(1, 4))
-        if ch["budget"]:
-            story += [_p("Error budget (slope_lc)", "Heading2"), _table(
+        if ch.get("budget"):
+            scen = ", ".join(sorted({b["scenario"] for b in ch["budget"]}))
+            story += [_p(f"Error budget ({scen})", "Heading2"), _table(
                 [["component", "signal", "value", "unit"]]
                 + [[b["component"], b["signal"], b["value"], b["unit"]] for b in ch["budget"]],
                 [8 * cm, 3 * cm, 2.5 * cm, 2.5 * cm])]
-        story += [_p("Settled attitude", "Heading2"), _table(
-            [["scenario", "implementation", "contact", "signal", "value [deg]", "paper"]]
-            + [[s["scenario"], s["implementation"], s["variant"], s["signal"], s["value"],
-                s["paper"]] for s in ch["settled"]])]
+        if ch.get("settled"):
+            story += [_p("Settled attitude", "Heading2"), _table(
+                [["scenario", "implementation", "contact", "signal", "value [deg]", "paper"]]
+                + [[s["scenario"], s["implementation"], s["variant"], s["signal"], s["value"],
+                    s["paper"]] for s in ch["settled"]])]
     story += [PageBreak(), _p("Appendix: parameters and conventions", "Heading1")]
     for robot, ch in summary["robots"].items():
         story += [_p(robot, "Heading2"), _table(

@@ -7,7 +7,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-ROBOT_NAMES: tuple[str, ...] = ("landing_gear",)
+ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "rover")
 ROOT = Path(__file__).resolve().parent
 
 

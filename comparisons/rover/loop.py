@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from comparisons.harness import DivergenceError
 from comparisons.rover.frames import (
     R_0W,
     pose_from_q,
@@ -23,7 +24,12 @@ from engines.base import FloatingState, PointForce
 from handrolled.rover.control import PowerSteering
 from handrolled.rover.model import HandRolledRover
 from handrolled.rover.wheel_contact import DIAGNOSTICS, N_DIAG, wheel_contact
-from robots.rover.model_description import hub_site, segment_name, turning_joint_name
+from robots.rover.model_description import (
+    description_stem,
+    hub_site,
+    segment_name,
+    turning_joint_name,
+)
 from robots.rover.params import R_W0, SIDES, RoverParams, hub_positions
 
 DIAG = {name: k for k, name in enumerate(DIAGNOSTICS)}
@@ -51,6 +57,9 @@ class HandrolledPlant:
 
     def state(self) -> tuple[np.ndarray, np.ndarray]:
         return self.model.q, self.model.qd
+
+    def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
+        return self.model.wheel_state(T_cmd)
 
     def advance(self, T_cmd: np.ndarray) -> np.ndarray:
         diag = self.model.advance(T_cmd, self.dt)
@@ -94,7 +103,16 @@ class EnginePlant:
         q[6:6 + len(s.q)], qd[6:6 + len(s.q)] = s.q, s.qd
         return q, qd
 
+    def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
+        return self._wheel_forces(T_cmd)[0]
+
     def advance(self, T_cmd: np.ndarray) -> np.ndarray:
+        diag, forces = self._wheel_forces(T_cmd)
+        self.sim.step(np.zeros(self.n_turning), forces)
+        return diag
+
+    def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, list[PointForce]]:
+        """Diagnostics and hub forces of every wheel at the engine's current state."""
         s = self.sim.state()
         diag = np.zeros((len(self.links), 2, N_DIAG))
         forces = []
@@ -108,8 +126,7 @@ class EnginePlant:
                 F_0, diag[i, j] = wheel_contact(R_0W @ p_W, R_0link, R_0W @ v_W, T_cmd[i, j],
                                                 self.p.r, self.p.b, self.p.D, self.soil)
                 forces.append(PointForce(link, self.hubs[i][j], R_W0 @ F_0))
-        self.sim.step(np.zeros(self.n_turning), forces)
-        return diag
+        return diag, forces
 
 
 def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
@@ -117,7 +134,7 @@ def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
     """A plant of the named implementation, loading engine descriptions from desc_dir."""
     if implementation == "handrolled":
         return HandrolledPlant(p, soil, rigid, wheel_form, integrator)
-    stem = "rover_rigid" if rigid else "rover"
+    stem = description_stem("rover_rigid" if rigid else "rover", p.rover)
     joints = [] if rigid else [turning_joint_name(i) for i in range(1, p.n_segments)]
     if implementation == "mujoco":
         from engines.mujoco_engine import MujocoSimulation
@@ -133,6 +150,10 @@ def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
     return EnginePlant(sim, p, soil)
 
 
+class WheelLeftSoilError(DivergenceError):
+    """A wheel lost contact with the soil: the wheel-soil law no longer applies."""
+
+
 class RoverLoop:
     """Plant + wheel drive (torque from power) + optional PD steering (5.2)-(5.3)."""
 
@@ -146,11 +167,18 @@ class RoverLoop:
         self.steering = steering
         self.k = 0
         self.t = 0.0
-        self.diag = np.zeros((p.n_segments, 2, N_DIAG))
+        self.diag = plant.wheel_state(self.T)
         self.q, self.qd = plant.state()
 
     def advance(self) -> None:
         self.diag = self.plant.advance(self.T)
+        out = np.argwhere(self.diag[:, :, DIAG["sinkage"]] <= 0.0)
+        if len(out):
+            i, j = out[0]
+            raise WheelLeftSoilError(
+                f"{self.implementation}: wheel {segment_name(i + 1, self.p.n_segments)}_"
+                f"{SIDES[j]} left the soil at t = {self.plant.t:.3f} s (the thesis stops its "
+                "simulation there too)")
         self.k += 1
         self.t = self.plant.t
         self.q, self.qd = self.plant.state()

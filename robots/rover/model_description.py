@@ -80,6 +80,12 @@ def _segment_link(i: int, parent: str | None, joint: str, p: RoverParams) -> Lin
     )
 
 
+def description_stem(variant: str, rover: str = "A") -> str:
+    """File stem of a variant for one rover of Table 4.5: ``rover_rigid``, ``rover_B_rigid``."""
+    tag = "" if rover == "A" else f"_{rover}"
+    return f"rover{tag}" + ("" if variant == "rover" else variant[len("rover"):])
+
+
 def rover_description(variant: str, p: RoverParams = PARAMS) -> Description:
     """The rover in one of the variants ``rover``, ``rover_rigid``, ``rover_chain``."""
     if variant not in ("rover", "rover_rigid", "rover_chain"):
@@ -102,5 +108,5 @@ def rover_description(variant: str, p: RoverParams = PARAMS) -> Description:
     turning = "fixed" if variant == "rover_rigid" else "revolute"
     for i in range(2, p.n_segments + 1):
         links.append(_segment_link(i, segment_name(i - 1, p.n_segments), turning, p))
-    return Description(name=variant, links=tuple(links), gravity=(0.0, 0.0, -p.g),
-                       timestep=p.dt)
+    return Description(name=description_stem(variant, p.rover), links=tuple(links),
+                       gravity=(0.0, 0.0, -p.g), timestep=p.dt)

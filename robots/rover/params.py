@@ -30,6 +30,7 @@ SIDES = ("left", "right")  # wheel j = 1, 2 of simcore.m: +w then -w
 class RoverParams:
     """Every number the rover model uses, in SI units."""
 
+    rover: str = "A"  # which rover of Table 4.5 m_seg, r and b belong to
     n_segments: int = 2  # segments (the thesis simulates two)
     l: float = 1.5  # segment length l = DH a_6 = L, rear axle to turning joint [m]
     w: float = 0.75  # half track, segment centreline to wheel hub [m]  ASSUMPTION (below)
@@ -57,11 +58,14 @@ class RoverParams:
         return self.n_segments + 5
 
     def with_rover(self, name: str) -> RoverParams:
-        """These parameters with the segment mass and wheel of rover A, B or C (Table 4.5)."""
+        """These parameters with the segment mass and wheel of rover A, B or C (Table 4.5);
+        unchanged when they already describe that rover."""
         if name not in ROVERS:
             raise ValueError(f"unknown rover {name!r}; Table 4.5 lists {', '.join(ROVERS)}")
+        if name == self.rover:
+            return self  # keep any overrides of this rover's values
         m_seg, r, b = ROVERS[name]
-        return replace(self, m_seg=m_seg, r=r, b=b)
+        return replace(self, rover=name, m_seg=m_seg, r=r, b=b)
 
 
 # Table 4.5: segment mass [kg], wheel radius [m], wheel width [m].
