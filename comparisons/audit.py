@@ -58,6 +58,15 @@ def compare_term(term: str, equation: str, form: str, reference: str,
                       len(states), seed)
 
 
+def audit_rows(robot: str, results: list[TermResult],
+               toleranced: Callable[[TermResult], bool], reason: str) -> list[list]:
+    """Metric-table rows (comparisons.metrics.METRIC_COLUMNS) of audit results; a result
+    that is not ``toleranced`` (a printed form an erratum explains) is informational."""
+    return [[robot, "audit", r.form, r.term, r.reference, "handrolled", "max_rel_error",
+             r.max_rel_error, r.tolerance if toleranced(r) else np.nan,
+             r.passed if toleranced(r) else True, reason] for r in results]
+
+
 def random_states(n: int, seed: int, dim: int, q_range: float = np.pi, qd_range: float = 5.0,
                   qdd_range: float = 20.0) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """n seeded (q, qd, qdd) triples, uniform in the given symmetric ranges."""

@@ -4,11 +4,22 @@ generated MJCF and URDF files, and its frame conventions."""
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "rover")
 ROOT = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter for a robot's table: symbol, value, unit and where it comes from."""
+
+    symbol: str
+    value: float
+    unit: str
+    source: str
 
 
 class UnknownRobotError(KeyError):

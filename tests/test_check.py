@@ -23,3 +23,15 @@ def test_check_fails_when_a_leg_mass_changes_by_five_percent(tmp_path):
     assert res.exit_code == 1, res.output
     assert "moved" in res.output
     assert 'failures="0"' not in junit.read_text()
+
+
+ROVER = ["check", "--robot", "rover", "--scenario", "steady_A"]
+
+
+def test_rover_check_passes_and_a_heavier_segment_moves_it(tmp_path):
+    res = runner.invoke(app, [*ROVER, "--out", str(tmp_path / "same")])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, [*ROVER, "--out", str(tmp_path / "heavy"),
+                              "--set", "rover.m_seg=210"])
+    assert res.exit_code == 1, res.output
+    assert "moved" in res.output

@@ -43,18 +43,6 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
-class UnknownScenarioError(KeyError):
-    def __str__(self) -> str:
-        return self.args[0]
-
-
-def scenario(name: str) -> Scenario:
-    if name not in SCENARIOS:
-        raise UnknownScenarioError(
-            f"unknown scenario {name!r} for landing_gear; known: {', '.join(SCENARIOS)}")
-    return SCENARIOS[name]
-
-
 def run_one(p: LandingGearParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, mass_model: str = "as_derived", forms: Forms = Forms(),
             progress: Callable[[float], None] | None = None,

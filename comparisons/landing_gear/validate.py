@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from comparisons import description_check, harness
+from comparisons.audit import audit_rows
 from comparisons.landing_gear import audit, trajectories
 from comparisons.landing_gear.scenarios import (
     ENGINE_IMPLEMENTATIONS,
@@ -152,14 +153,10 @@ def validate(out: Path, p: LandingGearParams, desc_dir: Path,
         "note": f"corrected eqs. worst relative {max(r.max_rel_error for r in corrected):.1e} "
                 f"over {samples} states; printed terms off: "
                 f"{', '.join(sorted({r.term for r in printed_bad})) or 'none'}"}
-    for r in dyn + mom:
-        metric_frames.append(pd.DataFrame([[ROBOT, "audit", r.form, r.term, r.reference,
-                                            "handrolled", "max_rel_error", r.max_rel_error,
-                                            r.tolerance if r.form == "corrected" else np.nan,
-                                            r.passed if r.form == "corrected" else True,
-                                            "round-off: the corrected equations and the "
-                                            "engines describe the same point-mass leg"]],
-                                          columns=METRIC_COLUMNS))
+    metric_frames.append(pd.DataFrame(audit_rows(
+        ROBOT, dyn + mom, lambda r: r.form == "corrected",
+        "round-off: the corrected equations and the engines describe the same point-mass leg"),
+        columns=METRIC_COLUMNS))
 
     # L3: contact-free trajectories
     progress("landing_gear L3 free swing", 0.0)

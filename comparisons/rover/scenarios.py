@@ -52,18 +52,6 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
-class UnknownScenarioError(KeyError):
-    def __str__(self) -> str:
-        return self.args[0]
-
-
-def scenario(name: str) -> Scenario:
-    if name not in SCENARIOS:
-        raise UnknownScenarioError(
-            f"unknown scenario {name!r} for rover; known: {', '.join(SCENARIOS)}")
-    return SCENARIOS[name]
-
-
 def scenario_params(p: RoverParams, sc: Scenario) -> RoverParams:
     """The parameters of the scenario's rover (Table 4.5) and gain set (section 5.3)."""
     p = p.with_rover(sc.rover)

@@ -19,22 +19,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from robots import Param
+
 # Paper frame -> engine frame: x_W = z_P (forward), y_W = x_P (left), z_W = y_P (up).
 R_WP = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 LEGS = ("LF", "LB", "RF", "RB")
 JOINTS = ("hip", "knee")
 MASS_MODELS = ("as_derived", "as_built")
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter with its unit and where it comes from."""
-
-    symbol: str
-    value: float
-    unit: str
-    source: str
 
 
 @dataclass(frozen=True)

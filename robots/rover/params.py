@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from robots import Param
+
 # Thesis base frame -> engine frame: x_W = -z_0 (forward), y_W = y_0, z_W = x_0 (up).
 R_W0 = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
 
@@ -101,16 +103,6 @@ def hub_positions(p: RoverParams, segment: int) -> dict[str, np.ndarray]:
 def cg_position(p: RoverParams, segment: int) -> np.ndarray:
     """Segment CG in the segment frame, eq. (3.2)."""
     return np.array([0.0 if segment == 1 else p.l, 0.0, p.h_cg])
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter with its unit and where it comes from."""
-
-    symbol: str
-    value: float
-    unit: str
-    source: str
 
 
 _TABLE = {

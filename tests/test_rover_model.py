@@ -1,0 +1,133 @@
+"""The rover's kinematics and dynamics against the engines, its steady state and straight
+driving, and its bad-input handling."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from comparisons import description_check
+from comparisons.rover import audit
+from comparisons.rover.frames import pose_from_q, q_from_pose, qd_from_velocity, velocity_from_q
+from comparisons.rover.scenarios import SCENARIOS, initial_state, run_one, scenario_params
+from handrolled.rover.kinematics import adjacent_transforms, joint_frames
+from handrolled.rover.model import HandRolledRover
+from robots import ROOT
+from robots.rover import descriptions
+from robots.rover.params import PARAMS, R_W0
+from robots.rover.soil import load_soil
+
+DESC = ROOT / "rover"
+SOIL = load_soil("dry_sand")
+
+
+def test_descriptions_agree_with_parameters():
+    for desc in descriptions().values():
+        rows = description_check.check_description(desc, DESC)
+        assert all(r["passed"] for r in rows), [r for r in rows if not r["passed"]]
+
+
+def test_frame_conversion_matches_dh_kinematics():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        q = rng.uniform(-1.2, 1.2, 7)
+        qd = rng.uniform(-2, 2, 7)
+        T6 = joint_frames(adjacent_transforms(q, PARAMS.l))[5]
+        p_W6, R_W6 = pose_from_q(q)
+        assert np.allclose(R_W6, R_W0 @ T6[:3, :3], atol=1e-14)
+        assert np.allclose(p_W6, R_W0 @ T6[:3, 3], atol=1e-14)
+        assert np.allclose(q_from_pose(p_W6, R_W6), q[:6], atol=1e-12)
+        v, w = velocity_from_q(q, qd)
+        assert np.allclose(qd_from_velocity(q[:6], v, w), qd[:6], atol=1e-12)
+
+
+def test_kinematics_and_dynamics_audit_at_round_off():
+    results = (audit.kinematics_audit(PARAMS, DESC, 30, 0)
+               + audit.dynamics_audit(PARAMS, DESC, 30, 0))
+    assert len({r.reference for r in results}) == 3
+    assert all(r.passed for r in results), [r.as_dict() for r in results if not r.passed]
+
+
+def test_printed_wheel_force_sign_is_caught():
+    rows = audit.wheel_force_audit(PARAMS, DESC, 20, 0)
+    corrected = [r for r in rows if r.form == "corrected"]
+    printed = [r for r in rows if r.form == "printed"]
+    assert corrected and all(r.passed for r in corrected)
+    # the printed (3.30) reverses the generalised wheel force: relative error exactly 2
+    assert all(r.max_rel_error == pytest.approx(2.0, rel=1e-9) for r in printed)
+
+
+def test_wrong_inertia_is_caught(tmp_path):
+    from dataclasses import replace
+
+    from robots.description import to_mjcf, to_urdf
+    from robots.rover.model_description import rover_description
+
+    wrong = rover_description("rover_chain", replace(PARAMS, m_seg=PARAMS.m_seg * 1.01))
+    (tmp_path / "rover_chain.xml").write_text(to_mjcf(wrong))
+    (tmp_path / "rover_chain.urdf").write_text(to_urdf(wrong))
+    results = audit.dynamics_audit(PARAMS, tmp_path, 5, 0)
+    failed = {r.term for r in results if not r.passed}
+    assert {"M", "G", "tau"} <= failed
+
+
+@pytest.mark.parametrize("rover", ["A", "B", "C"])
+def test_steady_state_accelerations_vanish(rover):
+    # Section 4.2.3: at the constvel state every joint acceleration is zero (up to the
+    # solver's 1e-13 tolerance on slip mapped through the wheel forces).
+    sc = SCENARIOS[f"steady_{rover}"]
+    p = scenario_params(PARAMS, sc)
+    q, qd, T0, _, _ = initial_state(p, sc, SOIL)
+    model = HandRolledRover(p, SOIL.as_tuple(), rigid=True)
+    model.reset(q, qd)
+    model.advance(np.full((2, 2), T0), p.dt)
+    assert np.max(np.abs(model.qdd)) < 1e-8 * p.g
+
+
+def test_engines_hold_the_steady_state():
+    sc = SCENARIOS["steady_C"]
+    for impl in ("mujoco", "pybullet"):
+        df = run_one(PARAMS, sc, impl, "shared", DESC, duration=1.0)
+        assert abs(df["rover.speed"].iloc[-1] / sc.speed - 1.0) < 1e-9
+
+
+def test_straight_driving_keeps_heading():
+    # The issue's requirement: 1e-6 deg over 60 s (the thesis reports 1e-8 deg).
+    df = run_one(PARAMS, SCENARIOS["straight_6"], "handrolled", "shared", DESC)
+    assert df["time"].iloc[-1] == pytest.approx(60.0)
+    assert np.degrees(np.max(np.abs(df["rover.heading"]))) < 1e-6
+    assert abs(df["rover.speed"].iloc[-1] / 6.0 - 1.0) < 1e-9
+
+
+def test_printed_sign_run_stops_with_a_clear_error():
+    from comparisons.rover.loop import WheelLeftSoilError
+
+    with pytest.raises(WheelLeftSoilError, match="left the soil at t ="):
+        run_one(PARAMS, SCENARIOS["steady_A"], "handrolled", "shared", DESC, duration=1.0,
+                wheel_form="printed")
+
+
+def test_rk4_and_euler_agree_on_a_steady_state():
+    sc = SCENARIOS["steady_A"]
+    a = run_one(PARAMS, sc, "handrolled", "shared", DESC, duration=0.5)
+    b = run_one(PARAMS, sc, "handrolled", "shared", DESC, duration=0.5, integrator="rk4")
+    assert np.allclose(a["rover.x"], b["rover.x"], atol=1e-9)
+
+
+def test_unknown_rover_scenario_from_cli():
+    from typer.testing import CliRunner
+
+    from comparisons.cli import app
+
+    res = CliRunner().invoke(app, ["run", "rover", "--scenario", "moonwalk"])
+    assert res.exit_code != 0 and "unknown scenario 'moonwalk'" in res.output
+
+
+def test_rover_native_contact_is_refused(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from comparisons.cli import app
+
+    res = CliRunner().invoke(app, ["run", "rover", "--scenario", "steady_A", "--contact",
+                                   "native", "--out", str(tmp_path)])
+    assert res.exit_code != 0
