@@ -27,7 +27,7 @@ from comparisons.rover.scenarios import (
 from robots import ROOT
 from robots.rover import descriptions
 from robots.rover.model_description import segment_name
-from robots.rover.params import ASSUMPTIONS, SIDES, RoverParams, table
+from robots.rover.params import ASSUMPTIONS, LRV, SIDES, SSL_ROVER, RoverParams, table
 from robots.rover.soil import load_soil
 
 ROBOT = "rover"
@@ -117,6 +117,39 @@ def _steady_rows(p: RoverParams, soil, scenarios: list[str]) -> pd.DataFrame:
             rows.append([ROBOT, sc_name, "L5", signal, "-", "handrolled", "steady_value",
                          value, np.nan, True, f"Table 4.6 recomputed by constvel [{unit}]"])
     return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+def _estimates_422(soil) -> tuple[dict, pd.DataFrame]:
+    """Section 4.2.2's SSL and LRV estimates recomputed with constvel (dry sand)."""
+    from handrolled.rover.steady_state import constvel
+
+    ssl = SSL_ROVER
+    s1 = constvel(2.0 * ssl["W"] / ssl["g"], ssl["g"], ssl["r"], ssl["b"], soil)
+    R_measured = ssl["power"] * ssl["efficiency"] / ssl["speed"]  # 1.24 W / 0.2 m/s
+    lrv = LRV
+    m_seg = 2.0 * lrv["mass"] / lrv["wheels"]  # constvel loads each wheel with m_seg g / 2
+    s2 = constvel(m_seg, lrv["g"], lrv["r"], lrv["b"], soil)
+    v_top = lrv["motor_power"] / s2.R
+    rows = [["SSL rover", ssl["g"], ssl["W"], 100 * s1.z, s1.s, s1.R,
+             f"R measured {R_measured:.2f} N: differs by "
+             f"{100 * (s1.R / R_measured - 1):+.1f} %"],
+            ["LRV", lrv["g"], 0.5 * m_seg * lrv["g"], 100 * s2.z, s2.s, s2.R,
+             f"top speed on 186 W per wheel: {v_top:.2f} m/s ({3.6 * v_top:.1f} km/h)"]]
+    table_ = {"scenario": None, "title": "Section 4.2.2 recomputed: SSL rover and LRV",
+              "columns": ["rover", "g [m/s^2]", "load/wheel [N]", "z0 [cm]", "slip", "R [N]",
+                          "comparison"], "rows": rows,
+              "caption": "Zero drawbar pull on dry sand (constvel.m loads drysand2.soil). The "
+                         "SSL test drew 1.55 W per wheel at 0.20 m/s; with the thesis' 0.8 "
+                         "motor efficiency that is a rolling resistance of 6.2 N. The LRV is "
+                         "taken in lunar gravity (assumption: at 9.81 m/s^2 no slip in "
+                         "[0, 1] gives zero drawbar pull); the thesis' values are held back."}
+    metric = pd.DataFrame(
+        [[ROBOT, "estimates 4.2.2", "L5", f"{name}.{sig}", "-", "handrolled", "steady_value",
+          val, np.nan, True, "section 4.2.2 recomputed by constvel"]
+         for name, ss in (("ssl", s1), ("lrv", s2))
+         for sig, val in (("sinkage", ss.z), ("slip", ss.s), ("R", ss.R))],
+        columns=METRIC_COLUMNS)
+    return table_, metric
 
 
 def _straight_table(wide_store: dict) -> dict:
@@ -259,6 +292,9 @@ def validate(out: Path, p: RoverParams, desc_dir: Path,
     if any(SCENARIOS[s].section == "4.2.3" for s in scenarios):
         chapter["tables"].append(_table_46(p, soil, wide_store))
         metric_frames.append(_steady_rows(p, soil, scenarios))
+    est_table, est_rows = _estimates_422(soil)
+    chapter["tables"].append(est_table)
+    metric_frames.append(est_rows)
     if any(SCENARIOS[s].section == "5.1.1" for s in scenarios):
         chapter["tables"].append(_straight_table(wide_store))
 
@@ -275,7 +311,12 @@ def validate(out: Path, p: RoverParams, desc_dir: Path,
                           for r in failed.itertuples())}
     chapter["rungs"]["L5"] = {
         "verdict": "partial",
-        "note": "Tables 4.6 and section 5.1.1 recomputed; the thesis' numbers are held back"}
+        "note": "Table 4.6, section 4.2.2 (SSL rover, LRV) and section 5.1.1 recomputed; the "
+                "thesis' own numbers are held back. Printed figures it can be checked "
+                f"against: the SSL rover's measured 6.2 N rolling resistance "
+                f"({est_table['rows'][0][-1].split(': ')[1]}) and 175 N per wheel for an "
+                "unpowered rover-A segment (see notes). Sections 4.2.1, 4.2.4, 5.1.2 and 5.3 "
+                "are not yet run"}
     progress("rover errata", 0.0)
     chapter["errata"] = [_wheel_force_erratum(p, desc_dir, wheel, progress)]
     chapter["notes"] = _notes(p, soil)

@@ -80,6 +80,14 @@ ROVERS: dict[str, tuple[float, float, float]] = {
 # Table 4.6: steady-state speed of each test rover [m/s].
 ROVER_SPEEDS: dict[str, float] = {"A": 3.0, "B": 1.0, "C": 0.5}
 
+# Section 4.2.2: the two rovers the thesis estimates with constvel (which always loads
+# dry sand): wheel radius [m], width [m], load per wheel [N], and what it compares with.
+SSL_ROVER = {"r": 0.133 / 2, "b": 0.089, "W": 20.8, "speed": 0.20, "power": 1.55,
+             "efficiency": 0.8, "g": 9.81}
+# ASSUMPTION: lunar gravity for the LRV; at 9.81 m/s^2 the soil's cohesion makes H > |R|
+# already at s = 0, so constvel's bracket [0, 1] holds no zero drawbar pull.
+LRV = {"r": 0.41, "b": 0.23, "mass": 700.0, "wheels": 4, "motor_power": 186.0, "g": 1.62}
+
 # Section 5.3: the two PD gain sets (K_p, K_d).
 GAIN_SETS: dict[str, tuple[float, float]] = {"initial": (100.0, 100.0), "alternate": (300.0, 300.0)}
 
