@@ -139,11 +139,32 @@ def _xy_figure(out_dir: Path, robot: str, fig: dict) -> list:
     return [Image(_png(f), width=10 * cm, height=10 * cm * 3.2 / 4.5)]
 
 
+def _series_plot(plot: dict) -> list:
+    """Panels of x-y series side by side (a paper's figure recomputed from a table)."""
+    panels = plot["panels"]
+    f, axes = plt.subplots(1, len(panels), figsize=(3.5 * len(panels), 2.8), squeeze=False)
+    for ax, panel in zip(axes[0], panels, strict=True):
+        for s in panel["series"]:
+            ax.plot(s["x"], s["y"], s.get("style", "-"), marker=".", lw=0.9, ms=3,
+                    label=s["label"])
+        ax.set_title(panel["title"], fontsize=7)
+        ax.set_xlabel(panel["xlabel"], fontsize=7)
+        ax.set_ylabel(panel["ylabel"], fontsize=7)
+        ax.tick_params(labelsize=6)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=5)
+    f.tight_layout()
+    width = 16 * cm
+    return [Image(_png(f), width=width, height=width * 2.8 / (3.5 * len(panels)))]
+
+
 def _data_table(tab: dict) -> list:
-    """A recomputed table of the paper: title, the table, its caption."""
+    """A recomputed table of the paper: title, the table, its caption, and its figure
+    where the table has one."""
     return [KeepTogether([_p(tab["title"], "Heading4"),
                           _table([tab["columns"]] + tab["rows"], font=6.5),
-                          _p(tab["caption"])])]
+                          _p(tab["caption"])])] + (_series_plot(tab["plot"]) if "plot" in tab
+                                                   else [])
 
 
 def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool = True) -> Path:

@@ -8,6 +8,7 @@ wheel torques from the wheel powers, the slips and the wheel speeds of this step
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -80,6 +81,7 @@ class EnginePlant:
         self.links = [segment_name(i, n) for i in range(1, n + 1)]
         self.hubs = [[hub_positions(p, i)[s] for s in SIDES] for i in range(1, n + 1)]
         self.n_turning = len(sim.state().q)
+        self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
 
     @property
     def t(self) -> float:
@@ -89,12 +91,16 @@ class EnginePlant:
         p_W6, R_W6 = pose_from_q(q)
         v_W6, w_W6 = velocity_from_q(q, qd)
         k = self.n_turning
+        self.heading = q[5]
         self.sim.reset(FloatingState(p_W6, R_W6, v_W6, w_W6, q[6:6 + k].copy(),
                                      qd[6:6 + k].copy()))
 
     def state(self) -> tuple[np.ndarray, np.ndarray]:
         s = self.sim.state()
         q6 = q_from_pose(s.p_WB, s.R_WB)
+        # the hand-rolled q6 is a joint and winds past +-pi on a circle; follow it
+        q6[5] = self.heading + (q6[5] - self.heading + math.pi) % (2.0 * math.pi) - math.pi
+        self.heading = q6[5]
         qd6 = qd_from_velocity(q6, s.v_WB_W, s.w_WB_W)
         n_t = self.p.n_segments - 1
         q = np.zeros(6 + n_t)

@@ -97,6 +97,8 @@ ASSUMPTIONS: dict[str, str] = {
     "w": "the thesis' value for the half track did not survive; 0.75 m (= l/2) is assumed",
     "m_seg, r, b": "chapter 5 does not name its rover; simcore.m sets mseg = 200 kg, so "
     "rover A's wheel (r = 0.5 m, b = 0.2 m) is taken",
+    "LRV gravity": "section 4.2.2's LRV estimate is taken in lunar gravity (1.62 m/s^2): "
+    "at 9.81 m/s^2 no slip in constvel's bracket [0, 1] gives zero drawbar pull",
     "wheels": "wheels are massless (Appendix B puts mass on the segments only); their "
     "spin is not a state: the commanded torque fixes the slip ratio (section 3.2.3)",
 }
