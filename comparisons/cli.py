@@ -208,14 +208,21 @@ def validate(
 def _validate(out, set_, robot, scenario, samples, seed):
     from comparisons.pipeline import validate_all
     from comparisons.registry import comparison
+    from robots import ROBOT_NAMES
 
-    for r in robot or []:
-        comp = comparison(r)
-        for s in scenario or []:
-            if s not in comp.scenarios:
-                raise UserError(
-                    f"unknown scenario {s!r} for {r}; known: {', '.join(comp.scenarios)}"
-                )
+    robots = robot or list(ROBOT_NAMES)
+    known = {r: comparison(r).scenarios for r in robots}
+    for s in scenario or []:
+        # with --robot each named robot must have it; without, at least one robot must
+        owners = [r for r in robots if s in known[r]]
+        missing = [r for r in robots if s not in known[r]]
+        if not owners:
+            raise UserError(f"no robot has a scenario {s!r}; 'dynval list' shows them all")
+        if robot and missing:
+            r = missing[0]
+            raise UserError(
+                f"unknown scenario {s!r} for {r}; known: {', '.join(known[r])}"
+            )
     prog, update = _progress()
     with prog:
         metrics = validate_all(out, update, robot, scenario, set_ or [], samples, seed)

@@ -137,3 +137,11 @@ def test_a_diverging_landing_stops_with_time_and_signal(tmp_path):
     assert "diverged: signal joint." in res.output and "at t =" in res.output
     assert not (tmp_path / "runs").exists()
 
+
+
+def test_validate_with_a_scenario_no_robot_has(tmp_path):
+    # without --robot the scenario filter applies to every robot; one that none of them
+    # has must not turn into a report of nothing
+    res = runner.invoke(app, ["validate", "--scenario", "moon", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "no robot has a scenario 'moon'" in res.output
+    assert not (tmp_path / "report.pdf").exists()

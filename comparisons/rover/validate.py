@@ -371,6 +371,7 @@ def validate(out: Path, p: RoverParams, desc_dir: Path,
                                  soil_tables.single_wheel_table(load_soil(SOIL_422))):
         chapter["tables"] += section_tables
         metric_frames.append(rows)
+    progress("rover single-wheel studies (4.2.1, 4.2.2)", 1.0)
     if any(SCENARIOS[s].section == "5.1.1" for s in scenarios):
         chapter["tables"].append(_straight_table(wide_store))
 
@@ -400,6 +401,7 @@ def validate(out: Path, p: RoverParams, desc_dir: Path,
     chapter["errata"] = [_wheel_force_erratum(p, desc_dir, wheel, progress)]
     if "drawbar_175" in wide_store:
         chapter["errata"].append(_table_47_erratum(p, wide_store["drawbar_175"]))
+    progress("rover errata", 1.0)
     chapter["notes"] = _notes(p, soil)
     return metrics, chapter
 
