@@ -10,6 +10,7 @@ import pytest
 from comparisons.rover import soil_tables, tables
 from comparisons.rover.scenarios import SCENARIOS, run_one
 from handrolled.rover import terramechanics as tm
+from handrolled.rover.steady_state import sinkage_for_load
 from robots import ROOT
 from robots.rover.params import PARAMS
 from robots.rover.soil import load_soil
@@ -71,9 +72,9 @@ def test_single_wheel_trends_of_figures_4_4_and_4_5():
     assert np.all(np.diff(Fy, axis=0) < 0) and np.all(np.diff(Fy, axis=1) > 0)
 
 
-def test_load_sinkage_is_the_closed_form_root():
-    # the generic root finder returns the sinkage at which (2.16) carries the load
-    z = soil_tables.sinkage_for_load(500.0, 0.1, 0.5, 0.2, DRY, beta=0.2)
+def test_sinkage_for_load_with_a_slip_angle():
+    # with a slip angle, the root finder returns the sinkage at which (2.16) carries W
+    z = sinkage_for_load(500.0, 0.1, 0.5, 0.2, DRY, beta=0.2)
     theta1 = math.acos(1 - z / 0.5)
     assert tm.iagnemma_forces(theta1, 0.1, 0.2, 0.5, 0.2, DRY).Fz == pytest.approx(500.0,
                                                                                     rel=1e-12)

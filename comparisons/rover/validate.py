@@ -252,6 +252,36 @@ def _table_47_erratum(p: RoverParams, runs: dict[str, pd.DataFrame]) -> dict:
                   f"{100 * (sc.speed + dv) / 8.75 - 100:.1f} %"}
 
 
+def _step_convergence(p: RoverParams, desc_dir: Path,
+                      progress: Callable[[str, float], None]) -> tuple[list, pd.DataFrame, dict]:
+    """L3: the chapter's trajectory rows, the halving-ratio metric rows and the L3 rung of
+    the step convergence on the disturbed drive (comparisons.rover.trajectories)."""
+    progress("rover L3 step convergence", 0.0)
+    l3 = trajectories.convergence(p, desc_dir, progress)
+    rows = [
+        {"step": r["step"], "comparison": f"{r['comparison']}, {r['signal']}"
+         + ("" if r["ratio_to_half_step"] is None
+            else f" (difference / difference at dt/2 = {r['ratio_to_half_step']:.2f})"),
+         "max_abs_rad": r["max_abs_rad"], "tolerance": None, "reason": r["reason"]}
+        for r in l3]
+    ratios = [r for r in l3 if r["ratio_to_half_step"] is not None]
+    metrics = pd.DataFrame([[
+        ROBOT, trajectories.SCENARIO, f"L3 dt={r['step']:g}", r["signal"], "mujoco",
+        r["comparison"].split(" vs ")[0], "halving_ratio", r["ratio_to_half_step"],
+        trajectories.MIN_RATIO, r["ratio_to_half_step"] >= trajectories.MIN_RATIO,
+        "lower bound: " + r["reason"]] for r in ratios], columns=METRIC_COLUMNS)
+    rung = {
+        "verdict": "pass" if all(r["ratio_to_half_step"] >= trajectories.MIN_RATIO
+                                 for r in ratios) else "fail",
+        "note": f"disturbed drive, {trajectories.DURATION:g} s at dt "
+                f"{', '.join(f'{d:g}' for d in trajectories.STEPS)}: differences from "
+                "MuJoCo halve with the step (ratios "
+                f"{min(r['ratio_to_half_step'] for r in ratios):.2f}-"
+                f"{max(r['ratio_to_half_step'] for r in ratios):.2f}): integration "
+                "error, no modelling difference"}
+    return rows, metrics, rung
+
+
 def validate(out: Path, p: RoverParams, desc_dir: Path,
              progress: Callable[[str, float], None], scenarios: list[str] | None = None,
              samples: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, dict]:
@@ -328,41 +358,21 @@ def validate(out: Path, p: RoverParams, desc_dir: Path,
                 "x": "rover.x", "y": "rover.y", "unit": "m", "scale": 1.0, "relative": False,
                 "caption": "Rear axle centre in the ground plane."})
 
-    if any(SCENARIOS[s].section == "4.2.3" for s in scenarios):
-        chapter["tables"].append(_table_46(p, soil, wide_store))
-        metric_frames.append(_steady_rows(p, soil, scenarios))
-    for section, build in (("4.2.4", lambda: tables.drawbar_tables(p, soil, wide_store)),
-                           ("5.1.2", lambda: tables.disturbance_table(p, wide_store)),
-                           ("5.3.2", lambda: tables.pd_disturbance_table(wide_store)),
-                           ("5.3.3", lambda: tables.turning_tables(p, wide_store))):
+    for section, build in (
+            ("4.2.3", lambda: ([_table_46(p, soil, wide_store)],
+                               _steady_rows(p, soil, scenarios))),
+            ("4.2.4", lambda: tables.drawbar_tables(p, soil, wide_store)),
+            ("5.1.2", lambda: tables.disturbance_table(p, wide_store)),
+            ("5.3.2", lambda: tables.pd_disturbance_table(wide_store)),
+            ("5.3.3", lambda: tables.turning_tables(p, wide_store))):
         if any(SCENARIOS[s].section == section for s in scenarios):
             section_tables, rows = build()
             chapter["tables"] += section_tables
             metric_frames.append(rows)
     if any(SCENARIOS[s].section == "5.1.2" for s in scenarios):
-        progress("rover L3 step convergence", 0.0)
-        l3 = trajectories.convergence(p, desc_dir, progress)
-        chapter["trajectories"] = [
-            {"step": r["step"], "comparison": f"{r['comparison']}, {r['signal']}"
-             + ("" if r["ratio_to_half_step"] is None
-                else f" (difference / difference at dt/2 = {r['ratio_to_half_step']:.2f})"),
-             "max_abs_rad": r["max_abs_rad"], "tolerance": None, "reason": r["reason"]}
-            for r in l3]
-        ratios = [r for r in l3 if r["ratio_to_half_step"] is not None]
-        metric_frames.append(pd.DataFrame([[
-            ROBOT, trajectories.SCENARIO, f"L3 dt={r['step']:g}", r["signal"], "mujoco",
-            r["comparison"].split(" vs ")[0], "halving_ratio", r["ratio_to_half_step"],
-            trajectories.MIN_RATIO, r["ratio_to_half_step"] >= trajectories.MIN_RATIO,
-            "lower bound: " + r["reason"]] for r in ratios], columns=METRIC_COLUMNS))
-        chapter["rungs"]["L3"] = {
-            "verdict": "pass" if all(r["ratio_to_half_step"] >= trajectories.MIN_RATIO
-                                     for r in ratios) else "fail",
-            "note": f"disturbed drive, {trajectories.DURATION:g} s at dt "
-                    f"{', '.join(f'{d:g}' for d in trajectories.STEPS)}: differences from "
-                    "MuJoCo halve with the step (ratios "
-                    f"{min(r['ratio_to_half_step'] for r in ratios):.2f}-"
-                    f"{max(r['ratio_to_half_step'] for r in ratios):.2f}): integration "
-                    "error, no modelling difference"}
+        chapter["trajectories"], rows, chapter["rungs"]["L3"] = _step_convergence(
+            p, desc_dir, progress)
+        metric_frames.append(rows)
     est_table, est_rows = _estimates_422(soil)
     chapter["tables"].append(est_table)
     metric_frames.append(est_rows)
