@@ -40,6 +40,11 @@ class Scenario:
     drive: str = "power"  # "power": simcore.m's torque from power; "torque": held constant
     q7_command: tuple[tuple[float, float, float], ...] = ()  # (t_on, t_off, q7_des [rad])
 
+    def __post_init__(self) -> None:
+        if self.drive not in ("power", "torque"):  # a typo must not become a torque drive
+            raise ValueError(f"scenario {self.name}: drive must be 'power' or 'torque', "
+                             f"not {self.drive!r}")
+
     def q7_des(self, t: float) -> float:
         """The commanded turning joint angle at time t (5.2)-(5.3): the angle of the
         command window holding t, else 0 (drive straight)."""
