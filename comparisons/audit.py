@@ -28,6 +28,7 @@ class TermResult:
     samples: int
     seed: int
     tolerance: float = ROUND_OFF
+    worst_name: str = ""  # the generalized coordinate(s) of worst_component, where named
 
     @property
     def passed(self) -> bool:

@@ -69,6 +69,7 @@ def description_dir(robot: str, params: Any, default: Any, out: Path) -> Path:
     d = out / "descriptions" / robot
     d.mkdir(parents=True, exist_ok=True)
     for stem, desc in robot_module(robot).descriptions(params).items():
-        (d / f"{stem}.xml").write_text(to_mjcf(desc))
+        if "mjcf" in desc.formats:
+            (d / f"{stem}.xml").write_text(to_mjcf(desc))
         (d / f"{stem}.urdf").write_text(to_urdf(desc))
     return d

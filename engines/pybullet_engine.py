@@ -2,7 +2,8 @@
 
 Pitfalls handled here: every joint's default velocity motor is switched off; link
 and joint damping are set to zero; inertia is read from the file
-(URDF_USE_INERTIA_FROM_FILE; PyBullet keeps only the diagonal); the base pose
+(URDF_USE_INERTIA_FROM_FILE; PyBullet turns a full inertia into principal axes and
+rotates its inertial frame accordingly); the base pose
 PyBullet reports is its inertial frame, converted back to the link frame;
 external forces are re-applied every step (PyBullet clears them).
 """

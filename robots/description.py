@@ -70,6 +70,9 @@ class Description:
     links: tuple[Link, ...]
     gravity: Vec3 = (0.0, 0.0, -9.81)
     timestep: float = 1e-3
+    # the files written for it; a description with massless moving links (explicit base
+    # joints) is URDF only, since MuJoCo rejects moving bodies without mass
+    formats: tuple[str, ...] = ("mjcf", "urdf")
 
     def link(self, name: str) -> Link:
         for link in self.links:

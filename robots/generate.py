@@ -17,8 +17,9 @@ def generated_files() -> dict:
     out = {}
     for robot in ROBOT_NAMES:
         for stem, desc in robot_module(robot).descriptions().items():
-            out[description_path(robot, stem, "mjcf")] = to_mjcf(desc)
-            out[description_path(robot, stem, "urdf")] = to_urdf(desc)
+            writers = {"mjcf": to_mjcf, "urdf": to_urdf}
+            for kind in desc.formats:
+                out[description_path(robot, stem, kind)] = writers[kind](desc)
     return out
 
 
