@@ -15,80 +15,132 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from handrolled.quadruped.dh import link_origin, link_rotation
 from handrolled.quadruped.robot import QuadrupedModel
+
+
+@njit(cache=True, inline="always")
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True, inline="always")
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(cache=True, inline="always")
+def _scale(k, a):
+    return (k * a[0], k * a[1], k * a[2])
+
+
+@njit(cache=True, inline="always")
+def _mul(R, v):
+    """R v for a 3 x 3 array R and a 3-tuple v."""
+    return (R[0, 0] * v[0] + R[0, 1] * v[1] + R[0, 2] * v[2],
+            R[1, 0] * v[0] + R[1, 1] * v[1] + R[1, 2] * v[2],
+            R[2, 0] * v[0] + R[2, 1] * v[1] + R[2, 2] * v[2])
+
+
+@njit(cache=True, inline="always")
+def _mul_t(R, v):
+    """R^T v."""
+    return (R[0, 0] * v[0] + R[1, 0] * v[1] + R[2, 0] * v[2],
+            R[0, 1] * v[0] + R[1, 1] * v[1] + R[2, 1] * v[2],
+            R[0, 2] * v[0] + R[1, 2] * v[1] + R[2, 2] * v[2])
+
+
+@njit(cache=True, inline="always")
+def _vec(a):
+    return (a[0], a[1], a[2])
 
 
 @njit(cache=True)
 def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, theta, thetad,
           thetadd, g_W, F_foot_B):
-    v_B, w_B = nu[:3].copy(), nu[3:].copy()
-    w_dot_B = nudot[3:].copy()
+    v_B, w_B = (nu[0], nu[1], nu[2]), (nu[3], nu[4], nu[5])
+    w_dot_B = (nudot[3], nudot[4], nudot[5])
     # classical acceleration of the body origin, minus gravity (Craig 6.5)
-    vd_B = nudot[:3] + np.cross(w_B, v_B) - R_WB.T @ g_W
+    vd_B = _add(_add((nudot[0], nudot[1], nudot[2]), _cross(w_B, v_B)),
+                _scale(-1.0, _mul_t(R_WB, _vec(g_W))))
     tau = np.zeros((4, 3))
     f_1B = np.zeros((4, 3))  # force exerted by the body on link 1, body axes (eq. 1)
     n_1B = np.zeros((4, 3))  # moment exerted by the body on link 1 at the HAA joint (eq. 2)
-    z = np.array([0.0, 0.0, 1.0])
+    a_4B = np.zeros((4, 3))  # acceleration of each foot (plus -g), body axes
+    Rs = np.zeros((5, 3, 3))  # R^{i-1}_i, i = 1..4
+    R_Bi = np.zeros((3, 3))
+    F = np.zeros((4, 3))
+    N = np.zeros((4, 3))
+    z = (0.0, 0.0, 1.0)
     for leg in range(4):
         # frame 0 is fixed to the body: carry omega, omega dot, vdot to its origin
-        p0 = p_B0[leg]
-        R = R_B0.T.copy()
-        w = R @ w_B
-        wd = R @ w_dot_B
-        vd = R @ (np.cross(w_dot_B, p0) + np.cross(w_B, np.cross(w_B, p0)) + vd_B)
-        Rs = np.zeros((5, 3, 3))  # R^{i-1}_i, i = 1..4
-        Ps = np.zeros((5, 3))  # P^{i-1}_i
-        F = np.zeros((4, 3))
-        N = np.zeros((4, 3))
-        R_Bi = R_B0.copy()
+        p0 = _vec(p_B0[leg])
+        w = _mul_t(R_B0, w_B)
+        wd = _mul_t(R_B0, w_dot_B)
+        vd = _mul_t(R_B0, _add(_add(_cross(w_dot_B, p0), _cross(w_B, _cross(w_B, p0))), vd_B))
+        R_Bi[:, :] = R_B0
+        for i in range(1, 5):
+            # eq. (3.6): R^{i-1}_i = RotX(alpha_{i-1}) RotZ(theta_i), P^{i-1}_i = (a, 0, 0)
+            th = theta[leg, i - 1] if i < 4 else 0.0
+            ca, sa, ct, st = np.cos(alpha[i - 1]), np.sin(alpha[i - 1]), np.cos(th), np.sin(th)
+            Ri = Rs[i]
+            Ri[0, 0], Ri[0, 1], Ri[0, 2] = ct, -st, 0.0
+            Ri[1, 0], Ri[1, 1], Ri[1, 2] = st * ca, ct * ca, -sa
+            Ri[2, 0], Ri[2, 1], Ri[2, 2] = st * sa, ct * sa, ca
         for i in range(1, 4):
-            R_i = link_rotation(alpha[i - 1], theta[leg, i - 1])
-            P_i = link_origin(alpha[i - 1], a[i - 1], 0.0)
-            Rs[i], Ps[i] = R_i, P_i
-            R_Bi = R_Bi @ R_i
-            Rt = R_i.T.copy()
+            Ri = Rs[i]
+            P_i = (a[i - 1], 0.0, 0.0)
+            R_Bi[:, :] = R_Bi @ Ri
             td, tdd = thetad[leg, i - 1], thetadd[leg, i - 1]
-            vd = Rt @ (np.cross(wd, P_i) + np.cross(w, np.cross(w, P_i)) + vd)  # (6.47)
-            wd = Rt @ wd + np.cross(Rt @ w, td * z) + tdd * z  # (6.46)
-            w = Rt @ w + td * z  # (6.45)
-            c = P_C[leg, i - 1]
-            vdc = np.cross(wd, c) + np.cross(w, np.cross(w, c)) + vd  # (6.48)
+            vd = _mul_t(Ri, _add(_add(_cross(wd, P_i), _cross(w, _cross(w, P_i))), vd))  # (6.47)
+            Rtw = _mul_t(Ri, w)
+            wd = _add(_add(_mul_t(Ri, wd), _cross(Rtw, _scale(td, z))), _scale(tdd, z))  # (6.46)
+            w = _add(Rtw, _scale(td, z))  # (6.45)
+            c = _vec(P_C[leg, i - 1])
+            vdc = _add(_add(_cross(wd, c), _cross(w, _cross(w, c))), vd)  # (6.48)
             I = I_C[leg, i - 1]
-            F[i] = m[leg, i - 1] * vdc  # (6.49)
-            N[i] = I @ wd + np.cross(w, I @ w)  # (6.50)
-        Rs[4] = link_rotation(alpha[3], 0.0)
-        Ps[4] = link_origin(alpha[3], a[3], 0.0)
+            Fi = _scale(m[leg, i - 1], vdc)  # (6.49)
+            Ni = _add(_mul(I, wd), _cross(w, _mul(I, w)))  # (6.50)
+            for k in range(3):
+                F[i, k], N[i, k] = Fi[k], Ni[k]
+        P_4 = (a[3], 0.0, 0.0)
+        a_4 = _mul(R_Bi, _add(_add(_cross(wd, P_4), _cross(w, _cross(w, P_4))), vd))  # (6.47)
         # the foot pushes on the ground with -F_foot: f_4 in frame 4 (= frame 3 axes)
-        f = -(R_Bi @ Rs[4]).T @ F_foot_B[leg]
-        n = np.zeros(3)
+        f = _scale(-1.0, _mul_t(R_Bi, _vec(F_foot_B[leg])))
+        n = (0.0, 0.0, 0.0)
         for i in range(3, 0, -1):
-            Rf = Rs[i + 1] @ f
-            n = N[i] + Rs[i + 1] @ n + np.cross(P_C[leg, i - 1], F[i]) \
-                + np.cross(Ps[i + 1], Rf)  # (6.52)
-            f = Rf + F[i]  # (6.51)
+            Rn = Rs[i + 1]
+            P_n = (a[i], 0.0, 0.0)  # P^i_{i+1}
+            Rf = _mul(Rn, f)
+            Fi, Ni = _vec(F[i]), _vec(N[i])
+            n = _add(_add(Ni, _mul(Rn, n)),
+                     _add(_cross(_vec(P_C[leg, i - 1]), Fi), _cross(P_n, Rf)))  # (6.52)
+            f = _add(Rf, Fi)  # (6.51)
             tau[leg, i - 1] = n[2]  # (6.53)
-        R_B1 = R_B0 @ Rs[1]
-        f_1B[leg] = R_B1 @ f
-        n_1B[leg] = R_B1 @ n
+        f1 = _mul(R_B0, _mul(Rs[1], f))
+        n1 = _mul(R_B0, _mul(Rs[1], n))
+        for k in range(3):
+            f_1B[leg, k], n_1B[leg, k], a_4B[leg, k] = f1[k], n1[k], a_4[k]
     # body: Newton-Euler about its centre of mass plus the legs' reactions (eqs. 3-4)
-    vdc = np.cross(w_dot_B, P_Cb) + np.cross(w_B, np.cross(w_B, P_Cb)) + vd_B
-    F_b = m_b * vdc
-    f_b = F_b.copy()
-    n_b = I_Cb @ w_dot_B + np.cross(w_B, I_Cb @ w_B) + np.cross(P_Cb, F_b)
+    cb = _vec(P_Cb)
+    vdc = _add(_add(_cross(w_dot_B, cb), _cross(w_B, _cross(w_B, cb))), vd_B)
+    F_b = _scale(m_b, vdc)
+    f_b = np.array(F_b)
+    n_b = np.array(_add(_add(_mul(I_Cb, w_dot_B), _cross(w_B, _mul(I_Cb, w_B))),
+                        _cross(cb, F_b)))
     for leg in range(4):
         f_b += f_1B[leg]
-        n_b += n_1B[leg] + np.cross(p_B0[leg], f_1B[leg])
-    return f_b, n_b, tau, f_1B, n_1B
+        n_b += n_1B[leg] + np.array(_cross(_vec(p_B0[leg]), _vec(f_1B[leg])))
+    return f_b, n_b, tau, f_1B, n_1B, a_4B
 
 
 def inverse_dynamics(model: QuadrupedModel, R_WB: np.ndarray, nu: np.ndarray,
                      nudot: np.ndarray, theta: np.ndarray, thetad: np.ndarray,
                      thetadd: np.ndarray, g_W: np.ndarray,
                      F_foot_B: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
-    """Body wrench (f_b, n_b), joint torques tau (4 x 3) and the HAA reactions
-    (f_1B, n_1B) of eqs. (1)-(2), for a motion and the ground forces on the feet
-    (body axes, (4 x 3), zero when omitted: all legs in the air)."""
+    """Body wrench (f_b, n_b), joint torques tau (4 x 3), the HAA reactions (f_1B, n_1B)
+    of eqs. (1)-(2) and the feet's accelerations a_4B (world acceleration in body axes,
+    minus g), for a motion and the ground forces on the feet (body axes, (4 x 3), zero
+    when omitted: all legs in the air)."""
     F = np.zeros((4, 3)) if F_foot_B is None else np.ascontiguousarray(F_foot_B, dtype=float)
     f = np.ascontiguousarray
     return _rnea(model.alpha, model.a, model.R_B0, model.p_B0, model.m, model.P_C, model.I_C,

@@ -1,0 +1,61 @@
+"""Ground reaction forces from the body's six equations (3)-(4) under the paper's
+assumptions (section 4): four legs, X forces equal and Y forces equal (4.1); three legs,
+X forces equal, the Y force of the stance leg beside the lifted one free and the two
+opposite Y forces equal (4.2); two legs, all six components free (4.3); none, zero.
+
+Each assumption makes the foot forces a linear function F = P x of six unknowns x; the
+body equations  sum F_j = f_b,  sum p_j x F_j = n_b  (body axes, body origin) become
+A x = w with A = [sum P_j; sum p_j x P_j].  With two point contacts A has rank 5 (two
+forces cannot make a moment about the line through their feet), so that case is solved
+in the least-squares sense and the unbalanced moment is returned as the residual.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from robots.quadruped.params import LEGS, side_sign
+
+
+def _patterns(stance: tuple[str, ...]) -> list[dict[str, np.ndarray]]:
+    """The unknowns of the support case: each is a force direction on a set of legs."""
+    ex, ey, ez = np.eye(3)
+    if len(stance) == 4:  # section 4.1
+        return [{leg: ez} for leg in stance] + [{leg: ex for leg in stance},
+                                                {leg: ey for leg in stance}]
+    if len(stance) == 3:  # section 4.2
+        lifted = next(leg for leg in LEGS if leg not in stance)
+        same = [leg for leg in stance if side_sign(leg) == side_sign(lifted)]
+        opposite = [leg for leg in stance if leg not in same]
+        return ([{leg: ez} for leg in stance] + [{leg: ex for leg in stance},
+                                                 {leg: ey for leg in same},
+                                                 {leg: ey for leg in opposite}])
+    if len(stance) == 2:  # section 4.3
+        return [{leg: e} for leg in stance for e in (ex, ey, ez)]
+    if len(stance) == 0:
+        return []
+    raise ValueError(f"no assumption of section 4 covers {len(stance)} legs in contact")
+
+
+def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Foot forces (4 x 3, body axes, legs in ``LEGS`` order) that supply the body wrench
+    (f_b, n_b) under the assumption for ``stance``, and the part of the wrench they leave
+    unbalanced (zero except with two legs)."""
+    w = np.concatenate([f_b, n_b])
+    pats = _patterns(tuple(stance))
+    F = np.zeros((4, 3))
+    if not pats:
+        return F, w
+    A = np.zeros((6, len(pats)))
+    for k, pat in enumerate(pats):
+        for leg, e in pat.items():
+            j = LEGS.index(leg)
+            A[:3, k] += e
+            A[3:, k] += np.cross(p_B4[j], e)
+    x = np.linalg.lstsq(A, w, rcond=None)[0] if len(stance) == 2 else np.linalg.solve(A, w)
+    for k, pat in enumerate(pats):
+        for leg, e in pat.items():
+            F[LEGS.index(leg)] += x[k] * e
+    residual = w - A @ x
+    return F, residual

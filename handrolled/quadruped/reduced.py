@@ -1,0 +1,79 @@
+"""Section 5's reduced coordinates: with the supporting feet on the ground the body pose
+follows from their joint angles (12 coordinates for the static walk) or from them and the
+roll about the support line (13 for the trot, whose two feet leave that rotation free).
+
+Here the supporting feet are holonomic point constraints on the floating model, which is
+the same dynamics without choosing the independent coordinates by hand: forward dynamics
+solves eq. (5) together with zero foot acceleration, and the body pose is recovered from
+the supporting legs by a least-squares fit of their feet."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from handrolled.quadruped import kinematics, terms
+from handrolled.quadruped.rnea import inverse_dynamics
+from handrolled.quadruped.robot import QuadrupedModel
+from robots.quadruped.params import LEGS
+
+
+def contact_jacobian(model: QuadrupedModel, theta: np.ndarray, stance: tuple[str, ...]
+                     ) -> np.ndarray:
+    """J_c (3 n_c x 18): foot velocities R^T v_foot = v_B + omega_B x p_B4 + J theta_dot."""
+    th = np.reshape(theta, (4, 3))
+    rows = []
+    for leg in stance:
+        k = LEGS.index(leg)
+        J = np.zeros((3, 18))
+        p = kinematics.foot_position(model, k, th[k])
+        J[:, :3] = np.eye(3)
+        J[:, 3:6] = -np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
+        J[:, 6 + 3 * k:9 + 3 * k] = kinematics.foot_jacobian(model, k, th[k])
+        rows.append(J)
+    return np.vstack(rows) if rows else np.zeros((0, 18))
+
+
+def constrained_forward_dynamics(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
+                                 nu: np.ndarray, tau: np.ndarray, g_W: np.ndarray,
+                                 stance: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """nudot and the ground forces (n_c x 3, body axes) with the stance feet pinned:
+        M nudot + C + G = (0, tau) + J_c^T F,   J_c nudot + Jdot_c nu = 0."""
+    M = terms.mass_matrix(model, R_WB, theta)
+    th = np.reshape(theta, (4, 3))
+    f_b, n_b, tau_h, _, _, a_4B = inverse_dynamics(model, R_WB, nu[:6], np.zeros(6), th,
+                                                   np.reshape(nu[6:], (4, 3)),
+                                                   np.zeros((4, 3)), g_W)
+    h = np.concatenate([f_b, n_b, tau_h.ravel()])
+    Jc = contact_jacobian(model, theta, stance)
+    # foot accelerations at nudot = 0 without gravity: a_4B with gravity removed
+    bias = np.concatenate([a_4B[LEGS.index(leg)] + R_WB.T @ g_W for leg in stance]) \
+        if stance else np.zeros(0)
+    nc = Jc.shape[0]
+    K = np.block([[M, -Jc.T], [Jc, np.zeros((nc, nc))]])
+    rhs = np.concatenate([np.concatenate([np.zeros(6), np.ravel(tau)]) - h, -bias])
+    x = np.linalg.solve(K, rhs)
+    return x[:18], x[18:].reshape(-1, 3)
+
+
+def touchdown_impulse(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
+                      nu: np.ndarray, stance: tuple[str, ...]) -> np.ndarray:
+    """nu after a plastic impact that stops the stance feet (the least change of kinetic
+    energy, M-metric projection onto J_c nu = 0)."""
+    if not stance:
+        return nu
+    M = terms.mass_matrix(model, R_WB, theta)
+    Jc = contact_jacobian(model, theta, stance)
+    MiJt = np.linalg.solve(M, Jc.T)
+    return nu - MiJt @ np.linalg.solve(Jc @ MiJt, Jc @ nu)
+
+
+def body_pose_from_stance(p_W4: np.ndarray, p_B4: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """(p_WB, R_WB) that best carries the supporting feet's body-frame positions p_B4 onto
+    their ground points p_W4 (Kabsch; unique for three or more feet)."""
+    cw, cb = p_W4.mean(axis=0), p_B4.mean(axis=0)
+    H = (p_B4 - cb).T @ (p_W4 - cw)
+    U, _, Vt = np.linalg.svd(H)
+    d = np.sign(np.linalg.det(Vt.T @ U.T))
+    R = Vt.T @ np.diag([1.0, 1.0, d]) @ U.T
+    return cw - R @ cb, R
