@@ -18,9 +18,9 @@ import numpy as np
 
 from handrolled.quadruped.gait import Gait, PlannedState, plan
 from handrolled.quadruped.grf import solve_grf
-from handrolled.quadruped.reduced import constrained_forward_dynamics, touchdown_impulse
 from handrolled.quadruped.rnea import inverse_dynamics
 from handrolled.quadruped.robot import QuadrupedModel
+from handrolled.quadruped.simulation import PinnedFeetSimulation
 
 
 @dataclass
@@ -45,14 +45,6 @@ def feedforward(model: QuadrupedModel, s: PlannedState, g_W: np.ndarray) -> Feed
     return Feedforward(tau, F, residual)
 
 
-def _so3_exp(w: np.ndarray) -> np.ndarray:
-    th = np.linalg.norm(w)
-    K = np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
-    if th < 1e-12:
-        return np.eye(3) + K
-    return np.eye(3) + np.sin(th) / th * K + (1 - np.cos(th)) / th**2 * K @ K
-
-
 @dataclass
 class RoundTrip:
     """Planned and integrated joint trajectories on the integrator's time grid."""
@@ -72,31 +64,24 @@ def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray
                dt: float, duration: float) -> RoundTrip:
     """Integrate eq. (5) with the supporting feet pinned (section 5), open loop from the
     planned initial state with the planned torques, recording the plan and the integrated
-    motion at every step.  A foot that lands stops with a plastic impact."""
+    motion at every step."""
     n = int(round(duration / dt))
     s0 = plan(model, gait, 0.0, height)
-    p, R = s0.p_WB.copy(), np.eye(3)
-    theta = s0.theta.ravel().copy()
-    nu = np.concatenate([s0.v_WB, np.zeros(3), s0.thetad.ravel()])
+    sim = PinnedFeetSimulation(model, g_W, dt)
+    sim.reset(s0.p_WB, np.eye(3), s0.theta, np.concatenate([s0.v_WB, np.zeros(3),
+                                                             s0.thetad.ravel()]), s0.stance)
     rec = {k: np.zeros((n, 12)) for k in ("tp", "tdp", "tddp", "t", "td", "tdd")}
     res, roll, ts = np.zeros((n, 6)), np.zeros(n), np.arange(n) * dt
-    stance_before = s0.stance
     for k in range(n):
         s = plan(model, gait, ts[k], height)
-        if set(s.stance) - set(stance_before):
-            nu = touchdown_impulse(model, R, theta, nu, s.stance)
-        stance_before = s.stance
         ff = feedforward(model, s, g_W)
-        nudot, _ = constrained_forward_dynamics(model, R, theta, nu, ff.tau.ravel(), g_W,
-                                                s.stance)
+        R = sim.R_WB
         rec["tp"][k], rec["tdp"][k], rec["tddp"][k] = (s.theta.ravel(), s.thetad.ravel(),
                                                        s.thetadd.ravel())
-        rec["t"][k], rec["td"][k], rec["tdd"][k] = theta, nu[6:], nudot[6:]
+        rec["t"][k], rec["td"][k] = sim.theta, sim.nu[6:]
         res[k], roll[k] = ff.residual, np.arctan2(R[2, 1], R[2, 2])
-        nu = nu + dt * nudot
-        theta = theta + dt * nu[6:]
-        p = p + dt * (R @ nu[:3])
-        R = R @ _so3_exp(dt * nu[3:6])
+        sim.step(ff.tau, s.stance)
+        rec["tdd"][k] = sim.nudot[6:]
     return RoundTrip(ts, rec["tp"], rec["tdp"], rec["tddp"], rec["t"], rec["td"], rec["tdd"],
                      res, roll)
 
