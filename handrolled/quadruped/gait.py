@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from handrolled.quadruped.robot import QuadrupedModel
-from robots.quadruped.params import LEGS
+from robots.quadruped.params import LEGS, side_sign
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class Gait:
     period: float  # T, cycle time [s]
     swing_fraction: float  # beta, share of the cycle each foot is in the air
     offsets: dict[str, float]  # phase at t = 0; a swing starts when t/T + offset is whole
+    sway: float = 0.0  # lateral body shift away from a lifted leg [m]
 
     @property
     def speed(self) -> float:
@@ -32,9 +33,12 @@ class Gait:
 # Section 6: BR and FL swing together, then BL and FR.
 TROT = Gait("trot", stride=0.20, height=0.06, period=0.6, swing_fraction=0.5,
             offsets={"FL": 0.0, "BR": 0.0, "FR": 0.5, "BL": 0.5})
-# Section 4.2's static walk: one leg at a time, in the order BR, FR, BL, FL.
-WALK = Gait("walk", stride=0.12, height=0.05, period=2.0, swing_fraction=0.25,
-            offsets={"BR": 0.0, "FR": 0.75, "BL": 0.5, "FL": 0.25})
+# Section 4.2's static walk: one leg at a time, BR, FR, then BL, FL; all four feet down
+# between the two sides while the body sways across (a level, uniformly moving body over
+# a three-leg support keeps its centre of mass on an edge of the support triangle).
+WALK = Gait("walk", stride=0.12, height=0.05, period=4.0, swing_fraction=0.2,
+            offsets={"BR": 0.0, "FR": 0.8, "BL": 0.5, "FL": 0.3}, sway=0.025)
+FOOT_Y = 0.1308
 GAITS = {g.name: g for g in (TROT, WALK)}
 
 
@@ -48,6 +52,31 @@ def _lift(s: float) -> tuple[float, float, float]:
     """64 s^3 (1 - s)^3 (peak 1 at s = 1/2, zero rate and acceleration at both ends)."""
     return (64 * s**3 * (1 - s) ** 3, 192 * s * s * (1 - s) ** 2 * (1 - 2 * s),
             384 * s * (1 - s) * (1 - 5 * s + 5 * s * s))
+
+
+def sway(gait: Gait, t: float) -> tuple[float, float, float]:
+    """Lateral body position, rate and acceleration: +-sway away from the side whose leg
+    is lifted, crossing over by a minimum-jerk move while all four feet are down."""
+    if gait.sway == 0.0:
+        return 0.0, 0.0, 0.0
+    T, beta = gait.period, gait.swing_fraction
+    starts = sorted(((1.0 - gait.offsets[leg]) % 1.0, leg) for leg in LEGS)
+    phi = (t / T) % 1.0
+    for k, (s0, leg) in enumerate(starts):
+        s1, nxt = starts[(k + 1) % len(starts)]
+        span = (s1 - s0) % 1.0 or 1.0
+        rel = (phi - s0) % 1.0
+        if rel >= span:
+            continue
+        here = -side_sign(leg) * gait.sway
+        if rel < beta:
+            return here, 0.0, 0.0
+        there = -side_sign(nxt) * gait.sway
+        window = span - beta
+        x, xd, xdd = _min_jerk((rel - beta) / window)
+        d = there - here
+        return here + d * x, d * xd / (window * T), d * xdd / (window * T) ** 2
+    raise AssertionError(f"no swing phase contains t = {t}")
 
 
 def stance_legs(gait: Gait, t: float) -> tuple[str, ...]:
@@ -120,16 +149,19 @@ def leg_ik_rates(model: QuadrupedModel, theta: np.ndarray, pd0: np.ndarray,
     return np.array([t1d, *t23]), np.array([t1dd, *t23dd])
 
 
-def plan(model: QuadrupedModel, gait: Gait, t: float, height: float) -> PlannedState:
-    """The planned state at time t; ``height`` is the body origin above the ground."""
+def plan(model: QuadrupedModel, gait: Gait, t: float, height: float, foot_z: float = 0.0
+         ) -> PlannedState:
+    """The planned state at time t: the body origin at ``height``, the stance feet (frame 4
+    origins) at ``foot_z`` (a foot sphere's radius above a ground at z = 0)."""
     from handrolled.quadruped.kinematics import inverse_kinematics
 
-    p_B = np.array([gait.speed * t, 0.0, height])
-    v_B = np.array([gait.speed, 0.0, 0.0])
-    a_B = np.zeros(3)
+    y, yd, ydd = sway(gait, t)
+    p_B = np.array([gait.speed * t, y, height])
+    v_B = np.array([gait.speed, yd, 0.0])
+    a_B = np.array([0.0, ydd, 0.0])
     theta, thd, thdd, p_B4 = (np.zeros((4, 3)) for _ in range(4))
     for k, leg in enumerate(LEGS):
-        nominal = model.p_B0[k] * np.array([1.0, 1.0, 0.0])  # under the HAA joint
+        nominal = np.array([model.p_B0[k, 0], np.sign(model.p_B0[k, 1]) * FOOT_Y, foot_z])
         p, v, a = foot_world(gait, leg, t, nominal)
         p_B4[k] = p - p_B
         theta[k] = inverse_kinematics(model, k, p_B4[k])

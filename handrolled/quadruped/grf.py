@@ -5,9 +5,12 @@ opposite Y forces equal (4.2); two legs, all six components free (4.3); none, ze
 
 Each assumption makes the foot forces a linear function F = P x of six unknowns x; the
 body equations  sum F_j = f_b,  sum p_j x F_j = n_b  (body axes, body origin) become
-A x = w with A = [sum P_j; sum p_j x P_j].  With two point contacts A has rank 5 (two
-forces cannot make a moment about the line through their feet), so that case is solved
-in the least-squares sense and the unbalanced moment is returned as the residual.
+A x = w with A = [sum P_j; sum p_j x P_j].  A is not always invertible, against what
+sections 4.1 and 4.3 say: with four legs the yaw moment is fixed by the two common
+horizontal forces, which the force balance already sets, and one split of the vertical
+forces is free (rank 5); with two point contacts no force makes a moment about the line
+through the feet (rank 5).  Those cases are solved in the least-squares sense (minimum
+norm) and the unbalanced part of the wrench is returned as the residual.
 """
 
 from __future__ import annotations
@@ -37,23 +40,30 @@ def _patterns(stance: tuple[str, ...]) -> list[dict[str, np.ndarray]]:
     raise ValueError(f"no assumption of section 4 covers {len(stance)} legs in contact")
 
 
-def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """Foot forces (4 x 3, body axes, legs in ``LEGS`` order) that supply the body wrench
-    (f_b, n_b) under the assumption for ``stance``, and the part of the wrench they leave
-    unbalanced (zero except with two legs)."""
-    w = np.concatenate([f_b, n_b])
+def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray
+                      ) -> tuple[np.ndarray, list[dict[str, np.ndarray]]]:
+    """A of the body equations for the support case, and the unknowns' patterns."""
     pats = _patterns(tuple(stance))
-    F = np.zeros((4, 3))
-    if not pats:
-        return F, w
     A = np.zeros((6, len(pats)))
     for k, pat in enumerate(pats):
         for leg, e in pat.items():
             j = LEGS.index(leg)
             A[:3, k] += e
             A[3:, k] += np.cross(p_B4[j], e)
-    x = np.linalg.lstsq(A, w, rcond=None)[0] if len(stance) == 2 else np.linalg.solve(A, w)
+    return A, pats
+
+
+def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Foot forces (4 x 3, body axes, legs in ``LEGS`` order) that supply the body wrench
+    (f_b, n_b) under the assumption for ``stance``, and the part of the wrench they leave
+    unbalanced (zero where A has full rank)."""
+    w = np.concatenate([f_b, n_b])
+    A, pats = assumption_matrix(stance, p_B4)
+    F = np.zeros((4, 3))
+    if not pats:
+        return F, w
+    x = np.linalg.lstsq(A, w, rcond=None)[0]
     for k, pat in enumerate(pats):
         for leg, e in pat.items():
             F[LEGS.index(leg)] += x[k] * e

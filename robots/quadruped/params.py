@@ -76,6 +76,13 @@ class QuadrupedParams:
     theta_1_stand_deg: float = 90.0
     theta_2_stand_deg: float = 45.0
     theta_3_stand_deg: float = -90.0
+    # ASSUMPTIONS for the scenarios (the paper's simulations are open loop, without contact)
+    K_P: float = 80.0  # joint PD stiffness on top of the feedforward [N m/rad]
+    K_D: float = 2.0  # joint PD damping [N m s/rad]
+    k_ground: float = 5.0e4  # native contact stiffness [N/m]
+    b_ground: float = 500.0  # native contact damping [N s/m]
+    mu: float = 0.6  # foot friction (A1 a1.urdf gazebo foot mu1)
+    dt: float = 1e-3  # step of every implementation in the scenarios [s]
 
     @property
     def theta_stand(self) -> np.ndarray:
@@ -101,11 +108,20 @@ SOURCES: dict[str, str] = {
     "theta_2_stand_deg": "section 2, Fig. 1.c: link 2 turned 45 deg",
     "theta_3_stand_deg": "section 2, Fig. 1.d: link 3 at 45 deg the other way, i.e. "
     "-90 deg from link 2, which puts the foot under the hip (interpretation)",
+    "K_P": "assumption: joint PD for the closed-loop scenarios (L4); the section-6 round "
+    "trip is open loop",
+    "K_D": "assumption: K_D / (shank inertia about the knee) ~ 400 1/s, stable at dt",
+    "k_ground": "assumption: stiff native contact, 2.5 mm sinkage per foot at rest",
+    "b_ground": "assumption: about 0.6 of critical damping for a quarter of the mass",
+    "mu": "Unitree A1 a1.urdf: foot mu1 = mu2 = 0.6",
+    "dt": "assumption: 1 kHz, the rate of the A1's joint controllers",
 }
 
 UNITS: dict[str, str] = {
     "l_2": "m", "l_3": "m", "hip_x": "m", "hip_y": "m", "g": "m/s^2", "foot_radius": "m",
     "theta_1_stand_deg": "deg", "theta_2_stand_deg": "deg", "theta_3_stand_deg": "deg",
+    "K_P": "N m/rad", "K_D": "N m s/rad", "k_ground": "N/m", "b_ground": "N s/m", "mu": "-",
+    "dt": "s",
 }
 
 

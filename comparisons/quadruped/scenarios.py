@@ -1,0 +1,60 @@
+"""The quadruped's scenarios (L4): the planned trot and static walk tracked by the
+hand-rolled feedforward torques plus joint PD, in the paper's model (supporting feet
+pinned: contact "shared") and in MuJoCo and PyBullet with their own foot contact
+("native")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from comparisons import harness
+from comparisons.quadruped.loop import QuadrupedLoop, make_plant
+from handrolled.quadruped.gait import GAITS
+from robots.quadruped.params import QuadrupedParams
+
+IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
+CONTACT_MODES = ("shared", "native")
+ENGINE_IMPLEMENTATIONS = ("mujoco", "pybullet")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    gait: str
+    cycles: int
+    description: str
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "trot": Scenario("trot", "Trot, one cycle", "trot", 1,
+                     "Section 6's dynamic trot (Fig. 4): BR+FL then BL+FR, one cycle (the "
+                     "body is not controlled about the support diagonal and falls later)."),
+    "walk": Scenario("walk", "Static walk, one cycle", "walk", 1,
+                     "Section 4.2's static walk: one leg at a time, BR, FR, BL, FL."),
+}
+
+
+def check_contact(implementation: str, contact: str) -> None:
+    """The paper's model has only its pinned feet; the engines only their own contact."""
+    if implementation == "handrolled" and contact != "shared":
+        raise ValueError("the hand-rolled quadruped has no native contact; its supporting "
+                         "feet are pinned (use contact 'shared')")
+    if implementation != "handrolled" and contact != "native":
+        raise ValueError(f"{implementation} runs the quadruped with its own foot contact "
+                         "only (use contact 'native'); pinning its feet is not implemented")
+
+
+def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,
+            desc_dir: Path, progress: Callable[[float], None] | None = None,
+            duration: float | None = None) -> pd.DataFrame:
+    """Wide trace (time x signal) of one implementation in one scenario."""
+    check_contact(implementation, contact)
+    gait = GAITS[sc.gait]
+    loop = QuadrupedLoop(make_plant(implementation, p, desc_dir), p, gait)
+    return harness.run(loop, duration or sc.cycles * gait.period, p.dt, 10,
+                       progress=progress)
