@@ -230,10 +230,11 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                     "-" if r["tolerance"] is None else r["tolerance"], r["reason"]]
                    for r in ch["trajectories"]], [1.5 * cm, 5 * cm, 2.5 * cm, 1.5 * cm, 6.5 * cm])]
         story += [_p("L1/L2: kinematics and dynamics audit", "Heading2"), _table(
-            [["term", "equation", "form", "reference", "max rel", "max abs", "samples", "ok"]]
+            [["term", "equation", "form", "reference", "max rel", "max abs", "worst at",
+              "samples", "ok"]]
             + [[a["term"], a["equation"], a["form"], a["reference"], a["max_rel_error"],
-                a["max_abs_error"], a["samples"], "yes" if a["passed"] else "NO"]
-               for a in ch["audit"]])]
+                a["max_abs_error"], a.get("worst_name", "") or "-", a["samples"],
+                "yes" if a["passed"] else "NO"] for a in ch["audit"]])]
         story += [_p("Errata", "Heading2")]
         for e in ch.get("errata", []):
             story.append(_table([["eq.", "term", "printed", "corrected"],

@@ -6,11 +6,11 @@ MuJoCo's "Euler" and PyBullet also use, so the three should agree to round-off."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from comparisons.integrate import integrate_euler, integrate_rk4
 from comparisons.landing_gear.audit import leg_engines
 from handrolled.landing_gear import single_leg
 from robots.landing_gear.params import LandingGearParams
@@ -21,37 +21,6 @@ STEPS = (1e-3, 5e-4, 2.5e-4)  # [s]
 ROUND_OFF_RAD = 1e-9
 REASON = ("same semi-implicit Euler scheme and the same dynamics: only round-off and the "
           "1e-14 kg m^2 point inertia the engines need (<1e-11 of M) remain")
-
-
-def integrate_euler(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], q0: np.ndarray,
-                    dt: float, n: int) -> np.ndarray:
-    """Semi-implicit Euler, the hand model's integrator: qd += qdd dt, q += qd dt."""
-    q, qd = q0.copy(), np.zeros_like(q0)
-    out = [q.copy()]
-    for _ in range(n):
-        qd = qd + qdd(q, qd) * dt
-        q = q + qd * dt
-        out.append(q.copy())
-    return np.array(out)
-
-
-def integrate_rk4(qdd, q0: np.ndarray, dt: float, n: int) -> np.ndarray:
-    """Classical RK4 on (q, qd), the accuracy reference for the integration error."""
-    x = np.concatenate([q0, np.zeros_like(q0)])
-    k = len(q0)
-
-    def f(x):
-        return np.concatenate([x[k:], qdd(x[:k], x[k:])])
-
-    out = [x[:k].copy()]
-    for _ in range(n):
-        k1 = f(x)
-        k2 = f(x + dt / 2 * k1)
-        k3 = f(x + dt / 2 * k2)
-        k4 = f(x + dt * k3)
-        x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        out.append(x[:k].copy())
-    return np.array(out)
 
 
 def free_swing(p: LandingGearParams, desc_dir: Path) -> list[dict]:

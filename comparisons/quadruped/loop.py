@@ -114,6 +114,7 @@ class QuadrupedLoop:
         nu0 = np.concatenate([s0.v_WB, np.zeros(3), s0.thetad.ravel()])
         plant.reset(s0.p_WB, np.eye(3), s0.theta, nu0, s0.stance)
         self.F_W = np.zeros((4, 3))
+        self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         self._update()
 
     def _plan(self, t: float):
@@ -129,20 +130,27 @@ class QuadrupedLoop:
 
     def advance(self) -> None:
         self.plant.step(self.tau, self.stance)
-        self.F_W = self.plant.foot_forces_W()
+        self._F_sum += self.plant.foot_forces_W()
+        self._n_sum += 1
         self.t += self.p.dt
         self._update()
 
     def signals(self) -> dict[str, float]:
+        """The state now; foot forces are their mean over the steps since the last call
+        (an engine's contact force flickers from step to step, its impulse does not)."""
+        if self._n_sum:
+            self.F_W = self._F_sum / self._n_sum
+            self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         st = self.plant.state()
         roll, pitch, yaw = euler_rpy(st.R_WB)
         out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
                "body.roll": roll * DEG, "body.pitch": pitch * DEG, "body.yaw": yaw * DEG}
-        q = st.q.reshape(4, 3)
+        q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)
         tau = self.tau.reshape(4, 3)
         for i, leg in enumerate(LEGS):
             for j, joint in enumerate(JOINTS):
                 out[f"joint.{leg}.{joint}.angle"] = q[i, j] * DEG
+                out[f"joint.{leg}.{joint}.rate"] = qd[i, j] * DEG
                 out[f"joint.{leg}.{joint}.torque"] = tau[i, j]
             for c, axis in enumerate("xyz"):
                 out[f"foot.{leg}.force.{axis}"] = self.F_W[i, c]
