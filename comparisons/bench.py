@@ -1,9 +1,11 @@
 """Benchmarks (not timed tests), as ratios against MuJoCo on the same run:
-the landing gear's per-step cost on its slope scenario, and the rover's simulated seconds
-per wall-clock second at its 1 ms step (straight driving at 3 m/s).
+the landing gear's per-step cost on its slope scenario, the rover's simulated seconds
+per wall-clock second at its 1 ms step (straight driving at 3 m/s), and the quadruped's
+RNEA and mass matrix per call against Pinocchio's and its trot step against the engines.
 
     python -m comparisons.bench landing_gear [--steps N]
     python -m comparisons.bench rover [--steps N]
+    python -m comparisons.bench quadruped [--steps N]
 """
 
 from __future__ import annotations
@@ -83,13 +85,87 @@ def bench_rover(steps: int) -> dict[str, dict[str, float]]:
     return out
 
 
+def _per_call(fn, n: int) -> float:
+    fn()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n
+
+
+def bench_quadruped_terms(calls: int) -> dict[str, dict[str, float]]:
+    """Seconds per call from Python, floating base (18 coordinates), at a seeded state:
+    the hand-rolled RNEA and M (RNEA, Walker-Orin) against Pinocchio's rnea and crba."""
+    import pinocchio as pin
+
+    from comparisons.quadruped import frames
+    from comparisons.quadruped.audit import random_states
+    from handrolled.quadruped import rnea, terms
+    from handrolled.quadruped.robot import build_model
+    from robots.quadruped.model_description import joint_names
+
+    model = build_model()
+    s = random_states(1, 0)[0]
+    th, g = s.theta.reshape(4, 3), np.array([0.0, 0.0, -9.81])
+    nu, nudot = s.nu, s.nudot
+    pm = pin.buildModelFromUrdf(str(ROOT / "quadruped" / "quadruped.urdf"),
+                                pin.JointModelFreeFlyer())
+    pd = pm.createData()
+    from engines.pinocchio_engine import PinocchioTerms
+
+    order = PinocchioTerms(ROOT / "quadruped" / "quadruped.urdf", floating=True,
+                           joint_names=joint_names())
+    q = order._q(frames.pinocchio_q(s.p_WB, s.R_WB, s.theta))
+    v, a = order._v(nu), order._v(nudot)
+    return {
+        "RNEA": {"handrolled": _per_call(lambda: rnea.inverse_dynamics(
+            model, s.R_WB, nu[:6], nudot[:6], th, nu[6:], nudot[6:], g), calls),
+            "pinocchio": _per_call(lambda: pin.rnea(pm, pd, q, v, a), calls)},
+        "M": {"handrolled": _per_call(lambda: terms.mass_matrix(model, s.R_WB, th), calls),
+              "pinocchio": _per_call(lambda: pin.crba(pm, pd, q), calls)},
+    }
+
+
+def bench_quadruped(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per 1 ms trot step: the plant step alone ("model": the pinned-feet eq. (5)
+    for the hand-rolled model, the engine's step with native contact) and the closed loop
+    (plan, inverse dynamics with section 4's forces, PD)."""
+    from comparisons.quadruped.loop import QuadrupedLoop
+    from comparisons.quadruped.loop import make_plant as quad_plant
+    from handrolled.quadruped.gait import TROT
+    from robots.quadruped.params import PARAMS as QUAD
+
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        loop = QuadrupedLoop(quad_plant(impl, QUAD, ROOT / "quadruped"), QUAD, TROT)
+        for _ in range(20):
+            loop.advance()
+        n = min(steps, 250)  # a quarter of a trot cycle at most: the body is not balanced
+        t0 = time.perf_counter()
+        for _ in range(n):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / n
+        tau = loop.tau.copy()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            loop.plant.step(tau, loop.stance)
+        model = (time.perf_counter() - t0) / n
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("robot", choices=["landing_gear", "rover"])
+    ap.add_argument("robot", choices=["landing_gear", "rover", "quadruped"])
     ap.add_argument("--steps", type=int, default=5000)
     args = ap.parse_args()
-    res = bench_landing_gear(args.steps) if args.robot == "landing_gear" else bench_rover(
-        args.steps)
+    if args.robot == "quadruped":
+        for term, r in bench_quadruped_terms(args.steps).items():
+            print(f"{term:<5} handrolled {r['handrolled'] * 1e6:8.2f} us/call, pinocchio "
+                  f"{r['pinocchio'] * 1e6:6.2f} us/call: {r['handrolled'] / r['pinocchio']:.1f} x")
+    bench = {"landing_gear": bench_landing_gear, "rover": bench_rover,
+             "quadruped": bench_quadruped}[args.robot]
+    res = bench(args.steps)
     ref = res["mujoco"]
     print(
         f"{'implementation':<12} {'model us/step':>14} {'x MuJoCo':>9} "

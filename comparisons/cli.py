@@ -123,7 +123,13 @@ def run(
             f"unknown scenario {sc_name!r} for {robot}; known: {', '.join(comp.scenarios)}"
         )
     engines = [check_engine(e) for e in (engine or ["mujoco", "pybullet"])]
-    impls = (["handrolled"] if contact == "shared" else []) + engines
+    impls = [i for i in ["handrolled", *engines] if comp.supports(i, contact)]
+    refused = [e for e in engines if e not in impls]
+    if engine and refused:
+        raise UserError(f"{robot}: {refused[0]} does not run with {contact} contact; "
+                        f"use --contact {'native' if contact == 'shared' else 'shared'}")
+    for e in refused:
+        console.print(f"{robot}: {e} runs with other contact than {contact!r}; not run")
     params = apply_overrides(robot, comp.default_params, set_ or [])
     desc = description_dir(robot, params, comp.default_params, out)
     prog, update = _progress()
@@ -168,6 +174,7 @@ def audit(
         "reference",
         "max rel error",
         "max abs error",
+        "worst at",
         "verdict",
         title=f"{robot} audit, {samples} states, seed {seed}",
     )
@@ -180,6 +187,7 @@ def audit(
             r.reference,
             f"{r.max_rel_error:.2e}",
             f"{r.max_abs_error:.2e}",
+            r.worst_name or "-",
             verdict,
         )
     Console().print(table)

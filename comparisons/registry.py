@@ -24,6 +24,10 @@ class RobotComparison:
     validate: Callable[..., tuple[Any, dict]]
     run_one: Callable[..., Any]
     audit: Callable[..., list]
+    # whether an implementation runs in a contact mode; by default the hand-rolled model
+    # has only the paper's (shared) contact and the engines have both
+    supports: Callable[[str, str], bool] = (
+        lambda implementation, contact: implementation != "handrolled" or contact == "shared")
 
 
 def comparison(robot: str) -> RobotComparison:

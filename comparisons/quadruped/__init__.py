@@ -1,7 +1,13 @@
 """The quadruped's rungs of the validation ladder."""
 
 from comparisons.quadruped.audit import full_audit
-from comparisons.quadruped.scenarios import CONTACT_MODES, IMPLEMENTATIONS, SCENARIOS, run_one
+from comparisons.quadruped.scenarios import (
+    CONTACT_MODES,
+    IMPLEMENTATIONS,
+    SCENARIOS,
+    run_one,
+    supports,
+)
 from comparisons.quadruped.validate import validate
 from comparisons.registry import RobotComparison
 from robots.quadruped.params import PARAMS
@@ -15,4 +21,5 @@ COMPARISON = RobotComparison(
     validate=validate,
     run_one=run_one,
     audit=full_audit,
+    supports=supports,
 )

@@ -14,7 +14,7 @@ from comparisons.quadruped import frames
 from handrolled.quadruped import kinematics, terms
 from handrolled.quadruped.robot import QuadrupedModel, build_model
 from robots.quadruped.model_description import joint_names, link_name
-from robots.quadruped.params import LEGS, QuadrupedParams
+from robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams
 
 BASE_DOFS = ("v_x", "v_y", "v_z", "omega_x", "omega_y", "omega_z")
 
@@ -152,7 +152,7 @@ def dynamics_audit(model: QuadrupedModel, p: QuadrupedParams, desc_dir: Path, sa
                           for name, fs in _fixed_refs(desc_dir, g).items()}
         for engine, ref in per_engine.items():
             for term, eq in TERMS.items():
-                r = compare_term(term, f"{eq}, {label}", form, engine,
+                r = compare_term(term, eq, form, engine,
                                  lambda k, t=term, h=hand: h[k][t],
                                  lambda k, t=term, rf=ref: rf[k][t],
                                  list(range(len(states))), seed)
@@ -210,7 +210,9 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
 
 def full_audit(p: QuadrupedParams, desc_dir: Path, samples: int, seed: int
                ) -> list[TermResult]:
-    """Every audited term, L1 and L2, for the model built from the parameters."""
+    """Every audited term, L1 (also with section 2's printed frame 0) and L2."""
     model = build_model(p)
     return (kinematics_audit(model, desc_dir, samples, seed)
+            + kinematics_audit(build_model(p, R_B0=R_B0_PRINTED), desc_dir, samples, seed,
+                               form="printed")
             + dynamics_audit(model, p, desc_dir, samples, seed))

@@ -39,8 +39,13 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
+def supports(implementation: str, contact: str) -> bool:
+    """The paper's model has only its pinned feet ("shared"); the engines only their own
+    contact ("native")."""
+    return (implementation == "handrolled") == (contact == "shared")
+
+
 def check_contact(implementation: str, contact: str) -> None:
-    """The paper's model has only its pinned feet; the engines only their own contact."""
     if implementation == "handrolled" and contact != "shared":
         raise ValueError("the hand-rolled quadruped has no native contact; its supporting "
                          "feet are pinned (use contact 'shared')")

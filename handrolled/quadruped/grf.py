@@ -10,7 +10,8 @@ sections 4.1 and 4.3 say: with four legs the yaw moment is fixed by the two comm
 horizontal forces, which the force balance already sets, and one split of the vertical
 forces is free (rank 5); with two point contacts no force makes a moment about the line
 through the feet (rank 5).  Those cases are solved in the least-squares sense (minimum
-norm) and the unbalanced part of the wrench is returned as the residual.
+norm), with moments taken about the supporting feet's centroid so that the unbalanced
+part of the wrench, returned as the residual, is a pure moment.
 """
 
 from __future__ import annotations
@@ -40,16 +41,19 @@ def _patterns(stance: tuple[str, ...]) -> list[dict[str, np.ndarray]]:
     raise ValueError(f"no assumption of section 4 covers {len(stance)} legs in contact")
 
 
-def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray
+def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray,
+                      c: np.ndarray | None = None
                       ) -> tuple[np.ndarray, list[dict[str, np.ndarray]]]:
-    """A of the body equations for the support case, and the unknowns' patterns."""
+    """A of the body equations for the support case, moments about the point c (body
+    origin when omitted), and the unknowns' patterns."""
     pats = _patterns(tuple(stance))
+    c = np.zeros(3) if c is None else c
     A = np.zeros((6, len(pats)))
     for k, pat in enumerate(pats):
         for leg, e in pat.items():
             j = LEGS.index(leg)
             A[:3, k] += e
-            A[3:, k] += np.cross(p_B4[j], e)
+            A[3:, k] += np.cross(p_B4[j] - c, e)
     return A, pats
 
 
@@ -57,12 +61,15 @@ def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: n
               ) -> tuple[np.ndarray, np.ndarray]:
     """Foot forces (4 x 3, body axes, legs in ``LEGS`` order) that supply the body wrench
     (f_b, n_b) under the assumption for ``stance``, and the part of the wrench they leave
-    unbalanced (zero where A has full rank)."""
-    w = np.concatenate([f_b, n_b])
-    A, pats = assumption_matrix(stance, p_B4)
+    unbalanced (zero where A has full rank; otherwise a pure moment)."""
     F = np.zeros((4, 3))
-    if not pats:
-        return F, w
+    if not stance:
+        return F, np.concatenate([f_b, n_b])
+    # moments about the centroid of the supporting feet: there the part of the wrench no
+    # assumed force can make is a pure moment (about the support line, or yaw)
+    c = np.mean([p_B4[LEGS.index(leg)] for leg in stance], axis=0)
+    w = np.concatenate([f_b, n_b - np.cross(c, f_b)])
+    A, pats = assumption_matrix(stance, p_B4, c)
     x = np.linalg.lstsq(A, w, rcond=None)[0]
     for k, pat in enumerate(pats):
         for leg, e in pat.items():

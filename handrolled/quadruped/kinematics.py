@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from handrolled import ModelInputError
 from handrolled.quadruped.dh import link_origin, link_rotation
 from handrolled.quadruped.robot import QuadrupedModel
+from robots.quadruped.params import LEGS
 
 
 def leg_frames(model: QuadrupedModel, leg: int, theta: np.ndarray
@@ -43,7 +45,9 @@ def inverse_kinematics(model: QuadrupedModel, leg: int, p_B4: np.ndarray) -> np.
     u, w = np.hypot(x, z), y
     c3 = (u * u + w * w - l2 * l2 - l3 * l3) / (2.0 * l2 * l3)
     if abs(c3) > 1.0:
-        raise ValueError(f"foot target {np.round(p_B4, 4)} m is out of reach of leg {leg}")
+        raise ModelInputError(f"quadruped: foot target {np.round(p_B4, 4)} m (body frame) is "
+                              f"out of reach of leg {LEGS[leg]} with a_2 = {l2:g} m, "
+                              f"a_3 = {l3:g} m")
     t3 = -np.arccos(c3)
     t2 = np.arctan2(w, u) - np.arctan2(l3 * np.sin(t3), l2 + l3 * np.cos(t3))
     return np.array([t1, t2, t3])

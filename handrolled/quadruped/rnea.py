@@ -133,6 +133,40 @@ def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, t
     return f_b, n_b, tau, f_1B, n_1B, a_4B
 
 
+@njit(cache=True)
+def _mass_matrix(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, theta, floating):
+    """Walker-Orin method 1: column k is the RNEA with unit acceleration k, no velocity,
+    no gravity (see terms.py)."""
+    nb = 6 if floating else 0
+    n = nb + 12
+    M = np.empty((n, n))
+    zero6, zero12, zero3 = np.zeros(6), np.zeros((4, 3)), np.zeros(3)
+    for k in range(n):
+        nudot = np.zeros(6)
+        thetadd = np.zeros((4, 3))
+        if k < nb:
+            nudot[k] = 1.0
+        else:
+            thetadd[(k - nb) // 3, (k - nb) % 3] = 1.0
+        f_b, n_b, tau, _, _, _ = _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB,
+                                       zero6, nudot, theta, zero12, thetadd, zero3, zero12)
+        if floating:
+            M[0:3, k] = f_b
+            M[3:6, k] = n_b
+        for j in range(12):
+            M[nb + j, k] = tau[j // 3, j % 3]
+    return M
+
+
+def mass_matrix(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
+                floating: bool = True) -> np.ndarray:
+    """M(q) by the RNEA, compiled (terms.mass_matrix is the same algorithm)."""
+    return _mass_matrix(model.alpha, model.a, model.R_B0, model.p_B0, model.m, model.P_C,
+                        model.I_C, model.m_b, model.P_Cb, model.I_Cb,
+                        np.ascontiguousarray(R_WB, dtype=float),
+                        np.ascontiguousarray(np.reshape(theta, (4, 3)), dtype=float), floating)
+
+
 def inverse_dynamics(model: QuadrupedModel, R_WB: np.ndarray, nu: np.ndarray,
                      nudot: np.ndarray, theta: np.ndarray, thetad: np.ndarray,
                      thetadd: np.ndarray, g_W: np.ndarray,

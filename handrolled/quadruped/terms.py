@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from handrolled.quadruped import rnea
 from handrolled.quadruped.rnea import inverse_dynamics
 from handrolled.quadruped.robot import QuadrupedModel
 
@@ -31,15 +32,9 @@ def generalized_forces(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarra
 
 def mass_matrix(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
                 floating: bool = True) -> np.ndarray:
-    """M(q) column by column from unit accelerations (Walker & Orin, method 1)."""
-    n = 18 if floating else 12
-    zero = np.zeros(n)
-    M = np.empty((n, n))
-    for k in range(n):
-        e = np.zeros(n)
-        e[k] = 1.0
-        M[:, k] = generalized_forces(model, R_WB, theta, zero, e, ZERO_G, floating=floating)
-    return M
+    """M(q) column by column from unit accelerations (Walker & Orin, method 1), in the
+    compiled loop of rnea.py."""
+    return rnea.mass_matrix(model, R_WB, theta, floating)
 
 
 def coriolis_vector(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
