@@ -35,3 +35,15 @@ def test_rover_check_passes_and_a_heavier_segment_moves_it(tmp_path):
                               "--set", "rover.m_seg=210"])
     assert res.exit_code == 1, res.output
     assert "moved" in res.output
+
+
+QUADRUPED = ["check", "--robot", "quadruped", "--scenario", "trot"]
+
+
+def test_quadruped_check_passes_and_stiffer_joint_gains_move_it(tmp_path):
+    res = runner.invoke(app, [*QUADRUPED, "--out", str(tmp_path / "same")])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, [*QUADRUPED, "--out", str(tmp_path / "stiff"),
+                              "--set", "quadruped.K_P=84"])
+    assert res.exit_code == 1, res.output
+    assert "moved" in res.output

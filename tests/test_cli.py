@@ -145,3 +145,17 @@ def test_validate_with_a_scenario_no_robot_has(tmp_path):
     res = runner.invoke(app, ["validate", "--scenario", "moon", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "no robot has a scenario 'moon'" in res.output
     assert not (tmp_path / "report.pdf").exists()
+
+
+def test_quadruped_validate_climbs_the_ladder(tmp_path):
+    res = runner.invoke(app, ["validate", "--robot", "quadruped", "--scenario", "trot",
+                              "--samples", "30", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    ch = json.loads((tmp_path / "summary.json").read_text())["robots"]["quadruped"]
+    assert all(ch["rungs"][r]["verdict"] == "pass" for r in ("L0", "L1", "L2", "L3", "L5"))
+    assert {e["equation"] for e in ch["errata"]} == {"section 2", "(3)-(4), section 4.1",
+                                                     "(3)-(4), section 4.3"}
+    titles = [t["title"] for t in ch["tables"]]
+    assert any(t.startswith("Section 6 round trip, walk") for t in titles)
+    assert any("assumptions against the engines (trot)" in t for t in titles)
+    assert (tmp_path / "runs" / "quadruped" / "trot" / "native" / "traces.parquet").is_file()
