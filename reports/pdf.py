@@ -29,7 +29,8 @@ from reportlab.platypus import (  # noqa: E402
 STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"pass": colors.HexColor("#b7e1b0"), "fail": colors.HexColor("#f2a7a7"),
                    "partial": colors.HexColor("#f7d79a"), "n/a": colors.HexColor("#dddddd")}
-COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green"}
+COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
+           "assumed": "black"}
 
 
 class ReportInputError(ValueError):

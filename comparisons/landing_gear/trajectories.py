@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from comparisons.free_swing import compare_swings
 from comparisons.integrate import integrate_euler, integrate_rk4
 from comparisons.landing_gear.audit import leg_engines
 from handrolled.landing_gear import single_leg
@@ -35,17 +36,9 @@ def free_swing(p: LandingGearParams, desc_dir: Path) -> list[dict]:
             return single_leg.forward_dynamics(q, qd, np.zeros(2), np.zeros(2), *args, p.g,
                                                printed)
 
-        hand = integrate_euler(hand_qdd, THETA0, dt, n)
-        pairs = {
-            "mujoco (own integrator)": mj.simulate(THETA0, np.zeros(2), dt, n),
-            "pybullet (own integrator)": pb.simulate(THETA0, np.zeros(2), dt, n),
-            "mujoco accelerations, hand integrator": integrate_euler(mj.acceleration, THETA0, dt,
-                                                                     n),
-        }
-        for name, traj in pairs.items():
-            rows.append({"step": dt, "comparison": f"handrolled vs {name}",
-                         "max_abs_rad": float(np.max(np.abs(traj - hand))),
-                         "tolerance": ROUND_OFF_RAD, "reason": REASON})
+        hand, pair_rows = compare_swings(hand_qdd, mj, pb, THETA0, dt, n, ROUND_OFF_RAD,
+                                         REASON)
+        rows += pair_rows
         printed = integrate_euler(lambda q, qd: hand_qdd(q, qd, True), THETA0, dt, n)
         rows.append({"step": dt, "comparison": "printed eq. (12) vs corrected",
                      "max_abs_rad": float(np.max(np.abs(printed - hand))),

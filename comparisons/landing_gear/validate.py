@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from comparisons import description_check, harness
+from comparisons import description_check, free_swing, harness
 from comparisons.audit import audit_rows
 from comparisons.landing_gear import audit, trajectories
 from comparisons.landing_gear.scenarios import (
@@ -162,20 +162,10 @@ def validate(out: Path, p: LandingGearParams, desc_dir: Path,
     progress("landing_gear L3 free swing", 0.0)
     l3 = trajectories.free_swing(p, desc_dir)
     chapter["trajectories"] = l3
-    for r in l3:
-        tol = r["tolerance"]
-        metric_frames.append(pd.DataFrame([[
-            ROBOT, "L3 free swing", f"dt={r['step']:g}", "joint angles",
-            r["comparison"].split(" vs ")[1], "handrolled", "max_abs_rad", r["max_abs_rad"],
-            np.nan if tol is None else tol, True if tol is None else r["max_abs_rad"] <= tol,
-            r["reason"]]], columns=METRIC_COLUMNS))
-    l3_checked = [r for r in l3 if r["tolerance"] is not None]
-    chapter["rungs"]["L3"] = {
-        "verdict": "pass" if all(r["max_abs_rad"] <= r["tolerance"] for r in l3_checked)
-        else "fail",
-        "note": f"free swing of the fixed-base leg, {trajectories.DURATION:g} s: hand vs "
-                f"engines worst {max(r['max_abs_rad'] for r in l3_checked):.1e} rad at every "
-                "step; integration error itself falls as dt (first order)"}
+    metric_frames.append(free_swing.metric_rows(ROBOT, l3))
+    chapter["rungs"]["L3"] = free_swing.rung(
+        l3, f"free swing of the fixed-base leg, {trajectories.DURATION:g} s, at every step; "
+        "integration error itself falls as dt (first order)")
 
     # L4: scenarios
     wide_store: dict[tuple[str, str], dict[str, pd.DataFrame]] = {}

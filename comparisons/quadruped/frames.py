@@ -17,6 +17,8 @@ import numpy as np
 from robots.description import rotation_to_quat_wxyz
 
 
+# The elementary rotations take complex angles too (the "0 * a" keeps the dtype), for the
+# complex-step derivative of the six-joint base map below.
 def rot_x(a):
     c, s = np.cos(a), np.sin(a)
     return np.array([[1, 0 * a, 0 * a], [0 * a, c, -s], [0 * a, s, c]])

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from comparisons.integrate import integrate_euler, integrate_rk4
+from comparisons.free_swing import compare_swings
+from comparisons.integrate import integrate_rk4
 from handrolled.quadruped import terms
 from handrolled.quadruped.robot import build_model
 from robots.quadruped.params import QuadrupedParams
@@ -47,17 +48,8 @@ def free_swing(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
     rows = []
     for dt in STEPS:
         n = int(round(DURATION / dt))
-        hand = integrate_euler(hand_qdd, q0, dt, n)
-        pairs = {
-            "mujoco (own integrator)": mj.simulate(q0, np.zeros(12), dt, n),
-            "pybullet (own integrator)": pb.simulate(q0, np.zeros(12), dt, n),
-            "mujoco accelerations, hand integrator": integrate_euler(mj.acceleration, q0, dt,
-                                                                     n),
-        }
-        for name, traj in pairs.items():
-            rows.append({"step": dt, "comparison": f"handrolled vs {name}",
-                         "max_abs_rad": float(np.max(np.abs(traj - hand))),
-                         "tolerance": ROUND_OFF_RAD, "reason": REASON})
+        hand, pair_rows = compare_swings(hand_qdd, mj, pb, q0, dt, n, ROUND_OFF_RAD, REASON)
+        rows += pair_rows
         exact = integrate_rk4(hand_qdd, q0, dt / 4, n * 4)[::4]
         rows.append({"step": dt, "comparison": "semi-implicit Euler vs RK4 at dt/4",
                      "max_abs_rad": float(np.max(np.abs(hand - exact))),
