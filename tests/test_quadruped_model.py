@@ -7,9 +7,10 @@ import pytest
 from handrolled import ModelInputError
 from handrolled.quadruped import grf, kinematics, terms
 from handrolled.quadruped.gait import TROT, WALK, plan, sway
+from handrolled.quadruped.inverse import feedforward
 from handrolled.quadruped.reduced import body_pose_from_stance, constrained_forward_dynamics
 from handrolled.quadruped.robot import build_model
-from handrolled.quadruped.roundtrip import feedforward, max_percentage_error, round_trip
+from handrolled.quadruped.roundtrip import max_percentage_error, round_trip
 from robots.quadruped.params import LEGS, PARAMS, R_B0, R_B0_PRINTED, total_mass
 
 MODEL = build_model()

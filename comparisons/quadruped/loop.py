@@ -7,10 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
+from comparisons.quadruped.frames import euler_zyx
 from engines.base import FloatingState, Ground
 from handrolled.quadruped.gait import Gait, plan
+from handrolled.quadruped.inverse import feedforward
+from handrolled.quadruped.kinematics import foot_position
 from handrolled.quadruped.robot import build_model
-from handrolled.quadruped.roundtrip import feedforward
 from handrolled.quadruped.simulation import PinnedFeetSimulation
 from robots.quadruped.model_description import joint_names, link_name
 from robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_mass
@@ -20,15 +22,7 @@ DEG = 180.0 / np.pi
 
 def standing_height(p: QuadrupedParams) -> float:
     """Body origin above the ground in the standing posture, feet on their spheres."""
-    from handrolled.quadruped.kinematics import foot_position
-
     return float(-foot_position(build_model(p), 0, p.theta_stand)[2] + p.foot_radius)
-
-
-def euler_rpy(R: np.ndarray) -> tuple[float, float, float]:
-    """Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) [rad]."""
-    return (float(np.arctan2(R[2, 1], R[2, 2])), float(np.arcsin(-np.clip(R[2, 0], -1, 1))),
-            float(np.arctan2(R[1, 0], R[0, 0])))
 
 
 class HandrolledPlant:
@@ -142,7 +136,7 @@ class QuadrupedLoop:
             self.F_W = self._F_sum / self._n_sum
             self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         st = self.plant.state()
-        roll, pitch, yaw = euler_rpy(st.R_WB)
+        yaw, pitch, roll = euler_zyx(st.R_WB)
         out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
                "body.roll": roll * DEG, "body.pitch": pitch * DEG, "body.yaw": yaw * DEG}
         q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)

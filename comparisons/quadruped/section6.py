@@ -11,8 +11,9 @@ import numpy as np
 
 from comparisons.quadruped.loop import standing_height
 from handrolled.quadruped.gait import GAITS, Gait, plan
+from handrolled.quadruped.inverse import feedforward
 from handrolled.quadruped.robot import QuadrupedModel, build_model
-from handrolled.quadruped.roundtrip import feedforward, max_percentage_error, round_trip
+from handrolled.quadruped.roundtrip import max_percentage_error, round_trip
 from robots.quadruped.params import JOINTS, LEGS, QuadrupedParams
 
 STEPS = (2e-3, 1e-3, 5e-4)  # [s]

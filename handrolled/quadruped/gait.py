@@ -1,6 +1,7 @@
-"""Gait planning (section 6, Fig. 4): a level body moving forward at constant speed, the
-stance feet fixed on the ground, each swing foot lifted and carried forward by smooth
-(minimum-jerk) profiles; joint angles, rates and accelerations by inverse kinematics.
+"""Gait planning (section 6, Fig. 4): a level body moving forward at constant speed (the
+walk also sways sideways), the stance feet fixed on the ground, each swing foot lifted and
+carried forward by smooth (minimum-jerk) profiles; joint angles, rates and accelerations
+by inverse kinematics.
 
 The paper gives neither step length, height nor period; ``TROT`` and ``WALK`` state the
 choices (the report prints them)."""
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from handrolled.quadruped.kinematics import inverse_kinematics
 from handrolled.quadruped.robot import QuadrupedModel
 from robots.quadruped.params import LEGS, side_sign
 
@@ -24,6 +26,9 @@ class Gait:
     swing_fraction: float  # beta, share of the cycle each foot is in the air
     offsets: dict[str, float]  # phase at t = 0; a swing starts when t/T + offset is whole
     sway: float = 0.0  # lateral body shift away from a lifted leg [m]
+    # |y| of the feet in the body frame [m]: the Unitree A1's foot track, its HAA offset
+    # 0.047 m plus the 0.0838 m HAA-HFE offset Table 1 leaves out
+    track: float = 0.1308
 
     @property
     def speed(self) -> float:
@@ -38,7 +43,6 @@ TROT = Gait("trot", stride=0.20, height=0.06, period=0.6, swing_fraction=0.5,
 # a three-leg support keeps its centre of mass on an edge of the support triangle).
 WALK = Gait("walk", stride=0.12, height=0.05, period=4.0, swing_fraction=0.2,
             offsets={"BR": 0.0, "FR": 0.8, "BL": 0.5, "FL": 0.3}, sway=0.025)
-FOOT_Y = 0.1308
 GAITS = {g.name: g for g in (TROT, WALK)}
 
 
@@ -153,15 +157,13 @@ def plan(model: QuadrupedModel, gait: Gait, t: float, height: float, foot_z: flo
          ) -> PlannedState:
     """The planned state at time t: the body origin at ``height``, the stance feet (frame 4
     origins) at ``foot_z`` (a foot sphere's radius above a ground at z = 0)."""
-    from handrolled.quadruped.kinematics import inverse_kinematics
-
     y, yd, ydd = sway(gait, t)
     p_B = np.array([gait.speed * t, y, height])
     v_B = np.array([gait.speed, yd, 0.0])
     a_B = np.array([0.0, ydd, 0.0])
     theta, thd, thdd, p_B4 = (np.zeros((4, 3)) for _ in range(4))
     for k, leg in enumerate(LEGS):
-        nominal = np.array([model.p_B0[k, 0], np.sign(model.p_B0[k, 1]) * FOOT_Y, foot_z])
+        nominal = np.array([model.p_B0[k, 0], np.sign(model.p_B0[k, 1]) * gait.track, foot_z])
         p, v, a = foot_world(gait, leg, t, nominal)
         p_B4[k] = p - p_B
         theta[k] = inverse_kinematics(model, k, p_B4[k])

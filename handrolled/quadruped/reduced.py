@@ -4,8 +4,9 @@ roll about the support line (13 for the trot, whose two feet leave that rotation
 
 Here the supporting feet are holonomic point constraints on the floating model, which is
 the same dynamics without choosing the independent coordinates by hand: forward dynamics
-solves eq. (5) together with zero foot acceleration, and the body pose is recovered from
-the supporting legs by a least-squares fit of their feet."""
+solves eq. (5) together with zero foot acceleration.  ``body_pose_from_stance`` is the
+paper's kinematic step, the body pose from the supporting legs (a least-squares fit of
+their feet, exact for three or more)."""
 
 from __future__ import annotations
 

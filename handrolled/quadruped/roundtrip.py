@@ -1,7 +1,7 @@
 """The paper's own check (section 6): the planned gait's joint trajectories by inverse
-kinematics, torques and ground forces by inverse dynamics (section 4's assumptions),
-then forward dynamics (5) with those torques and forces integrated twice, open loop,
-and compared with the plan.
+kinematics, joint torques by inverse dynamics (with section 4's assumed ground forces),
+then forward dynamics (5) with those torques integrated twice, open loop, and compared
+with the plan.
 
 Forward dynamics keeps the supporting feet on the ground (section 5, see reduced.py);
 integration is semi-implicit Euler (nu first, then theta and the body pose with the new
@@ -16,33 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from handrolled.quadruped.gait import Gait, PlannedState, plan
-from handrolled.quadruped.grf import solve_grf
-from handrolled.quadruped.rnea import inverse_dynamics
+from handrolled.quadruped.gait import Gait, plan
+from handrolled.quadruped.inverse import feedforward
 from handrolled.quadruped.robot import QuadrupedModel
 from handrolled.quadruped.simulation import PinnedFeetSimulation
-
-
-@dataclass
-class Feedforward:
-    """Inverse dynamics of one planned instant."""
-
-    tau: np.ndarray  # (4, 3) joint torques [N m]
-    F_foot_B: np.ndarray  # (4, 3) assumed ground forces, body axes [N]
-    residual: np.ndarray  # (6,) body wrench the assumed forces leave unbalanced
-
-
-def feedforward(model: QuadrupedModel, s: PlannedState, g_W: np.ndarray) -> Feedforward:
-    """Section 3's two stages: legs in the air for the body wrench, then the ground
-    forces of section 4 and the joint torques that go with them."""
-    nu = np.concatenate([s.v_WB, np.zeros(3)])
-    nudot = np.concatenate([s.a_WB, np.zeros(3)])
-    f_b, n_b, *_ = inverse_dynamics(model, np.eye(3), nu, nudot, s.theta, s.thetad,
-                                         s.thetadd, g_W)
-    F, residual = solve_grf(s.stance, s.p_B4, f_b, n_b)
-    _, _, tau, *_ = inverse_dynamics(model, np.eye(3), nu, nudot, s.theta, s.thetad,
-                                       s.thetadd, g_W, F)
-    return Feedforward(tau, F, residual)
 
 
 @dataclass

@@ -26,7 +26,7 @@ def generalized_forces(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarra
     nb = 6 if floating else 0
     base = (nu[:6], nudot[:6]) if floating else (np.zeros(6), np.zeros(6))
     f_b, n_b, tau, *_ = inverse_dynamics(model, R_WB, base[0], base[1], theta, nu[nb:],
-                                           nudot[nb:], g_W, F_foot_B)
+                                         nudot[nb:], g_W, F_foot_B)
     return np.concatenate([f_b, n_b, tau.ravel()]) if floating else tau.ravel()
 
 
