@@ -86,3 +86,12 @@ def check_row(robot: str, scenario: str, variant: str, signal: str, implementati
     """A metric row for a requirement on one implementation (reference column '-')."""
     return [robot, scenario, variant, signal, "-", implementation, metric, float(value),
             float(tolerance), bool(abs(value) <= tolerance), reason]
+
+
+def rms_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str, scale: float = 1.0,
+             signal_b: str | None = None) -> float:
+    """RMS difference of a signal between two wide traces, b interpolated onto a's times
+    (``signal_b``: b's name for it, when it differs)."""
+    t = a["time"].to_numpy()
+    bb = np.interp(t, b["time"], b[signal_b or signal])
+    return float(np.sqrt(np.mean((a[signal].to_numpy() - bb) ** 2)) * scale)

@@ -21,7 +21,7 @@ from comparisons.landing_gear.scenarios import (
     SCENARIOS,
     run_one,
 )
-from comparisons.metrics import METRIC_COLUMNS, Tolerance, check_row, compare
+from comparisons.metrics import METRIC_COLUMNS, Tolerance, check_row, compare, rms_diff
 from handrolled.landing_gear.model import Forms
 from robots import ROOT
 from robots.landing_gear import descriptions
@@ -266,12 +266,6 @@ def _notes(metrics: pd.DataFrame, chapter: dict) -> list[str]:
     return notes
 
 
-def _rms_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str, scale: float) -> float:
-    t = a["time"].to_numpy()
-    bb = np.interp(t, b["time"], b[signal])
-    return float(np.sqrt(np.mean((a[signal].to_numpy() - bb) ** 2)) * scale)
-
-
 def _budget(p, desc_dir, store, progress) -> list[dict]:
     """Toggle one modelling difference at a time on slope_lc (RMS differences).
 
@@ -302,7 +296,7 @@ def _budget(p, desc_dir, store, progress) -> list[dict]:
         for sig, scale, unit in (("body.roll", DEG, "deg"), ("body.pitch", DEG, "deg"),
                                  ("com.x", 1000.0, "mm"), ("com.z", 1000.0, "mm")):
             rows.append({"scenario": "slope_lc", "signal": sig, "component": comp,
-                         "value": _rms_diff(a, b, sig, scale), "unit": f"{unit} RMS",
+                         "value": rms_diff(a, b, sig, scale), "unit": f"{unit} RMS",
                          "note": ""})
     return rows
 

@@ -7,6 +7,7 @@ Returns the tidy metric rows and the robot's chapter of ``summary.json``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 
 from comparisons import description_check, free_swing, harness
 from comparisons.audit import audit_rows
-from comparisons.metrics import METRIC_COLUMNS, check_row, compare
+from comparisons.metrics import METRIC_COLUMNS, check_row, compare, rms_diff
 from comparisons.quadruped import assumptions, audit, section6, trajectories
 from comparisons.quadruped.scenarios import SCENARIOS, run_one
 from handrolled.quadruped.gait import GAITS
@@ -181,9 +182,49 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
                 f"ms); the planned trot is not dynamically consistent (unbalanced "
                 f"{s6['trot']['rows'][-1]['residual']:.2f} N m about the support diagonal); "
                 "the paper's figure is held back"}
+    if "trot" in wide_store:
+        progress("quadruped error budget", 0.0)
+        chapter["budget"] = _budget(p, desc_dir, wide_store["trot"], progress)
+        metrics = pd.concat([metrics, pd.DataFrame(
+            [[ROBOT, "trot", "budget", b["signal"], b["component"], "-", "rms_diff",
+              b["value"], np.nan, True, f"error budget component, {b['unit']}"]
+             for b in chapter["budget"]], columns=METRIC_COLUMNS)], ignore_index=True)
+        chapter["rungs"]["budget"] = {
+            "verdict": "pass",
+            "note": "trot: section 4's assumed forces, the pinned feet, the engine and the "
+                    "step, one at a time"}
     chapter["errata"] = _errata(kin_printed, s6, wide_store)
     chapter["notes"] = _notes(s6)
     return metrics, chapter
+
+
+def _budget(p: QuadrupedParams, desc_dir: Path, trot: dict[str, pd.DataFrame],
+            progress: Callable[[str, float], None]) -> list[dict]:
+    """What each modelling difference contributes on the trot, one at a time (RMS)."""
+    half = run_one(replace(p, dt=p.dt / 2), SCENARIOS["trot"], "mujoco", "native", desc_dir,
+                   progress=lambda f: progress("quadruped budget mujoco dt/2", f))
+    hand, mj, pb = trot["handrolled"], trot["mujoco"], trot["pybullet"]
+    steps = [
+        ("section 4's assumed forces vs the pinned feet's forces (hand-rolled run)",
+         hand, hand, "foot.BR.force_assumed.z"),
+        ("contact model: pinned feet (hand-rolled) vs native (MuJoCo)", hand, mj, None),
+        ("engine: MuJoCo vs PyBullet, both native", mj, pb, None),
+        (f"step: MuJoCo at dt = {p.dt:g} s vs dt/2", mj, half, None),
+        ("total: section 4's assumed forces vs MuJoCo", hand, mj, "assumed"),
+    ]
+    rows = []
+    for comp, a, b, alt in steps:
+        for sig, unit in (("joint.BR.HFE.angle", "deg"), ("body.roll", "deg"),
+                          ("foot.BR.force.z", "N")):
+            if alt is not None and not sig.startswith("foot"):
+                continue  # the assumed forces are forces only
+            if alt == "assumed":
+                value = rms_diff(b, a, sig, signal_b=sig.replace("force.", "force_assumed."))
+            else:
+                value = rms_diff(a, b, sig, signal_b=alt)
+            rows.append({"scenario": "trot", "signal": sig, "component": comp,
+                         "value": value, "unit": f"{unit} RMS", "note": ""})
+    return rows
 
 
 def _weight_balance(df: pd.DataFrame, p: QuadrupedParams) -> float:
