@@ -180,7 +180,8 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
         "note": "section 6's round trip: the walk's error halves with the step "
                 f"({walk[-1]['displacement']:.3g} % displacement at {1e3 * walk[-1]['step']:g} "
                 f"ms); the planned trot is not dynamically consistent (unbalanced "
-                f"{s6['trot']['rows'][-1]['residual']:.2f} N m about the support diagonal); "
+                f"{s6['trot']['plan_residual'].get(2, float('nan')):.2f} N m about the "
+                "support diagonal); "
                 "the paper's figure is held back"}
     if "trot" in wide_store:
         progress("quadruped error budget", 0.0)
