@@ -109,6 +109,7 @@ class QuadrupedLoop:
         plant.reset(s0.p_WB, np.eye(3), s0.theta, nu0, s0.stance)
         self.F_W = np.zeros((4, 3))
         self._F_sum, self._n_sum = np.zeros((4, 3)), 0
+        self.qdd = np.zeros(12)
         self._update()
 
     def _plan(self, t: float):
@@ -123,7 +124,11 @@ class QuadrupedLoop:
         self.stance = s.stance
 
     def advance(self) -> None:
+        qd_before = self.plant.state().qd
         self.plant.step(self.tau, self.stance)
+        # every implementation integrates semi-implicit Euler, qd += dt qdd: the difference
+        # of the rates over the step is the acceleration it used
+        self.qdd = (self.plant.state().qd - qd_before) / self.p.dt
         self._F_sum += self.plant.foot_forces_W()
         self._n_sum += 1
         self.t += self.p.dt
@@ -140,6 +145,7 @@ class QuadrupedLoop:
         out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
                "body.roll": roll * DEG, "body.pitch": pitch * DEG, "body.yaw": yaw * DEG}
         q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)
+        out["joint.BR.HFE.acceleration"] = self.qdd.reshape(4, 3)[LEGS.index("BR"), 1] * DEG
         tau = self.tau.reshape(4, 3)
         for i, leg in enumerate(LEGS):
             for j, joint in enumerate(JOINTS):
