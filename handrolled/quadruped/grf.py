@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from handrolled.vec3 import cross
 from robots.quadruped.params import LEGS, side_sign
 
 
@@ -53,7 +54,7 @@ def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray,
         for leg, e in pat.items():
             j = LEGS.index(leg)
             A[:3, k] += e
-            A[3:, k] += np.cross(p_B4[j] - c, e)
+            A[3:, k] += cross(p_B4[j] - c, e)
     return A, pats
 
 
@@ -68,7 +69,7 @@ def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: n
     # moments about the centroid of the supporting feet: there the part of the wrench no
     # assumed force can make is a pure moment (about the support line, or yaw)
     c = np.mean([p_B4[LEGS.index(leg)] for leg in stance], axis=0)
-    w = np.concatenate([f_b, n_b - np.cross(c, f_b)])
+    w = np.concatenate([f_b, n_b - np.array(cross(c, f_b))])
     A, pats = assumption_matrix(stance, p_B4, c)
     x = np.linalg.lstsq(A, w, rcond=None)[0]
     for k, pat in enumerate(pats):

@@ -8,6 +8,7 @@ import numpy as np
 from handrolled import ModelInputError
 from handrolled.quadruped.dh import link_origin, link_rotation
 from handrolled.quadruped.robot import QuadrupedModel
+from handrolled.vec3 import cross
 from robots.quadruped.params import LEGS
 
 
@@ -30,7 +31,7 @@ def foot_position(model: QuadrupedModel, leg: int, theta: np.ndarray) -> np.ndar
 def foot_jacobian(model: QuadrupedModel, leg: int, theta: np.ndarray) -> np.ndarray:
     """d p_B4 / d theta (3 x 3): column i is z_i x (p_4 - p_i) for revolute joint i."""
     R, p = leg_frames(model, leg, theta)
-    return np.column_stack([np.cross(R[i][:, 2], p[4] - p[i]) for i in (1, 2, 3)])
+    return np.column_stack([cross(R[i][:, 2], p[4] - p[i]) for i in (1, 2, 3)])
 
 
 def inverse_kinematics(model: QuadrupedModel, leg: int, p_B4: np.ndarray) -> np.ndarray:

@@ -16,42 +16,7 @@ import numpy as np
 from numba import njit
 
 from handrolled.quadruped.robot import QuadrupedModel
-
-
-@njit(cache=True, inline="always")
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-@njit(cache=True, inline="always")
-def _add(a, b):
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-
-
-@njit(cache=True, inline="always")
-def _scale(k, a):
-    return (k * a[0], k * a[1], k * a[2])
-
-
-@njit(cache=True, inline="always")
-def _mul(R, v):
-    """R v for a 3 x 3 array R and a 3-tuple v."""
-    return (R[0, 0] * v[0] + R[0, 1] * v[1] + R[0, 2] * v[2],
-            R[1, 0] * v[0] + R[1, 1] * v[1] + R[1, 2] * v[2],
-            R[2, 0] * v[0] + R[2, 1] * v[1] + R[2, 2] * v[2])
-
-
-@njit(cache=True, inline="always")
-def _mul_t(R, v):
-    """R^T v."""
-    return (R[0, 0] * v[0] + R[1, 0] * v[1] + R[2, 0] * v[2],
-            R[0, 1] * v[0] + R[1, 1] * v[1] + R[2, 1] * v[2],
-            R[0, 2] * v[0] + R[1, 2] * v[1] + R[2, 2] * v[2])
-
-
-@njit(cache=True, inline="always")
-def _vec(a):
-    return (a[0], a[1], a[2])
+from handrolled.vec3 import add, cross, mtv, mv, scale, vec
 
 
 @njit(cache=True)
@@ -60,8 +25,8 @@ def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, t
     v_B, w_B = (nu[0], nu[1], nu[2]), (nu[3], nu[4], nu[5])
     w_dot_B = (nudot[3], nudot[4], nudot[5])
     # classical acceleration of the body origin, minus gravity (Craig 6.5)
-    vd_B = _add(_add((nudot[0], nudot[1], nudot[2]), _cross(w_B, v_B)),
-                _scale(-1.0, _mul_t(R_WB, _vec(g_W))))
+    vd_B = add(add((nudot[0], nudot[1], nudot[2]), cross(w_B, v_B)),
+                scale(-1.0, mtv(R_WB, vec(g_W))))
     tau = np.zeros((4, 3))
     f_1B = np.zeros((4, 3))  # force exerted by the body on link 1, body axes (eq. 1)
     n_1B = np.zeros((4, 3))  # moment exerted by the body on link 1 at the HAA joint (eq. 2)
@@ -73,10 +38,10 @@ def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, t
     z = (0.0, 0.0, 1.0)
     for leg in range(4):
         # frame 0 is fixed to the body: carry omega, omega dot, vdot to its origin
-        p0 = _vec(p_B0[leg])
-        w = _mul_t(R_B0, w_B)
-        wd = _mul_t(R_B0, w_dot_B)
-        vd = _mul_t(R_B0, _add(_add(_cross(w_dot_B, p0), _cross(w_B, _cross(w_B, p0))), vd_B))
+        p0 = vec(p_B0[leg])
+        w = mtv(R_B0, w_B)
+        wd = mtv(R_B0, w_dot_B)
+        vd = mtv(R_B0, add(add(cross(w_dot_B, p0), cross(w_B, cross(w_B, p0))), vd_B))
         R_Bi[:, :] = R_B0
         for i in range(1, 5):
             # eq. (3.6): R^{i-1}_i = RotX(alpha_{i-1}) RotZ(theta_i), P^{i-1}_i = (a, 0, 0)
@@ -91,45 +56,45 @@ def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, t
             P_i = (a[i - 1], 0.0, 0.0)
             R_Bi[:, :] = R_Bi @ Ri
             td, tdd = thetad[leg, i - 1], thetadd[leg, i - 1]
-            vd = _mul_t(Ri, _add(_add(_cross(wd, P_i), _cross(w, _cross(w, P_i))), vd))  # (6.47)
-            Rtw = _mul_t(Ri, w)
-            wd = _add(_add(_mul_t(Ri, wd), _cross(Rtw, _scale(td, z))), _scale(tdd, z))  # (6.46)
-            w = _add(Rtw, _scale(td, z))  # (6.45)
-            c = _vec(P_C[leg, i - 1])
-            vdc = _add(_add(_cross(wd, c), _cross(w, _cross(w, c))), vd)  # (6.48)
+            vd = mtv(Ri, add(add(cross(wd, P_i), cross(w, cross(w, P_i))), vd))  # (6.47)
+            Rtw = mtv(Ri, w)
+            wd = add(add(mtv(Ri, wd), cross(Rtw, scale(td, z))), scale(tdd, z))  # (6.46)
+            w = add(Rtw, scale(td, z))  # (6.45)
+            c = vec(P_C[leg, i - 1])
+            vdc = add(add(cross(wd, c), cross(w, cross(w, c))), vd)  # (6.48)
             I = I_C[leg, i - 1]
-            Fi = _scale(m[leg, i - 1], vdc)  # (6.49)
-            Ni = _add(_mul(I, wd), _cross(w, _mul(I, w)))  # (6.50)
+            Fi = scale(m[leg, i - 1], vdc)  # (6.49)
+            Ni = add(mv(I, wd), cross(w, mv(I, w)))  # (6.50)
             for k in range(3):
                 F[i, k], N[i, k] = Fi[k], Ni[k]
         P_4 = (a[3], 0.0, 0.0)
-        a_4 = _mul(R_Bi, _add(_add(_cross(wd, P_4), _cross(w, _cross(w, P_4))), vd))  # (6.47)
+        a_4 = mv(R_Bi, add(add(cross(wd, P_4), cross(w, cross(w, P_4))), vd))  # (6.47)
         # the foot pushes on the ground with -F_foot: f_4 in frame 4 (= frame 3 axes)
-        f = _scale(-1.0, _mul_t(R_Bi, _vec(F_foot_B[leg])))
+        f = scale(-1.0, mtv(R_Bi, vec(F_foot_B[leg])))
         n = (0.0, 0.0, 0.0)
         for i in range(3, 0, -1):
             Rn = Rs[i + 1]
             P_n = (a[i], 0.0, 0.0)  # P^i_{i+1}
-            Rf = _mul(Rn, f)
-            Fi, Ni = _vec(F[i]), _vec(N[i])
-            n = _add(_add(Ni, _mul(Rn, n)),
-                     _add(_cross(_vec(P_C[leg, i - 1]), Fi), _cross(P_n, Rf)))  # (6.52)
-            f = _add(Rf, Fi)  # (6.51)
+            Rf = mv(Rn, f)
+            Fi, Ni = vec(F[i]), vec(N[i])
+            n = add(add(Ni, mv(Rn, n)),
+                     add(cross(vec(P_C[leg, i - 1]), Fi), cross(P_n, Rf)))  # (6.52)
+            f = add(Rf, Fi)  # (6.51)
             tau[leg, i - 1] = n[2]  # (6.53)
-        f1 = _mul(R_B0, _mul(Rs[1], f))
-        n1 = _mul(R_B0, _mul(Rs[1], n))
+        f1 = mv(R_B0, mv(Rs[1], f))
+        n1 = mv(R_B0, mv(Rs[1], n))
         for k in range(3):
             f_1B[leg, k], n_1B[leg, k], a_4B[leg, k] = f1[k], n1[k], a_4[k]
     # body: Newton-Euler about its centre of mass plus the legs' reactions (eqs. 3-4)
-    cb = _vec(P_Cb)
-    vdc = _add(_add(_cross(w_dot_B, cb), _cross(w_B, _cross(w_B, cb))), vd_B)
-    F_b = _scale(m_b, vdc)
+    cb = vec(P_Cb)
+    vdc = add(add(cross(w_dot_B, cb), cross(w_B, cross(w_B, cb))), vd_B)
+    F_b = scale(m_b, vdc)
     f_b = np.array(F_b)
-    n_b = np.array(_add(_add(_mul(I_Cb, w_dot_B), _cross(w_B, _mul(I_Cb, w_B))),
-                        _cross(cb, F_b)))
+    n_b = np.array(add(add(mv(I_Cb, w_dot_B), cross(w_B, mv(I_Cb, w_B))),
+                        cross(cb, F_b)))
     for leg in range(4):
         f_b += f_1B[leg]
-        n_b += n_1B[leg] + np.array(_cross(_vec(p_B0[leg]), _vec(f_1B[leg])))
+        n_b += n_1B[leg] + np.array(cross(vec(p_B0[leg]), vec(f_1B[leg])))
     return f_b, n_b, tau, f_1B, n_1B, a_4B
 
 

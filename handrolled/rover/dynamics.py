@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from handrolled.rover.kinematics import adjacent_transforms, dh_parameters
-from handrolled.rover.vec3 import add, cross, mtv, mv, row, scale
+from handrolled.vec3 import add, cross, mtv, mv, row, scale
 
 WHEEL_SIGN = {"printed": 1.0, "corrected": -1.0}
 

@@ -21,8 +21,8 @@ from handrolled.rover.kinematics import (
     point_jacobian,
     segment_frame_index,
 )
-from handrolled.rover.vec3 import add, cross, mtv, mv, row, scale
 from handrolled.rover.wheel_contact import N_DIAG, wheel_contact
+from handrolled.vec3 import add, cross, mtv, mv, row, scale
 from robots.rover.params import SIDES, RoverParams, cg_position, hub_positions
 
 INTEGRATORS = ("euler", "rk4")

@@ -18,7 +18,7 @@ from handrolled.rover.kinematics import (
     wheel_reaction_frame,
 )
 from handrolled.rover.terramechanics import wheel_forces
-from handrolled.rover.vec3 import mtv, mv
+from handrolled.vec3 import mtv, mv
 
 # Layout of the diagnostics vector returned with each wheel force.
 DIAGNOSTICS = ("sinkage", "theta1", "slip", "beta", "H", "R", "Fx", "Fy", "Fz", "v_x", "v_y",

@@ -41,6 +41,12 @@ def mtv(R: np.ndarray, v: Vec) -> Vec:
 
 
 @njit(cache=True, inline="always")
+def vec(a: np.ndarray) -> Vec:
+    """A length-3 array as a vector."""
+    return (a[0], a[1], a[2])
+
+
+@njit(cache=True, inline="always")
 def row(A: np.ndarray, i: int) -> Vec:
     """Row i of an (n, 3) array as a vector."""
     return (A[i, 0], A[i, 1], A[i, 2])
