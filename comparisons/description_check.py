@@ -20,7 +20,7 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
     import mujoco
     import pinocchio as pin
 
-    from engines.mujoco_engine import load_model
+    from engines.mujoco_engine import load_model, quat_to_R
     from engines.pybullet_engine import _Client
 
     rows: list[dict] = []
@@ -52,14 +52,14 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
         m, com, I = link.inertial.mass, np.array(link.inertial.com), np.array(link.inertial.inertia)
         if mj is not None:
             b = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_BODY, link.name)
-            I_mj = _principal_to_full(mj.body_inertia[b], _quat_wxyz_to_R(mj.body_iquat[b]))
+            I_mj = _principal_to_full(mj.body_inertia[b], quat_to_R(mj.body_iquat[b]))
             mass_err["mujoco"] = max(mass_err["mujoco"], abs(mj.body_mass[b] - m))
             inertia_err["mujoco"] = max(inertia_err["mujoco"], np.max(np.abs(I_mj - I)),
                                         np.max(np.abs(mj.body_ipos[b] - com)))
         if link.parent is not None or floating:  # PyBullet zeroes a fixed base's mass
             info = pb.client.getDynamicsInfo(pb.body, pb.link(link.name))
             x, y, z, w = info[4]  # PyBullet keeps principal moments and their frame
-            I_pb = _principal_to_full(info[2], _quat_wxyz_to_R([w, x, y, z]))
+            I_pb = _principal_to_full(info[2], quat_to_R([w, x, y, z]))
             mass_err["pybullet"] = max(mass_err["pybullet"], abs(info[0] - m))
             scale = max(float(np.max(np.abs(I))), 1e-300)
             inertia_err["pybullet"] = max(inertia_err["pybullet"],
@@ -81,7 +81,7 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
                                          np.max(np.abs(mj.jnt_axis[jm] - link.axis)))
             ji = pb.client.getJointInfo(pb.body, pb.joint_index[link.joint_name])
             x, y, z, w = pb.client.getDynamicsInfo(pb.body, pb.link(link.name))[4]
-            axis_pb = _quat_wxyz_to_R([w, x, y, z]) @ np.array(ji[13])  # given in the CoM frame
+            axis_pb = quat_to_R([w, x, y, z]) @ np.array(ji[13])  # given in the CoM frame
             axis_err["pybullet"] = max(axis_err["pybullet"],
                                        np.max(np.abs(axis_pb - link.axis)))
             if link.limit is None:
@@ -112,13 +112,6 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
     if mj is not None:
         add("total mass [kg]", "mujoco", abs(float(np.sum(mj.body_mass)) - total))
     return rows
-
-
-def _quat_wxyz_to_R(q) -> np.ndarray:
-    w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
 
 
 def _principal_to_full(moments, R: np.ndarray) -> np.ndarray:
