@@ -158,3 +158,26 @@ def test_round_trip_error_of_the_walk_halves_with_the_step():
         r = round_trip(MODEL, WALK, HEIGHT, G, dt, 0.3)
         errs.append(max_percentage_error(r.theta_plan[:, 10], r.theta[:, 10]))
     assert 1.5 < errs[0] / errs[1] < 2.5  # first-order integration of a consistent plan
+
+
+def test_assumption_errors_vanish_for_forces_that_obey_the_assumptions():
+    import pandas as pd
+
+    from comparisons.quadruped.assumptions import assumption_errors
+
+    rows = []
+    for t in np.arange(0.0, WALK.period, 0.05):
+        ff = feedforward(MODEL, plan(MODEL, WALK, float(t), HEIGHT), G)
+        rows.append({"time": t, **{f"foot.{leg}.force_assumed.{a}": ff.F_foot_B[k, c]
+                                   for k, leg in enumerate(LEGS) for c, a in enumerate("xyz")}})
+    hand = pd.DataFrame(rows)
+    same = hand.rename(columns=lambda c: c.replace("force_assumed", "force"))
+    res = assumption_errors(hand, {"engine": same})
+    assert {r["legs"] for r in res} == {3, 4}
+    assert max(r["rms_error"] for r in res) < 1e-12
+    assert max(r["rms_inequality"] for r in res if r["axis"] == "x") < 1e-12
+    skewed = same.copy()
+    skewed["foot.FL.force.x"] += 1.0  # one leg pushes 1 N harder forward
+    res = assumption_errors(hand, {"engine": skewed})
+    x3 = next(r for r in res if r["legs"] == 3 and r["axis"] == "x")
+    assert x3["rms_inequality"] > 0.3 and x3["rms_error"] > 0.3
