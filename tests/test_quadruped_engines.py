@@ -94,8 +94,9 @@ def test_six_joint_base_map_derivative_matches_differences():
     assert np.allclose(frames.six_joint_Tdot_qd(q, qd), num, atol=1e-8)
 
 
-def test_free_swing_agrees_with_the_engines_to_round_off():
-    rows = trajectories.free_swing(PARAMS, DESC)
+def test_free_swing_and_free_flight_agree_with_the_engines_to_round_off():
+    rows = trajectories.free_swing(PARAMS, DESC) + trajectories.free_flight(PARAMS, DESC)
+    assert any("free flight" in r["comparison"] for r in rows)
     for r in rows:
         if r["tolerance"] is not None:
             assert r["max_abs_rad"] <= r["tolerance"], r

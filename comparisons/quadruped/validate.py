@@ -118,11 +118,12 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
         columns=METRIC_COLUMNS))
 
     progress("quadruped L3 free swing", 0.0)
-    l3 = trajectories.free_swing(p, desc_dir)
+    l3 = trajectories.free_swing(p, desc_dir) + trajectories.free_flight(p, desc_dir)
     chapter["trajectories"] = l3
     frames.append(free_swing.metric_rows(ROBOT, l3))
     chapter["rungs"]["L3"] = free_swing.rung(
-        l3, f"fixed-base legs swinging {trajectories.DURATION:g} s")
+        l3, f"fixed-base legs swinging {trajectories.DURATION:g} s and the whole robot "
+        f"tumbling {trajectories.FLIGHT_DURATION:g} s (joints and attitude)")
 
     progress("quadruped section 6", 0.0)
     s6 = section6.run(p, progress)
