@@ -152,6 +152,18 @@ def test_body_pose_is_recovered_from_three_supporting_feet():
     assert np.allclose(p2, p, atol=1e-12) and np.allclose(R2, R, atol=1e-12)
 
 
+@pytest.mark.parametrize("roll_deg", [0.0, 7.0, -20.0])
+def test_body_pose_is_recovered_from_two_feet_and_the_roll(roll_deg):
+    from comparisons.quadruped.frames import rot_x, rot_y, rot_z
+
+    R = rot_z(0.3) @ rot_y(-0.1) @ rot_x(np.radians(roll_deg))
+    p = np.array([0.2, -0.1, 0.3])
+    s = plan(MODEL, TROT, 0.1, HEIGHT)
+    p_B4 = s.p_B4[[LEGS.index(leg) for leg in s.stance]]
+    p2, R2 = body_pose_from_stance(p + p_B4 @ R.T, p_B4, np.radians(roll_deg))
+    assert np.allclose(R2, R, atol=1e-9) and np.allclose(p2, p, atol=1e-9)
+
+
 def test_round_trip_error_of_the_walk_halves_with_the_step():
     errs = []
     for dt in (2e-3, 1e-3):

@@ -11,7 +11,9 @@ their feet, exact for three or more)."""
 from __future__ import annotations
 
 import numpy as np
+from scipy.optimize import brentq
 
+from handrolled import ModelInputError
 from handrolled.quadruped import kinematics, terms
 from handrolled.quadruped.rnea import inverse_dynamics
 from handrolled.quadruped.robot import QuadrupedModel
@@ -68,13 +70,51 @@ def touchdown_impulse(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray
     return nu - MiJt @ np.linalg.solve(Jc @ MiJt, Jc @ nu)
 
 
-def body_pose_from_stance(p_W4: np.ndarray, p_B4: np.ndarray
+def body_pose_from_stance(p_W4: np.ndarray, p_B4: np.ndarray, roll: float | None = None
                           ) -> tuple[np.ndarray, np.ndarray]:
-    """(p_WB, R_WB) that best carries the supporting feet's body-frame positions p_B4 onto
-    their ground points p_W4 (Kabsch; unique for three or more feet)."""
-    cw, cb = p_W4.mean(axis=0), p_B4.mean(axis=0)
-    H = (p_B4 - cb).T @ (p_W4 - cw)
-    U, _, Vt = np.linalg.svd(H)
-    d = np.sign(np.linalg.det(Vt.T @ U.T))
-    R = Vt.T @ np.diag([1.0, 1.0, d]) @ U.T
-    return cw - R @ cb, R
+    """(p_WB, R_WB) that carries the supporting feet's body-frame positions p_B4 onto their
+    ground points p_W4: Kabsch's least-squares fit for three or more feet (section 5's 12
+    coordinates); for two feet the rotation about the line through them is free, and the
+    body roll (the trot's 13th coordinate, roll of R = Rz Ry Rx) fixes it."""
+    p_W4, p_B4 = np.asarray(p_W4, float), np.asarray(p_B4, float)
+    if len(p_W4) >= 3:
+        cw, cb = p_W4.mean(axis=0), p_B4.mean(axis=0)
+        U, _, Vt = np.linalg.svd((p_B4 - cb).T @ (p_W4 - cw))
+        d = np.sign(np.linalg.det(Vt.T @ U.T))
+        R = Vt.T @ np.diag([1.0, 1.0, d]) @ U.T
+        return cw - R @ cb, R
+    if len(p_W4) != 2 or roll is None:
+        raise ModelInputError("the body pose needs three supporting feet, or two and the roll")
+    R0 = _align(p_B4[1] - p_B4[0], p_W4[1] - p_W4[0])
+    axis = (p_W4[1] - p_W4[0]) / np.linalg.norm(p_W4[1] - p_W4[0])
+
+    def roll_error(phi: float) -> float:
+        R = _axis_angle(axis, phi) @ R0
+        return float(np.angle(np.exp(1j * (np.arctan2(R[2, 1], R[2, 2]) - roll))))
+
+    grid = np.linspace(-np.pi, np.pi, 73)
+    errs = [roll_error(g) for g in grid]
+    roots = [brentq(roll_error, a, b) for a, b, ea, eb in zip(grid, grid[1:], errs, errs[1:],
+                                                              strict=False)
+             if ea * eb < 0 and abs(ea - eb) < np.pi]  # a sign change, not the wrap at +-pi
+    # of the solutions (the body upright or upside down) keep the upright one
+    R = max((_axis_angle(axis, r) @ R0 for r in roots), key=lambda R: R[2, 2])
+    return p_W4[0] - R @ p_B4[0], R
+
+
+def _axis_angle(axis: np.ndarray, phi: float) -> np.ndarray:
+    K = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
+    return np.eye(3) + np.sin(phi) * K + (1.0 - np.cos(phi)) * K @ K
+
+
+def _align(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest rotation taking the direction of a onto that of b."""
+    a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
+    v, c = np.cross(a, b), float(a @ b)
+    s = np.linalg.norm(v)
+    if s < 1e-15:  # parallel, or opposite: a half turn about any perpendicular
+        if c > 0:
+            return np.eye(3)
+        perp = np.cross(a, np.eye(3)[int(np.argmin(np.abs(a)))])
+        return _axis_angle(perp / np.linalg.norm(perp), np.pi)
+    return _axis_angle(v / s, float(np.arctan2(s, c)))
