@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from comparisons.integrate import integrate_euler
+from comparisons.integrate import integrate_euler, integrate_rk4
 from comparisons.metrics import METRIC_COLUMNS
 
 
@@ -28,6 +28,15 @@ def compare_swings(hand_qdd: Callable, mj, pb, q0: np.ndarray, dt: float, n: int
              "max_abs_rad": float(np.max(np.abs(traj - hand))), "tolerance": tolerance,
              "reason": reason} for name, traj in pairs.items()]
     return hand, rows
+
+
+def integration_error_row(hand_qdd: Callable, hand: np.ndarray, q0: np.ndarray, dt: float,
+                          n: int, refine: int) -> dict:
+    """The hand trajectory against RK4 at dt/refine: the shared scheme's own error."""
+    exact = integrate_rk4(hand_qdd, q0, dt / refine, n * refine)[::refine]
+    return {"step": dt, "comparison": f"semi-implicit Euler vs RK4 at dt/{refine}",
+            "max_abs_rad": float(np.max(np.abs(hand - exact))), "tolerance": None,
+            "reason": "integration error of the shared scheme, first order in dt"}
 
 
 def metric_rows(robot: str, rows: list[dict]) -> pd.DataFrame:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from comparisons.free_swing import compare_swings
-from comparisons.integrate import integrate_euler, integrate_rk4
+from comparisons.free_swing import compare_swings, integration_error_row
+from comparisons.integrate import integrate_euler
 from comparisons.landing_gear.audit import leg_engines
 from handrolled.landing_gear import single_leg
 from robots.landing_gear.params import LandingGearParams
@@ -43,9 +43,5 @@ def free_swing(p: LandingGearParams, desc_dir: Path) -> list[dict]:
         rows.append({"step": dt, "comparison": "printed eq. (12) vs corrected",
                      "max_abs_rad": float(np.max(np.abs(printed - hand))),
                      "tolerance": None, "reason": "erratum effect (informational)"})
-        exact = integrate_rk4(hand_qdd, THETA0, dt / 10, n * 10)[::10]
-        rows.append({"step": dt, "comparison": "semi-implicit Euler vs RK4 at dt/10",
-                     "max_abs_rad": float(np.max(np.abs(hand - exact))),
-                     "tolerance": None,
-                     "reason": "integration error of the shared scheme, first order in dt"})
+        rows.append(integration_error_row(hand_qdd, hand, THETA0, dt, n, 10))
     return rows

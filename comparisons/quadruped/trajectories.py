@@ -10,8 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from comparisons.free_swing import compare_swings
-from comparisons.integrate import integrate_rk4
+from comparisons.free_swing import compare_swings, integration_error_row
 from handrolled.quadruped import terms
 from handrolled.quadruped.robot import build_model
 from robots.quadruped.params import QuadrupedParams
@@ -51,11 +50,7 @@ def free_swing(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
         n = int(round(DURATION / dt))
         hand, pair_rows = compare_swings(hand_qdd, mj, pb, q0, dt, n, ROUND_OFF_RAD, REASON)
         rows += pair_rows
-        exact = integrate_rk4(hand_qdd, q0, dt / 4, n * 4)[::4]
-        rows.append({"step": dt, "comparison": "semi-implicit Euler vs RK4 at dt/4",
-                     "max_abs_rad": float(np.max(np.abs(hand - exact))),
-                     "tolerance": None,
-                     "reason": "integration error of the shared scheme, first order in dt"})
+        rows.append(integration_error_row(hand_qdd, hand, q0, dt, n, 4))
     return rows
 
 
