@@ -51,8 +51,9 @@ def run(p: QuadrupedParams, progress: Callable[[str, float], None]) -> dict:
     out = {}
     for name, horizon in HORIZON.items():
         rows, traces = [], {}
+        label = f"quadruped section 6 {name}"
         for k, dt in enumerate(STEPS):
-            progress(f"quadruped section 6 {name} dt={dt:g}", k / len(STEPS))
+            progress(label, k / len(STEPS))
             r = round_trip(model, GAITS[name], height, g_W, dt, horizon)
             errs = {q: max_percentage_error(getattr(r, f"{a}_plan")[:, JOINT],
                                             getattr(r, a)[:, JOINT]) for q, a in QUANTITIES}
@@ -64,6 +65,7 @@ def run(p: QuadrupedParams, progress: Callable[[str, float], None]) -> dict:
                                                 for q, a in QUANTITIES},
                           **{f"{q} plan": getattr(r, f"{a}_plan")[::every, JOINT]
                              for q, a in QUANTITIES}}
+        progress(label, 1.0)
         for a, b in zip(rows, rows[1:], strict=False):
             a["ratio"] = {q: a[q] / b[q] if b[q] > 0 else np.nan for q, _ in QUANTITIES}
         rows[-1]["ratio"] = None

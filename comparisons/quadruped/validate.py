@@ -89,6 +89,7 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
     l0 = [r for d in descriptions(p).values()
           for r in description_check.check_description(d, desc_dir)]
     chapter["description_check"] = l0
+    progress("quadruped L0 descriptions", 1.0)
     chapter["rungs"]["L0"] = {
         "verdict": "pass" if all(r["passed"] for r in l0) else "fail",
         "note": f"{len(l0)} checks of 3 descriptions (free, fixed, six base joints) in "
@@ -103,6 +104,7 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
                                          min(samples, KIN_SAMPLES), seed, form="printed")
     dyn = audit.dynamics_audit(model, p, desc_dir, samples, seed)
     chapter["audit"] = [r.as_dict() for r in kin + kin_printed + dyn]
+    progress("quadruped L1/L2 audit", 1.0)
     chapter["rungs"]["L1"] = {
         "verdict": "pass" if all(r.passed for r in kin) else "fail",
         "note": f"Table 1 foot positions and Jacobians vs engines, worst relative "
@@ -121,12 +123,12 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
     progress("quadruped L3 free swing", 0.0)
     l3 = trajectories.free_swing(p, desc_dir) + trajectories.free_flight(p, desc_dir)
     chapter["trajectories"] = l3
+    progress("quadruped L3 free swing", 1.0)
     frames.append(free_swing.metric_rows(ROBOT, l3))
     chapter["rungs"]["L3"] = free_swing.rung(
         l3, f"fixed-base legs swinging {trajectories.DURATION:g} s and the whole robot "
         f"tumbling {trajectories.FLIGHT_DURATION:g} s (joints and attitude)")
 
-    progress("quadruped section 6", 0.0)
     s6 = section6.run(p, progress)
     frames.append(_section6_rows(s6))
     for name, res in s6.items():
@@ -189,7 +191,6 @@ def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
                 "support diagonal); "
                 "the paper's figure is held back"}
     if "trot" in wide_store:
-        progress("quadruped error budget", 0.0)
         chapter["budget"] = _budget(p, desc_dir, wide_store["trot"], progress)
         metrics = pd.concat([metrics, pd.DataFrame(
             [[ROBOT, "trot", "budget", b["signal"], b["component"], "-", "rms_diff",
