@@ -110,29 +110,31 @@ class QuadrupedLoop:
         self.F_W = np.zeros((4, 3))
         self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         self.qdd = np.zeros(12)
-        self._update()
+        self._update(plant.state())
 
     def _plan(self, t: float):
         return plan(self.model, self.gait, t, self.height, self.p.foot_radius)
 
-    def _update(self) -> None:
+    def _update(self, st: FloatingState) -> None:
+        """Inputs for the next step from the plan at t and the plant's state ``st``."""
+        self.st = st
         s = self._plan(self.t)
         self.ff = feedforward(self.model, s, self.g_W)
-        st = self.plant.state()
         self.tau = (self.ff.tau.ravel() + self.p.K_P * (s.theta.ravel() - st.q)
                     + self.p.K_D * (s.thetad.ravel() - st.qd))
         self.stance = s.stance
 
     def advance(self) -> None:
-        qd_before = self.plant.state().qd
+        qd_before = self.st.qd
         self.plant.step(self.tau, self.stance)
+        st = self.plant.state()
         # every implementation integrates semi-implicit Euler, qd += dt qdd: the difference
         # of the rates over the step is the acceleration it used
-        self.qdd = (self.plant.state().qd - qd_before) / self.p.dt
+        self.qdd = (st.qd - qd_before) / self.p.dt
         self._F_sum += self.plant.foot_forces_W()
         self._n_sum += 1
         self.t += self.p.dt
-        self._update()
+        self._update(st)
 
     def signals(self) -> dict[str, float]:
         """The state now; foot forces are their mean over the steps since the last call
@@ -140,7 +142,7 @@ class QuadrupedLoop:
         if self._n_sum:
             self.F_W = self._F_sum / self._n_sum
             self._F_sum, self._n_sum = np.zeros((4, 3)), 0
-        st = self.plant.state()
+        st = self.st
         yaw, pitch, roll = euler_zyx(st.R_WB)
         out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
                "body.roll": roll * DEG, "body.pitch": pitch * DEG, "body.yaw": yaw * DEG}

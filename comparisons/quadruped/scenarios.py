@@ -18,7 +18,6 @@ from robots.quadruped.params import QuadrupedParams
 
 IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 CONTACT_MODES = ("shared", "native")
-ENGINE_IMPLEMENTATIONS = ("mujoco", "pybullet")
 
 
 @dataclass(frozen=True)
@@ -46,12 +45,14 @@ def supports(implementation: str, contact: str) -> bool:
 
 
 def check_contact(implementation: str, contact: str) -> None:
-    if implementation == "handrolled" and contact != "shared":
+    """Refuse, in one sentence, a pairing ``supports`` rules out."""
+    if supports(implementation, contact):
+        return
+    if implementation == "handrolled":
         raise ValueError("the hand-rolled quadruped has no native contact; its supporting "
                          "feet are pinned (use contact 'shared')")
-    if implementation != "handrolled" and contact != "native":
-        raise ValueError(f"{implementation} runs the quadruped with its own foot contact "
-                         "only (use contact 'native'); pinning its feet is not implemented")
+    raise ValueError(f"{implementation} runs the quadruped with its own foot contact "
+                     "only (use contact 'native'); pinning its feet is not implemented")
 
 
 def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,

@@ -28,10 +28,17 @@ def foot_position(model: QuadrupedModel, leg: int, theta: np.ndarray) -> np.ndar
     return leg_frames(model, leg, theta)[1][4]
 
 
-def foot_jacobian(model: QuadrupedModel, leg: int, theta: np.ndarray) -> np.ndarray:
-    """d p_B4 / d theta (3 x 3): column i is z_i x (p_4 - p_i) for revolute joint i."""
+def foot_position_and_jacobian(model: QuadrupedModel, leg: int, theta: np.ndarray
+                               ) -> tuple[np.ndarray, np.ndarray]:
+    """p_B4 and d p_B4 / d theta (3 x 3): column i is z_i x (p_4 - p_i) for revolute
+    joint i."""
     R, p = leg_frames(model, leg, theta)
-    return np.column_stack([cross(R[i][:, 2], p[4] - p[i]) for i in (1, 2, 3)])
+    return p[4], np.column_stack([cross(R[i][:, 2], p[4] - p[i]) for i in (1, 2, 3)])
+
+
+def foot_jacobian(model: QuadrupedModel, leg: int, theta: np.ndarray) -> np.ndarray:
+    """d p_B4 / d theta (3 x 3)."""
+    return foot_position_and_jacobian(model, leg, theta)[1]
 
 
 def inverse_kinematics(model: QuadrupedModel, leg: int, p_B4: np.ndarray) -> np.ndarray:

@@ -28,10 +28,10 @@ def contact_jacobian(model: QuadrupedModel, theta: np.ndarray, stance: tuple[str
     for leg in stance:
         k = LEGS.index(leg)
         J = np.zeros((3, 18))
-        p = kinematics.foot_position(model, k, th[k])
+        p, J_leg = kinematics.foot_position_and_jacobian(model, k, th[k])
         J[:, :3] = np.eye(3)
         J[:, 3:6] = -np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
-        J[:, 6 + 3 * k:9 + 3 * k] = kinematics.foot_jacobian(model, k, th[k])
+        J[:, 6 + 3 * k:9 + 3 * k] = J_leg
         rows.append(J)
     return np.vstack(rows) if rows else np.zeros((0, 18))
 
