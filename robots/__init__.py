@@ -22,6 +22,23 @@ class Param:
     source: str
 
 
+def side_sign(leg: str) -> float:
+    """+1 for a left leg, -1 for a right one.
+
+    One leg-naming convention for every robot: side first, then front or back
+    (``LF``, ``RF``, ``LB``, ``RB``); each robot's frames say which body axis "left" and
+    "front" point along."""
+    if len(leg) != 2 or leg[0] not in "LR" or leg[1] not in "FB":
+        raise ValueError(f"leg name {leg!r} is not side (L/R) then front/back (F/B)")
+    return 1.0 if leg[0] == "L" else -1.0
+
+
+def front_sign(leg: str) -> float:
+    """+1 for a front leg, -1 for a back one (the convention of :func:`side_sign`)."""
+    side_sign(leg)  # validates the name
+    return 1.0 if leg[1] == "F" else -1.0
+
+
 class UnknownRobotError(KeyError):
     """A robot name that is not in the registry."""
 

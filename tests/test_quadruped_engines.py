@@ -43,13 +43,13 @@ def test_audit_agrees_with_every_engine_to_round_off():
 def test_audit_names_a_wrong_thigh_inertia():
     model = build_model()
     I_C = model.I_C.copy()
-    I_C[LEGS.index("BR"), 1] *= 1.02  # 2 % on the back-right thigh
+    I_C[LEGS.index("RB"), 1] *= 1.02  # 2 % on the back-right thigh
     wrong = replace(model, I_C=I_C)
     results = audit.dynamics_audit(wrong, PARAMS, DESC, 5, 0)
     failed = [r for r in results if not r.passed]
     assert {r.reference for r in failed} == {"mujoco", "pinocchio", "pybullet"}
     fixed_M = [r for r in failed if r.term == "M (fixed base)"]
-    assert fixed_M and all("BR_" in r.worst_name for r in fixed_M)
+    assert fixed_M and all("RB_" in r.worst_name for r in fixed_M)
 
 
 def test_audit_catches_a_wrong_dh_offset():
@@ -106,7 +106,7 @@ def test_free_swing_and_free_flight_agree_with_the_engines_to_round_off():
                                           ("pybullet", "native")])
 def test_half_a_trot_stays_up_and_its_feet_carry_the_weight(impl, contact):
     df = run_one(PARAMS, SCENARIOS["trot"], impl, contact, DESC, duration=0.3)
-    assert np.max(np.abs(df["body.roll"])) < 3.0  # deg: the plan keeps the body level
+    assert np.max(np.abs(df["body.roll"])) < np.radians(3.0)  # the plan keeps the body level
     assert np.ptp(df["body.z"]) < 0.01
     Fz = sum(df[f"foot.{leg}.force.z"] for leg in LEGS).to_numpy()[1:]
     # level body, constant height: the vertical impulse balances the weight; 5 % allows

@@ -52,7 +52,7 @@ def test_inverse_kinematics_inverts_and_keeps_the_knee_of_fig_1d():
 
 
 def test_inverse_kinematics_refuses_a_foot_out_of_reach():
-    with pytest.raises(ModelInputError, match="out of reach of leg FR"):
+    with pytest.raises(ModelInputError, match="out of reach of leg RF"):
         kinematics.inverse_kinematics(MODEL, 1, MODEL.p_B0[1] + [0.0, 0.0, -0.5])
 
 
@@ -86,8 +86,8 @@ def test_forward_dynamics_inverts_inverse_dynamics():
                        atol=1e-10)
 
 
-@pytest.mark.parametrize("stance,rank", [(("FL", "FR", "BL", "BR"), 5),
-                                         (("FL", "FR", "BL"), 6), (("FR", "BL"), 5)])
+@pytest.mark.parametrize("stance,rank", [(("LF", "RF", "LB", "RB"), 5),
+                                         (("LF", "RF", "LB"), 6), (("RF", "LB"), 5)])
 def test_rank_of_the_body_equations_under_each_assumption(stance, rank):
     p_B4 = np.array([kinematics.foot_position(MODEL, k, PARAMS.theta_stand) for k in range(4)])
     A, _ = grf.assumption_matrix(stance, p_B4)
@@ -101,7 +101,7 @@ def test_three_leg_forces_balance_the_body_and_keep_the_assumed_equalities():
     assert np.max(np.abs(ff.residual)) < 1e-9
     F = ff.F_foot_B[[LEGS.index(leg) for leg in s.stance]]
     assert np.ptp(F[:, 0]) < 1e-12  # equal X forces (section 4.2)
-    assert ff.F_foot_B[LEGS.index("BR")] == pytest.approx(np.zeros(3))
+    assert ff.F_foot_B[LEGS.index("RB")] == pytest.approx(np.zeros(3))
     assert F[:, 2].sum() == pytest.approx(total_mass() * 9.81, rel=0.05)  # nearly static
 
 
@@ -127,8 +127,8 @@ def test_sway_is_continuous_and_away_from_the_lifted_leg():
     ts = np.linspace(0, WALK.period, 4001)
     y = np.array([sway(WALK, t)[0] for t in ts])
     assert np.max(np.abs(np.diff(y))) < 1e-3
-    assert sway(WALK, 0.3)[0] == pytest.approx(WALK.sway)  # BR lifted: body to the left
-    assert sway(WALK, 2.3)[0] == pytest.approx(-WALK.sway)  # BL lifted: to the right
+    assert sway(WALK, 0.3)[0] == pytest.approx(WALK.sway)  # RB lifted: body to the left
+    assert sway(WALK, 2.3)[0] == pytest.approx(-WALK.sway)  # LB lifted: to the right
 
 
 def test_pinned_forward_dynamics_returns_the_plan_where_the_assumptions_are_consistent():
@@ -189,7 +189,7 @@ def test_assumption_errors_vanish_for_forces_that_obey_the_assumptions():
     assert max(r["rms_error"] for r in res) < 1e-12
     assert max(r["rms_inequality"] for r in res if r["axis"] == "x") < 1e-12
     skewed = same.copy()
-    skewed["foot.FL.force.x"] += 1.0  # one leg pushes 1 N harder forward
+    skewed["foot.LF.force.x"] += 1.0  # one leg pushes 1 N harder forward
     res = assumption_errors(hand, {"engine": skewed})
     x3 = next(r for r in res if r["legs"] == 3 and r["axis"] == "x")
     assert x3["rms_inequality"] > 0.3 and x3["rms_error"] > 0.3

@@ -49,7 +49,7 @@ def random_states(n: int, seed: int) -> list[State]:
 
 
 def component_name(term: str, index: int, floating: bool) -> str:
-    """The generalized coordinate(s) of a flat index into a term, e.g. M[FL_HFE, BR_KFE]."""
+    """The generalized coordinate(s) of a flat index into a term, e.g. M[LF_HFE, RB_KFE]."""
     names = (list(BASE_DOFS) if floating else []) + joint_names()
     n = len(names)
     if term == "M":

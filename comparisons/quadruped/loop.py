@@ -17,8 +17,6 @@ from handrolled.quadruped.simulation import PinnedFeetSimulation
 from robots.quadruped.model_description import joint_names, link_name
 from robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_mass
 
-DEG = 180.0 / np.pi
-
 
 def standing_height(p: QuadrupedParams) -> float:
     """Body origin above the ground in the standing posture, feet on their spheres."""
@@ -145,14 +143,14 @@ class QuadrupedLoop:
         st = self.st
         yaw, pitch, roll = euler_zyx(st.R_WB)
         out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
-               "body.roll": roll * DEG, "body.pitch": pitch * DEG, "body.yaw": yaw * DEG}
+               "body.roll": roll, "body.pitch": pitch, "body.yaw": yaw}
         q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)
-        out["joint.BR.HFE.acceleration"] = self.qdd.reshape(4, 3)[LEGS.index("BR"), 1] * DEG
+        out["joint.RB.HFE.acceleration"] = self.qdd.reshape(4, 3)[LEGS.index("RB"), 1]
         tau = self.tau.reshape(4, 3)
         for i, leg in enumerate(LEGS):
             for j, joint in enumerate(JOINTS):
-                out[f"joint.{leg}.{joint}.angle"] = q[i, j] * DEG
-                out[f"joint.{leg}.{joint}.rate"] = qd[i, j] * DEG
+                out[f"joint.{leg}.{joint}.angle"] = q[i, j]
+                out[f"joint.{leg}.{joint}.rate"] = qd[i, j]
                 out[f"joint.{leg}.{joint}.torque"] = tau[i, j]
             for c, axis in enumerate("xyz"):
                 out[f"foot.{leg}.force.{axis}"] = self.F_W[i, c]

@@ -31,10 +31,10 @@ class Scenario:
 
 SCENARIOS: dict[str, Scenario] = {
     "trot": Scenario("trot", "Trot, one cycle", "trot", 1,
-                     "Section 6's dynamic trot (Fig. 4): BR+FL then BL+FR, one cycle (the "
+                     "Section 6's dynamic trot (Fig. 4): RB+LF then LB+RF, one cycle (the "
                      "body is not controlled about the support diagonal and falls later)."),
     "walk": Scenario("walk", "Static walk, one cycle", "walk", 1,
-                     "Section 4.2's static walk: one leg at a time, BR, FR, BL, FL."),
+                     "Section 4.2's static walk: one leg at a time, RB, RF, LB, LF."),
 }
 
 

@@ -23,7 +23,7 @@ STEPS = (2e-3, 1e-3, 5e-4)  # [s]
 # phases follow, with the unbalanced yaw of erratum 4.1), the trot's first half cycle
 # (one diagonal pair in the air).
 HORIZON = {"walk": 1.0, "trot": 0.3}  # [s]
-JOINT = JOINTS.index("HFE") + 3 * LEGS.index("BR")
+JOINT = JOINTS.index("HFE") + 3 * LEGS.index("RB")
 MIN_RATIO = 1.5
 REASON = ("first-order integration of a dynamically consistent plan: the error must halve "
           "with the step (ratio 2; 1.5 allows for the O(dt^2) terms)")
@@ -97,7 +97,7 @@ def table(name: str, res: dict) -> dict:
         for dt, tr in res["traces"].items():
             series.append({"label": f"forward dynamics, dt = {1e3 * dt:g} ms",
                            "x": list(tr["t"]), "y": list(np.degrees(tr[q])), "style": "--"})
-        panels.append({"title": f"Fig. {fig}: BR HFE {q}", "xlabel": "t [s]",
+        panels.append({"title": f"Fig. {fig}: RB HFE {q}", "xlabel": "t [s]",
                        "ylabel": units[q], "series": series})
     return {"scenario": None,
             "title": f"Section 6 round trip, {name}, first {res['horizon']:g} s",

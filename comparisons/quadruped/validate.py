@@ -25,6 +25,7 @@ from robots.quadruped import descriptions
 from robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams, table, total_mass
 
 ROBOT = "quadruped"
+DEG = 180.0 / np.pi  # signals are stored in radians; figures and the budget show degrees
 KIN_SAMPLES = 200
 FORCES = [f"foot.{leg}.force.{a}" for leg in LEGS for a in "xyz"]
 FORCES_ASSUMED = [f"foot.{leg}.force_assumed.{a}" for leg in LEGS for a in "xyz"]
@@ -45,12 +46,12 @@ def _figures(sc_name: str) -> list[dict]:
     hfe = [f"joint.{leg}.HFE" for leg in LEGS]
     return [
         {"title": f"Body attitude ({tag})", "scenario": sc_name, "variant": "native",
-         "signals": ["body.roll", "body.pitch"], "unit": "deg", "scale": 1.0,
+         "signals": ["body.roll", "body.pitch"], "unit": "deg", "scale": DEG,
          "caption": "Roll and pitch; error panels show minus MuJoCo."},
-        {"title": f"Figs. 5-7 in closed loop: BR HFE acceleration, rate, angle ({tag})",
+        {"title": f"Figs. 5-7 in closed loop: RB HFE acceleration, rate, angle ({tag})",
          "scenario": sc_name, "variant": "native",
-         "signals": ["joint.BR.HFE.acceleration", "joint.BR.HFE.rate", "joint.BR.HFE.angle"],
-         "unit": "", "units": ["deg/s^2", "deg/s", "deg"], "scale": 1.0,
+         "signals": ["joint.RB.HFE.acceleration", "joint.RB.HFE.rate", "joint.RB.HFE.angle"],
+         "unit": "", "units": ["deg/s^2", "deg/s", "deg"], "scale": DEG,
          "caption": "The joint of the paper's Figs. 5-7 tracking the plan in every "
                     "implementation; the acceleration is the rate difference over one step "
                     "(each integrator's own)."},
@@ -213,7 +214,7 @@ def _budget(p: QuadrupedParams, desc_dir: Path, trot: dict[str, pd.DataFrame],
     hand, mj, pb = trot["handrolled"], trot["mujoco"], trot["pybullet"]
     steps = [
         ("section 4's assumed forces vs the pinned feet's forces (hand-rolled run)",
-         hand, hand, "foot.BR.force_assumed.z"),
+         hand, hand, "foot.RB.force_assumed.z"),
         ("contact model: pinned feet (hand-rolled) vs native (MuJoCo)", hand, mj, None),
         ("engine: MuJoCo vs PyBullet, both native", mj, pb, None),
         (f"step: MuJoCo at dt = {p.dt:g} s vs dt/2", mj, half, None),
@@ -221,14 +222,14 @@ def _budget(p: QuadrupedParams, desc_dir: Path, trot: dict[str, pd.DataFrame],
     ]
     rows = []
     for comp, a, b, alt in steps:
-        for sig, unit in (("joint.BR.HFE.angle", "deg"), ("body.roll", "deg"),
-                          ("foot.BR.force.z", "N")):
+        for sig, unit in (("joint.RB.HFE.angle", "deg"), ("body.roll", "deg"),
+                          ("foot.RB.force.z", "N")):
             if alt is not None and not sig.startswith("foot"):
                 continue  # the assumed forces are forces only
             if alt == "assumed":
                 value = rms_diff(b, a, sig, signal_b=sig.replace("force.", "force_assumed."))
             else:
-                value = rms_diff(a, b, sig, signal_b=alt)
+                value = rms_diff(a, b, sig, scale=DEG if unit == "deg" else 1.0, signal_b=alt)
             rows.append({"scenario": "trot", "signal": sig, "component": comp,
                          "value": value, "unit": f"{unit} RMS", "note": ""})
     return rows
@@ -253,13 +254,13 @@ def _section6_rows(s6: dict) -> pd.DataFrame:
         for r in res["rows"]:
             for q, _ in section6.QUANTITIES:
                 rows.append([ROBOT, "section 6", f"{name} dt={r['step']:g}",
-                             f"joint.BR.HFE.{q}", "inverse kinematics", "handrolled",
+                             f"joint.RB.HFE.{q}", "inverse kinematics", "handrolled",
                              "max_pct_error", r[q], np.nan, True, "the paper's figure is "
                              "held back; reported, not toleranced"])
                 if r["ratio"] is not None and name == "walk":
                     ratio = r["ratio"][q]
                     rows.append([ROBOT, "section 6", f"{name} dt={r['step']:g}",
-                                 f"joint.BR.HFE.{q}", "inverse kinematics", "handrolled",
+                                 f"joint.RB.HFE.{q}", "inverse kinematics", "handrolled",
                                  "halving_ratio", ratio, section6.MIN_RATIO,
                                  bool(ratio >= section6.MIN_RATIO),
                                  "lower bound: " + section6.REASON])

@@ -35,14 +35,14 @@ class Gait:
         return self.stride / self.period
 
 
-# Section 6: BR and FL swing together, then BL and FR.
+# Section 6: RB and LF swing together, then LB and RF.
 TROT = Gait("trot", stride=0.20, height=0.06, period=0.6, swing_fraction=0.5,
-            offsets={"FL": 0.0, "BR": 0.0, "FR": 0.5, "BL": 0.5})
-# Section 4.2's static walk: one leg at a time, BR, FR, then BL, FL; all four feet down
+            offsets={"LF": 0.0, "RB": 0.0, "RF": 0.5, "LB": 0.5})
+# Section 4.2's static walk: one leg at a time, RB, RF, then LB, LF; all four feet down
 # between the two sides while the body sways across (a level, uniformly moving body over
 # a three-leg support keeps its centre of mass on an edge of the support triangle).
 WALK = Gait("walk", stride=0.12, height=0.05, period=4.0, swing_fraction=0.2,
-            offsets={"BR": 0.0, "FR": 0.8, "BL": 0.5, "FL": 0.3}, sway=0.025)
+            offsets={"RB": 0.0, "RF": 0.8, "LB": 0.5, "LF": 0.3}, sway=0.025)
 GAITS = {g.name: g for g in (TROT, WALK)}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from robots import side_sign
 from robots.description import Description, Inertial, Link, Shape
 from robots.landing_gear.params import (
     LEGS,
@@ -67,7 +68,7 @@ def _leg_links(
     mass_model: str,
     p: LandingGearParams,
 ) -> list[Link]:
-    col = (0.25, 0.45, 0.75, 1.0) if leg[0] == "L" else (0.75, 0.35, 0.25, 1.0)
+    col = (0.25, 0.45, 0.75, 1.0) if side_sign(leg) > 0 else (0.75, 0.35, 0.25, 1.0)
     upper = Link(
         name=f"{leg}_upper",
         parent=parent,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from robots import Param
+from robots import Param, front_sign, side_sign
 
 # Paper frame -> engine frame: x_W = z_P (forward), y_W = x_P (left), z_W = y_P (up).
 R_WP = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
@@ -141,15 +141,6 @@ def table(p: LandingGearParams = PARAMS) -> list[Param]:
     """The parameter table for the report appendix."""
     return [Param(k, float(getattr(p, k)), UNITS[k], SOURCES[k]) for k in SOURCES]
 
-
-def side_sign(leg: str) -> float:
-    """+1 for left legs (x_L = +x_B), -1 for right legs (x_L = -x_B)."""
-    return 1.0 if leg[0] == "L" else -1.0
-
-
-def front_sign(leg: str) -> float:
-    """+1 for front legs (z_B > 0), -1 for back legs."""
-    return 1.0 if leg[1] == "F" else -1.0
 
 
 def p_BH(leg: str, p: LandingGearParams = PARAMS) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from robots import side_sign
 from robots.description import Description, Inertial, Link, Shape
 from robots.quadruped import params as qp
 from robots.quadruped.params import ALPHA, LEGS, PARAMS, QuadrupedParams, dh_a, p_B0
@@ -39,13 +40,13 @@ def link_name(leg: str, k: int) -> str:
 
 
 def joint_names() -> list[str]:
-    """The twelve joints in the model's order: legs FL, FR, BL, BR, each HAA, HFE, KFE."""
+    """The twelve joints in the model's order: legs LF, RF, LB, RB, each HAA, HFE, KFE."""
     return [joint_name(leg, j) for leg in LEGS for j in qp.JOINTS]
 
 
 def _leg_links(leg: str, p: QuadrupedParams) -> list[Link]:
     a = dh_a(p)
-    col = (0.25, 0.45, 0.75, 1.0) if leg[1] == "L" else (0.75, 0.35, 0.25, 1.0)
+    col = (0.25, 0.45, 0.75, 1.0) if side_sign(leg) > 0 else (0.75, 0.35, 0.25, 1.0)
     inertials = qp.leg_inertials(leg)
     links = []
     for k in (1, 2, 3):

@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from robots import Param
+from robots import Param, front_sign, side_sign
 
-LEGS = ("FL", "FR", "BL", "BR")  # front/back, left/right (section 4.1: i = L/R, j = F/B)
+LEGS = ("LF", "RF", "LB", "RB")  # left/right, front/back (section 4.1: i = L/R, j = F/B)
 JOINTS = ("HAA", "HFE", "KFE")
 
 # Section 2: frame 0 axes in the body frame (columns x_0, y_0, z_0).
@@ -131,15 +131,6 @@ def table(p: QuadrupedParams = PARAMS) -> list[Param]:
     ``inertial_table``)."""
     return [Param(k, float(getattr(p, k)), UNITS[k], SOURCES[k]) for k in SOURCES]
 
-
-def side_sign(leg: str) -> float:
-    """+1 for left legs, -1 for right legs."""
-    return 1.0 if leg[1] == "L" else -1.0
-
-
-def front_sign(leg: str) -> float:
-    """+1 for front legs, -1 for back legs."""
-    return 1.0 if leg[0] == "F" else -1.0
 
 
 def p_B0(leg: str, p: QuadrupedParams = PARAMS) -> np.ndarray:
