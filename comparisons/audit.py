@@ -5,39 +5,18 @@ hand-rolled term functions."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
+
+from reports.chapter import AuditRow
 
 # Relative agreement the audit demands where the hand model's assumptions match the
 # description: a few hundred ulps of double precision for these small, well-scaled terms.
 ROUND_OFF = 1e-9
 
 
-@dataclass
-class TermResult:
-    """Worst agreement of one term, in one form, against one reference over all samples."""
-
-    term: str
-    equation: str
-    form: str
-    reference: str
-    max_rel_error: float
-    max_abs_error: float
-    worst_component: int
-    samples: int
-    seed: int
-    tolerance: float = ROUND_OFF
-    worst_name: str = ""  # the generalized coordinate(s) of worst_component, where named
-
-    @property
-    def passed(self) -> bool:
-        return bool(self.max_rel_error <= self.tolerance)
-
-    def as_dict(self) -> dict:
-        d = dict(self.__dict__)
-        d["passed"] = self.passed
-        return d
+# One audited term's result: the report's own record, computed here.
+TermResult = AuditRow
 
 
 def compare_term(term: str, equation: str, form: str, reference: str,
@@ -56,16 +35,7 @@ def compare_term(term: str, equation: str, form: str, reference: str,
             worst_rel, worst_idx = rel, int(np.argmax(diff))
         worst_abs = max(worst_abs, float(np.max(diff)))
     return TermResult(term, equation, form, reference, worst_rel, worst_abs, worst_idx,
-                      len(states), seed)
-
-
-def audit_rows(robot: str, results: list[TermResult],
-               toleranced: Callable[[TermResult], bool], reason: str) -> list[list]:
-    """Metric-table rows (comparisons.metrics.METRIC_COLUMNS) of audit results; a result
-    that is not ``toleranced`` (a printed form an erratum explains) is informational."""
-    return [[robot, "audit", r.form, r.term, r.reference, "handrolled", "max_rel_error",
-             r.max_rel_error, r.tolerance if toleranced(r) else np.nan,
-             r.passed if toleranced(r) else True, reason] for r in results]
+                      len(states), seed, ROUND_OFF)
 
 
 def random_states(n: int, seed: int, dim: int, q_range: float = np.pi, qd_range: float = 5.0,

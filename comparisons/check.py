@@ -3,8 +3,8 @@
 A figure *moves* when it differs from its baseline by more than
 ``MOVE_REL`` x |baseline| + ``MOVE_ABS``: runs are deterministic on one machine, so
 this margin only absorbs the last bits that another CPU or BLAS may change.  Any move,
-a verdict that turns from passed to failed, or a figure missing from the current run
-is a regression."""
+a verdict that turns from passed to failed, a figure missing from the current run or a
+figure the baseline lacks ('new': the baselines are out of date) is a regression."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
-KEY = ["robot", "scenario", "variant", "signal", "reference", "candidate", "metric"]
+KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
 MOVE_REL = 1e-6
 MOVE_ABS = 1e-9
 
@@ -31,7 +31,7 @@ class Finding:
     key: tuple
     baseline: float | None
     current: float | None
-    status: str  # "moved", "failed", "missing", "ok"
+    status: str  # "moved", "failed", "missing", "new", "ok"
 
 
 def write_baselines(metrics: pd.DataFrame, directory: Path = BASELINE_DIR) -> list[Path]:
@@ -53,6 +53,8 @@ def _num(v) -> float | None:
 
 
 def load_baselines(directory: Path, robots: list[str]) -> dict[tuple, dict]:
+    """Every figure of the robots' baseline files, checked before anything is computed:
+    a file that is missing, unreadable, empty or holds a malformed row is an error."""
     out = {}
     for robot in robots:
         path = directory / f"{robot}.json"
@@ -60,12 +62,34 @@ def load_baselines(directory: Path, robots: list[str]) -> dict[tuple, dict]:
             raise BaselineError(f"no baseline file {path}; run 'dynval check --update' first")
         try:
             data = json.loads(path.read_text())
-            for row in data["figures"]:
-                out[tuple(row[k] for k in KEY)] = row
+            figures = data["figures"]
+            if not isinstance(figures, list):
+                raise TypeError("'figures' is not a list")
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise BaselineError(f"baseline file {path} is corrupt ({type(exc).__name__}: "
                                 f"{exc})") from None
+        if not figures:
+            raise BaselineError(f"baseline file {path} holds no figures: a gate that compares "
+                                "nothing cannot pass; run 'dynval check --update'")
+        for i, row in enumerate(figures):
+            _check_row(path, i, row)
+            out[tuple(row[k] for k in KEY)] = row
     return out
+
+
+def _check_row(path: Path, i: int, row) -> None:
+    where = f"baseline file {path}, figure {i}"
+    if not isinstance(row, dict):
+        raise BaselineError(f"{where} is not an object")
+    missing = [k for k in (*KEY, "value", "passed") if k not in row]
+    if missing:
+        raise BaselineError(f"{where} lacks the field {missing[0]!r}")
+    v = row["value"]
+    if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                          or not math.isfinite(v)):
+        raise BaselineError(f"{where}: value {v!r} is not a finite number or null")
+    if not isinstance(row["passed"], bool):
+        raise BaselineError(f"{where}: passed {row['passed']!r} is not true or false")
 
 
 def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
@@ -91,6 +115,9 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
             findings.append(Finding(key, bv, cv, "failed"))
         else:
             findings.append(Finding(key, bv, cv, "ok"))
+    for key, c in current.items():  # figures the baseline has never seen
+        if key not in baseline and key[1] not in skip_scenarios:
+            findings.append(Finding(key, None, _num(c["value"]), "new"))
     return findings
 
 

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+
+from comparisons.progress import StepProgress, TaskProgress  # noqa: E402
 
 app = typer.Typer(
     add_completion=False,
@@ -18,29 +19,28 @@ app = typer.Typer(
 console = Console(stderr=True, soft_wrap=True)  # one error, one line: no hard wraps
 OutOpt = Annotated[Path, typer.Option("--out", help="output folder")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="ROBOT.PARAMETER=VALUE override")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", help="processes on this machine (default: every core)")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", envvar="DYNVAL_SCHEDULER",
+    help="a Dask scheduler address (tcp://HOST:PORT) to run the tasks on")]
+TierOpt = Annotated[str, typer.Option(
+    "--tier", help="full: every scenario to its end; ci: the first seconds of each, fewer "
+                   "audit states, with baselines of its own")]
+NoCacheOpt = Annotated[bool, typer.Option(
+    "--no-cache", help="recompute every task (the results cache is neither read nor written)")]
+
+
+def _stdout() -> Console:
+    """Standard output for tables: at a terminal its width; otherwise (a pipe, a CI log)
+    wide enough that no table is ever cut or wrapped."""
+    import sys
+
+    return Console() if sys.stdout.isatty() else Console(width=10_000, no_color=True)
 
 
 class UserError(Exception):
     """A mistake by the user: printed as one sentence, exit code 2."""
-
-
-def _progress() -> tuple[Progress, callable]:
-    prog = Progress(
-        TextColumn("{task.description:<48}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>5.1f} %"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not console.is_terminal and False,
-    )
-    tasks: dict[str, int] = {}
-
-    def update(label: str, fraction: float) -> None:
-        if label not in tasks:
-            tasks[label] = prog.add_task(label, total=1.0)
-        prog.update(tasks[label], completed=fraction)
-
-    return prog, update
 
 
 def _user_errors(fn):
@@ -51,6 +51,7 @@ def _user_errors(fn):
     def wrapper(*args, **kwargs):
         from comparisons.check import BaselineError
         from comparisons.harness import DivergenceError
+        from comparisons.manifest import IncompleteRunError
         from comparisons.registry import BadOverrideError
         from engines import DescriptionError, UnknownEngineError
         from handrolled import ModelInputError
@@ -66,6 +67,7 @@ def _user_errors(fn):
             BaselineError,
             UserError,
             ModelInputError,
+            IncompleteRunError,
         ) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
@@ -81,20 +83,28 @@ def _user_errors(fn):
 
 @app.command("list")
 def list_cmd() -> None:
-    """Robots, their scenarios and the engines."""
+    """Robots, their scenarios, the engines, and every parameter with its unit and range."""
     from comparisons.registry import comparison
     from engines import ENGINE_NAMES, TERM_ENGINES
     from robots import ROBOT_NAMES
+    from robots.parameters import describe
 
     table = Table("robot", "scenario", "title")
     for robot in ROBOT_NAMES:
         for name, sc in comparison(robot).scenarios.items():
             table.add_row(robot, name, sc.title)
-    Console().print(table)
-    Console().print(
+    _stdout().print(table)
+    _stdout().print(
         f"simulation engines: {', '.join(ENGINE_NAMES)}; "
         f"dynamics-term engines: {', '.join(TERM_ENGINES)}"
     )
+    params = Table("parameter", "value", "unit", "valid range", "description",
+                   title="parameters (--set ROBOT.PARAMETER=VALUE)")
+    for robot in ROBOT_NAMES:
+        for row in describe(comparison(robot).default_params):
+            params.add_row(row["parameter"], row["value"], row["unit"], row["range"],
+                           row["description"])
+    _stdout().print(params)
 
 
 @app.command()
@@ -108,9 +118,10 @@ def run(
     set_: SetOpt = None,
 ) -> None:
     """Run one scenario of ROBOT with the hand-rolled model and the chosen engines."""
-    from comparisons import harness
+    from comparisons import harness, manifest
     from comparisons.registry import apply_overrides, comparison, description_dir
     from engines import check_engine
+    from reports.chapter import traces_path
 
     comp = comparison(robot)
     if contact not in comp.contact_modes:
@@ -131,23 +142,21 @@ def run(
     for e in refused:
         console.print(f"{robot}: {e} runs with other contact than {contact!r}; not run")
     params = apply_overrides(robot, comp.default_params, set_ or [])
+    manifest.begin(out)
+    started = manifest.now()
     desc = description_dir(robot, params, comp.default_params, out)
-    prog, update = _progress()
     wide = {}
-    with prog:
+    with StepProgress(console) as prog:
         for impl in impls:
-            wide[impl] = comp.run_one(
-                params,
-                comp.scenarios[sc_name],
-                impl,
-                contact,
-                desc,
-                progress=lambda f, i=impl: update(f"{robot} {sc_name} {i}", f),
-            )
-    d = out / "runs" / robot / sc_name / contact
-    d.mkdir(parents=True, exist_ok=True)
-    harness.tidy(wide).to_parquet(d / "traces.parquet", index=False)
-    console.print(f"wrote {d / 'traces.parquet'}")
+            wide[impl] = comp.run_one(params, comp.scenarios[sc_name], impl, contact, desc,
+                                      progress=prog.step(f"{robot} {sc_name} {impl}"))
+    path = traces_path(out, robot, sc_name, contact)
+    traces = harness.tidy(wide).assign(robot=robot, scenario=sc_name, variant=contact)
+    manifest.write_atomic(path, lambda tmp: traces.to_parquet(tmp, index=False))
+    manifest.finish(out, "run", started, {"robot": robot, "scenario": sc_name,
+                                          "contact": contact, "engines": engines,
+                                          "overrides": set_ or []})
+    console.print(f"wrote {path}")
 
 
 @app.command()
@@ -166,7 +175,7 @@ def audit(
     from comparisons.registry import description_dir
 
     desc = description_dir(robot, comp.default_params, comp.default_params, Path("."))
-    results = comp.audit(comp.default_params, desc, samples, seed)
+    results = comp.full_audit(comp.default_params, desc, samples, seed)
     table = Table(
         "term",
         "equation",
@@ -179,7 +188,7 @@ def audit(
         title=f"{robot} audit, {samples} states, seed {seed}",
     )
     for r in results:
-        verdict = "pass" if r.passed else ("erratum" if r.form == "printed" else "FAIL")
+        verdict = "agrees" if r.passed else ("erratum" if r.form == "printed" else "DIFFERS")
         table.add_row(
             r.term,
             r.equation,
@@ -190,7 +199,7 @@ def audit(
             r.worst_name or "-",
             verdict,
         )
-    Console().print(table)
+    _stdout().print(table)
     if any(not r.passed and r.form != "printed" for r in results):
         raise typer.Exit(1)
 
@@ -204,18 +213,54 @@ def validate(
     scenario: Annotated[list[str] | None, typer.Option("--scenario")] = None,
     samples: Annotated[int, typer.Option()] = 1000,
     seed: Annotated[int, typer.Option()] = 0,
+    tier: TierOpt = "full",
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_cache: NoCacheOpt = False,
 ) -> None:
     """Every robot, default scenarios, all engines, then the report."""
-    _validate(out, set_, robot, scenario, samples, seed)
+    metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers, scheduler,
+                        no_cache)
+    import os
+
+    from comparisons.tasks import default_cache_dir
     from reports import build_report
 
-    pdf = build_report(out)
+    pdf = build_report(out, workers=workers or os.cpu_count() or 1,
+                       cache_dir=None if no_cache else default_cache_dir())
     console.print(f"wrote {pdf}")
+    line, failed = verdict_line(out, metrics)
+    console.print(line, highlight=False)
+    if failed:
+        raise typer.Exit(1)
 
 
-def _validate(out, set_, robot, scenario, samples, seed):
+def verdict_line(out: Path, metrics) -> tuple[str, int]:
+    """One line of counts per rung verdict and of figures outside tolerance, and how many
+    of those are not declared as known, explained differences."""
+    import json
+    from collections import Counter
+
+    summary = json.loads((out / "summary.json").read_text())
+    verdicts = Counter(r["verdict"] for ch in summary["robots"].values()
+                       for r in ch["rungs"].values())
+    bad = metrics[~metrics["passed"]]
+    unexplained = int((bad["known"] == "").sum())
+    line = ("verdict: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+            + f" (rungs); {len(bad)} figures outside tolerance, {len(bad) - unexplained} of "
+            f"them known differences" + (f"; {unexplained} unexplained: exit 1"
+                                         if unexplained else ""))
+    return line, unexplained
+
+
+def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
+              scheduler=None, no_cache=False):
+    import os
+
+    from comparisons.ladder import TIERS
     from comparisons.pipeline import validate_all
     from comparisons.registry import comparison
+    from comparisons.tasks import default_cache_dir
     from robots import ROBOT_NAMES
 
     robots = robot or list(ROBOT_NAMES)
@@ -231,21 +276,76 @@ def _validate(out, set_, robot, scenario, samples, seed):
             raise UserError(
                 f"unknown scenario {s!r} for {r}; known: {', '.join(known[r])}"
             )
-    prog, update = _progress()
-    with prog:
-        metrics = validate_all(out, update, robot, scenario, set_ or [], samples, seed)
+    if workers is not None and workers < 1:
+        raise UserError("--workers must be at least 1")
+    if tier not in TIERS:
+        raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
+    with TaskProgress(console) as prog:
+        metrics = validate_all(out, robot, scenario, set_ or [], samples, seed, tier=tier,
+                               workers=workers or os.cpu_count() or 1, scheduler=scheduler,
+                               cache_dir=None if no_cache else default_cache_dir(),
+                               timings_path=default_cache_dir() / f"timings-{tier}.json",
+                               report=prog.report)
     return metrics
+
+
+@app.command()
+@_user_errors
+def sweep(
+    robot: str,
+    scenario: Annotated[str, typer.Option("--scenario", help="the scenario to sweep")],
+    vary: Annotated[list[str], typer.Option(
+        "--vary", help="ROBOT.NAME=LO:HI:N: a parameter or scenario field and its values")],
+    out: OutOpt = Path("dynval-out/sweep"),
+    set_: SetOpt = None,
+    tier: TierOpt = "full",
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Run one scenario over a grid of parameter values, every implementation at every
+    point; writes sweep.parquet and sweep.pdf (an interrupted sweep resumes from the
+    cache)."""
+    import os
+
+    from comparisons.sweep import sweep as run_sweep
+    from comparisons.tasks import default_cache_dir
+    from reports.sweep import build_sweep_report
+
+    if workers is not None and workers < 1:
+        raise UserError("--workers must be at least 1")
+    with TaskProgress(console) as prog:
+        table = run_sweep(out, robot, scenario, vary, set_ or [], tier,
+                          workers=workers or os.cpu_count() or 1, scheduler=scheduler,
+                          cache_dir=None if no_cache else default_cache_dir(),
+                          report=prog.report)
+    from comparisons.manifest import verify
+
+    pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
+    console.print(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
 
 
 @app.command()
 @_user_errors
 def report(out: OutOpt = Path("dynval-out")) -> None:
     """Build the PDF from the runs stored under --out."""
+    import os
+
+    from comparisons.manifest import verify
+    from comparisons.tasks import default_cache_dir
     from reports import build_report
     from reports.pdf import ReportInputError
 
     try:
-        pdf = build_report(out)
+        if (out / "sweep.parquet").is_file():  # a sweep folder: its own section
+            from comparisons.sweep import load
+            from reports.sweep import build_sweep_report
+
+            table, m = load(out)
+            console.print(f"wrote {build_sweep_report(out, table, m)}")
+            return
+        verify(out)
+        pdf = build_report(out, workers=os.cpu_count() or 1, cache_dir=default_cache_dir())
     except ReportInputError as exc:
         raise UserError(str(exc)) from None
     console.print(f"wrote {pdf}")
@@ -261,10 +361,19 @@ def check(
     robot: Annotated[list[str] | None, typer.Option("--robot")] = None,
     scenario: Annotated[list[str] | None, typer.Option("--scenario")] = None,
     update: Annotated[bool, typer.Option("--update", help="rewrite the baselines")] = False,
+    tier: TierOpt = "ci",
+    run_dir: Annotated[Path | None, typer.Option(
+        "--run", help="check the figures of a finished 'dynval validate --out DIR' instead "
+                      "of recomputing")] = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_cache: NoCacheOpt = False,
 ) -> None:
-    """Recompute the figures and exit 1 when one moved past its baseline."""
+    """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
+    past its baseline."""
     from comparisons.check import (
         BASELINE_DIR,
+        KEY,
         compare_to_baseline,
         load_baselines,
         write_baselines,
@@ -272,11 +381,18 @@ def check(
     )
     from robots import ROBOT_NAMES
 
-    directory = baseline or BASELINE_DIR
     robots = robot or list(ROBOT_NAMES)
+    if run_dir is not None:
+        if update:
+            raise UserError("--update recomputes the figures; it does not take --run")
+        metrics, tier = _finished_run(run_dir)
+        robots = robot or sorted(set(metrics["robot"]))
+    directory = baseline or BASELINE_DIR / tier
     if not update:
         base = load_baselines(directory, robots)  # fail fast on a corrupt baseline
-    metrics = _validate(out, set_, robots, scenario, 1000, 0)
+    if run_dir is None:
+        metrics = _validate(out, set_, robots, scenario, 1000, 0, tier, workers, scheduler,
+                            no_cache)
     if update:
         for path in write_baselines(metrics, directory):
             console.print(f"wrote {path}")
@@ -287,32 +403,31 @@ def check(
                     if scenario and s not in scenario)
     findings = compare_to_baseline(metrics, base, skipped)
     bad = [f for f in findings if f.status != "ok"]
-    table = Table(
-        "status",
-        "robot",
-        "scenario",
-        "variant",
-        "signal",
-        "candidate",
-        "metric",
-        "baseline",
-        "current",
-        title=f"{len(bad)} of {len(findings)} figures moved",
-    )
+    table = Table("status", *KEY, "baseline", "current",
+                  title=f"{len(bad)} of {len(findings)} figures moved")
     for f in bad:
-        table.add_row(
-            f.status,
-            *[str(k) for k in f.key[:4]],
-            str(f.key[5]),
-            str(f.key[6]),
-            _fmt(f.baseline),
-            _fmt(f.current),
-        )
-    Console().print(table)
+        table.add_row(f.status, *[str(k) for k in f.key], _fmt(f.baseline), _fmt(f.current))
+    _stdout().print(table)
     if junit:
         write_junit(findings, junit)
     if bad:
         raise typer.Exit(1)
+
+
+def _finished_run(run_dir: Path):
+    """The metrics and tier of a finished validate run."""
+    import json
+
+    import pandas as pd
+
+    from comparisons.manifest import verify
+
+    verify(run_dir)
+    summary, metrics = run_dir / "summary.json", run_dir / "metrics.parquet"
+    try:
+        return pd.read_parquet(metrics), json.loads(summary.read_text()).get("tier", "full")
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read the run in {run_dir} ({exc})") from None
 
 
 def _fmt(v) -> str:

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pandas as pd
 
 from comparisons.integrate import integrate_euler, integrate_rk4
-from comparisons.metrics import METRIC_COLUMNS
+from comparisons.ladder import rows_verdict
+from reports.chapter import MetricRow, Rung, TrajectoryRow
 
 
 def compare_swings(hand_qdd: Callable, mj, pb, q0: np.ndarray, dt: float, n: int,
@@ -39,20 +39,16 @@ def integration_error_row(hand_qdd: Callable, hand: np.ndarray, q0: np.ndarray, 
             "reason": "integration error of the shared scheme, first order in dt"}
 
 
-def metric_rows(robot: str, rows: list[dict]) -> pd.DataFrame:
-    """The L3 rows as metric-table rows (informational where the row has no tolerance)."""
-    return pd.DataFrame([[
-        robot, "L3 free swing", f"dt={r['step']:g}", "joint angles",
-        r["comparison"].split(" vs ")[1], "handrolled", "max_abs_rad", r["max_abs_rad"],
-        np.nan if r["tolerance"] is None else r["tolerance"],
-        True if r["tolerance"] is None else r["max_abs_rad"] <= r["tolerance"], r["reason"]]
-        for r in rows], columns=METRIC_COLUMNS)
-
-
-def rung(rows: list[dict], what: str) -> dict:
-    """The L3 verdict: every toleranced row within its tolerance."""
-    checked = [r for r in rows if r["tolerance"] is not None]
-    return {"verdict": "pass" if all(r["max_abs_rad"] <= r["tolerance"] for r in checked)
-            else "fail",
-            "note": f"{what}: hand vs engines worst "
-                    f"{max(r['max_abs_rad'] for r in checked):.1e} rad"}
+def l3_result(robot: str, rows: list[dict], what: str
+              ) -> tuple[list[TrajectoryRow], list[MetricRow], Rung]:
+    """The L3 rung of free-swing rows: the chapter's rows, their metric rows (reported
+    where a row has no tolerance) and the verdict (every toleranced row within it)."""
+    typed = [TrajectoryRow(**r) for r in rows]
+    metrics = [MetricRow(
+        robot, "L3 free swing", "L3", f"dt={r.step:g}", "joint angles",
+        r.comparison.split(" vs ")[1], "handrolled", "max_abs_rad", r.max_abs_rad,
+        r.tolerance, True if r.tolerance is None else bool(r.max_abs_rad <= r.tolerance),
+        r.reason, "agreement") for r in typed]
+    checked = [r for r in typed if r.tolerance is not None]
+    return typed, metrics, Rung(rows_verdict(metrics), f"{what}: hand vs engines worst "
+                                f"{max(r.max_abs_rad for r in checked):.1e} rad")

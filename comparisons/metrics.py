@@ -9,8 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-METRIC_COLUMNS = ["robot", "scenario", "variant", "signal", "reference", "candidate", "metric",
-                  "value", "tolerance", "passed", "reason"]
+from reports.chapter import MetricRow
 
 
 @dataclass(frozen=True)
@@ -45,32 +44,34 @@ def pair_metrics(t: np.ndarray, ref: np.ndarray, cand: np.ndarray) -> dict[str, 
     }
 
 
-def compare(traces: pd.DataFrame, robot: str, scenario: str, variant: str, signals: list[str],
-            reference: str, candidates: list[str],
-            tolerances: dict[tuple[str, str], Tolerance]) -> pd.DataFrame:
-    """Metric rows for each signal and candidate against the reference implementation.
+def compare(wide: dict[str, pd.DataFrame], robot: str, scenario: str, variant: str,
+            signals: list[str], reference: str, candidates: list[str],
+            tolerances: dict[tuple[str, str], Tolerance], rung: str = "L4") -> list[MetricRow]:
+    """Agreement rows for each signal and candidate against the reference implementation,
+    from each implementation's wide trace (time x signal); the candidate is interpolated
+    onto the reference's times.
 
     ``tolerances`` maps (signal-prefix, metric) to a Tolerance; the longest matching
-    prefix wins; a metric without one is informational (tolerance NaN, passed True).
+    prefix wins; a metric without one is reported, not judged (tolerance None).
     """
     rows = []
-    ref_df = traces[traces["implementation"] == reference]
+    ref = wide[reference]
+    t = ref["time"].to_numpy()
     for cand in candidates:
-        cand_df = traces[traces["implementation"] == cand]
+        c = wide[cand]
         for sig in signals:
-            r = ref_df[ref_df["signal"] == sig].sort_values("time")
-            c = cand_df[cand_df["signal"] == sig].sort_values("time")
-            if r.empty or c.empty:
+            if sig not in ref or sig not in c:
                 raise KeyError(f"signal {sig!r} is missing from the {reference} or {cand} trace")
-            t = r["time"].to_numpy()
-            values = pair_metrics(t, r["value"].to_numpy(), np.interp(t, c["time"], c["value"]))
+            values = pair_metrics(t, ref[sig].to_numpy(),
+                                  np.interp(t, c["time"].to_numpy(), c[sig].to_numpy()))
             for metric, value in values.items():
                 tol = _lookup(tolerances, sig, metric)
-                passed = True if tol is None else bool(abs(value) <= tol.value)
-                rows.append([robot, scenario, variant, sig, reference, cand, metric, value,
-                             np.nan if tol is None else tol.value, passed,
-                             "" if tol is None else tol.reason])
-    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+                rows.append(MetricRow(
+                    robot, scenario, rung, variant, sig, reference, cand, metric, value,
+                    None if tol is None else tol.value,
+                    True if tol is None else bool(abs(value) <= tol.value),
+                    "" if tol is None else tol.reason, "agreement"))
+    return rows
 
 
 def _lookup(tolerances, signal: str, metric: str) -> Tolerance | None:
@@ -82,10 +83,20 @@ def _lookup(tolerances, signal: str, metric: str) -> Tolerance | None:
 
 
 def check_row(robot: str, scenario: str, variant: str, signal: str, implementation: str,
-              metric: str, value: float, tolerance: float, reason: str) -> list:
-    """A metric row for a requirement on one implementation (reference column '-')."""
-    return [robot, scenario, variant, signal, "-", implementation, metric, float(value),
-            float(tolerance), bool(abs(value) <= tolerance), reason]
+              metric: str, value: float, tolerance: float, reason: str,
+              rung: str = "L4") -> MetricRow:
+    """A requirement on one implementation (reference column '-')."""
+    return MetricRow(robot, scenario, rung, variant, signal, "-", implementation, metric,
+                     float(value), float(tolerance), bool(abs(value) <= tolerance), reason,
+                     "requirement")
+
+
+def recomputed_row(robot: str, scenario: str, signal: str, metric: str, value: float,
+                   reason: str, rung: str = "L5", variant: str = "-",
+                   candidate: str = "handrolled", reference: str = "-") -> MetricRow:
+    """A number recomputed by the paper's method with nothing published to judge it by."""
+    return MetricRow(robot, scenario, rung, variant, signal, reference, candidate, metric,
+                     float(value), None, True, reason, "recomputed")
 
 
 def rms_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str, scale: float = 1.0,

@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import platform
 import subprocess
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from comparisons import manifest
+from comparisons.ladder import Inputs, RobotLadder
 from comparisons.registry import apply_overrides, comparison, description_dir
+from comparisons.tasks import Outcome, Report, execute
+from reports.chapter import metrics_frame
 from robots import ROBOT_NAMES
 
 VERSION = "0.1.0"
@@ -27,33 +30,84 @@ def git_commit() -> str:
         return "unknown"
 
 
-def validate_all(out: Path, progress: Callable[[str, float], None], robots: list[str] | None = None,
+def plan(robots: list[str] | None = None, scenarios: list[str] | None = None,
+         overrides: list[str] | None = None, samples: int = 1000, seed: int = 0,
+         out: Path = Path("dynval-out"), tier: str = "full") -> list[tuple[RobotLadder, Inputs]]:
+    """Each robot's declaration and inputs (overrides applied; descriptions regenerated
+    under ``out`` when the parameters differ from the shipped ones)."""
+    plans = []
+    for robot in robots or list(ROBOT_NAMES):
+        ladder = comparison(robot)
+        params = apply_overrides(robot, ladder.default_params, overrides or [])
+        desc = description_dir(robot, params, ladder.default_params, out)
+        plans.append((ladder, ladder.inputs(params, desc, scenarios, samples, seed, tier)))
+    return plans
+
+
+def validate_all(out: Path, robots: list[str] | None = None,
                  scenarios: list[str] | None = None, overrides: list[str] | None = None,
-                 samples: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Run every rung of every robot; write metrics.parquet/json and summary.json."""
+                 samples: int = 1000, seed: int = 0, *, tier: str = "full", workers: int = 1,
+                 scheduler: str | None = None, cache_dir: Path | None = None,
+                 timings_path: Path | None = None, report: Report | None = None
+                 ) -> pd.DataFrame:
+    """Run every rung of every robot as one graph of tasks; write the traces,
+    metrics.parquet/json and summary.json."""
     from engines import versions
 
-    out.mkdir(parents=True, exist_ok=True)
+    manifest.begin(out)  # an unwritable folder is found now; the old manifest goes first
+    started = manifest.now()
+    plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
+    tasks = [t for ladder, inp in plans for t in ladder.tasks(inp)]
+    timings = _load_timings(timings_path)
+    outcomes = execute(tasks, workers, scheduler, cache_dir, report, timings)
+    _store_timings(timings_path, timings, outcomes)
     summary = {"dynval_version": VERSION, "git_commit": git_commit(),
                "date": date.today().isoformat(),
                "machine": f"{platform.system()} {platform.machine()}, "
                           f"Python {platform.python_version()}",
                "versions": {**versions(), "numpy": np.__version__},
-               "seed": seed, "samples": samples, "overrides": overrides or [], "robots": {}}
-    frames = []
-    for robot in robots or list(ROBOT_NAMES):
-        comp = comparison(robot)
-        params = apply_overrides(robot, comp.default_params, overrides or [])
-        desc = description_dir(robot, params, comp.default_params, out)
-        metrics, chapter = comp.validate(out, params, desc, progress, scenarios=scenarios,
-                                         samples=samples, seed=seed)
-        frames.append(metrics)
-        summary["robots"][robot] = chapter
-    metrics = pd.concat(frames, ignore_index=True)
-    metrics.to_parquet(out / "metrics.parquet", index=False)
-    (out / "metrics.json").write_text(json.dumps(_records(metrics), indent=1))
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=_json_default))
+               "tier": tier, "seed": seed, "samples": plans[0][1].samples if plans else samples,
+               "overrides": overrides or [],
+               "tasks": {"total": len(outcomes),
+                         "from_cache": sum(o.cached for o in outcomes.values())},
+               "robots": {}}
+    rows = []
+    for ladder, inp in plans:
+        robot_rows, chapter = ladder.assemble(inp, outcomes, out)
+        rows += robot_rows
+        summary["robots"][ladder.robot] = chapter.to_dict()
+    metrics = metrics_frame(rows)
+    manifest.write_atomic(out / "metrics.parquet",
+                          lambda tmp: metrics.to_parquet(tmp, index=False))
+    manifest.write_atomic(out / "metrics.json", lambda tmp: tmp.write_text(
+        json.dumps(_records(metrics), indent=1)))
+    manifest.write_atomic(out / "summary.json", lambda tmp: tmp.write_text(
+        json.dumps(summary, indent=1, default=_json_default)))
+    manifest.finish(out, "validate", started, {
+        "robots": [ladder.robot for ladder, _ in plans], "scenarios": scenarios,
+        "tier": tier, "samples": summary["samples"], "seed": seed,
+        "overrides": overrides or [], "git_commit": summary["git_commit"],
+        "versions": summary["versions"]})
     return metrics
+
+
+def _load_timings(path: Path | None) -> dict[str, float]:
+    """Seconds each task took when it last ran (for longest-first ordering)."""
+    try:
+        return json.loads(path.read_text()) if path and path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _store_timings(path: Path | None, timings: dict[str, float],
+                   outcomes: dict[str, Outcome]) -> None:
+    if path is None:
+        return
+    timings.update({k: o.seconds for k, o in outcomes.items() if not o.cached})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(timings, indent=0, sort_keys=True))
+    tmp.replace(path)
 
 
 def _json_default(o):

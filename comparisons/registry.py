@@ -1,47 +1,53 @@
 """Which robots dynval can validate, and the hooks each one gives the harness.
 
-Adding a robot: a ``robots/<name>/`` folder, a ``handrolled/<name>`` module, and a
-``comparisons/<name>`` package whose ``COMPARISON`` is a ``RobotComparison``."""
+Adding a robot: a ``robots/<name>/`` folder, a ``handrolled/<name>`` module, a
+``comparisons/<name>`` package whose ``LADDER`` is a ``comparisons.ladder.RobotLadder``,
+and its name in ``robots.ROBOT_NAMES``."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from robots import ROBOT_NAMES, UnknownRobotError, robot_module
+from robots.parameters import ParameterError, spec, validate_params
+
+if TYPE_CHECKING:
+    from comparisons.ladder import RobotLadder
 
 
-@dataclass(frozen=True)
-class RobotComparison:
-    name: str
-    default_params: Any
-    scenarios: dict[str, Any]
-    implementations: tuple[str, ...]
-    contact_modes: tuple[str, ...]
-    validate: Callable[..., tuple[Any, dict]]
-    run_one: Callable[..., Any]
-    audit: Callable[..., list]
-    # whether an implementation runs in a contact mode; by default the hand-rolled model
-    # has only the paper's (shared) contact and the engines have both
-    supports: Callable[[str, str], bool] = (
-        lambda implementation, contact: implementation != "handrolled" or contact == "shared")
-
-
-def comparison(robot: str) -> RobotComparison:
-    """The comparison hooks of a registered robot."""
+def comparison(robot: str) -> RobotLadder:
+    """The declaration of a registered robot (``comparisons.<robot>.LADDER``)."""
     robot_module(robot)  # raises UnknownRobotError with the list of robots
-    return importlib.import_module(f"comparisons.{robot}").COMPARISON
+    return importlib.import_module(f"comparisons.{robot}").LADDER
 
 
 class BadOverrideError(ValueError):
-    pass
+    """A ``--set`` override that is malformed, names no parameter or gives a value outside
+    the parameter's declared range (one sentence)."""
+
+
+def _override_value(params: Any, name: str, value: str, item: str) -> Any:
+    """The override's text as the parameter's type: a name for a text or choice parameter,
+    an int for a count (when the number is whole), a float otherwise. Ranges are checked
+    afterwards by ``validate_params``, which also refuses NaN, infinities and fractions."""
+    kind = spec(params, name).range.kind
+    if kind in ("text", "choice"):
+        return value.strip()
+    try:
+        number = float(value)
+    except ValueError:
+        raise BadOverrideError(f"override {item!r}: {value!r} is not a number") from None
+    if kind == "integer" and number.is_integer():
+        return int(number)
+    return number
 
 
 def apply_overrides(robot: str, params: Any, overrides: list[str]) -> Any:
-    """Parameters with ``ROBOT.FIELD=VALUE`` overrides for this robot applied."""
+    """Parameters with the ``ROBOT.FIELD=VALUE`` overrides for this robot applied, checked
+    against every parameter's declared unit and range before anything runs."""
     names = {f.name for f in fields(params)}
     changes = {}
     for item in overrides:
@@ -55,25 +61,54 @@ def apply_overrides(robot: str, params: Any, overrides: list[str]) -> Any:
             continue
         if field not in names:
             raise BadOverrideError(f"robot {robot} has no parameter {field!r} (override {item!r})")
-        try:
-            changes[field] = float(value)
-        except ValueError:
-            raise BadOverrideError(f"override {item!r}: {value!r} is not a number") from None
-    return replace(params, **changes) if changes else params
+        changes[field] = _override_value(params, field, value, item)
+    new = replace(params, **changes) if changes else params
+    try:
+        validate_params(new)
+    except ParameterError as exc:
+        raise BadOverrideError(str(exc)) from None
+    return new
 
 
 def description_dir(robot: str, params: Any, default: Any, out: Path) -> Path:
     """The shipped description folder, or freshly generated files under ``out`` when the
-    parameters differ from the shipped ones."""
+    parameters differ from the shipped ones.  Either way every file is checked against the
+    parameters before anything runs: a description edited by hand, or left stale after a
+    parameter change, is refused with the file and its first differing line."""
     from robots import ROOT
     from robots.description import to_mjcf, to_urdf
 
-    if params == default:
-        return ROOT / robot
-    d = out / "descriptions" / robot
-    d.mkdir(parents=True, exist_ok=True)
+    expected = {}
     for stem, desc in robot_module(robot).descriptions(params).items():
         if "mjcf" in desc.formats:
-            (d / f"{stem}.xml").write_text(to_mjcf(desc))
-        (d / f"{stem}.urdf").write_text(to_urdf(desc))
+            expected[f"{stem}.xml"] = to_mjcf(desc)
+        expected[f"{stem}.urdf"] = to_urdf(desc)
+    if params == default:
+        d = ROOT / robot
+        for name, text in expected.items():
+            _same_description(d / name, text)
+        return d
+    d = out / "descriptions" / robot
+    d.mkdir(parents=True, exist_ok=True)
+    for name, text in expected.items():
+        (d / name).write_text(text)
     return d
+
+
+def _same_description(path: Path, expected: str) -> None:
+    """Refuse a description file that is not what the parameters generate."""
+    from engines import DescriptionError
+
+    if not path.is_file():
+        raise DescriptionError(f"{path} is missing; run 'python -m robots.generate'")
+    found = path.read_text()
+    if found == expected:
+        return
+    for n, (a, b) in enumerate(zip(found.splitlines(), expected.splitlines(), strict=False), 1):
+        if a != b:
+            raise DescriptionError(
+                f"{path} does not match the parameters at line {n}: the file has "
+                f"{a.strip()!r}, the parameters give {b.strip()!r} (edited by hand or stale; "
+                "run 'python -m robots.generate')")
+    raise DescriptionError(f"{path} does not match the parameters (its length differs; run "
+                           "'python -m robots.generate')")

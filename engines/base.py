@@ -1,15 +1,39 @@
-"""Common types of the engine adapters (engine world frame W, z up)."""
+"""Common types of the engine adapters (engine world frame W, z up) and the protocols every
+adapter satisfies, so that callers depend on one set of method names and never on which
+engine answers.
+
+Three roles, each a ``typing.Protocol`` (runtime checkable, so a test can assert that an
+adapter satisfies it):
+
+- :class:`Simulation`: time-stepping a tree with joint torques and point forces
+  (``MujocoSimulation``, ``PybulletSimulation``);
+- :class:`DynamicsTerms`: M(q), bias, gravity, inverse dynamics and frame kinematics
+  (``MujocoTerms``, ``PybulletTerms``, ``PinocchioTerms``);
+- :class:`DescriptionFacts`: what an engine made of a description file (link inertials,
+  joint axes, joint limits with their units), so that the L0 check compares plain data.
+
+Joint vectors (q, v, vdot, tau) are in the caller's ``joint_names`` order wherever an
+adapter takes joint names; each adapter looks its joints up by name.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 
 @dataclass
 class FloatingState:
-    """Pose and velocity of a floating-base tree; the base is the root link frame."""
+    """Pose and velocity of a tree's root link frame, and its joints.
+
+    For a floating base the root pose is the free joint's; for a fixed base (welded root,
+    or a planar or prismatic root made of ordinary joints) the root link keeps the pose
+    the description gives it: ``reset`` ignores the root fields and ``state`` reports the
+    root link as the engine has it.
+    """
 
     p_WB: np.ndarray  # root link origin [m]
     R_WB: np.ndarray  # root link attitude
@@ -44,5 +68,107 @@ class Ground:
     contact_geoms: tuple[str, ...] = field(default_factory=tuple)
 
 
-def skew(w: np.ndarray) -> np.ndarray:
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+JOINT_UNITS = {"revolute": "rad", "prismatic": "m"}  # the unit of a joint's position
+
+
+@dataclass(frozen=True)
+class LinkInertial:
+    """A link's mass [kg], centre of mass [m] in the link frame and inertia about the centre
+    of mass in link axes [kg m^2], as an engine holds them."""
+
+    mass: float
+    com: np.ndarray
+    inertia: np.ndarray
+
+
+@dataclass(frozen=True)
+class JointLimit:
+    """Position limits of a one-degree-of-freedom joint in its own unit: "rad" for a
+    revolute joint, "m" for a prismatic one (unlimited: -inf, inf)."""
+
+    lower: float
+    upper: float
+    unit: str
+
+
+def inertia_from_principal(moments: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """Inertia in link axes from principal moments and the principal frame R (columns:
+    principal axes in link axes), the form MuJoCo and PyBullet store it in."""
+    return R @ np.diag(moments) @ R.T
+
+
+@runtime_checkable
+class DescriptionFacts(Protocol):
+    """What an engine made of a description file, keyed by the file's names."""
+
+    def link_inertials(self) -> dict[str, LinkInertial]:
+        """Every link with an inertial the engine keeps, by link name."""
+        ...
+
+    def joint_axes(self) -> dict[str, np.ndarray]:
+        """Unit axis of every revolute or prismatic joint in its child link's frame."""
+        ...
+
+    def joint_limits(self) -> dict[str, JointLimit]:
+        """Limits of every revolute or prismatic joint, with the unit of each."""
+        ...
+
+
+@runtime_checkable
+class DynamicsTerms(Protocol):
+    """The terms of M(q) vdot + bias(q, v) = tau and the kinematics of named frames.
+
+    ``bias`` = C(q, v) v + G(q); ``gravity`` = G(q) = bias at zero velocity.  A frame is
+    named as the engine names it (a link; for MuJoCo also a site); ``offset`` is a point
+    fixed in that frame [m], the frame origin when None.  Positions are world-frame [m];
+    Jacobians are the 3 x n linear Jacobians of that point.
+    """
+
+    name: str
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray: ...
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray: ...
+
+    def gravity(self, q: np.ndarray) -> np.ndarray: ...
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray: ...
+
+    def frame_position(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray: ...
+
+    def frame_jacobian(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray: ...
+
+
+@runtime_checkable
+class Simulation(Protocol):
+    """A tree stepped in time under joint torques and point forces (world frame W).
+
+    ``floating`` says whether the root is a free body; ``dt`` is the step [s].
+    """
+
+    name: str
+    dt: float
+    floating: bool
+
+    def reset(self, s: FloatingState) -> None:
+        """Put the tree in state ``s`` and the clock at zero."""
+        ...
+
+    def state(self) -> FloatingState: ...
+
+    def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        """Advance one step with joint efforts ``tau`` [N m or N] and point forces."""
+        ...
+
+    def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """World position [m] and velocity [m/s] of a point fixed in a link."""
+        ...
+
+    def contact_forces(self) -> dict[str, np.ndarray]:
+        """Native-contact force on each contact link, world frame [N]."""
+        ...
+
+    @property
+    def time(self) -> float: ...

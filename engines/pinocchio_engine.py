@@ -4,23 +4,26 @@ frame, a = dv/dt)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pinocchio as pin
 
 from engines import DescriptionError
+from engines.base import JOINT_UNITS, JointLimit, LinkInertial
 
 
 class PinocchioTerms:
-    """M(q), bias and inverse dynamics of a URDF; ``floating`` puts its root link on a
-    free flyer.  Pinocchio orders a URDF's joints by name; ``joint_names`` gives the
-    caller's order, in which every q, v and result here is read and returned."""
+    """M(q), bias, gravity and inverse dynamics of a URDF; ``floating`` puts its root link
+    on a free flyer.  Pinocchio orders a URDF's joints its own way; ``joint_names`` gives
+    the caller's order, in which every q, v and result here is read and returned (after
+    the free flyer's 7 and 6 coordinates when floating)."""
 
     name = "pinocchio"
 
-    def __init__(self, path: Path | str, gravity=(0.0, 0.0, -9.81),
-                 floating: bool = False, joint_names: list[str] | None = None) -> None:
+    def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
+                 joint_names: Sequence[str] | None = None, floating: bool = False) -> None:
         if not Path(path).is_file():
             raise DescriptionError(f"{path}: URDF file not found")
         try:
@@ -58,29 +61,85 @@ class PinocchioTerms:
         M = np.triu(M) + np.triu(M, 1).T
         return M[np.ix_(self._iv, self._iv)]
 
-    def bias(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
-        return self.inverse_dynamics(q, qd, np.zeros(len(self._iv)))
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return self.inverse_dynamics(q, v, np.zeros(len(self._iv)))
 
-    def inverse_dynamics(self, q, qd, qdd) -> np.ndarray:
-        tau = pin.rnea(self.model, self.data, self._q(q), self._v(qd), self._v(qdd))
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.bias(q, np.zeros(len(self._iv)))
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        tau = pin.rnea(self.model, self.data, self._q(q), self._v(v), self._v(vdot))
         return tau[self._iv].copy()
 
-    def _frame(self, link: str) -> int:
-        if not self.model.existFrame(link):
-            raise DescriptionError(f"URDF model has no link named {link!r}")
-        return self.model.getFrameId(link)
+    def _frame(self, name: str) -> int:
+        if not self.model.existFrame(name):
+            raise DescriptionError(f"URDF model has no link or joint named {name!r}")
+        return self.model.getFrameId(name)
 
-    def point_position(self, q: np.ndarray, link: str, offset: np.ndarray) -> np.ndarray:
+    def frame_position(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """World position of frame ``name`` (a link or joint) or of the point ``offset``
+        fixed in it."""
         pin.framesForwardKinematics(self.model, self.data, self._q(q))
-        oMf = self.data.oMf[self._frame(link)]
+        oMf = self.data.oMf[self._frame(name)]
+        if offset is None:
+            return oMf.translation.copy()
         return oMf.translation + oMf.rotation @ np.asarray(offset)
 
-    def point_jacobian(self, q: np.ndarray, link: str, offset: np.ndarray) -> np.ndarray:
+    def frame_jacobian(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """3 x n linear Jacobian of that point, world axes."""
         q = self._q(q)
-        fid = self._frame(link)
+        fid = self._frame(name)
         pin.computeJointJacobians(self.model, self.data, q)
         pin.framesForwardKinematics(self.model, self.data, q)
         J = pin.getFrameJacobian(self.model, self.data, fid, pin.LOCAL_WORLD_ALIGNED)
-        R = self.data.oMf[fid].rotation
-        r = R @ np.asarray(offset)
+        J = np.reshape(J, (6, self.model.nv))  # eigenpy returns a 6-vector when nv is 1
+        if offset is None:
+            return J[:3, self._iv]
+        r = self.data.oMf[fid].rotation @ np.asarray(offset)
         return (J[:3] - np.cross(r, J[3:].T).T)[:, self._iv]  # v_point = v_frame + omega x r
+
+    # --- description facts ---------------------------------------------------------------
+    def _one_dof_joints(self) -> list[tuple[int, str, str, np.ndarray]]:
+        """(id, name, "revolute" or "prismatic", axis in the joint frame) of every
+        one-coordinate joint, from its motion subspace S = (linear; angular)."""
+        out = []
+        q0 = pin.neutral(self.model)
+        for j in range(1, self.model.njoints):
+            joint = self.model.joints[j]
+            if joint.nq != 1 or joint.nv != 1:
+                continue
+            jdata = joint.createData()
+            joint.calc(jdata, q0)
+            S = np.asarray(jdata.S).ravel()
+            kind = "revolute" if np.any(S[3:]) else "prismatic"
+            out.append((j, self.model.names[j], kind, S[3:] if kind == "revolute" else S[:3]))
+        return out
+
+    def _link_of_joint(self) -> dict[int, str]:
+        """The link that follows each joint: the body frame attached to its joint frame."""
+        frames = self.model.frames
+        return {f.parentJoint: f.name for f in frames
+                if f.type == pin.FrameType.BODY
+                and frames[f.parentFrame].type == pin.FrameType.JOINT}
+
+    def link_inertials(self) -> dict[str, LinkInertial]:
+        """The inertia Pinocchio carries on each joint, by the name of the link after it
+        (links welded to that link are merged into it)."""
+        links = self._link_of_joint()
+        return {links[j]: LinkInertial(float(Y.mass), Y.lever.copy(), Y.inertia.copy())
+                for j, Y in enumerate(self.model.inertias) if j in links}
+
+    def joint_axes(self) -> dict[str, np.ndarray]:
+        """Axis of every revolute and prismatic joint in its child link's frame."""
+        return {name: axis for _, name, _, axis in self._one_dof_joints()}
+
+    def joint_limits(self) -> dict[str, JointLimit]:
+        """Position limits of every revolute [rad] and prismatic [m] joint."""
+        lo, hi = self.model.lowerPositionLimit, self.model.upperPositionLimit
+        out = {}
+        for j, name, kind, _ in self._one_dof_joints():
+            i = self.model.joints[j].idx_q
+            out[name] = JointLimit(float(lo[i]), float(hi[i]), JOINT_UNITS[kind])
+        return out

@@ -85,21 +85,47 @@ def test_diverging_run_is_stopped():
             self.t += 0.1
 
         def signals(self):
-            return {"x": math.exp(self.t * 100)}
+            return {"body.x": math.exp(self.t * 100)}
 
-    with pytest.raises(DivergenceError, match="signal x"):
+    with pytest.raises(DivergenceError, match="signal body.x"):
         run(Blowup(), 10.0, 0.1, record_every=1)
 
 
+def test_an_engine_that_resets_itself_or_a_body_that_leaves_is_stopped():
+    from comparisons.harness import DivergenceError, run
+
+    class Resets:  # MuJoCo's answer to an instability: the state and time start again
+        implementation, t = "toy", 0.0
+
+        def advance(self):
+            self.t = 0.0 if self.t > 0.25 else self.t + 0.1
+
+        def signals(self):
+            return {"body.x": 0.0}
+
+    with pytest.raises(DivergenceError, match="time went from 0.3000 s to 0.0000 s"):
+        run(Resets(), 1.0, 0.1, record_every=1)
+
+    class Flies(Resets):  # finite, but far outside the scenario's workspace
+        def advance(self):
+            self.t += 0.1
+
+        def signals(self):
+            return {"body.x": 100.0 * self.t}
+
+    with pytest.raises(DivergenceError, match="left the scenario's workspace: signal body.x"):
+        run(Flies(), 1.0, 0.1, record_every=1, workspace={"body.x": 2.0})
+
+
 def test_check_flags_a_moved_figure():
-    import pandas as pd
 
-    from comparisons.metrics import METRIC_COLUMNS
+    from comparisons.check import KEY
+    from reports.chapter import MetricRow, metrics_frame
 
-    row = ["landing_gear", "flat", "shared", "body.roll", "mujoco", "handrolled", "rmse", 1.0,
-           float("nan"), True, ""]
-    metrics = pd.DataFrame([row], columns=METRIC_COLUMNS)
-    key = tuple(row[:7])
+    row = MetricRow("landing_gear", "flat", "L4", "shared", "body.roll", "mujoco", "handrolled",
+                    "rmse", 1.0, None, True, "", "agreement")
+    metrics = metrics_frame([row])
+    key = tuple(getattr(row, k) for k in KEY)
     same = compare_to_baseline(metrics, {key: {"value": 1.0, "passed": True}})
     moved = compare_to_baseline(metrics, {key: {"value": 1.05, "passed": True}})
     assert [f.status for f in same] == ["ok"]
@@ -115,7 +141,8 @@ def test_validate_writes_metrics_summary_and_report(tmp_path):
     assert pdf.read_bytes()[:4] == b"%PDF"
     summary = json.loads((tmp_path / "summary.json").read_text())
     rungs = summary["robots"]["landing_gear"]["rungs"]
-    assert rungs["L2"]["verdict"] == "pass" and rungs["L1"]["verdict"] == "pass"
+    assert rungs["L2"]["verdict"] == "agrees" and rungs["L1"]["verdict"] == "agrees"
+    assert rungs["L5"]["verdict"] == "recomputed"  # nothing published to compare with
     assert (tmp_path / "runs" / "landing_gear" / "flat" / "native" / "traces.parquet").is_file()
     # the report is rebuilt bit for bit from the same runs
     first = pdf.read_bytes()
@@ -125,7 +152,7 @@ def test_validate_writes_metrics_summary_and_report(tmp_path):
 
 def test_report_without_runs_is_a_clear_error(tmp_path):
     res = runner.invoke(app, ["report", "--out", str(tmp_path)])
-    assert res.exit_code == 2 and "summary.json" in res.output
+    assert res.exit_code == 2 and "no completed manifest" in res.output
 
 
 def test_a_diverging_landing_stops_with_time_and_signal(tmp_path):
@@ -152,7 +179,8 @@ def test_quadruped_validate_climbs_the_ladder(tmp_path):
                               "--samples", "30", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     ch = json.loads((tmp_path / "summary.json").read_text())["robots"]["quadruped"]
-    assert all(ch["rungs"][r]["verdict"] == "pass" for r in ("L0", "L1", "L2", "L3", "L5"))
+    assert all(ch["rungs"][r]["verdict"] == "agrees" for r in ("L0", "L1", "L2", "L3"))
+    assert ch["rungs"]["L5"]["verdict"] == "recomputed"  # the paper's figure is held back
     assert {e["equation"] for e in ch["errata"]} == {"section 2", "(3)-(4), section 4.1",
                                                      "(3)-(4), section 4.3"}
     titles = [t["title"] for t in ch["tables"]]

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from comparisons.audit import TermResult, compare_term, random_states
+from engines import load_terms
+from engines.base import DynamicsTerms
 from handrolled.landing_gear import com_dynamics, single_leg
 from robots.landing_gear.params import R_WP, LandingGearParams
 
@@ -30,25 +32,21 @@ def _hand_terms(p: LandingGearParams, printed: bool):
     }
 
 
-def _engine_terms(engine):
+def _engine_terms(engine: DynamicsTerms):
     return {
         "M": lambda s: engine.mass_matrix(s[0]),
-        "C": lambda s: engine.bias(s[0], s[1]) - engine.bias(s[0], np.zeros(2)),
-        "G": lambda s: engine.bias(s[0], np.zeros(2)),
+        "C": lambda s: engine.bias(s[0], s[1]) - engine.gravity(s[0]),
+        "G": lambda s: engine.gravity(s[0]),
         "tau": lambda s: engine.inverse_dynamics(s[0], s[1], s[2]),
     }
 
 
-def leg_engines(desc_dir: Path, p: LandingGearParams) -> list:
-    """The three references, loaded from the as-derived fixed-base leg files."""
-    from engines.mujoco_engine import MujocoTerms
-    from engines.pinocchio_engine import PinocchioTerms
-    from engines.pybullet_engine import PybulletTerms
-
-    g = (0.0, 0.0, -p.g)
-    return [MujocoTerms(desc_dir / "landing_gear_leg_as_derived.xml"),
-            PybulletTerms(desc_dir / "landing_gear_leg_as_derived.urdf", g),
-            PinocchioTerms(desc_dir / "landing_gear_leg_as_derived.urdf", g)]
+def leg_engines(desc_dir: Path, p: LandingGearParams) -> list[DynamicsTerms]:
+    """The three references (MuJoCo, PyBullet, Pinocchio), loaded from the as-derived
+    fixed-base leg files."""
+    stem = desc_dir / "landing_gear_leg_as_derived"
+    return list(load_terms(stem.with_suffix(".xml"), stem.with_suffix(".urdf"),
+                           (0.0, 0.0, -p.g)).values())
 
 
 def leg_dynamics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
@@ -86,8 +84,8 @@ def moment_audit(samples: int, seed: int, n_feet: int = 4) -> list[TermResult]:
 def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
                          seed: int) -> list[TermResult]:
     """Eqs. (18)-(19) and their Jacobian against the engines (L1).  The leg plane is
-    (y_W, z_W) of the engine frame; PyBullet gives positions only (its calculateJacobian
-    is not used: it takes the point in the CoM frame and disagreed in our checks)."""
+    (y_W, z_W) of the engine frame; PyBullet is compared on positions only (its
+    Jacobian, now right in the adapter, is not yet a row of the baseline)."""
     states = random_states(samples, seed, 2)
     foot = np.array([p.l_L, 0.0, 0.0])
     mj, pb, pn = leg_engines(desc_dir, p)
@@ -100,13 +98,13 @@ def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
         return single_leg.jacobian(s[0][0], s[0][1], p.l_U, p.l_L)
 
     refs_fk = {
-        "mujoco": lambda s: plane.T @ mj.site_position(s[0], "LF_foot"),
-        "pybullet": lambda s: plane.T @ pb.point_position(s[0], "LF_lower", foot),
-        "pinocchio": lambda s: plane.T @ pn.point_position(s[0], "LF_lower", foot),
+        "mujoco": lambda s: plane.T @ mj.frame_position("LF_foot", s[0]),
+        "pybullet": lambda s: plane.T @ pb.frame_position("LF_lower", s[0], foot),
+        "pinocchio": lambda s: plane.T @ pn.frame_position("LF_lower", s[0], foot),
     }
     refs_J = {
-        "mujoco": lambda s: plane.T @ mj.site_jacobian(s[0], "LF_foot"),
-        "pinocchio": lambda s: plane.T @ pn.point_jacobian(s[0], "LF_lower", foot),
+        "mujoco": lambda s: plane.T @ mj.frame_jacobian("LF_foot", s[0]),
+        "pinocchio": lambda s: plane.T @ pn.frame_jacobian("LF_lower", s[0], foot),
     }
     out = [compare_term("foot position", "(18)-(19)", "printed", name, hand_fk, f, states, seed)
            for name, f in refs_fk.items()]

@@ -10,10 +10,15 @@ import numpy as np
 
 from comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
 from engines.base import FloatingState, Ground, PointForce
-from handrolled.landing_gear import single_leg
 from handrolled.landing_gear.contact import SlopeContact, ground_normal_P
 from handrolled.landing_gear.control import LandingGearController
-from handrolled.landing_gear.model import DecoupledLandingGear, Forms, feet_in_body
+from handrolled.landing_gear.model import (
+    DecoupledLandingGear,
+    Forms,
+    feet_in_body,
+    standing_angles,
+    system_inertia,
+)
 from handrolled.landing_gear.state import Observation, attitude_angles
 from robots.landing_gear.params import JOINTS, LEGS, R_BL, LandingGearParams, p_BH
 
@@ -30,11 +35,6 @@ class InitialState:
     theta: np.ndarray
 
 
-def standing_angles(p: LandingGearParams) -> np.ndarray:
-    """Joint angles (4 x 2) of the initial leg height y_0: eqs. (15)-(17)."""
-    return np.array([single_leg.inverse_kinematics(p.x_0, p.y_0, p.l_U, p.l_L)] * 4)
-
-
 def initial_state(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> InitialState:
     """Level body above the slope origin, lowest foot ``clearance`` above the ground,
     descending at the reference rate."""
@@ -45,21 +45,6 @@ def initial_state(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> Ini
     h = (p.clearance - np.min(r_B @ n)) / n[1]
     return InitialState(np.array([0.0, h, 0.0]), np.eye(3), np.array([0.0, p.ydot_ref, 0.0]),
                         np.zeros(3), theta)
-
-
-def system_inertia(p: LandingGearParams, theta: np.ndarray) -> np.ndarray:
-    """Diagonal inertia of the whole system about the body centre at the initial pose
-    (body box plus the link point masses), the I of eqs. (4)-(6)."""
-    from robots.landing_gear.model_description import body_inertia_P
-
-    I = body_inertia_P(p).copy()
-    for i, leg in enumerate(LEGS):
-        hf = single_leg.forward_kinematics(theta[i, 0], theta[i, 1], p.l_U, p.l_L)
-        knee = np.array([p.l_U * np.cos(theta[i, 0]), p.l_U * np.sin(theta[i, 0]), 0.0])
-        for mass, r_L in ((p.m_U, knee), (p.m_L, np.array([hf[0], hf[1], 0.0]))):
-            r = p_BH(leg, p) + R_BL(leg) @ r_L
-            I += mass * (r @ r * np.eye(3) - np.outer(r, r))
-    return np.diag(I).copy()
 
 
 class EnginePlant:
@@ -146,7 +131,7 @@ class LandingGearLoop:
         roll, pitch, yaw = attitude_angles(obs.R_PB)
         out = {"body.roll": roll, "body.pitch": pitch, "body.yaw": yaw,
                "com.x": obs.p_PB[0], "com.y": obs.p_PB[1], "com.z": obs.p_PB[2],
-               "thrust": self.F_th}
+               "body.thrust": self.F_th}
         F_n = self.law.normal_forces(self.F_PF)
         for i, leg in enumerate(LEGS):
             for j, joint in enumerate(JOINTS):
@@ -179,7 +164,8 @@ def make_plant(implementation: str, p: LandingGearParams, mass_model: str, conta
     if implementation == "mujoco":
         from engines.mujoco_engine import MujocoSimulation
 
-        sim = MujocoSimulation(desc_dir / f"{stem}.xml", JOINT_NAMES, p.dt, ground)
+        sim = MujocoSimulation(desc_dir / f"{stem}.xml", JOINT_NAMES, p.dt, (0.0, 0.0, -p.g),
+                               ground)
     elif implementation == "pybullet":
         from engines.pybullet_engine import PybulletSimulation
 

@@ -18,6 +18,10 @@ IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 CONTACT_MODES = ("shared", "native")
 ENGINE_IMPLEMENTATIONS = ("mujoco", "pybullet")
 
+# How far the body centre may move from where a landing starts before the run is called
+# diverged: the gear lands from under a metre and settles on its feet [m].
+WORKSPACE = {"com.x": 2.0, "com.y": 2.0, "com.z": 2.0}
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -46,8 +50,9 @@ SCENARIOS: dict[str, Scenario] = {
 def run_one(p: LandingGearParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, mass_model: str = "as_derived", forms: Forms = Forms(),
             progress: Callable[[float], None] | None = None,
-            duration: float | None = None) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario."""
+            duration: float | None = None, until: float | None = None) -> pd.DataFrame:
+    """Wide trace (time x signal) of one implementation in one scenario (``duration``
+    replaces the scenario's length, ``until`` stops it early)."""
     aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
     if implementation == "handrolled" and contact == "native":
         raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
@@ -55,4 +60,6 @@ def run_one(p: LandingGearParams, sc: Scenario, implementation: str, contact: st
     plant.reset(initial_state(p, aSL, aAZ))
     loop = LandingGearLoop(plant, p, aSL, aAZ, sc.level_controller, contact, forms)
     record_every = max(1, int(round(1e-3 / p.dt)))  # 1 kHz traces
-    return harness.run(loop, duration or p.duration, p.dt, record_every, progress=progress)
+    length = harness.run_length(duration or p.duration, until)
+    return harness.run(loop, length, p.dt, record_every, progress=progress,
+                       workspace=WORKSPACE)

@@ -11,6 +11,8 @@ import numpy as np
 
 from comparisons.audit import TermResult, compare_term
 from comparisons.quadruped import frames
+from engines import load_terms
+from engines.base import DynamicsTerms
 from handrolled.quadruped import kinematics, terms
 from handrolled.quadruped.robot import QuadrupedModel, build_model
 from robots.quadruped.model_description import joint_names, link_name
@@ -71,16 +73,18 @@ def hand_terms(model: QuadrupedModel, s: State, g_W: np.ndarray, floating: bool)
 
 
 # --- the engines' side, in hand-rolled coordinates ------------------------------------
-def _fixed_refs(desc_dir: Path, g: tuple) -> dict:
-    from engines.mujoco_engine import MujocoTerms
-    from engines.pinocchio_engine import PinocchioTerms
-    from engines.pybullet_engine import PybulletTerms
+def _fixed_engines(desc_dir: Path, g: tuple = (0.0, 0.0, -9.81)) -> dict[str, DynamicsTerms]:
+    """The welded-body quadruped in the three engines, joints in the hand model's order."""
+    return load_terms(desc_dir / "quadruped_fixed.xml", desc_dir / "quadruped_fixed.urdf", g,
+                      joint_names())
 
+
+def _fixed_refs(desc_dir: Path, g: tuple) -> dict:
+    engines = _fixed_engines(desc_dir, g)
     refs = {}
-    for e in (MujocoTerms(desc_dir / "quadruped_fixed.xml"),
-              PinocchioTerms(desc_dir / "quadruped_fixed.urdf", g, joint_names=joint_names()),
-              PybulletTerms(desc_dir / "quadruped_fixed.urdf", g)):
-        refs[e.name] = {
+    for name in ("mujoco", "pinocchio", "pybullet"):  # the order of the audit's rows
+        e = engines[name]
+        refs[name] = {
             "M": lambda s, e=e: e.mass_matrix(s.theta),
             "h": lambda s, e=e: e.bias(s.theta, s.nu[6:]),
             "tau": lambda s, e=e: e.inverse_dynamics(s.theta, s.nu[6:], s.nudot[6:]),
@@ -95,7 +99,7 @@ def _floating_refs(desc_dir: Path, g: tuple) -> dict:
     from engines.pinocchio_engine import PinocchioTerms
     from engines.pybullet_engine import PybulletTerms
 
-    mj = MujocoTerms(desc_dir / "quadruped.xml")
+    mj = MujocoTerms(desc_dir / "quadruped.xml", g)
     pn = PinocchioTerms(desc_dir / "quadruped.urdf", g, floating=True,
                         joint_names=joint_names())
     pb = PybulletTerms(desc_dir / "quadruped_6dof.urdf", g)
@@ -166,14 +170,9 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
                      form: str = "corrected") -> list[TermResult]:
     """Table 1 forward kinematics and the foot Jacobians against the engines (fixed base:
     the body frame is the world frame)."""
-    from engines.mujoco_engine import MujocoTerms
-    from engines.pinocchio_engine import PinocchioTerms
-    from engines.pybullet_engine import PybulletTerms
-
     states = random_states(samples, seed)
-    mj = MujocoTerms(desc_dir / "quadruped_fixed.xml")
-    pn = PinocchioTerms(desc_dir / "quadruped_fixed.urdf", joint_names=joint_names())
-    pb = PybulletTerms(desc_dir / "quadruped_fixed.urdf")
+    engines = _fixed_engines(desc_dir)
+    mj, pn, pb = engines["mujoco"], engines["pinocchio"], engines["pybullet"]
     foot = np.array([model.a[3], 0.0, 0.0])
 
     def hand_fk(s):
@@ -188,17 +187,17 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
         return J
 
     fk = {
-        "mujoco": lambda s: np.concatenate([mj.site_position(s.theta, f"{leg}_foot")
+        "mujoco": lambda s: np.concatenate([mj.frame_position(f"{leg}_foot", s.theta)
                                             for leg in LEGS]),
-        "pinocchio": lambda s: np.concatenate([pn.point_position(s.theta, link_name(leg, 3),
+        "pinocchio": lambda s: np.concatenate([pn.frame_position(link_name(leg, 3), s.theta,
                                                                  foot) for leg in LEGS]),
-        "pybullet": lambda s: np.concatenate([pb.point_position(s.theta, link_name(leg, 3),
+        "pybullet": lambda s: np.concatenate([pb.frame_position(link_name(leg, 3), s.theta,
                                                                 foot) for leg in LEGS]),
     }
     jac = {
-        "mujoco": lambda s: np.vstack([mj.site_jacobian(s.theta, f"{leg}_foot")
+        "mujoco": lambda s: np.vstack([mj.frame_jacobian(f"{leg}_foot", s.theta)
                                        for leg in LEGS]),
-        "pinocchio": lambda s: np.vstack([pn.point_jacobian(s.theta, link_name(leg, 3), foot)
+        "pinocchio": lambda s: np.vstack([pn.frame_jacobian(link_name(leg, 3), s.theta, foot)
                                           for leg in LEGS]),
     }
     out = [compare_term("foot positions", "Table 1 D-H chain", form, name, hand_fk, f,

@@ -14,34 +14,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from robots.description import rotation_to_quat_wxyz
-
-
-# The elementary rotations take complex angles too (the "0 * a" keeps the dtype), for the
-# complex-step derivative of the six-joint base map below.
-def rot_x(a):
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[1, 0 * a, 0 * a], [0 * a, c, -s], [0 * a, s, c]])
-
-
-def rot_y(a):
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, 0 * a, s], [0 * a, 1 + 0 * a, 0 * a], [-s, 0 * a, c]])
-
-
-def rot_z(a):
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s, 0 * a], [s, c, 0 * a], [0 * a, 0 * a, 1 + 0 * a]])
+# the elementary rotations take complex angles too, for the complex-step derivative of the
+# six-joint base map below
+from handrolled.so3 import (
+    euler_zyx,
+    matrix_from_euler_zyx,
+    matrix_from_quat,
+    quat_from_matrix,
+    rot_x,
+    rot_y,
+)
 
 
 def random_rotation(rng: np.random.Generator) -> np.ndarray:
     """A uniformly distributed attitude (normalised Gaussian quaternion)."""
-    w, x, y, z = rng.normal(size=4)
-    n = np.sqrt(w * w + x * x + y * y + z * z)
-    w, x, y, z = w / n, x / n, y / n, z / n
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    return matrix_from_quat(rng.normal(size=4))
 
 
 def block_T(R_or_E: np.ndarray, lin: np.ndarray, n_joints: int = 12) -> np.ndarray:
@@ -54,7 +41,7 @@ def block_T(R_or_E: np.ndarray, lin: np.ndarray, n_joints: int = 12) -> np.ndarr
 
 # --- MuJoCo -------------------------------------------------------------------------
 def mujoco_qpos(p_WB, R_WB, theta) -> np.ndarray:
-    return np.concatenate([p_WB, rotation_to_quat_wxyz(R_WB), theta])
+    return np.concatenate([p_WB, quat_from_matrix(R_WB), theta])
 
 
 def mujoco_T(R_WB: np.ndarray) -> np.ndarray:
@@ -72,21 +59,15 @@ def mujoco_qvel_qacc(R_WB, nu, nudot) -> tuple[np.ndarray, np.ndarray]:
 
 # --- Pinocchio ----------------------------------------------------------------------
 def pinocchio_q(p_WB, R_WB, theta) -> np.ndarray:
-    w, x, y, z = rotation_to_quat_wxyz(R_WB)
+    w, x, y, z = quat_from_matrix(R_WB)
     return np.concatenate([p_WB, [x, y, z, w], theta])
 
 
 # --- PyBullet, six explicit base joints ----------------------------------------------
-def euler_zyx(R: np.ndarray) -> np.ndarray:
-    """(yaw, pitch, roll) with R = Rz(yaw) Ry(pitch) Rx(roll)."""
-    return np.array([np.arctan2(R[1, 0], R[0, 0]), np.arcsin(-np.clip(R[2, 0], -1, 1)),
-                     np.arctan2(R[2, 1], R[2, 2])])
-
-
 def six_joint_T(q: np.ndarray) -> np.ndarray:
     """T(q) of the 6-joint base; works on complex q for the complex-step derivative."""
     yaw, pitch, roll = q[3], q[4], q[5]
-    R = rot_z(yaw) @ rot_y(pitch) @ rot_x(roll)
+    R = matrix_from_euler_zyx(yaw, pitch, roll)
     Rx, Ry = rot_x(roll), rot_y(pitch)
     # omega_B = Rx^T Ry^T e_z yaw_dot + Rx^T e_y pitch_dot + e_x roll_dot
     E = np.column_stack([Rx.T @ Ry.T @ np.array([0, 0, 1.0]), Rx.T @ np.array([0, 1.0, 0]),

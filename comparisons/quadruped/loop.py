@@ -7,20 +7,15 @@ from pathlib import Path
 
 import numpy as np
 
-from comparisons.quadruped.frames import euler_zyx
 from engines.base import FloatingState, Ground
 from handrolled.quadruped.gait import Gait, plan
 from handrolled.quadruped.inverse import feedforward
-from handrolled.quadruped.kinematics import foot_position
+from handrolled.quadruped.kinematics import standing_height
 from handrolled.quadruped.robot import build_model
 from handrolled.quadruped.simulation import PinnedFeetSimulation
+from handrolled.so3 import euler_zyx
 from robots.quadruped.model_description import joint_names, link_name
 from robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_mass
-
-
-def standing_height(p: QuadrupedParams) -> float:
-    """Body origin above the ground in the standing posture, feet on their spheres."""
-    return float(-foot_position(build_model(p), 0, p.theta_stand)[2] + p.foot_radius)
 
 
 class HandrolledPlant:
@@ -79,9 +74,9 @@ def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path):
         # k, b become accelerations through a quarter of the robot's mass: a foot's own
         # apparent mass (0.2-0.3 kg, the light shank) makes the contact chatter at 1 kHz
         ground = Ground(np.array([0.0, 0.0, 1.0]), np.zeros(3), p.k_ground, p.b_ground, p.mu,
-                        total_mass() / 4.0, feet)
+                        total_mass(p) / 4.0, feet)
         return EnginePlant(MujocoSimulation(desc_dir / "quadruped.xml", joint_names(), p.dt,
-                                            ground))
+                                            (0.0, 0.0, -p.g), ground))
     if implementation == "pybullet":
         from engines.pybullet_engine import PybulletSimulation
 

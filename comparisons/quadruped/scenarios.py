@@ -19,6 +19,10 @@ from robots.quadruped.params import QuadrupedParams
 IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 CONTACT_MODES = ("shared", "native")
 
+# How far the body may move from where a gait starts before the run is called diverged:
+# one cycle covers one stride (centimetres), the body stays at its standing height [m].
+WORKSPACE = {"body.x": 2.0, "body.y": 2.0, "body.z": 0.5}
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -57,10 +61,12 @@ def check_contact(implementation: str, contact: str) -> None:
 
 def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, progress: Callable[[float], None] | None = None,
-            duration: float | None = None) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario."""
+            duration: float | None = None, until: float | None = None) -> pd.DataFrame:
+    """Wide trace (time x signal) of one implementation in one scenario (``duration``
+    replaces the scenario's length, ``until`` stops it early)."""
     check_contact(implementation, contact)
     gait = GAITS[sc.gait]
     loop = QuadrupedLoop(make_plant(implementation, p, desc_dir), p, gait)
-    return harness.run(loop, duration or sc.cycles * gait.period, p.dt, 10,
-                       progress=progress)
+    length = harness.run_length(duration or sc.cycles * gait.period, until)
+    return harness.run(loop, length, p.dt, 10, progress=progress,
+                       workspace=WORKSPACE)

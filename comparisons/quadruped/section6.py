@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from comparisons.quadruped.loop import standing_height
 from handrolled.quadruped.gait import GAITS, Gait, plan
 from handrolled.quadruped.inverse import feedforward
+from handrolled.quadruped.kinematics import standing_height
 from handrolled.quadruped.robot import QuadrupedModel, build_model
 from handrolled.quadruped.roundtrip import max_percentage_error, round_trip
 from robots.quadruped.params import JOINTS, LEGS, QuadrupedParams
@@ -42,7 +42,7 @@ def plan_residuals(model: QuadrupedModel, gait: Gait, height: float, g_W: np.nda
     return out
 
 
-def run(p: QuadrupedParams, progress: Callable[[str, float], None]) -> dict:
+def run(p: QuadrupedParams, progress: Callable[[str, float], None] | None = None) -> dict:
     """Errors per gait and step, the worst unbalanced wrench and body roll, and the
     traces at each step for the figures (decimated to 10 ms)."""
     model = build_model(p)
@@ -53,7 +53,8 @@ def run(p: QuadrupedParams, progress: Callable[[str, float], None]) -> dict:
         rows, traces = [], {}
         label = f"quadruped section 6 {name}"
         for k, dt in enumerate(STEPS):
-            progress(label, k / len(STEPS))
+            if progress is not None:
+                progress(label, k / len(STEPS))
             r = round_trip(model, GAITS[name], height, g_W, dt, horizon)
             errs = {q: max_percentage_error(getattr(r, f"{a}_plan")[:, JOINT],
                                             getattr(r, a)[:, JOINT]) for q, a in QUANTITIES}
@@ -65,7 +66,8 @@ def run(p: QuadrupedParams, progress: Callable[[str, float], None]) -> dict:
                                                 for q, a in QUANTITIES},
                           **{f"{q} plan": getattr(r, f"{a}_plan")[::every, JOINT]
                              for q, a in QUANTITIES}}
-        progress(label, 1.0)
+        if progress is not None:
+            progress(label, 1.0)
         for a, b in zip(rows, rows[1:], strict=False):
             a["ratio"] = {q: a[q] / b[q] if b[q] > 0 else np.nan for q, _ in QUANTITIES}
         rows[-1]["ratio"] = None

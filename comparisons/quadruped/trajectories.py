@@ -13,6 +13,7 @@ import numpy as np
 from comparisons.free_swing import compare_swings, integration_error_row
 from handrolled.quadruped import terms
 from handrolled.quadruped.robot import build_model
+from robots.quadruped.model_description import joint_names
 from robots.quadruped.params import QuadrupedParams
 
 DURATION = 1.0  # [s]
@@ -37,8 +38,9 @@ def free_swing(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
 
     model = build_model(p)
     g_W = np.array([0.0, 0.0, -p.g])
-    mj = MujocoTerms(desc_dir / "quadruped_fixed.xml")
-    pb = PybulletTerms(desc_dir / "quadruped_fixed.urdf", (0.0, 0.0, -p.g))
+    g = (0.0, 0.0, -p.g)
+    mj = MujocoTerms(desc_dir / "quadruped_fixed.xml", g, joint_names=joint_names())
+    pb = PybulletTerms(desc_dir / "quadruped_fixed.urdf", g, joint_names=joint_names())
     q0 = initial_pose()
 
     def hand_qdd(q, qd):
@@ -75,7 +77,6 @@ def free_flight(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
     from engines.mujoco_engine import MujocoSimulation
     from engines.pybullet_engine import PybulletSimulation
     from handrolled.quadruped.simulation import PinnedFeetSimulation
-    from robots.quadruped.model_description import joint_names
 
     rng = np.random.default_rng(SEED)
     theta0 = initial_pose()
@@ -87,7 +88,7 @@ def free_flight(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
     for dt in FLIGHT_STEPS:
         hand = PinnedFeetSimulation(build_model(p), np.array(g), dt)
         hand.reset(p0, R0, theta0, nu0, ())
-        engines = {"mujoco": MujocoSimulation(desc_dir / "quadruped.xml", joint_names(), dt),
+        engines = {"mujoco": MujocoSimulation(desc_dir / "quadruped.xml", joint_names(), dt, g),
                    "pybullet": PybulletSimulation(desc_dir / "quadruped.urdf", joint_names(),
                                                   dt, g)}
         worst = dict.fromkeys(engines, 0.0)

@@ -1,31 +1,33 @@
-"""The quadruped up the validation ladder: L0 descriptions, L1/L2 audit (fixed and floating
-base), L3 free swing, the paper's section-6 round trip, L4 trot and walk against the
-engines with the assumed ground forces measured, and the errata.
-
-Returns the tidy metric rows and the robot's chapter of ``summary.json``."""
+"""The quadruped's declaration for the validation ladder: L0 descriptions, L1/L2 audit
+(fixed and floating base, the printed frame 0), L3 free swing and free flight, L4 trot and
+walk against the engines with section 4's assumed ground forces measured, section 6's
+round trip (L5), the errata and the budget (comparisons.ladder climbs it)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from comparisons import description_check, free_swing, harness
-from comparisons.audit import audit_rows
-from comparisons.metrics import METRIC_COLUMNS, check_row, compare, rms_diff
+from comparisons import free_swing
+from comparisons.ladder import AuditResults, Context, Inputs, RobotLadder, TimePlot, Variant
+from comparisons.metrics import check_row, compare, recomputed_row, rms_diff
 from comparisons.quadruped import assumptions, audit, section6, trajectories
-from comparisons.quadruped.scenarios import SCENARIOS, run_one
+from comparisons.quadruped.scenarios import (
+    CONTACT_MODES,
+    SCENARIOS,
+    Scenario,
+    run_one,
+    supports,
+)
 from handrolled.quadruped.gait import GAITS
 from handrolled.quadruped.robot import build_model
-from robots import ROOT
-from robots.quadruped import descriptions
-from robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams, table, total_mass
+from reports.chapter import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams, total_mass
 
 ROBOT = "quadruped"
-DEG = 180.0 / np.pi  # signals are stored in radians; figures and the budget show degrees
+DEG = 180.0 / np.pi  # signals are stored in radians; the budget shows degrees
 KIN_SAMPLES = 200
 FORCES = [f"foot.{leg}.force.{a}" for leg in LEGS for a in "xyz"]
 FORCES_ASSUMED = [f"foot.{leg}.force_assumed.{a}" for leg in LEGS for a in "xyz"]
@@ -33,184 +35,143 @@ WEIGHT_TOL = 0.05
 REQ_WEIGHT = ("statics over the run: a level body at constant height, so the feet's mean "
               "vertical force is the weight; 5 % allows for the body's vertical velocity "
               "change over the run")
+# the paper's model runs with its pinned feet, the engines with their own foot contact
+NATIVE = Variant("native", (("handrolled", "shared"), ("mujoco", "native"),
+                            ("pybullet", "native")))
 
 
-def conventions() -> list[str]:
-    """The paragraphs of robots/quadruped/FRAMES.md, for the report appendix."""
-    text = (ROOT / "quadruped" / "FRAMES.md").read_text()
-    return [p.replace("\n", " ") for p in text.split("\n\n")[1:] if p.strip()]
+class QuadrupedLadder(RobotLadder):
+    robot = ROBOT
+    title = "Twelve-joint quadruped (recursive Newton-Euler)"
+    paper = ("Sureshkumar, Harib, Oseni: Kinematic and dynamic analysis of quadruped legged "
+             "robots: a new formulation approach (ICINCO 2025); masses and lengths of the "
+             "Unitree A1")
+    contact_modes = CONTACT_MODES
+    l1_what = "Table 1 foot positions and Jacobians vs engines"
+    l2_what = ("RNEA M, C+G and tau, fixed and floating base (PyBullet through six explicit "
+               "base joints)")
+    audit_reason = "round-off: the RNEA of Table 1's chain and the engines describe the same tree"
+    budget_what = ("trot: section 4's assumed forces, the pinned feet, the engine and the "
+                   "step, one at a time")
 
+    def audit_terms(self, inp: Inputs) -> AuditResults:
+        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
+        model = build_model(p)
+        kin = audit.kinematics_audit(model, d, min(n, KIN_SAMPLES), seed)
+        kin_printed = audit.kinematics_audit(build_model(p, R_B0=R_B0_PRINTED), d,
+                                             min(n, KIN_SAMPLES), seed, form="printed")
+        return AuditResults(kin + kin_printed, audit.dynamics_audit(model, p, d, n, seed))
 
-def _figures(sc_name: str) -> list[dict]:
-    tag = f"{sc_name}; hand-rolled: pinned feet, engines: native contact"
-    hfe = [f"joint.{leg}.HFE" for leg in LEGS]
-    return [
-        {"title": f"Body attitude ({tag})", "scenario": sc_name, "variant": "native",
-         "signals": ["body.roll", "body.pitch"], "unit": "deg", "scale": DEG,
-         "caption": "Roll and pitch; error panels show minus MuJoCo."},
-        {"title": f"Figs. 5-7 in closed loop: RB HFE acceleration, rate, angle ({tag})",
-         "scenario": sc_name, "variant": "native",
-         "signals": ["joint.RB.HFE.acceleration", "joint.RB.HFE.rate", "joint.RB.HFE.angle"],
-         "unit": "", "units": ["deg/s^2", "deg/s", "deg"], "scale": DEG,
-         "caption": "The joint of the paper's Figs. 5-7 tracking the plan in every "
-                    "implementation; the acceleration is the rate difference over one step "
-                    "(each integrator's own)."},
-        {"title": f"HFE torques ({tag})", "scenario": sc_name, "variant": "native",
-         "signals": [f"{j}.torque" for j in hfe], "unit": "N m", "scale": 1.0,
-         "caption": "Feedforward (inverse dynamics with section 4's forces) plus joint PD."},
-        {"title": f"Vertical ground forces ({tag})", "scenario": sc_name, "variant": "native",
-         "signals": [f"foot.{leg}.force.z" for leg in LEGS], "unit": "N", "scale": 1.0,
-         "caption": "Section 4's assumed forces at the plan (assumed), the pinned feet's "
-                    "constraint forces (hand-rolled) and the engines' contact forces, 10 ms "
-                    "means."},
-        {"title": f"Forward ground forces ({tag})", "scenario": sc_name, "variant": "native",
-         "signals": [f"foot.{leg}.force.x" for leg in LEGS], "unit": "N", "scale": 1.0,
-         "caption": "The X forces section 4 assumes equal on the supporting legs."},
-    ]
+    def l3(self, inp: Inputs):
+        p, d = inp.params, inp.desc_dir
+        rows = trajectories.free_swing(p, d) + trajectories.free_flight(p, d)
+        return free_swing.l3_result(
+            ROBOT, rows, f"fixed-base legs swinging {trajectories.DURATION:g} s and the whole "
+            f"robot tumbling {trajectories.FLIGHT_DURATION:g} s (joints and attitude)")
 
+    def supports(self, implementation: str, contact: str) -> bool:
+        return supports(implementation, contact)
 
-def validate(out: Path, p: QuadrupedParams, desc_dir: Path,
-             progress: Callable[[str, float], None], scenarios: list[str] | None = None,
-             samples: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, dict]:
-    """Run every rung for the quadruped; write traces under ``out/runs``."""
-    scenarios = scenarios or list(SCENARIOS)
-    frames: list[pd.DataFrame] = []
-    chapter: dict = {
-        "title": "Twelve-joint quadruped (recursive Newton-Euler)",
-        "paper": "Sureshkumar, Harib, Oseni: Kinematic and dynamic analysis of quadruped legged "
-                 "robots: a new formulation approach (ICINCO 2025); masses and lengths of the "
-                 "Unitree A1",
-        "rungs": {}, "scenarios": [], "figures": [], "xy_figures": [], "tables": [],
-        "audit": [], "errata": [], "budget": [], "settled": [], "notes": [],
-        "conventions": conventions(),
-        "parameters": [pr.__dict__ for pr in table(p)],
-    }
+    def variants(self, sc: Scenario) -> list[Variant]:
+        return [NATIVE]
 
-    progress("quadruped L0 descriptions", 0.0)
-    l0 = [r for d in descriptions(p).values()
-          for r in description_check.check_description(d, desc_dir)]
-    chapter["description_check"] = l0
-    progress("quadruped L0 descriptions", 1.0)
-    chapter["rungs"]["L0"] = {
-        "verdict": "pass" if all(r["passed"] for r in l0) else "fail",
-        "note": f"{len(l0)} checks of 3 descriptions (free, fixed, six base joints) in "
-                "MuJoCo, PyBullet, Pinocchio; PyBullet re-diagonalises the A1's full "
-                "inertias (relative "
-                f"{max(r['max_error'] for r in l0 if r['engine'] == 'pybullet'):.1e})"}
+    def scenario_description(self, sc: Scenario) -> str:
+        return sc.description + _gait_text(sc.gait)
 
-    progress("quadruped L1/L2 audit", 0.0)
-    model = build_model(p)
-    kin = audit.kinematics_audit(model, desc_dir, min(samples, KIN_SAMPLES), seed)
-    kin_printed = audit.kinematics_audit(build_model(p, R_B0=R_B0_PRINTED), desc_dir,
-                                         min(samples, KIN_SAMPLES), seed, form="printed")
-    dyn = audit.dynamics_audit(model, p, desc_dir, samples, seed)
-    chapter["audit"] = [r.as_dict() for r in kin + kin_printed + dyn]
-    progress("quadruped L1/L2 audit", 1.0)
-    chapter["rungs"]["L1"] = {
-        "verdict": "pass" if all(r.passed for r in kin) else "fail",
-        "note": f"Table 1 foot positions and Jacobians vs engines, worst relative "
-                f"{max(r.max_rel_error for r in kin):.1e}; the printed frame 0 is off by "
-                f"{max(r.max_rel_error for r in kin_printed):.2f}"}
-    chapter["rungs"]["L2"] = {
-        "verdict": "pass" if all(r.passed for r in dyn) else "fail",
-        "note": f"RNEA M, C+G and tau, fixed and floating base, {samples} states, worst "
-                f"relative {max(r.max_rel_error for r in dyn):.1e} (PyBullet through six "
-                "explicit base joints)"}
-    frames.append(pd.DataFrame(audit_rows(
-        ROBOT, kin + kin_printed + dyn, lambda r: r.form == "corrected",
-        "round-off: the RNEA of Table 1's chain and the engines describe the same tree"),
-        columns=METRIC_COLUMNS))
+    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+                     df: pd.DataFrame) -> list[MetricRow]:
+        return [check_row(ROBOT, sc.name, variant.name, "foot.*.force.z", impl,
+                          "weight_balance_rel", _weight_balance(df, ctx.params), WEIGHT_TOL,
+                          REQ_WEIGHT)]
 
-    progress("quadruped L3 free swing", 0.0)
-    l3 = trajectories.free_swing(p, desc_dir) + trajectories.free_flight(p, desc_dir)
-    chapter["trajectories"] = l3
-    progress("quadruped L3 free swing", 1.0)
-    frames.append(free_swing.metric_rows(ROBOT, l3))
-    chapter["rungs"]["L3"] = free_swing.rung(
-        l3, f"fixed-base legs swinging {trajectories.DURATION:g} s and the whole robot "
-        f"tumbling {trajectories.FLIGHT_DURATION:g} s (joints and attitude)")
-
-    s6 = section6.run(p, progress)
-    frames.append(_section6_rows(s6))
-    for name, res in s6.items():
-        chapter["tables"].append(section6.table(name, res))
-
-    wide_store = {}
-    for sc_name in scenarios:
-        sc = SCENARIOS[sc_name]
-        chapter["scenarios"].append({"name": sc_name, "title": sc.title, "variants": ["native"],
-                                     "description": sc.description + _gait_text(sc.gait)})
-        wide = {}
-        for impl, contact in (("handrolled", "shared"), ("mujoco", "native"),
-                              ("pybullet", "native")):
-            label = f"quadruped {sc_name} {impl}"
-            wide[impl] = run_one(p, sc, impl, contact, desc_dir,
-                                 progress=lambda f, lb=label: progress(lb, f))
-        wide_store[sc_name] = wide
-        # section 4's assumed forces as a pseudo-implementation, for the figures and metrics
+    def scenario_extras(self, ctx: Context, sc: Scenario, variant: Variant, wide):
+        """Section 4's assumed forces as a pseudo-implementation, measured against the
+        engines' contact forces."""
         assumed = wide["handrolled"][["time"] + FORCES_ASSUMED].rename(
             columns=dict(zip(FORCES_ASSUMED, FORCES, strict=True)))
-        traces = harness.tidy({**wide, "assumed": assumed})
-        run_dir = out / "runs" / ROBOT / sc_name / "native"
-        run_dir.mkdir(parents=True, exist_ok=True)
-        traces.to_parquet(run_dir / "traces.parquet", index=False)
-        signals = [s for s in wide["mujoco"].columns if s != "time"]
-        frames.append(compare(traces, ROBOT, sc_name, "native", signals, "mujoco",
-                              ["handrolled", "pybullet"], {}))
-        frames.append(compare(traces, ROBOT, sc_name, "native", FORCES, "mujoco",
-                              ["assumed"], {}))
-        frames.append(pd.DataFrame(
-            [check_row(ROBOT, sc_name, "native", "foot.*.force.z", impl, "weight_balance_rel",
-                       _weight_balance(df, p), WEIGHT_TOL, REQ_WEIGHT)
-             for impl, df in wide.items()], columns=METRIC_COLUMNS))
-        chapter["figures"] += _figures(sc_name)
-        rows = assumptions.assumption_errors(wide["handrolled"],
-                                             {e: wide[e] for e in ("mujoco", "pybullet")})
-        chapter["tables"].append(assumptions.table(rows, sc_name))
-        frames.append(pd.DataFrame(
-            [[ROBOT, sc_name, f"{r['legs']} legs", f"foot.*.force.{r['axis']}", r["engine"],
-              "handrolled (assumed)", "rms_error_N", r["rms_error"], np.nan, True,
-              r["assumption"]] for r in rows], columns=METRIC_COLUMNS))
+        rows = compare({"mujoco": wide["mujoco"], "assumed": assumed}, ROBOT, sc.name,
+                       variant.name, FORCES, "mujoco", ["assumed"], {})
+        err = assumptions.assumption_errors(wide["handrolled"],
+                                            {e: wide[e] for e in ("mujoco", "pybullet")})
+        rows += [MetricRow(ROBOT, sc.name, "L4", f"{r['legs']} legs",
+                           f"foot.*.force.{r['axis']}", r["engine"], "handrolled (assumed)",
+                           "rms_error_N", r["rms_error"], None, True, r["assumption"],
+                           "agreement") for r in err]
+        return ({"assumed": assumed}, rows,
+                [DataTable.from_dict(assumptions.table(err, sc.name))])
 
-    metrics = pd.concat(frames, ignore_index=True)
-    l4 = metrics[metrics["scenario"].isin(scenarios) & metrics["tolerance"].notna()]
-    walk = s6["walk"]["rows"]
-    ratios_ok = all(min(r["ratio"].values()) >= section6.MIN_RATIO for r in walk[:-1])
-    chapter["rungs"]["L4"] = {
-        "verdict": "pass" if bool(l4["passed"].all()) else "fail",
-        "note": f"{len(scenarios)} gaits in three implementations (engines: native contact; "
-                "the paper's model: pinned feet); the feet carry the weight in each (worst "
-                f"{100 * l4['value'].abs().max():.1f} %); trajectories are compared without "
-                "tolerance (different contact models) and section 4's assumed forces are "
-                "measured against the engines' (tables)"}
-    chapter["rungs"]["L5"] = {
-        "verdict": "pass" if ratios_ok else "fail",
-        "note": "section 6's round trip: the walk's error halves with the step "
-                f"({walk[-1]['displacement']:.3g} % displacement at {1e3 * walk[-1]['step']:g} "
-                f"ms); the planned trot is not dynamically consistent (unbalanced "
-                f"{s6['trot']['plan_residual'].get(2, float('nan')):.2f} N m about the "
-                "support diagonal); "
-                "the paper's figure is held back"}
-    if "trot" in wide_store:
-        chapter["budget"] = _budget(p, desc_dir, wide_store["trot"], progress)
-        metrics = pd.concat([metrics, pd.DataFrame(
-            [[ROBOT, "trot", "budget", b["signal"], b["component"], "-", "rms_diff",
-              b["value"], np.nan, True, f"error budget component, {b['unit']}"]
-             for b in chapter["budget"]], columns=METRIC_COLUMNS)], ignore_index=True)
-        chapter["rungs"]["budget"] = {
-            "verdict": "pass",
-            "note": "trot: section 4's assumed forces, the pinned feet, the engine and the "
-                    "step, one at a time"}
-    chapter["errata"] = _errata(kin_printed, s6, wide_store)
-    chapter["notes"] = _notes(s6)
-    return metrics, chapter
+    def figure_tag(self, sc: Scenario, variant: Variant) -> str:
+        return f"{sc.name}; hand-rolled: pinned feet, engines: native contact"
+
+    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
+        return [
+            TimePlot("Body attitude", ["body.roll", "body.pitch"],
+                     "Roll and pitch; error panels show minus MuJoCo."),
+            TimePlot("Figs. 5-7 in closed loop: RB HFE acceleration, rate, angle",
+                     ["joint.RB.HFE.acceleration", "joint.RB.HFE.rate", "joint.RB.HFE.angle"],
+                     "The joint of the paper's Figs. 5-7 tracking the plan in every "
+                     "implementation; the acceleration is the rate difference over one step "
+                     "(each integrator's own)."),
+            TimePlot("HFE torques", [f"joint.{leg}.HFE.torque" for leg in LEGS],
+                     "Feedforward (inverse dynamics with section 4's forces) plus joint PD."),
+            TimePlot("Vertical ground forces", [f"foot.{leg}.force.z" for leg in LEGS],
+                     "Section 4's assumed forces at the plan (assumed), the pinned feet's "
+                     "constraint forces (hand-rolled) and the engines' contact forces, 10 ms "
+                     "means."),
+            TimePlot("Forward ground forces", [f"foot.{leg}.force.x" for leg in LEGS],
+                     "The X forces section 4 assumes equal on the supporting legs."),
+        ]
+
+    def extra_tasks(self, inp: Inputs) -> dict:
+        """Section 6's round trip, and the budget's MuJoCo trot at dt/2."""
+        tasks = {"section 6": (section6.run, (inp.params,), {})}
+        if "trot" in inp.scenarios:
+            p = inp.params
+            tasks["budget mujoco dt/2"] = (run_one, (replace(p, dt=p.dt / 2), SCENARIOS["trot"],
+                                                     "mujoco", "native", inp.desc_dir),
+                                           {"until": inp.until})
+        return tasks
+
+    def recomputed(self, ctx: Context) -> None:
+        """Section 6's round trip: inverse dynamics of the plan, forward dynamics back."""
+        s6 = ctx.result("section 6")
+        ctx.rows += _section6_rows(s6)
+        ctx.chapter.tables += [DataTable.from_dict(section6.table(name, res))
+                               for name, res in s6.items()]
+
+    def l5(self, ctx: Context) -> Rung:
+        s6 = ctx.result("section 6")
+        walk = s6["walk"]["rows"]
+        ratios_ok = all(min(r["ratio"].values()) >= section6.MIN_RATIO for r in walk[:-1])
+        return Rung(
+            "recomputed" if ratios_ok else "differs",
+            "section 6's round trip recomputed (the paper's figure is held back): the walk's "
+            f"error halves with the step ({walk[-1]['displacement']:.3g} % displacement at "
+            f"{1e3 * walk[-1]['step']:g} ms; halving ratios "
+            + ("all" if ratios_ok else "not all") + f" at least {section6.MIN_RATIO:g}); the "
+            "planned trot is not dynamically consistent (unbalanced "
+            f"{s6['trot']['plan_residual'].get(2, float('nan')):.2f} N m about the support "
+            "diagonal)")
+
+    def budget(self, ctx: Context) -> list[BudgetRow]:
+        trot = ctx.runs("native").get("trot")
+        return [] if trot is None else _budget(ctx, trot)
+
+    def errata(self, ctx: Context) -> list[Erratum]:
+        printed = [r for r in ctx.audit.kinematics if r.form == "printed"]
+        return [Erratum(**e) for e in _errata(printed, ctx.result("section 6"))]
+
+    def notes(self, ctx: Context) -> list[str]:
+        return _notes(ctx.result("section 6"))
 
 
-def _budget(p: QuadrupedParams, desc_dir: Path, trot: dict[str, pd.DataFrame],
-            progress: Callable[[str, float], None]) -> list[dict]:
+LADDER = QuadrupedLadder()
+
+
+def _budget(ctx: Context, trot: dict[str, pd.DataFrame]) -> list[BudgetRow]:
     """What each modelling difference contributes on the trot, one at a time (RMS)."""
-    half = run_one(replace(p, dt=p.dt / 2), SCENARIOS["trot"], "mujoco", "native", desc_dir,
-                   progress=lambda f: progress("quadruped budget mujoco dt/2", f))
+    p = ctx.params
+    half = ctx.result("budget mujoco dt/2")
     hand, mj, pb = trot["handrolled"], trot["mujoco"], trot["pybullet"]
     steps = [
         ("section 4's assumed forces vs the pinned feet's forces (hand-rolled run)",
@@ -230,15 +191,14 @@ def _budget(p: QuadrupedParams, desc_dir: Path, trot: dict[str, pd.DataFrame],
                 value = rms_diff(b, a, sig, signal_b=sig.replace("force.", "force_assumed."))
             else:
                 value = rms_diff(a, b, sig, scale=DEG if unit == "deg" else 1.0, signal_b=alt)
-            rows.append({"scenario": "trot", "signal": sig, "component": comp,
-                         "value": value, "unit": f"{unit} RMS", "note": ""})
+            rows.append(BudgetRow("trot", sig, comp, value, f"{unit} RMS"))
     return rows
 
 
 def _weight_balance(df: pd.DataFrame, p: QuadrupedParams) -> float:
     """Mean total vertical foot force over the weight, less one."""
     Fz = sum(df[f"foot.{leg}.force.z"] for leg in LEGS).to_numpy()[1:]  # first: no step yet
-    return float(Fz.mean() / (total_mass() * p.g) - 1.0)
+    return float(Fz.mean() / (total_mass(p) * p.g) - 1.0)
 
 
 def _gait_text(name: str) -> str:
@@ -248,26 +208,27 @@ def _gait_text(name: str) -> str:
             + (f", body sway +-{g.sway:g} m" if g.sway else "") + ".")
 
 
-def _section6_rows(s6: dict) -> pd.DataFrame:
+def _section6_rows(s6: dict) -> list[MetricRow]:
     rows = []
     for name, res in s6.items():
         for r in res["rows"]:
+            variant = f"{name} dt={r['step']:g}"
             for q, _ in section6.QUANTITIES:
-                rows.append([ROBOT, "section 6", f"{name} dt={r['step']:g}",
-                             f"joint.RB.HFE.{q}", "inverse kinematics", "handrolled",
-                             "max_pct_error", r[q], np.nan, True, "the paper's figure is "
-                             "held back; reported, not toleranced"])
+                rows.append(recomputed_row(
+                    ROBOT, "section 6", f"joint.RB.HFE.{q}", "max_pct_error", r[q],
+                    "the paper's figure is held back; reported, not toleranced",
+                    variant=variant, reference="inverse kinematics"))
                 if r["ratio"] is not None and name == "walk":
                     ratio = r["ratio"][q]
-                    rows.append([ROBOT, "section 6", f"{name} dt={r['step']:g}",
-                                 f"joint.RB.HFE.{q}", "inverse kinematics", "handrolled",
-                                 "halving_ratio", ratio, section6.MIN_RATIO,
-                                 bool(ratio >= section6.MIN_RATIO),
-                                 "lower bound: " + section6.REASON])
-    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+                    rows.append(MetricRow(
+                        ROBOT, "section 6", "L5", variant, f"joint.RB.HFE.{q}",
+                        "inverse kinematics", "handrolled", "halving_ratio", ratio,
+                        section6.MIN_RATIO, bool(ratio >= section6.MIN_RATIO),
+                        "lower bound: " + section6.REASON, "requirement"))
+    return rows
 
 
-def _errata(kin_printed, s6: dict, wide_store: dict) -> list[dict]:
+def _errata(kin_printed, s6: dict) -> list[dict]:
     worst = max(kin_printed, key=lambda r: r.max_rel_error)
     trot = s6["trot"]["rows"][-1]
     walk_res = s6["walk"]["plan_residual"].get(4, float("nan"))

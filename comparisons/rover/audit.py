@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from comparisons.audit import TermResult, compare_term, random_states
+from engines import load_terms
+from engines.base import DynamicsTerms
 from handrolled.rover.dynamics import WHEEL_SIGN, mass_matrix, rnea, segment_inertias
 from handrolled.rover.kinematics import (
     adjacent_transforms,
@@ -72,16 +74,11 @@ class _Hand:
         return F_Cw, N_Cw
 
 
-def chain_engines(desc_dir: Path, p: RoverParams) -> list:
-    """The three references, loaded from the explicit-chain files."""
-    from engines.mujoco_engine import MujocoTerms
-    from engines.pinocchio_engine import PinocchioTerms
-    from engines.pybullet_engine import PybulletTerms
-
-    g = (0.0, 0.0, -p.g)
-    return [MujocoTerms(desc_dir / "rover_chain.xml"),
-            PybulletTerms(desc_dir / "rover_chain.urdf", g),
-            PinocchioTerms(desc_dir / "rover_chain.urdf", g)]
+def chain_engines(desc_dir: Path, p: RoverParams) -> list[DynamicsTerms]:
+    """The three references (MuJoCo, PyBullet, Pinocchio), loaded from the explicit-chain
+    files."""
+    return list(load_terms(desc_dir / "rover_chain.xml", desc_dir / "rover_chain.urdf",
+                           (0.0, 0.0, -p.g)).values())
 
 
 def _states(p: RoverParams, samples: int, seed: int) -> list:
@@ -92,8 +89,8 @@ def _states(p: RoverParams, samples: int, seed: int) -> list:
 def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
                      seed: int) -> list[TermResult]:
     """Hub positions (Table 3.1 with eq. 3.1) and hub Jacobians (3.14) vs the engines, in
-    frame 0. PyBullet gives positions only (as for the landing gear, its
-    calculateJacobian works in the CoM frame and is not used)."""
+    frame 0. PyBullet is compared on positions only (as for the landing gear, its
+    Jacobian is not yet a row of the baseline)."""
     hand = _Hand(p)
     states = _states(p, samples, seed)
     mj, pb, pn = chain_engines(desc_dir, p)
@@ -105,17 +102,17 @@ def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
         return lambda s: np.concatenate([R_0W @ f(s[0], link, side, h) for link, side, h in hubs])
 
     refs_p = {
-        "mujoco": stack(lambda q, link, side, h: mj.site_position(q, hub_site(link, side))),
-        "pybullet": stack(lambda q, link, side, h: pb.point_position(q, link, h)),
-        "pinocchio": stack(lambda q, link, side, h: pn.point_position(q, link, h)),
+        "mujoco": stack(lambda q, link, side, h: mj.frame_position(hub_site(link, side), q)),
+        "pybullet": stack(lambda q, link, side, h: pb.frame_position(link, q, h)),
+        "pinocchio": stack(lambda q, link, side, h: pn.frame_position(link, q, h)),
     }
 
     def stack_J(f):
         return lambda s: np.vstack([R_0W @ f(s[0], link, side, h) for link, side, h in hubs])
 
     refs_J = {
-        "mujoco": stack_J(lambda q, link, side, h: mj.site_jacobian(q, hub_site(link, side))),
-        "pinocchio": stack_J(lambda q, link, side, h: pn.point_jacobian(q, link, h)),
+        "mujoco": stack_J(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
+        "pinocchio": stack_J(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
     }
     out = [compare_term("hub position", "Table 3.1, (3.1)", "printed", name,
                         lambda s: hand.hubs_0(s[0])[0].ravel(), f, states, seed)
@@ -142,8 +139,8 @@ def dynamics_audit(p: RoverParams, desc_dir: Path, samples: int,
     for engine in chain_engines(desc_dir, p):
         ref = {
             "M": lambda s, e=engine: e.mass_matrix(s[0]),
-            "C": lambda s, e=engine: e.bias(s[0], s[1]) - e.bias(s[0], z),
-            "G": lambda s, e=engine: e.bias(s[0], z),
+            "C": lambda s, e=engine: e.bias(s[0], s[1]) - e.gravity(s[0]),
+            "G": lambda s, e=engine: e.gravity(s[0]),
             "tau": lambda s, e=engine: e.inverse_dynamics(s[0], s[1], s[2]),
         }
         for term, eq in TERMS.items():
@@ -180,8 +177,8 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
         return f
 
     refs = {
-        "mujoco": reference(lambda q, link, side, h: mj.site_jacobian(q, hub_site(link, side))),
-        "pinocchio": reference(lambda q, link, side, h: pn.point_jacobian(q, link, h)),
+        "mujoco": reference(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
+        "pinocchio": reference(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
     }
     return [compare_term("F[F_w] + N[N_w]", "(3.28)-(3.33) wheel forces", form, name,
                          lambda c, sg=sign: generalised(c, sg), f, cases, seed)

@@ -8,41 +8,25 @@ R_W6 = R_y(phi_y) R_x(-phi_z) R_z(phi_x) (derived from Table 3.1, checked by the
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from handrolled.so3 import euler_yxz, matrix_from_euler_yxz, rot_x, rot_y
 from robots.rover.params import R_W0
 
 R_0W = R_W0.T
 
 
-def _Rx(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
-
-
-def _Ry(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
-
-
-def _Rz(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
 def pose_from_q(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(p_W6, R_W6) of the rear segment frame from the thesis' q1..q6."""
     p_W6 = np.array([-q[0], q[2], q[1]])
-    return p_W6, _Ry(q[3]) @ _Rx(-q[4]) @ _Rz(q[5])
+    return p_W6, matrix_from_euler_yxz(q[3], -q[4], q[5])
 
 
 def base_axes_W(q: np.ndarray) -> np.ndarray:
     """Columns: the world angular velocity per unit rate of phi_y, phi_z, phi_x."""
-    Ry = _Ry(q[3])
+    Ry = rot_y(q[3])
     return np.column_stack([[0.0, 1.0, 0.0], Ry @ [-1.0, 0.0, 0.0],
-                            Ry @ _Rx(-q[4]) @ [0.0, 0.0, 1.0]])
+                            Ry @ rot_x(-q[4]) @ [0.0, 0.0, 1.0]])
 
 
 def velocity_from_q(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -52,10 +36,8 @@ def velocity_from_q(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def q_from_pose(p_W6: np.ndarray, R_W6: np.ndarray) -> np.ndarray:
     """q1..q6 from the rear segment pose (inverse of :func:`pose_from_q`, |phi_z| < 90 deg)."""
-    phi_z = math.asin(max(-1.0, min(1.0, R_W6[1, 2])))
-    phi_y = math.atan2(R_W6[0, 2], R_W6[2, 2])
-    phi_x = math.atan2(R_W6[1, 0], R_W6[1, 1])
-    return np.array([-p_W6[0], p_W6[2], p_W6[1], phi_y, phi_z, phi_x])
+    phi_y, minus_phi_z, phi_x = euler_yxz(R_W6)
+    return np.array([-p_W6[0], p_W6[2], p_W6[1], phi_y, -minus_phi_z, phi_x])
 
 
 def qd_from_velocity(q: np.ndarray, v_W6_W: np.ndarray, w_W6_W: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ from engines.base import FloatingState, PointForce
 from handrolled.rover.control import PowerSteering
 from handrolled.rover.model import HandRolledRover
 from handrolled.rover.wheel_contact import DIAGNOSTICS, N_DIAG, wheel_contact
+from handrolled.so3 import rot_z
 from robots.rover.model_description import (
     description_stem,
     hub_site,
@@ -34,11 +35,6 @@ from robots.rover.model_description import (
 from robots.rover.params import R_W0, SIDES, RoverParams, hub_positions
 
 DIAG = {name: k for k, name in enumerate(DIAGNOSTICS)}
-
-
-def _Rz(a: float) -> np.ndarray:
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 class HandrolledPlant:
@@ -125,7 +121,7 @@ class EnginePlant:
         R_W = s.R_WB
         for i, link in enumerate(self.links):
             if i > 0 and len(s.q) >= i:
-                R_W = R_W @ _Rz(s.q[i - 1])
+                R_W = R_W @ rot_z(s.q[i - 1])
             R_0link = R_0W @ R_W
             for j in range(2):
                 p_W, v_W = self.sim.point(link, self.hubs[i][j])
@@ -145,12 +141,11 @@ def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
     if implementation == "mujoco":
         from engines.mujoco_engine import MujocoSimulation
 
-        sim = MujocoSimulation(desc_dir / f"{stem}.xml", joints, p.dt, None)
+        sim = MujocoSimulation(desc_dir / f"{stem}.xml", joints, p.dt, (0.0, 0.0, -p.g))
     elif implementation == "pybullet":
         from engines.pybullet_engine import PybulletSimulation
 
-        sim = PybulletSimulation(desc_dir / f"{stem}.urdf", joints, p.dt, (0.0, 0.0, -p.g),
-                                 None)
+        sim = PybulletSimulation(desc_dir / f"{stem}.urdf", joints, p.dt, (0.0, 0.0, -p.g))
     else:
         raise ValueError(f"unknown implementation {implementation!r}")
     return EnginePlant(sim, p, soil)

@@ -23,6 +23,10 @@ from robots.rover.soil import load_soil
 IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 CONTACT_MODES = ("shared",)  # wheel-soil forces exist only as the thesis' law
 
+# How far the rear axle's height may move from where a run starts before the run is called
+# diverged: the rover drives on level soil, sinking centimetres [m].
+WORKSPACE = {"rover.height": 1.0}
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -142,8 +146,10 @@ def initial_state(p: RoverParams, sc: Scenario, soil) -> tuple[np.ndarray, np.nd
 
 def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, desc_dir: Path,
             progress: Callable[[float], None] | None = None, duration: float | None = None,
-            wheel_form: str = "corrected", integrator: str = "euler") -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario."""
+            until: float | None = None, wheel_form: str = "corrected",
+            integrator: str = "euler") -> pd.DataFrame:
+    """Wide trace (time x signal) of one implementation in one scenario (``duration``
+    replaces the scenario's length, ``until`` stops it early)."""
     if contact != "shared":
         raise ValueError("the rover's wheel-soil law exists in no engine; use contact 'shared'")
     p = scenario_params(p, sc)
@@ -160,4 +166,6 @@ def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, des
     powers = np.full((n, 2), P0) if sc.drive == "power" else None  # None: constant torque
     loop = RoverLoop(plant, p, np.full((n, 2), T0), powers, steering)
     record_every = max(1, int(round(0.01 / p.dt)))  # 100 Hz traces
-    return harness.run(loop, duration or sc.duration, p.dt, record_every, progress=progress)
+    length = harness.run_length(duration or sc.duration, until)
+    return harness.run(loop, length, p.dt, record_every, progress=progress,
+                       workspace=WORKSPACE)

@@ -14,12 +14,12 @@ import math
 from dataclasses import replace
 
 import numpy as np
-import pandas as pd
 
-from comparisons.metrics import METRIC_COLUMNS
+from comparisons.metrics import recomputed_row
 from handrolled.rover import terramechanics as tm
 from handrolled.rover.kinematics import entry_angle
 from handrolled.rover.steady_state import load_sinkage, sinkage_for_load
+from reports.chapter import MetricRow
 from robots.rover.soil import Soil
 
 ROBOT = "rover"
@@ -68,7 +68,7 @@ def _bekker(W: float, D: float, b: float, soil: Soil) -> tuple[float, float]:
     return tm.bekker_Rc(W, D, b, soil), tm.bekker_z0(W, D, b, soil)  # eqs. (2.2)-(2.3)
 
 
-def power_law_tables(soil: Soil) -> tuple[list[dict], pd.DataFrame]:
+def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
     """Tables 4.1-4.4 recomputed: A and B of eq. (4.3) for R_c and z_0 against D, b, W
     (Tables 4.1-4.2) and against n, k_phi (Tables 4.3-4.4), Bekker and the model."""
     fits: dict[tuple[str, str, str], tuple[float, float, float]] = {}
@@ -113,10 +113,10 @@ def power_law_tables(soil: Soil) -> tuple[list[dict], pd.DataFrame]:
               table("4.2", "z0", ("D", "b", "W"), "sinkage vs D, b, W"),
               table("4.3", "Rc", ("n", "kphi"), "rolling resistance vs soil parameters"),
               table("4.4", "z0", ("n", "kphi"), "sinkage vs soil parameters")]
-    rows = [[ROBOT, "power laws 4.2.1", "L5", f"{who}.{q}.{var}", "-", "handrolled",
-             f"power_law_{k}", val, np.nan, True, "Tables 4.1-4.4 recomputed, eq. (4.3)"]
+    rows = [recomputed_row(ROBOT, "power laws 4.2.1", f"{who}.{q}.{var}", f"power_law_{k}",
+                           val, "Tables 4.1-4.4 recomputed, eq. (4.3)")
             for (who, q, var), (A, B, _) in fits.items() for k, val in (("A", A), ("B", B))]
-    return tables, pd.DataFrame(rows, columns=METRIC_COLUMNS)
+    return tables, rows
 
 
 def drawbar_and_side_force(soil: Soil, s: float, beta: float,
@@ -140,7 +140,7 @@ def drawbar_and_side_force(soil: Soil, s: float, beta: float,
     return f.H - abs(f.R), f.Fy, z
 
 
-def single_wheel_table(soil: Soil) -> tuple[list[dict], pd.DataFrame]:
+def single_wheel_table(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
     """Figures 4.4-4.5 recomputed (drawbar pull and side force against slip for each slip
     angle) as a table and a plot, with the rut-recovery drawbar pull at beta = 0. The soil
     takes loadsoil.m's k_x, k_y slopes (LOADSOIL_SLOPES)."""
@@ -179,11 +179,10 @@ def single_wheel_table(soil: Soil) -> tuple[list[dict], pd.DataFrame]:
              "series": [{"label": f"beta {d:g} deg", "x": list(SLIPS),
                          "y": [c[1] for c in curves[d]]} for d in SLIP_ANGLES_DEG[1:]]}]},
     }
-    metric = [[ROBOT, "single wheel 4.2.2", "L5", f"wheel.DP.beta{d:g}.s{s:g}", "-",
-               "handrolled", "recomputed", curves[d][k][0], np.nan, True,
-               "Figure 4.4 recomputed [N]"]
+    metric = [recomputed_row(ROBOT, "single wheel 4.2.2", f"wheel.DP.beta{d:g}.s{s:g}",
+                             "recomputed", curves[d][k][0], "Figure 4.4 recomputed [N]")
               for d in SLIP_ANGLES_DEG for k, s in enumerate(SLIPS)]
-    metric += [[ROBOT, "single wheel 4.2.2", "L5", f"wheel.DP_rut_gain.s{s:g}", "-",
-                "handrolled", "recomputed", g, np.nan, True,
-                "rut recovery (4.4) minus closed form [N]"] for s, g in gap.items()]
-    return [table], pd.DataFrame(metric, columns=METRIC_COLUMNS)
+    metric += [recomputed_row(ROBOT, "single wheel 4.2.2", f"wheel.DP_rut_gain.s{s:g}",
+                              "recomputed", g, "rut recovery (4.4) minus closed form [N]")
+               for s, g in gap.items()]
+    return [table], metric

@@ -15,8 +15,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from comparisons.metrics import METRIC_COLUMNS
+from comparisons.metrics import recomputed_row
 from comparisons.rover.scenarios import SCENARIOS, Scenario, initial_state, scenario_params
+from reports.chapter import MetricRow
 from robots.rover.params import RoverParams
 
 ROBOT = "rover"
@@ -56,14 +57,13 @@ def _section(wide: Wide, section: str) -> list[tuple[str, Scenario, str, pd.Data
             for impl, df in wide.get(name, {}).items()]
 
 
-def _rows(items: list[tuple[str, str, str, float, str]]) -> pd.DataFrame:
+def _rows(items: list[tuple[str, str, str, float, str]]) -> list[MetricRow]:
     """Metric rows (scenario, implementation, signal, value, what) to track in baselines."""
-    return pd.DataFrame([[ROBOT, sc, "L5", sig, "-", impl, "recomputed", value, np.nan, True,
-                          what] for sc, impl, sig, value, what in items],
-                        columns=METRIC_COLUMNS)
+    return [recomputed_row(ROBOT, sc, sig, "recomputed", value, what, candidate=impl)
+            for sc, impl, sig, value, what in items]
 
 
-def drawbar_tables(p: RoverParams, soil, wide: Wide) -> tuple[list[dict], pd.DataFrame]:
+def drawbar_tables(p: RoverParams, soil, wide: Wide) -> tuple[list[dict], list[MetricRow]]:
     """Tables 4.7 and 4.8 recomputed: the torques for a drawbar pull per wheel, the speed
     they should reach, and what each implementation reaches."""
     t47, t48, tracked = [], [], []
@@ -99,7 +99,7 @@ def drawbar_tables(p: RoverParams, soil, wide: Wide) -> tuple[list[dict], pd.Dat
     ], _rows(tracked)
 
 
-def disturbance_table(p: RoverParams, wide: Wide) -> tuple[list[dict], pd.DataFrame]:
+def disturbance_table(p: RoverParams, wide: Wide) -> tuple[list[dict], list[MetricRow]]:
     """Section 5.1.2 recomputed: each knock's largest and settled turning joint angle, the
     settling time, and the final turn radius against eq. (5.1)."""
     rows, tracked = [], []
@@ -125,7 +125,7 @@ def disturbance_table(p: RoverParams, wide: Wide) -> tuple[list[dict], pd.DataFr
                        "average is held back)."}], _rows(tracked)
 
 
-def pd_disturbance_table(wide: Wide) -> tuple[list[dict], pd.DataFrame]:
+def pd_disturbance_table(wide: Wide) -> tuple[list[dict], list[MetricRow]]:
     """Section 5.3.2 recomputed (Figures 5.7-5.12): overshoot, final heading, settling time
     and the power the steering asks for above nominal, for each gain set."""
     rows, tracked = [], []
@@ -148,7 +148,7 @@ def pd_disturbance_table(wide: Wide) -> tuple[list[dict], pd.DataFrame]:
                        "Settling as in the 5.1.2 table."}], _rows(tracked)
 
 
-def turning_tables(p: RoverParams, wide: Wide) -> tuple[list[dict], pd.DataFrame]:
+def turning_tables(p: RoverParams, wide: Wide) -> tuple[list[dict], list[MetricRow]]:
     """Tables 5.1 and 5.2 recomputed, and the maneuver's heading change (Figure 5.16)."""
     tables, tracked = [], []
     for v, number in ((0.5, "5.1"), (3.0, "5.2")):

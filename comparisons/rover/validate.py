@@ -1,33 +1,39 @@
-"""The rover up the validation ladder: L0 descriptions, L1/L2 audit on the explicit
-chain, the wheel-force erratum, L3 integrator convergence, and the thesis' scenarios
-(L4) with its tables recomputed (L5).
-
-Returns the tidy metric rows and the robot's chapter of ``summary.json``."""
+"""The rover's declaration for the validation ladder: L0 descriptions, L1/L2 audit on
+the explicit chain, the wheel-force erratum, L3 integrator convergence, and the thesis'
+scenarios (L4) with its tables recomputed (L5) (comparisons.ladder climbs it)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from comparisons import description_check, harness
-from comparisons.audit import audit_rows
-from comparisons.metrics import METRIC_COLUMNS, Tolerance, check_row, compare
-from comparisons.rover import audit, soil_tables, tables, trajectories
+from comparisons import harness
+from comparisons.ladder import (
+    AuditResults,
+    Context,
+    Inputs,
+    PathPlot,
+    RobotLadder,
+    TimePlot,
+    Variant,
+    rows_verdict,
+)
+from comparisons.metrics import Tolerance, check_row, recomputed_row
+from comparisons.rover import audit, soil_tables, trajectories
+from comparisons.rover import tables as tables_
 from comparisons.rover.scenarios import (
     IMPLEMENTATIONS,
     SCENARIOS,
+    Scenario,
     initial_state,
     run_one,
     scenario_params,
 )
-from robots import ROOT
-from robots.rover import descriptions
+from reports.chapter import DataTable, Erratum, MetricRow, Rung, TrajectoryRow
 from robots.rover.model_description import segment_name
-from robots.rover.params import ASSUMPTIONS, LRV, SIDES, SSL_ROVER, RoverParams, table
+from robots.rover.params import ASSUMPTIONS, LRV, SIDES, SSL_ROVER, RoverParams
 from robots.rover.soil import load_soil
 
 ROBOT = "rover"
@@ -48,6 +54,7 @@ REQ_DRIFT = ("thesis section 4.2.3: starting at steady state the rover keeps its
 
 
 SOIL_422 = "lunar_soil_simulant"  # Ishigami's wheel of section 4.2.2 ran on lunar simulant
+ERRATUM_DURATIONS = (0.05, 1.0)  # [s] the printed eq. (3.30): the first sinkage, and on
 
 # Scenarios drawn in the report when the whole set runs (one or two of each section); a
 # run of a few chosen scenarios draws them all. Every scenario's numbers are in its table.
@@ -56,15 +63,9 @@ FIGURE_SCENARIOS = ("steady_A", "straight_3", "disturbed_3_50", "disturbed_6_100
                     "maneuver_1.5")
 # Signals compared against MuJoCo on the moving scenarios (every signal on the steady
 # ones): the motion, the turning joint and one wheel.
+STEADY_SECTIONS = ("4.2.3", "5.1.1")  # runs that start at, and keep, a steady state
 KEY_SIGNALS = ("rover.x", "rover.y", "rover.speed", "rover.heading", "rover.pitch",
                "joint.q7.angle", "wheel.rear_left.sinkage", "wheel.rear_left.torque")
-
-
-def conventions() -> list[str]:
-    """The paragraphs of robots/rover/FRAMES.md, for the report appendix."""
-    text = (ROOT / "rover" / "FRAMES.md").read_text()
-    paras = [p.replace("\n", " ") for p in text.split("\n\n")[1:] if p.strip()]
-    return paras + [f"ASSUMPTION {k}: {v}" for k, v in ASSUMPTIONS.items()]
 
 
 def _wheels(p: RoverParams) -> list[str]:
@@ -72,26 +73,21 @@ def _wheels(p: RoverParams) -> list[str]:
     return [f"wheel.{segment_name(i, n)}_{s}" for i in range(1, n + 1) for s in SIDES]
 
 
-def _figures(sc_name: str, p: RoverParams) -> list[dict]:
-    sc = SCENARIOS[sc_name]
+def _figures(sc: Scenario, p: RoverParams) -> list:
     wheels = _wheels(p)
-    figs = [{"title": f"Motion ({sc_name})", "scenario": sc_name, "variant": "shared",
-             "signals": ["rover.speed", "rover.heading", "rover.height", "rover.pitch"]
-             + ([] if sc.rigid else ["joint.q7.angle"]),
-             "units": ["m/s", "deg", "m", "deg", "deg"], "scales": [1.0, DEG, 1.0, DEG, DEG],
-             "unit": "mixed", "scale": 1.0,
-             "caption": "Rear segment speed, heading (phi_x), height (dx) and pitch (phi_y)"
-                        + ("" if sc.rigid else ", and the turning joint q7") + "."},
-            {"title": f"Wheels ({sc_name})", "scenario": sc_name, "variant": "shared",
-             "signals": [f"{w}.sinkage" for w in wheels[:2]] + [f"{w}.slip" for w in wheels[:2]],
-             "unit": "m, -", "scale": 1.0,
-             "caption": "Sinkage (3.12) and slip ratio (bisection on (2.18)) of the rear wheels."}]
+    figs = [TimePlot("Motion", ["rover.speed", "rover.heading", "rover.height", "rover.pitch"]
+                     + ([] if sc.rigid else ["joint.q7.angle"]),
+                     "Rear segment speed, heading (phi_x), height (dx) and pitch (phi_y)"
+                     + ("" if sc.rigid else ", and the turning joint q7") + "."),
+            TimePlot("Wheels",
+                     [f"{w}.sinkage" for w in wheels[:2]] + [f"{w}.slip" for w in wheels[:2]],
+                     "Sinkage (3.12) and slip ratio (bisection on (2.18)) of the rear wheels."),
+            PathPlot("Path", "rover.x", "rover.y", "m", 1.0, False,
+                     "Rear axle centre in the ground plane.")]
     if sc.q7_command:  # the maneuver's Figures 5.18-5.19: every wheel's sinkage and torque
-        figs.append({"title": f"Sinkages and torques ({sc_name})", "scenario": sc_name,
-                     "variant": "shared",
-                     "signals": [f"{w}.sinkage" for w in wheels] + [f"{w}.torque" for w in wheels],
-                     "units": ["m"] * len(wheels) + ["N m"] * len(wheels), "scale": 1.0,
-                     "caption": "In a left turn the right wheels sink deeper (Figure 5.18)."})
+        figs.append(TimePlot("Sinkages and torques",
+                             [f"{w}.sinkage" for w in wheels] + [f"{w}.torque" for w in wheels],
+                             "In a left turn the right wheels sink deeper (Figure 5.18)."))
     return figs
 
 
@@ -122,7 +118,7 @@ def _table_46(p: RoverParams, soil, wide_store: dict) -> dict:
                        "after 5 s from that steady state in each implementation."}
 
 
-def _steady_rows(p: RoverParams, soil, scenarios: list[str]) -> pd.DataFrame:
+def _steady_rows(p: RoverParams, soil, scenarios: list[str]) -> list[MetricRow]:
     """Table 4.6's recomputed numbers as metric rows, so that ``dynval check`` sees a
     parameter change move them (the thesis' values are held back: no tolerance)."""
     rows = []
@@ -133,12 +129,12 @@ def _steady_rows(p: RoverParams, soil, scenarios: list[str]) -> pd.DataFrame:
         _, _, _, _, ss = initial_state(scenario_params(p, sc), sc, soil)
         for signal, value, unit in (("wheel.torque", ss.T, "N m"), ("wheel.slip", ss.s, "-"),
                                     ("wheel.sinkage", ss.z, "m"), ("wheel.R", ss.R, "N")):
-            rows.append([ROBOT, sc_name, "L5", signal, "-", "handrolled", "steady_value",
-                         value, np.nan, True, f"Table 4.6 recomputed by constvel [{unit}]"])
-    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+            rows.append(recomputed_row(ROBOT, sc_name, signal, "steady_value", value,
+                                       f"Table 4.6 recomputed by constvel [{unit}]"))
+    return rows
 
 
-def _estimates_422(soil) -> tuple[dict, pd.DataFrame]:
+def _estimates_422(soil) -> tuple[dict, list[MetricRow]]:
     """Section 4.2.2's SSL and LRV estimates recomputed with constvel (dry sand)."""
     from handrolled.rover.steady_state import constvel
 
@@ -162,12 +158,10 @@ def _estimates_422(soil) -> tuple[dict, pd.DataFrame]:
                          "motor efficiency that is a rolling resistance of 6.2 N. The LRV is "
                          "taken in lunar gravity (assumption: at 9.81 m/s^2 no slip in "
                          "[0, 1] gives zero drawbar pull); the thesis' values are held back."}
-    metric = pd.DataFrame(
-        [[ROBOT, "estimates 4.2.2", "L5", f"{name}.{sig}", "-", "handrolled", "steady_value",
-          val, np.nan, True, "section 4.2.2 recomputed by constvel"]
-         for name, ss in (("ssl", s1), ("lrv", s2))
-         for sig, val in (("sinkage", ss.z), ("slip", ss.s), ("R", ss.R))],
-        columns=METRIC_COLUMNS)
+    metric = [recomputed_row(ROBOT, "estimates 4.2.2", f"{name}.{sig}", "steady_value", val,
+                             "section 4.2.2 recomputed by constvel")
+              for name, ss in (("ssl", s1), ("lrv", s2))
+              for sig, val in (("sinkage", ss.z), ("slip", ss.s), ("R", ss.R))]
     return table_, metric
 
 
@@ -187,7 +181,7 @@ def _straight_table(wide_store: dict) -> dict:
                        "1e-8 deg, speeds unchanged to about one part in a million."}
 
 
-def _requirements(sc_name: str, impl: str, df: pd.DataFrame) -> list[list]:
+def _requirements(sc_name: str, impl: str, df: pd.DataFrame) -> list[MetricRow]:
     sc = SCENARIOS[sc_name]
     rows = []
     if sc.section == "5.1.1":
@@ -201,25 +195,17 @@ def _requirements(sc_name: str, impl: str, df: pd.DataFrame) -> list[list]:
     return rows
 
 
-def _wheel_force_erratum(p: RoverParams, desc_dir: Path, wheel_audit: list,
-                         progress: Callable[[str, float], None]) -> dict:
+def _wheel_force_erratum(ctx: Context, wheel_audit: list) -> dict:
     """Eq. (3.30)-(3.31) printed (+F_Cw) against the corrected sign, with its effect on
     the steady-state run of rover A."""
     worst = max((r for r in wheel_audit if r.form == "printed"), key=lambda r: r.max_rel_error)
-    sc = SCENARIOS["steady_A"]
-
-    def printed(duration: float) -> pd.DataFrame:
-        return run_one(p, sc, "handrolled", "shared", desc_dir, duration=duration,
-                       wheel_form="printed",
-                       progress=lambda f: progress("rover erratum (3.30)", f))
-
-    early = printed(0.05)
-    z = early["wheel.rear_left.sinkage"]
+    early, late = ERRATUM_DURATIONS
+    z = ctx.result(f"erratum (3.30) {early:g} s")["wheel.rear_left.sinkage"]
     effect = (f"steady_A with the printed sign: the soil's support pushes the rover down; in "
-              f"0.05 s the rear sinkage grows from {100 * z.iloc[0]:.1f} to "
+              f"{early:g} s the rear sinkage grows from {100 * z.iloc[0]:.1f} to "
               f"{100 * z.iloc[-1]:.1f} cm")
     try:
-        printed(1.0)
+        ctx.result(f"erratum (3.30) {late:g} s")
     except harness.DivergenceError as exc:
         effect += f", and the run ends: {exc}"
     return {
@@ -252,12 +238,11 @@ def _table_47_erratum(p: RoverParams, runs: dict[str, pd.DataFrame]) -> dict:
                   f"{100 * (sc.speed + dv) / 8.75 - 100:.1f} %"}
 
 
-def _step_convergence(p: RoverParams, desc_dir: Path,
-                      progress: Callable[[str, float], None]) -> tuple[list, pd.DataFrame, dict]:
+def _step_convergence(p: RoverParams, desc_dir: Path
+                      ) -> tuple[list[TrajectoryRow], list[MetricRow], Rung]:
     """L3: the chapter's trajectory rows, the halving-ratio metric rows and the L3 rung of
     the step convergence on the disturbed drive (comparisons.rover.trajectories)."""
-    progress("rover L3 step convergence", 0.0)
-    l3 = trajectories.convergence(p, desc_dir, progress)
+    l3 = trajectories.convergence(p, desc_dir)
     rows = [
         {"step": r["step"], "comparison": f"{r['comparison']}, {r['signal']}"
          + ("" if r["ratio_to_half_step"] is None
@@ -265,156 +250,137 @@ def _step_convergence(p: RoverParams, desc_dir: Path,
          "max_abs_rad": r["max_abs_rad"], "tolerance": None, "reason": r["reason"]}
         for r in l3]
     ratios = [r for r in l3 if r["ratio_to_half_step"] is not None]
-    metrics = pd.DataFrame([[
-        ROBOT, trajectories.SCENARIO, f"L3 dt={r['step']:g}", r["signal"], "mujoco",
+    metrics = [MetricRow(
+        ROBOT, trajectories.SCENARIO, "L3", f"dt={r['step']:g}", r["signal"], "mujoco",
         r["comparison"].split(" vs ")[0], "halving_ratio", r["ratio_to_half_step"],
-        trajectories.MIN_RATIO, r["ratio_to_half_step"] >= trajectories.MIN_RATIO,
-        "lower bound: " + r["reason"]] for r in ratios], columns=METRIC_COLUMNS)
-    rung = {
-        "verdict": "pass" if all(r["ratio_to_half_step"] >= trajectories.MIN_RATIO
-                                 for r in ratios) else "fail",
-        "note": f"disturbed drive, {trajectories.DURATION:g} s at dt "
-                f"{', '.join(f'{d:g}' for d in trajectories.STEPS)}: differences from "
-                "MuJoCo halve with the step (ratios "
-                f"{min(r['ratio_to_half_step'] for r in ratios):.2f}-"
-                f"{max(r['ratio_to_half_step'] for r in ratios):.2f}): integration "
-                "error, no modelling difference"}
-    return rows, metrics, rung
+        trajectories.MIN_RATIO, bool(r["ratio_to_half_step"] >= trajectories.MIN_RATIO),
+        "lower bound: " + r["reason"], "requirement") for r in ratios]
+    rung = Rung(
+        rows_verdict(metrics),
+        f"disturbed drive, {trajectories.DURATION:g} s at dt "
+        f"{', '.join(f'{d:g}' for d in trajectories.STEPS)}: differences from MuJoCo halve "
+        f"with the step (ratios {min(r['ratio_to_half_step'] for r in ratios):.2f}-"
+        f"{max(r['ratio_to_half_step'] for r in ratios):.2f}): integration error, no "
+        "modelling difference")
+    return [TrajectoryRow(**r) for r in rows], metrics, rung
 
 
-def validate(out: Path, p: RoverParams, desc_dir: Path,
-             progress: Callable[[str, float], None], scenarios: list[str] | None = None,
-             samples: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, dict]:
-    """Run every rung for the rover; write traces under ``out/runs``."""
-    scenarios = [s for s in (scenarios or list(SCENARIOS)) if s in SCENARIOS]
-    soil = load_soil(p.soil)
-    metric_frames: list[pd.DataFrame] = []
-    req_rows: list[list] = []
-    chapter: dict = {
-        "title": "Passively articulated, segmented-body rover",
-        "paper": "Wasserman: Simulation and control of a passively articulated, segmented-body "
-                 "rover (MSc thesis, University of Maryland, 2007)",
-        "rungs": {}, "scenarios": [], "figures": [], "xy_figures": [], "tables": [],
-        "audit": [], "errata": [], "budget": [], "settled": [], "notes": [],
-        "conventions": conventions(),
-        "parameters": [pr.__dict__ for pr in table(p)],
-    }
+class RoverLadder(RobotLadder):
+    robot = ROBOT
+    title = "Passively articulated, segmented-body rover"
+    paper = ("Wasserman: Simulation and control of a passively articulated, segmented-body "
+             "rover (MSc thesis, University of Maryland, 2007)")
+    l1_what = "hub positions (Table 3.1, eq. 3.1) and Jacobians (3.14) vs engines"
+    l2_what = ("7-DoF M, velocity terms, gravity, inverse dynamics and wheel-force terms on "
+               "the explicit chain")
+    audit_reason = ("round-off: the modified Newton-Euler terms and the engines describe the "
+                    "same two-body chain")
 
-    progress("rover L0 descriptions", 0.0)
-    descs = descriptions(p)
-    l0 = [r for d in descs.values() for r in description_check.check_description(d, desc_dir)]
-    chapter["description_check"] = l0
-    chapter["rungs"]["L0"] = {
-        "verdict": "pass" if all(r["passed"] for r in l0) else "fail",
-        "note": f"{len(l0)} checks of {len(descs)} files in MuJoCo, PyBullet, Pinocchio; "
-                f"worst {max(r['max_error'] for r in l0):.1e}"}
+    def conventions(self, p: RoverParams) -> list[str]:
+        return super().conventions(p) + [f"ASSUMPTION {k}: {v}" for k, v in ASSUMPTIONS.items()]
 
-    progress("rover L1/L2 audit", 0.0)
-    kin = audit.kinematics_audit(p, desc_dir, min(samples, 200), seed)
-    dyn = audit.dynamics_audit(p, desc_dir, samples, seed)
-    wheel = audit.wheel_force_audit(p, desc_dir, min(samples, 200), seed)
-    chapter["audit"] = [r.as_dict() for r in kin + dyn + wheel]
-    chapter["rungs"]["L1"] = {
-        "verdict": "pass" if all(r.passed for r in kin) else "fail",
-        "note": f"hub positions (Table 3.1, eq. 3.1) and Jacobians (3.14) vs engines, worst "
-                f"relative {max(r.max_rel_error for r in kin):.1e}"}
-    checked = dyn + [r for r in wheel if r.form == "corrected"]
-    chapter["rungs"]["L2"] = {
-        "verdict": "pass" if all(r.passed for r in checked) else "fail",
-        "note": f"7-DoF M, velocity terms, gravity, inverse dynamics and wheel-force terms on "
-                f"the explicit chain, worst relative {max(r.max_rel_error for r in checked):.1e}"
-                f" over {samples} states; printed eq. (3.30) wheel-force sign off (erratum)"}
-    metric_frames.append(pd.DataFrame(audit_rows(
-        ROBOT, dyn + wheel, lambda r: r.form == "corrected" or r.term != "F[F_w] + N[N_w]",
-        "round-off: the modified Newton-Euler terms and the engines describe the same "
-        "two-body chain"), columns=METRIC_COLUMNS))
+    def audit_terms(self, inp: Inputs) -> AuditResults:
+        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
+        return AuditResults(audit.kinematics_audit(p, d, min(n, 200), seed),
+                            audit.dynamics_audit(p, d, n, seed)
+                            + audit.wheel_force_audit(p, d, min(n, 200), seed))
 
-    wide_store: dict[str, dict[str, pd.DataFrame]] = {}
-    for sc_name in scenarios:
-        sc = SCENARIOS[sc_name]
-        chapter["scenarios"].append({"name": sc_name, "title": sc.title, "variants": ["shared"],
-                                     "description": f"Thesis section {sc.section}. "
-                                                    + sc.description})
-        wide = {}
-        for impl in IMPLEMENTATIONS:
-            label = f"rover {sc_name} {impl}"
-            wide[impl] = run_one(p, sc, impl, "shared", desc_dir,
-                                 progress=lambda f, lb=label: progress(lb, f))
-            req_rows += _requirements(sc_name, impl, wide[impl])
-        wide_store[sc_name] = wide
-        traces = harness.tidy(wide)
-        run_dir = out / "runs" / ROBOT / sc_name / "shared"
-        run_dir.mkdir(parents=True, exist_ok=True)
-        traces.to_parquet(run_dir / "traces.parquet", index=False)
-        steady = sc.section in ("4.2.3", "5.1.1")
-        signals = [s for s in wide["mujoco"].columns if s != "time"
-                   and (steady or s in KEY_SIGNALS)]
-        metric_frames.append(compare(traces, ROBOT, sc_name, "shared", signals, "mujoco",
-                                     ["handrolled", "pybullet"], TOLERANCES if steady else {}))
-        if sc_name in FIGURE_SCENARIOS or len(scenarios) <= len(FIGURE_SCENARIOS):
-            chapter["figures"] += _figures(sc_name, scenario_params(p, sc))
-            chapter["xy_figures"].append({
-                "title": f"Path ({sc_name})", "scenario": sc_name, "variant": "shared",
-                "x": "rover.x", "y": "rover.y", "unit": "m", "scale": 1.0, "relative": False,
-                "caption": "Rear axle centre in the ground plane."})
+    def l3(self, inp: Inputs):
+        if not any(SCENARIOS[s].section == "5.1.2" for s in inp.scenarios):
+            return None
+        return _step_convergence(inp.params, inp.desc_dir)
 
-    for section, build in (
-            ("4.2.3", lambda: ([_table_46(p, soil, wide_store)],
-                               _steady_rows(p, soil, scenarios))),
-            ("4.2.4", lambda: tables.drawbar_tables(p, soil, wide_store)),
-            ("5.1.2", lambda: tables.disturbance_table(p, wide_store)),
-            ("5.3.2", lambda: tables.pd_disturbance_table(wide_store)),
-            ("5.3.3", lambda: tables.turning_tables(p, wide_store))):
-        if any(SCENARIOS[s].section == section for s in scenarios):
-            section_tables, rows = build()
-            chapter["tables"] += section_tables
-            metric_frames.append(rows)
-    if any(SCENARIOS[s].section == "5.1.2" for s in scenarios):
-        chapter["trajectories"], rows, chapter["rungs"]["L3"] = _step_convergence(
-            p, desc_dir, progress)
-        metric_frames.append(rows)
-    est_table, est_rows = _estimates_422(soil)
-    chapter["tables"].append(est_table)
-    metric_frames.append(est_rows)
-    progress("rover single-wheel studies (4.2.1, 4.2.2)", 0.0)
-    for section_tables, rows in (soil_tables.power_law_tables(soil),
-                                 soil_tables.single_wheel_table(load_soil(SOIL_422))):
-        chapter["tables"] += section_tables
-        metric_frames.append(rows)
-    progress("rover single-wheel studies (4.2.1, 4.2.2)", 1.0)
-    if any(SCENARIOS[s].section == "5.1.1" for s in scenarios):
-        chapter["tables"].append(_straight_table(wide_store))
+    def extra_tasks(self, inp: Inputs) -> dict:
+        """The single-wheel studies of section 4.2, and steady_A with the printed sign of
+        eq. (3.30) over 0.05 s and 1 s."""
+        sc, soil = SCENARIOS["steady_A"], load_soil(inp.params.soil)
+        return {
+            "power laws 4.2.1": (soil_tables.power_law_tables, (soil,), {}),
+            "single wheel 4.2.2": (soil_tables.single_wheel_table, (load_soil(SOIL_422),), {}),
+            **{f"erratum (3.30) {t:g} s": (run_one, (inp.params, sc, "handrolled", "shared",
+                                                     inp.desc_dir),
+                                           {"duration": t, "wheel_form": "printed"})
+               for t in ERRATUM_DURATIONS}}
 
-    metrics = pd.concat(metric_frames + [pd.DataFrame(req_rows, columns=METRIC_COLUMNS)],
-                        ignore_index=True)
-    metrics["passed"] = metrics["passed"].astype(bool)
-    l4 = metrics[metrics["scenario"].isin(scenarios) & ~metrics["variant"].str.startswith("L3")]
-    failed = l4[~l4["passed"]]
-    chapter["rungs"]["L4"] = {
-        "verdict": "pass" if failed.empty else "fail",
-        "note": f"{len(scenarios)} scenarios, hand-rolled, MuJoCo and PyBullet with the same "
-                f"wheel-soil law; {len(failed)} of {int(l4['tolerance'].notna().sum())} "
-                "toleranced figures fail"
-                + "".join(f"; {r.candidate} {r.scenario} {r.signal} {r.metric} = {r.value:.3g}"
-                          for r in failed.itertuples())}
-    run_sections = sorted({SCENARIOS[s].section for s in scenarios})
-    chapter["rungs"]["L5"] = {
-        "verdict": "partial",
-        "note": "Recomputed: Tables 4.1-4.4 (power laws), Figures 4.4-4.5 and the SSL/LRV "
-                f"estimates of 4.2.2, and the runs of sections {', '.join(run_sections)}; "
-                "the thesis' own numbers are held back, so most tables stand without a "
-                "reference. Printed figures they can be checked against: the SSL rover's "
-                f"measured 6.2 N rolling resistance ({est_table['rows'][0][-1].split(': ')[1]}),"
-                " the ~14 N / ~25 N rut-recovery offsets of 4.2.2 and 175 N per wheel for an "
-                "unpowered rover-A segment (see the tables and notes)"}
-    progress("rover errata", 0.0)
-    chapter["errata"] = [_wheel_force_erratum(p, desc_dir, wheel, progress)]
-    if "drawbar_175" in wide_store:
-        chapter["errata"].append(_table_47_erratum(p, wide_store["drawbar_175"]))
-    progress("rover errata", 1.0)
-    chapter["notes"] = _notes(p, soil)
-    return metrics, chapter
+    def figure_tag(self, sc: Scenario, variant: Variant) -> str:
+        return sc.name
 
+    def variants(self, sc: Scenario) -> list[Variant]:
+        steady = sc.section in STEADY_SECTIONS
+        return [Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS),
+                        TOLERANCES if steady else {})]
+
+    def scenario_description(self, sc: Scenario) -> str:
+        return f"Thesis section {sc.section}. " + sc.description
+
+    def compared_signals(self, sc: Scenario, variant: Variant, wide) -> list[str]:
+        # every signal on the steady runs; the motion, the turning joint and one wheel on
+        # the moving ones
+        steady = sc.section in STEADY_SECTIONS
+        return [s for s in super().compared_signals(sc, variant, wide)
+                if steady or s in KEY_SIGNALS]
+
+    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+                     df: pd.DataFrame) -> list[MetricRow]:
+        return _requirements(sc.name, impl, df)
+
+    def figures(self, ctx: Context, sc: Scenario, variant: Variant):
+        if sc.name in FIGURE_SCENARIOS or len(ctx.scenarios) <= len(FIGURE_SCENARIOS):
+            return _figures(sc, scenario_params(ctx.params, sc))
+        return []
+
+    def recomputed(self, ctx: Context) -> None:
+        p, scenarios = ctx.params, ctx.scenarios
+        soil = load_soil(p.soil)
+        runs = ctx.runs("shared")
+        tables: list[dict] = []
+        for section, build in (
+                ("4.2.3", lambda: ([_table_46(p, soil, runs)], _steady_rows(p, soil, scenarios))),
+                ("4.2.4", lambda: tables_.drawbar_tables(p, soil, runs)),
+                ("5.1.2", lambda: tables_.disturbance_table(p, runs)),
+                ("5.3.2", lambda: tables_.pd_disturbance_table(runs)),
+                ("5.3.3", lambda: tables_.turning_tables(p, runs))):
+            if any(SCENARIOS[s].section == section for s in scenarios):
+                section_tables, rows = build()
+                tables += section_tables
+                ctx.rows += rows
+        est_table, est_rows = _estimates_422(soil)
+        ctx.store["estimates"] = est_table
+        tables.append(est_table)
+        ctx.rows += est_rows
+        for section_tables, rows in (ctx.result("power laws 4.2.1"),
+                                     ctx.result("single wheel 4.2.2")):
+            tables += section_tables
+            ctx.rows += rows
+        if any(SCENARIOS[s].section == "5.1.1" for s in scenarios):
+            tables.append(_straight_table(runs))
+        ctx.chapter.tables += [DataTable.from_dict(t) for t in tables]
+
+    def l5(self, ctx: Context) -> Rung:
+        run_sections = sorted({SCENARIOS[s].section for s in ctx.scenarios})
+        ssl = ctx.store["estimates"]["rows"][0][-1].split(": ")[1]
+        return Rung(
+            "recomputed",
+            "Recomputed: Tables 4.1-4.4 (power laws), Figures 4.4-4.5 and the SSL/LRV "
+            f"estimates of 4.2.2, and the runs of sections {', '.join(run_sections)}; the "
+            "thesis' own numbers are held back, so most tables stand without a reference. "
+            "Printed figures they can be checked against: the SSL rover's measured 6.2 N "
+            f"rolling resistance ({ssl}), the ~14 N / ~25 N rut-recovery offsets of 4.2.2 and "
+            "175 N per wheel for an unpowered rover-A segment (see the tables and notes)")
+
+    def errata(self, ctx: Context) -> list[Erratum]:
+        wheel = [r for r in ctx.audit.dynamics if r.term == "F[F_w] + N[N_w]"]
+        errata = [_wheel_force_erratum(ctx, wheel)]
+        drawbar = ctx.runs("shared").get("drawbar_175")
+        if drawbar is not None:
+            errata.append(_table_47_erratum(ctx.params, drawbar))
+        return [Erratum(**e) for e in errata]
+
+    def notes(self, ctx: Context) -> list[str]:
+        return _notes(ctx.params, load_soil(ctx.params.soil))
+
+
+LADDER = RoverLadder()
 
 # Agreement of the engine-backed runs with MuJoCo on the steady scenarios (4.2.3, 5.1.1).
 # From a steady state the three implementations stay at that state; differences are

@@ -18,24 +18,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
-def rotation(axis: int, angle: float) -> np.ndarray:
-    """Right-handed rotation matrix R(u, angle) about coordinate axis u (0=x, 1=y, 2=z)."""
-    c, s = np.cos(angle), np.sin(angle)
-    i, j = (axis + 1) % 3, (axis + 2) % 3
-    R = np.eye(3)
-    R[i, i], R[i, j], R[j, i], R[j, j] = c, -s, s, c
-    return R
+from handrolled.so3 import rot_y, rot_z
 
 
 def R_SP(alpha_SL: float, alpha_AZ: float) -> np.ndarray:
-    """Coordinates (x, y, z) in P to slope coordinates (p, n, t): eq. (25)."""
-    return rotation(2, alpha_SL) @ rotation(1, alpha_AZ)
+    """Coordinates (x, y, z) in P to slope coordinates (p, n, t): eq. (25), R(t, alpha_SL)
+    R(n, alpha_AZ) with the slope axes t, n along z and y."""
+    return rot_z(alpha_SL) @ rot_y(alpha_AZ)
 
 
 def R_PS(alpha_SL: float, alpha_AZ: float) -> np.ndarray:
     """Slope coordinates back to P: eq. (31), R(n, -alpha_AZ) R(t, -alpha_SL)."""
-    return rotation(1, -alpha_AZ) @ rotation(2, -alpha_SL)
+    return rot_y(-alpha_AZ) @ rot_z(-alpha_SL)
 
 
 def ground_normal_P(alpha_SL: float, alpha_AZ: float) -> np.ndarray:

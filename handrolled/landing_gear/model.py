@@ -13,8 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from handrolled import so3
 from handrolled.landing_gear import com_dynamics, single_leg
 from handrolled.landing_gear.state import Observation
+from robots.landing_gear.params import LEGS, R_BL, LandingGearParams, body_inertia_P, p_BH
 
 
 @dataclass(frozen=True)
@@ -30,19 +32,23 @@ class Forms:
         return cls("printed", "printed", "printed")
 
 
-@njit(cache=True)
-def _hat(w):
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+def standing_angles(p: LandingGearParams) -> np.ndarray:
+    """Joint angles (4 x 2) of the initial leg height y_0: eqs. (15)-(17)."""
+    return np.array([single_leg.inverse_kinematics(p.x_0, p.y_0, p.l_U, p.l_L)] * 4)
 
 
-@njit(cache=True)
-def exp_so3(phi):
-    """Rotation matrix of the rotation vector phi (Rodrigues)."""
-    a = np.sqrt(phi[0] ** 2 + phi[1] ** 2 + phi[2] ** 2)
-    K = _hat(phi)
-    if a < 1e-12:
-        return np.eye(3) + K
-    return np.eye(3) + np.sin(a) / a * K + (1.0 - np.cos(a)) / (a * a) * (K @ K)
+def system_inertia(p: LandingGearParams, theta: np.ndarray) -> np.ndarray:
+    """Diagonal inertia of the whole system about the body centre at the pose theta (4 x 2)
+    [kg m^2]: the body box plus the link point masses (Sec. III) at the knees and feet,
+    the I of eqs. (4)-(6), which the paper holds constant."""
+    I = body_inertia_P(p).copy()
+    for i, leg in enumerate(LEGS):
+        hf = single_leg.forward_kinematics(theta[i, 0], theta[i, 1], p.l_U, p.l_L)
+        knee = np.array([p.l_U * np.cos(theta[i, 0]), p.l_U * np.sin(theta[i, 0]), 0.0])
+        for mass, r_L in ((p.m_U, knee), (p.m_L, np.array([hf[0], hf[1], 0.0]))):
+            r = p_BH(leg, p) + R_BL(leg) @ r_L
+            I += mass * (r @ r * np.eye(3) - np.outer(r, r))
+    return np.diag(I).copy()
 
 
 @njit(cache=True)
@@ -78,7 +84,7 @@ def step_kernel(p_PB, v_PB, R_PB, omega_B, theta, thetad, tau, F_PF, F_th, dt, m
     v_new = v_PB + a_PB * dt
     omega_new = omega_B + omegad_B * dt
     thetad_new = thetad + thetadd * dt
-    return (p_PB + v_new * dt, v_new, R_PB @ exp_so3(omega_new * dt), omega_new,
+    return (p_PB + v_new * dt, v_new, R_PB @ so3.exp(omega_new * dt), omega_new,
             theta + thetad_new * dt, thetad_new)
 
 

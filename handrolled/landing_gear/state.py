@@ -6,10 +6,11 @@ an ``Observation`` so that one controller and one contact law serve them all.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from handrolled.so3 import euler_yxz, matrix_from_euler_yxz
 
 
 @dataclass
@@ -29,18 +30,10 @@ class Observation:
 
 def attitude_angles(R_PB: np.ndarray) -> tuple[float, float, float]:
     """(roll theta_z, pitch theta_x, yaw theta_y) with R_PB = R_y(yaw) R_x(pitch) R_z(roll)."""
-    pitch = math.asin(max(-1.0, min(1.0, -R_PB[1, 2])))
-    roll = math.atan2(R_PB[1, 0], R_PB[1, 1])
-    yaw = math.atan2(R_PB[0, 2], R_PB[2, 2])
+    yaw, pitch, roll = euler_yxz(R_PB)
     return roll, pitch, yaw
 
 
 def rotation_from_angles(roll: float, pitch: float, yaw: float) -> np.ndarray:
     """Inverse of :func:`attitude_angles`."""
-    cz, sz = math.cos(roll), math.sin(roll)
-    cx, sx = math.cos(pitch), math.sin(pitch)
-    cy, sy = math.cos(yaw), math.sin(yaw)
-    Rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1.0]])
-    Rx = np.array([[1.0, 0, 0], [0, cx, -sx], [0, sx, cx]])
-    Ry = np.array([[cy, 0, sy], [0, 1.0, 0], [-sy, 0, cy]])
-    return Ry @ Rx @ Rz
+    return matrix_from_euler_yxz(yaw, pitch, roll)

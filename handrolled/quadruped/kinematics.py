@@ -7,9 +7,9 @@ import numpy as np
 
 from handrolled import ModelInputError
 from handrolled.quadruped.dh import link_origin, link_rotation
-from handrolled.quadruped.robot import QuadrupedModel
+from handrolled.quadruped.robot import QuadrupedModel, build_model
 from handrolled.vec3 import cross
-from robots.quadruped.params import LEGS
+from robots.quadruped.params import LEGS, QuadrupedParams
 
 
 def leg_frames(model: QuadrupedModel, leg: int, theta: np.ndarray
@@ -26,6 +26,12 @@ def leg_frames(model: QuadrupedModel, leg: int, theta: np.ndarray
 def foot_position(model: QuadrupedModel, leg: int, theta: np.ndarray) -> np.ndarray:
     """p_B4: the foot (frame 4 origin) in the body frame [m]."""
     return leg_frames(model, leg, theta)[1][4]
+
+
+def standing_height(p: QuadrupedParams) -> float:
+    """Body origin above the ground in the standing posture of Fig. 1.d [m], the feet
+    resting on their spheres (the foot point is the sphere's centre)."""
+    return float(-foot_position(build_model(p), 0, p.theta_stand)[2] + p.foot_radius)
 
 
 def foot_position_and_jacobian(model: QuadrupedModel, leg: int, theta: np.ndarray

@@ -17,6 +17,7 @@ from handrolled import ModelInputError
 from handrolled.quadruped import kinematics, terms
 from handrolled.quadruped.rnea import inverse_dynamics
 from handrolled.quadruped.robot import QuadrupedModel
+from handrolled.so3 import exp_axis_angle, skew
 from robots.quadruped.params import LEGS
 
 
@@ -30,7 +31,7 @@ def contact_jacobian(model: QuadrupedModel, theta: np.ndarray, stance: tuple[str
         J = np.zeros((3, 18))
         p, J_leg = kinematics.foot_position_and_jacobian(model, k, th[k])
         J[:, :3] = np.eye(3)
-        J[:, 3:6] = -np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
+        J[:, 3:6] = -skew(p)  # -[p]x: omega_B x p = -p x omega_B
         J[:, 6 + 3 * k:9 + 3 * k] = J_leg
         rows.append(J)
     return np.vstack(rows) if rows else np.zeros((0, 18))
@@ -89,7 +90,7 @@ def body_pose_from_stance(p_W4: np.ndarray, p_B4: np.ndarray, roll: float | None
     axis = (p_W4[1] - p_W4[0]) / np.linalg.norm(p_W4[1] - p_W4[0])
 
     def roll_error(phi: float) -> float:
-        R = _axis_angle(axis, phi) @ R0
+        R = exp_axis_angle(axis, phi) @ R0
         return float(np.angle(np.exp(1j * (np.arctan2(R[2, 1], R[2, 2]) - roll))))
 
     grid = np.linspace(-np.pi, np.pi, 73)
@@ -98,13 +99,8 @@ def body_pose_from_stance(p_W4: np.ndarray, p_B4: np.ndarray, roll: float | None
                                                               strict=False)
              if ea * eb < 0 and abs(ea - eb) < np.pi]  # a sign change, not the wrap at +-pi
     # of the solutions (the body upright or upside down) keep the upright one
-    R = max((_axis_angle(axis, r) @ R0 for r in roots), key=lambda R: R[2, 2])
+    R = max((exp_axis_angle(axis, r) @ R0 for r in roots), key=lambda R: R[2, 2])
     return p_W4[0] - R @ p_B4[0], R
-
-
-def _axis_angle(axis: np.ndarray, phi: float) -> np.ndarray:
-    K = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
-    return np.eye(3) + np.sin(phi) * K + (1.0 - np.cos(phi)) * K @ K
 
 
 def _align(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -116,5 +112,5 @@ def _align(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if c > 0:
             return np.eye(3)
         perp = np.cross(a, np.eye(3)[int(np.argmin(np.abs(a)))])
-        return _axis_angle(perp / np.linalg.norm(perp), np.pi)
-    return _axis_angle(v / s, float(np.arctan2(s, c)))
+        return exp_axis_angle(perp / np.linalg.norm(perp), np.pi)
+    return exp_axis_angle(v / s, float(np.arctan2(s, c)))

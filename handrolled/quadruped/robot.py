@@ -34,8 +34,8 @@ def build_model(p: qp.QuadrupedParams = qp.PARAMS, R_B0: np.ndarray | None = Non
                 ) -> QuadrupedModel:
     """The model of the parameter set; ``R_B0`` replaces section 2's frame 0 (e.g. the
     printed, left-handed one)."""
-    legs = [qp.leg_inertials(leg) for leg in qp.LEGS]
-    body = qp.body_inertial()
+    legs = [qp.leg_inertials(leg, p) for leg in qp.LEGS]
+    body = qp.body_inertial(p)
     return QuadrupedModel(
         alpha=np.array(qp.ALPHA, dtype=float),
         a=np.array(qp.dh_a(p), dtype=float),

@@ -6,18 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from handrolled import so3
 from handrolled.quadruped.reduced import constrained_forward_dynamics, touchdown_impulse
 from handrolled.quadruped.robot import QuadrupedModel
 from robots.quadruped.params import LEGS
-
-
-def so3_exp(w: np.ndarray) -> np.ndarray:
-    """Rotation matrix of the rotation vector w (Rodrigues)."""
-    th = np.linalg.norm(w)
-    K = np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
-    if th < 1e-12:
-        return np.eye(3) + K
-    return np.eye(3) + np.sin(th) / th * K + (1 - np.cos(th)) / th**2 * K @ K
 
 
 class PinnedFeetSimulation:
@@ -56,5 +48,5 @@ class PinnedFeetSimulation:
         self.nu = self.nu + dt * nudot
         self.theta = self.theta + dt * self.nu[6:]
         self.p_WB = self.p_WB + dt * (self.R_WB @ self.nu[:3])
-        self.R_WB = self.R_WB @ so3_exp(dt * self.nu[3:6])
+        self.R_WB = self.R_WB @ so3.exp(dt * self.nu[3:6])
         self.t += dt

@@ -4,8 +4,8 @@ Newton-Euler dynamics and the integration of section 4.1.
 One step (simulation outline, section 4.1): hub poses and velocities from the joint
 values -> sinkage, slip angle and slip ratio -> wheel forces (3.23)-(3.27) -> force and
 moment at each segment CG (3.28)-(3.29) -> joint accelerations (3.33) -> update by (4.1)-
-(4.2). A classical RK4 step (wheel torques held over the step) is selectable for the
-integrator convergence study.
+(4.2). A classical RK4 step (``handrolled.rk4``, wheel torques held over the step) is
+selectable for the integrator convergence study.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from handrolled.rk4 import rk4_step
 from handrolled.rover.dynamics import WHEEL_SIGN, forward_dynamics, segment_inertias
 from handrolled.rover.kinematics import (
     adjacent_transforms,
@@ -77,26 +78,20 @@ def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, g: float, L:
 
 
 @njit(cache=True)
-def step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, rk4: bool, g: float,
-         L: float, mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray,
-         p_cg: np.ndarray, r: float, b: float, D: float, soil: tuple, wheel_sign: float,
-         n_free: int) -> tuple:
-    """(q, qd, qdd, diagnostics) one step later; diagnostics are those at the step start."""
+def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, g: float,
+               L: float, mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray,
+               p_hub: np.ndarray, p_cg: np.ndarray, r: float, b: float, D: float,
+               soil: tuple, wheel_sign: float, n_free: int) -> tuple:
+    """(q, qd, qdd, diagnostics) one step of eqs. (4.1)-(4.2) later; the diagnostics are
+    those at the step start."""
     a1, diag = accelerations(q, qd, T_cmd, g, L, mass, p_C, I_C, p_hub, p_cg, r, b, D, soil,
                              wheel_sign, n_free)
-    if not rk4:
-        return q + qd * dt + 0.5 * a1 * dt * dt, qd + a1 * dt, a1, diag  # eqs. (4.1)-(4.2)
-    h = 0.5 * dt
-    a2, _ = accelerations(q + h * qd, qd + h * a1, T_cmd, g, L, mass, p_C, I_C, p_hub,
-                          p_cg, r, b, D, soil, wheel_sign, n_free)
-    a3, _ = accelerations(q + h * (qd + h * a1), qd + h * a2, T_cmd, g, L, mass, p_C, I_C,
-                          p_hub, p_cg, r, b, D, soil, wheel_sign, n_free)
-    a4, _ = accelerations(q + dt * (qd + h * a2), qd + dt * a3, T_cmd, g, L, mass, p_C,
-                          I_C, p_hub, p_cg, r, b, D, soil, wheel_sign, n_free)
-    v2, v3, v4 = qd + h * a1, qd + h * a2, qd + dt * a3
-    q_next = q + dt / 6.0 * (qd + 2.0 * v2 + 2.0 * v3 + v4)
-    qd_next = qd + dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4)
-    return q_next, qd_next, a1, diag
+    return q + qd * dt + 0.5 * a1 * dt * dt, qd + a1 * dt, a1, diag  # eqs. (4.1)-(4.2)
+
+
+def _qdd(q: np.ndarray, qd: np.ndarray, *args) -> np.ndarray:
+    """The joint accelerations alone, for the RK4 stages."""
+    return accelerations(q, qd, *args)[0]
 
 
 class HandRolledRover:
@@ -137,10 +132,16 @@ class HandRolledRover:
         """Step by dt under wheel torques T_cmd (segments x 2); returns the diagnostics
         (sinkage, slip, ... per wheel) at the start of the step."""
         p = self.p
-        self.q, self.qd, self.qdd, self.diag = step(
-            self.q, self.qd, np.ascontiguousarray(T_cmd, dtype=float), dt, self.rk4, p.g, p.l,
-            self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r, p.b, p.D, self.soil,
-            self.wheel_sign, self.n_free)
+        T_cmd = np.ascontiguousarray(T_cmd, dtype=float)
+        if not self.rk4:
+            self.q, self.qd, self.qdd, self.diag = euler_step(
+                self.q, self.qd, T_cmd, dt, p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub,
+                self.p_cg, p.r, p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+            return self.diag
+        args = (T_cmd, p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r,
+                p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+        self.qdd, self.diag = accelerations(self.q, self.qd, *args)
+        self.q, self.qd = rk4_step(_qdd, self.q, self.qd, self.qdd, dt, args)
         return self.diag
 
     def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:

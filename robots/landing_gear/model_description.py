@@ -19,13 +19,9 @@ from robots.landing_gear.params import (
     R_BL,
     R_WP,
     LandingGearParams,
+    body_inertia_P,
     p_BH,
 )
-
-
-def _box_inertia(mass: float, a: float, b: float, c: float) -> np.ndarray:
-    """Solid box with full side lengths a, b, c along its x, y, z axes."""
-    return mass / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
 
 
 def _rod_inertia(mass: float, length: float, radius: float) -> np.ndarray:
@@ -49,11 +45,6 @@ def link_inertial(mass: float, length: float, mass_model: str, p: LandingGearPar
             mass, (length / 2, 0.0, 0.0), _tuple3(_rod_inertia(mass, length, p.link_radius))
         )
     raise ValueError(f"unknown mass model {mass_model!r}; use one of as_derived, as_built")
-
-
-def body_inertia_P(p: LandingGearParams) -> np.ndarray:
-    """Body-box inertia about its centre in paper axes [kg m^2]."""
-    return _box_inertia(p.m_B, p.D_x, p.D_y, p.D_z)
 
 
 def _tuple3(M: np.ndarray):

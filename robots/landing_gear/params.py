@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
 from robots import Param, front_sign, side_sign
+from robots.parameters import ParameterError, param, parameter_table
 
 # Paper frame -> engine frame: x_W = z_P (forward), y_W = x_P (left), z_W = y_P (up).
 R_WP = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
@@ -31,43 +33,73 @@ MASS_MODELS = ("as_derived", "as_built")
 
 @dataclass(frozen=True)
 class LandingGearParams:
-    """Every number the landing gear model uses, in SI units."""
+    """Every number the landing gear model uses, in SI units (angles of the slope in
+    degrees, as Table 1 gives them), each with its unit, valid range and source."""
+
+    ROBOT: ClassVar[str] = "landing_gear"
 
     # Table 1
-    m_U: float = 0.10  # upper link mass [kg]
-    m_L: float = 0.15  # lower link mass [kg]
-    m: float = 3.5  # total system mass [kg]
-    l_U: float = 0.0935  # upper link length [m]
-    l_L: float = 0.1045  # lower link length [m]
-    D_x: float = 0.10  # body size along x_P (lateral) [m]
-    D_y: float = 0.20  # body size along y_P (vertical) [m]
-    D_z: float = 0.20  # body size along z_P (longitudinal) [m]
-    T_max: float = 1.76  # motor torque limit [N m] (18 kgf cm)
-    k: float = 1500.0  # contact spring [N/m]
-    b: float = 40.0  # contact damper [N s/m]
-    mu_S: float = 0.8  # static friction coefficient [-]
-    mu_D: float = 0.5  # dynamic friction coefficient [-]
-    ydot_ref: float = -0.25  # descent rate [m/s]
-    alpha_SL_deg: float = 20.0  # slope inclination [deg]
-    alpha_AZ_deg: float = 30.0  # slope azimuth [deg]
-    g: float = 9.81  # gravity [m/s^2]
+    m_U: float = param(0.10, "kg", "(0, inf)", "Table 1", "upper link mass")
+    m_L: float = param(0.15, "kg", "(0, inf)", "Table 1", "lower link mass")
+    m: float = param(3.5, "kg", "(0, inf)", "Table 1", "total system mass")
+    l_U: float = param(0.0935, "m", "(0, inf)", "Table 1", "upper link length")
+    l_L: float = param(0.1045, "m", "(0, inf)", "Table 1", "lower link length")
+    D_x: float = param(0.10, "m", "(0, inf)", "Table 1", "body size along x_P (lateral)")
+    D_y: float = param(0.20, "m", "(0, inf)", "Table 1", "body size along y_P (vertical)")
+    D_z: float = param(0.20, "m", "(0, inf)", "Table 1", "body size along z_P (longitudinal)")
+    T_max: float = param(1.76, "N m", "(0, inf)", "Table 1",
+                         "motor torque limit (18 kgf cm)")
+    k: float = param(1500.0, "N/m", "(0, inf)", "Table 1", "contact spring")
+    b: float = param(40.0, "N s/m", "[0, inf)", "Table 1", "contact damper")
+    mu_S: float = param(0.8, "-", "[0, inf)", "Table 1", "static friction coefficient")
+    mu_D: float = param(0.5, "-", "[0, inf)", "Table 1", "dynamic friction coefficient")
+    ydot_ref: float = param(-0.25, "m/s", "(-inf, 0)", "Table 1",
+                            "descent rate (negative: down)")
+    alpha_SL_deg: float = param(20.0, "deg", "[0, 90)", "Table 1", "slope inclination")
+    alpha_AZ_deg: float = param(30.0, "deg", "[-180, 180]", "Table 1", "slope azimuth")
+    g: float = param(9.81, "m/s^2", "(0, inf)", "standard gravity", "gravity")
     # Table 2
-    K_P_joint: float = 50.0  # [N m/rad]
-    K_I_joint: float = 30.0  # [N m/(rad s)]
-    K_D_joint: float = 4.5  # [N m s/rad]
-    K_P_level: float = 0.14  # [m/rad]
-    K_I_level: float = 1.4  # [m/(rad s)]
+    K_P_joint: float = param(50.0, "N m/rad", "(-inf, inf)", "Table 2", "joint PID gain, P")
+    K_I_joint: float = param(30.0, "N m/(rad s)", "(-inf, inf)", "Table 2", "joint PID gain, I")
+    K_D_joint: float = param(4.5, "N m s/rad", "(-inf, inf)", "Table 2", "joint PID gain, D")
+    K_P_level: float = param(0.14, "m/rad", "(-inf, inf)", "Table 2", "level PI gain, P")
+    K_I_level: float = param(1.4, "m/(rad s)", "(-inf, inf)", "Table 2", "level PI gain, I")
     # ASSUMPTIONS (not in the paper)
-    C_thrust: float = 20.0  # thrust gain of eq. (10) [N s/m]; m/C = 0.18 s descent time constant
-    thrust_ramp: float = 0.5  # thrust ramps to zero over this time after first touchdown [s]
-    x_0: float = 0.07  # fixed horizontal hip-foot distance of eq. (15) [m]
-    y_0: float = 0.12  # initial leg height (hip above foot) of eqs. (21)-(24) [m]
-    clearance: float = 0.02  # initial height of the lowest foot above the ground [m]
-    dt: float = 1e-4  # step [s]: the joint PD pole K_D/(m_L l_L^2) ~ 2800 1/s needs dt < 0.7 ms
-    duration: float = 6.0  # simulated time of a landing [s]
-    link_radius: float = 0.008  # radius of the as-built rod links [m]
-    foot_radius: float = 0.005  # radius of the foot sphere used by native contact [m]
-    point_inertia: float = 1e-14  # inertia given to point masses; engines reject zero [kg m^2]
+    C_thrust: float = param(
+        20.0, "N s/m", "(-inf, inf)", "assumption: the paper gives no value for C in eq. (10)",
+        "thrust gain of eq. (10); m/C = 0.18 s descent time constant")
+    thrust_ramp: float = param(
+        0.5, "s", "(0, inf)",
+        "assumption: eq. (10) would carry the weight after landing; thrust is cut",
+        "thrust ramps to zero over this time after first touchdown")
+    x_0: float = param(0.07, "m", "[0, inf)", "assumption: the fixed x of eq. (15) is not given",
+                       "fixed horizontal hip-foot distance of eq. (15)")
+    y_0: float = param(
+        0.12, "m", "(0, inf)",
+        "assumption: the initial leg height of eqs. (21)-(24) is not given",
+        "initial leg height (hip above foot) of eqs. (21)-(24)")
+    clearance: float = param(0.02, "m", "[0, inf)",
+                             "assumption: initial height h_0 of Fig. 3 is not given",
+                             "initial height of the lowest foot above the ground")
+    dt: float = param(
+        1e-4, "s", "(0, inf)",
+        "assumption: fixed step, stable for the Table 2 joint gains with the as-derived "
+        "masses; the error budget runs at dt/2, which MuJoCo's native contact on the "
+        "as-built legs needs",
+        "step; the joint PD pole K_D/(m_L l_L^2) ~ 2800 1/s needs dt < 0.7 ms")
+    duration: float = param(6.0, "s", "(0, inf)",
+                            "assumption: long enough for every signal to settle",
+                            "simulated time of a landing")
+    link_radius: float = param(0.008, "m", "(0, inf)",
+                               "assumption: as-built links are solid rods of this radius",
+                               "radius of the as-built rod links")
+    foot_radius: float = param(0.005, "m", "(0, inf)",
+                               "assumption: native-contact foot sphere",
+                               "radius of the foot sphere used by native contact")
+    point_inertia: float = param(
+        1e-14, "kg m^2", "(0, inf)",
+        "engines need a positive inertia; 1e-14 kg m^2 is <1e-11 of any M(q) entry",
+        "inertia given to point masses; engines reject zero")
 
     @property
     def m_B(self) -> float:
@@ -86,61 +118,35 @@ class LandingGearParams:
         """A copy with some values changed (used by sweeps and the regression test)."""
         return replace(self, **changes)
 
+    def check_relations(self) -> None:
+        """The relations between parameters the model needs: a body left with positive
+        mass and the initial foot position (x_0, y_0) within the leg's reach."""
+        if self.m_B <= 0.0:
+            raise ParameterError(
+                f"landing_gear.m (total system mass) = {self.m:g} kg leaves the body no mass: "
+                f"it must exceed the four legs' 4 (m_U + m_L) = "
+                f"{4.0 * (self.m_U + self.m_L):g} kg")
+        reach = math.hypot(self.x_0, self.y_0)
+        if reach >= self.l_U + self.l_L:
+            raise ParameterError(
+                f"landing_gear.x_0, y_0 = {self.x_0:g} m, {self.y_0:g} m put the foot "
+                f"{reach:g} m from the hip, out of the leg's reach l_U + l_L = "
+                f"{self.l_U + self.l_L:g} m")
+
 
 PARAMS = LandingGearParams()
-
-SOURCES: dict[str, str] = {
-    "m_U": "Table 1",
-    "m_L": "Table 1",
-    "m": "Table 1",
-    "l_U": "Table 1",
-    "l_L": "Table 1",
-    "D_x": "Table 1",
-    "D_y": "Table 1",
-    "D_z": "Table 1",
-    "T_max": "Table 1",
-    "k": "Table 1",
-    "b": "Table 1",
-    "mu_S": "Table 1",
-    "mu_D": "Table 1",
-    "ydot_ref": "Table 1",
-    "alpha_SL_deg": "Table 1",
-    "alpha_AZ_deg": "Table 1",
-    "g": "standard gravity",
-    "K_P_joint": "Table 2",
-    "K_I_joint": "Table 2",
-    "K_D_joint": "Table 2",
-    "K_P_level": "Table 2",
-    "K_I_level": "Table 2",
-    "C_thrust": "assumption: the paper gives no value for C in eq. (10)",
-    "thrust_ramp": "assumption: eq. (10) would carry the weight after landing; thrust is cut",
-    "x_0": "assumption: the fixed x of eq. (15) is not given",
-    "y_0": "assumption: the initial leg height of eqs. (21)-(24) is not given",
-    "clearance": "assumption: initial height h_0 of Fig. 3 is not given",
-    "dt": "assumption: fixed step, stable for the Table 2 joint gains with the as-derived "
-    "masses; the error budget runs at dt/2, which MuJoCo's native contact on the as-built "
-    "legs needs",
-    "duration": "assumption: long enough for every signal to settle",
-    "link_radius": "assumption: as-built links are solid rods of this radius",
-    "foot_radius": "assumption: native-contact foot sphere",
-    "point_inertia": "engines need a positive inertia; 1e-14 kg m^2 is <1e-11 of any M(q) entry",
-}
-
-UNITS: dict[str, str] = {
-    "m_U": "kg", "m_L": "kg", "m": "kg", "l_U": "m", "l_L": "m", "D_x": "m", "D_y": "m",
-    "D_z": "m", "T_max": "N m", "k": "N/m", "b": "N s/m", "mu_S": "-", "mu_D": "-",
-    "ydot_ref": "m/s", "alpha_SL_deg": "deg", "alpha_AZ_deg": "deg", "g": "m/s^2",
-    "K_P_joint": "N m/rad", "K_I_joint": "N m/(rad s)", "K_D_joint": "N m s/rad",
-    "K_P_level": "m/rad", "K_I_level": "m/(rad s)", "C_thrust": "N s/m", "thrust_ramp": "s",
-    "x_0": "m", "y_0": "m", "clearance": "m", "dt": "s", "duration": "s", "link_radius": "m",
-    "foot_radius": "m", "point_inertia": "kg m^2",
-}
 
 
 def table(p: LandingGearParams = PARAMS) -> list[Param]:
     """The parameter table for the report appendix."""
-    return [Param(k, float(getattr(p, k)), UNITS[k], SOURCES[k]) for k in SOURCES]
+    return parameter_table(p)
 
+
+def body_inertia_P(p: LandingGearParams = PARAMS) -> np.ndarray:
+    """Body-box inertia about its centre in paper axes [kg m^2]: a solid D_x x D_y x D_z
+    box of the body mass m_B."""
+    a, b, c = p.D_x, p.D_y, p.D_z
+    return p.m_B / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
 
 
 def p_BH(leg: str, p: LandingGearParams = PARAMS) -> np.ndarray:

@@ -19,7 +19,7 @@ LINKS = ("hip", "thigh", "shank")
 BASE_JOINTS = (("base_x", "prismatic", (1.0, 0.0, 0.0)), ("base_y", "prismatic", (0.0, 1.0, 0.0)),
                ("base_z", "prismatic", (0.0, 0.0, 1.0)), ("base_yaw", "revolute", (0.0, 0.0, 1.0)),
                ("base_pitch", "revolute", (0.0, 1.0, 0.0)))
-BODY_BOX = (0.267, 0.194, 0.114)  # A1 trunk collision box [m], visual only here
+BODY_BOX = (0.267, 0.194, 0.114)  # A1 trunk collision box [m], visual only (no physics)
 
 
 def _tuple3(M: np.ndarray):
@@ -47,7 +47,7 @@ def joint_names() -> list[str]:
 def _leg_links(leg: str, p: QuadrupedParams) -> list[Link]:
     a = dh_a(p)
     col = (0.25, 0.45, 0.75, 1.0) if side_sign(leg) > 0 else (0.75, 0.35, 0.25, 1.0)
-    inertials = qp.leg_inertials(leg)
+    inertials = qp.leg_inertials(leg, p)
     links = []
     for k in (1, 2, 3):
         # Craig: T_{k-1,k} = RotX(alpha_{k-1}) TransX(a_{k-1}) RotZ(theta_k), d_k = 0
@@ -68,14 +68,14 @@ def _leg_links(leg: str, p: QuadrupedParams) -> list[Link]:
         links.append(Link(
             name=link_name(leg, k), parent=parent, joint="revolute",
             joint_name=joint_name(leg, qp.JOINTS[k - 1]), axis=(0.0, 0.0, 1.0),
-            effort=33.5, p_PJ=p_PJ, R_PJ=_tuple3(R_PJ), inertial=_inertial(inertials[k - 1]),
+            effort=p.tau_max, p_PJ=p_PJ, R_PJ=_tuple3(R_PJ), inertial=_inertial(inertials[k - 1]),
             shapes=shapes, sites=sites))
     return links
 
 
-def _body(joint: str, parent: str | None = None) -> Link:
+def _body(p: QuadrupedParams, joint: str, parent: str | None = None) -> Link:
     return Link(name="body", parent=parent, joint=joint, joint_name="root",
-                axis=(1.0, 0.0, 0.0), inertial=_inertial(qp.body_inertial()),
+                axis=(1.0, 0.0, 0.0), inertial=_inertial(qp.body_inertial(p)),
                 shapes=(Shape("box", tuple(x / 2 for x in BODY_BOX),
                               rgba=(0.8, 0.8, 0.82, 0.9)),))
 
@@ -84,16 +84,16 @@ def quadruped_description(variant: str = "quadruped",
                           p: QuadrupedParams = PARAMS) -> Description:
     """One of the three variants named in the module docstring."""
     if variant == "quadruped":
-        base = [_body("free")]
+        base = [_body(p, "free")]
     elif variant == "quadruped_fixed":
-        base = [_body("fixed")]
+        base = [_body(p, "fixed")]
     elif variant == "quadruped_6dof":
         massless = Inertial(0.0, (0.0, 0.0, 0.0), _tuple3(np.zeros((3, 3))))
         base = [Link(name="ground", parent=None, joint="fixed")]
         for name, kind, axis in BASE_JOINTS:
             base.append(Link(name=name, parent=base[-1].name, joint=kind, joint_name=name,
                              axis=axis, inertial=massless))
-        base.append(_body("revolute", base[-1].name))
+        base.append(_body(p, "revolute", base[-1].name))
         base[-1] = Link(**{**base[-1].__dict__, "joint_name": "base_roll"})
     else:
         raise ValueError(f"unknown quadruped variant {variant!r}")

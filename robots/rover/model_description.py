@@ -19,11 +19,6 @@ import numpy as np
 from robots.description import Description, Inertial, Link, Shape
 from robots.rover.params import PARAMS, R_W0, SIDES, RoverParams, cg_position, hub_positions
 
-# Inertia given to the massless links of the explicit chain: MuJoCo refuses moving
-# bodies without mass and PyBullet gives an inertia-less link 1 kg. 1e-12 kg and
-# kg m^2 change M by < 1e-14 relative for every rover of Table 4.5.
-CHAIN_LINK_MASS = 1e-12
-
 # Table 3.1 joints 1-6 as (name, kind, axis in W at zero joint values): the DH axes
 # z_1..z_6 of frame 0 mapped by R_W0 (z0 -> -x_W, x0 -> z_W, y0 -> y_W).
 BASE_CHAIN = (
@@ -92,8 +87,8 @@ def rover_description(variant: str, p: RoverParams = PARAMS) -> Description:
         raise ValueError(f"unknown rover description {variant!r}")
     links: list[Link] = []
     if variant == "rover_chain":
-        tiny = Inertial(CHAIN_LINK_MASS, (0.0, 0.0, 0.0), tuple(map(tuple, CHAIN_LINK_MASS
-                                                                  * np.eye(3))))
+        tiny = Inertial(p.chain_link_mass, (0.0, 0.0, 0.0),
+                        tuple(map(tuple, p.chain_link_mass * np.eye(3))))
         links.append(Link(name="base", parent=None, joint="fixed"))
         parent = "base"
         for name, kind, axis in BASE_CHAIN[:-1]:

@@ -17,10 +17,12 @@ Frames (see FRAMES.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
 from robots import Param
+from robots.parameters import ParameterError, param, parameter_table
 
 # Thesis base frame -> engine frame: x_W = -z_0 (forward), y_W = y_0, z_W = x_0 (up).
 R_W0 = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
@@ -30,24 +32,44 @@ SIDES = ("left", "right")  # wheel j = 1, 2 of simcore.m: +w then -w
 
 @dataclass(frozen=True)
 class RoverParams:
-    """Every number the rover model uses, in SI units."""
+    """Every number the rover model uses, in SI units, each with its unit, valid range and
+    source."""
 
-    rover: str = "A"  # which rover of Table 4.5 m_seg, r and b belong to
-    n_segments: int = 2  # segments (the thesis simulates two)
-    l: float = 1.5  # segment length l = DH a_6 = L, rear axle to turning joint [m]
-    w: float = 0.75  # half track, segment centreline to wheel hub [m]  ASSUMPTION (below)
-    h_w: float = -0.375  # wheel hub height below the joint plane, eq. (3.1) [m]
-    h_cg: float = 0.125  # segment CG height above the joint plane, eq. (3.2) [m]
-    m_seg: float = 200.0  # segment mass (rover A, simcore.m) [kg]
-    r: float = 0.5  # wheel radius (rover A) [m]
-    b: float = 0.2  # wheel width (rover A) [m]
-    D: float = 800.0  # vertical damping at each wheel (simcore.m) [N s/m]
-    g: float = 9.81  # gravity (simcore.m) [m/s^2]
-    dt: float = 1e-3  # integration step, section 4.1 [s]
-    control_period: float = 0.1  # PD update period, 10 Hz (section 4.1, simcore.m) [s]
-    K_p: float = 100.0  # PD gain on q7, eq. (5.2), first gain set [W/rad]
-    K_d: float = 100.0  # PD gain on q7 rate, eq. (5.2), first gain set [W s/rad]
-    soil: str = "dry_sand"  # Appendix C; chapter 5 runs in uniform dry sand
+    ROBOT: ClassVar[str] = "rover"
+
+    rover: str = param("A", "-", "{A, B, C}", "Table 4.5",
+                       "which rover of Table 4.5 m_seg, r and b belong to")
+    n_segments: int = param(2, "-", "integer >= 2", "section 3.1.1",
+                            "number of segments")
+    l: float = param(1.5, "m", "(0, inf)", "issue; DH a_6 = L of Table 3.1",
+                     "segment length l = DH a_6 = L, rear axle to turning joint")
+    w: float = param(0.75, "m", "(0, inf)", "ASSUMPTION: value lost from the thesis",
+                     "half track, segment centreline to wheel hub")
+    h_w: float = param(-0.375, "m", "(-inf, inf)", "eq. (3.1), simcore.m",
+                       "wheel hub height above the joint plane (negative: below), eq. (3.1)")
+    h_cg: float = param(0.125, "m", "(-inf, inf)", "eq. (3.2), simcore.m",
+                        "segment CG height above the joint plane, eq. (3.2)")
+    m_seg: float = param(200.0, "kg", "(0, inf)", "Table 4.5 rover A, simcore.m",
+                         "segment mass")
+    r: float = param(0.5, "m", "(0, inf)", "Table 4.5 rover A", "wheel radius")
+    b: float = param(0.2, "m", "(0, inf)", "Table 4.5 rover A", "wheel width")
+    D: float = param(800.0, "N s/m", "[0, inf)", "simcore.m, section 3.2.4",
+                     "vertical damping at each wheel")
+    g: float = param(9.81, "m/s^2", "(0, inf)", "simcore.m", "gravity")
+    dt: float = param(1e-3, "s", "(0, inf)", "section 4.1", "integration step")
+    control_period: float = param(0.1, "s", "(0, inf)", "10 Hz, section 4.1",
+                                  "PD steering update period")
+    K_p: float = param(100.0, "W/rad", "(-inf, inf)", "section 5.3.1",
+                       "PD gain on q7, eq. (5.2), first gain set")
+    K_d: float = param(100.0, "W s/rad", "(-inf, inf)", "section 5.3.1",
+                       "PD gain on the q7 rate, eq. (5.2), first gain set")
+    soil: str = param("dry_sand", "-", "text", "Appendix C; chapter 5 runs in uniform dry sand",
+                      "a soil of robots/rover/soils or a soil file")
+    chain_link_mass: float = param(
+        1e-12, "kg", "(0, inf)",
+        "MuJoCo refuses moving bodies without mass and PyBullet gives an inertia-less link "
+        "1 kg; 1e-12 kg and kg m^2 change M by < 1e-14 relative for every rover of Table 4.5",
+        "mass and inertia of the massless links of the explicit base chain (rover_chain)")
 
     @property
     def I_seg(self) -> float:
@@ -58,6 +80,13 @@ class RoverParams:
     def n_joints(self) -> int:
         """3 prismatic + 3 revolute base joints and n - 1 turning joints (Table 3.1)."""
         return self.n_segments + 5
+
+    def check_relations(self) -> None:
+        """The steering updates at least once per step."""
+        if self.control_period < self.dt:
+            raise ParameterError(
+                f"rover.control_period (PD steering update period) = {self.control_period:g} s "
+                f"is shorter than the step dt = {self.dt:g} s")
 
     def with_rover(self, name: str) -> RoverParams:
         """These parameters with the segment mass and wheel of rover A, B or C (Table 4.5);
@@ -115,26 +144,8 @@ def cg_position(p: RoverParams, segment: int) -> np.ndarray:
     return np.array([0.0 if segment == 1 else p.l, 0.0, p.h_cg])
 
 
-_TABLE = {
-    "n_segments": ("-", "section 3.1.1"),
-    "l": ("m", "issue; DH a_6 = L of Table 3.1"),
-    "w": ("m", "ASSUMPTION: value lost from the thesis"),
-    "h_w": ("m", "eq. (3.1), simcore.m"),
-    "h_cg": ("m", "eq. (3.2), simcore.m"),
-    "m_seg": ("kg", "Table 4.5 rover A, simcore.m"),
-    "r": ("m", "Table 4.5 rover A"),
-    "b": ("m", "Table 4.5 rover A"),
-    "D": ("N s/m", "simcore.m, section 3.2.4"),
-    "g": ("m/s^2", "simcore.m"),
-    "dt": ("s", "section 4.1"),
-    "control_period": ("s", "10 Hz, section 4.1"),
-    "K_p": ("W/rad", "section 5.3.1"),
-    "K_d": ("W s/rad", "section 5.3.1"),
-}
-
-
 def table(p: RoverParams = PARAMS) -> list[Param]:
     """The parameter table for the report appendix."""
-    rows = [Param(k, float(getattr(p, k)), unit, src) for k, (unit, src) in _TABLE.items()]
+    rows = parameter_table(p)
     rows.append(Param("I_seg", p.I_seg, "kg m^2", "eq. (3.4): m_seg w^2 / 10"))
     return rows

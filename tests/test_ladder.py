@@ -1,0 +1,101 @@
+"""The shared ladder's typed pieces: the chapter survives summary.json, metric rows and
+rungs speak one vocabulary, printed forms with a correction are errata, and a failing
+figure is 'differs' unless the robot declared it as a known difference."""
+
+import json
+
+import pytest
+
+from comparisons.audit import ROUND_OFF, TermResult
+from comparisons.ladder import AuditResults, Context, Inputs, RobotLadder, Variant
+from reports.chapter import (
+    Chapter,
+    DataTable,
+    Erratum,
+    MetricRow,
+    Panel,
+    Rung,
+    Series,
+    metrics_frame,
+)
+
+
+def _row(**kw) -> MetricRow:
+    base = dict(robot="r", scenario="s", rung="L4", variant="shared", signal="body.roll",
+                reference="mujoco", candidate="handrolled", metric="final_diff", value=0.1,
+                tolerance=0.05, passed=False, reason="why", kind="agreement")
+    return MetricRow(**{**base, **kw})
+
+
+def test_chapter_round_trips_through_json():
+    ch = Chapter("r", "A robot", "A paper", rungs={"L0": Rung("agrees", "n")},
+                 tables=[DataTable("t", ["a"], [[1.0]], "c", None,
+                                   [Panel("p", "x", "y", [Series("s", [0.0], [1.0], "--")])])],
+                 errata=[Erratum("(1)", "term", "a", "b", "ev", "eff")])
+    back = Chapter.from_dict(json.loads(json.dumps(ch.to_dict())))
+    assert back == ch
+
+
+def test_verdicts_rungs_and_kinds_are_checked():
+    with pytest.raises(ValueError, match="verdict 'pass'"):
+        Rung("pass", "nothing was compared")
+    with pytest.raises(ValueError, match="rung"):
+        _row(rung="L3 dt=0.001")
+    with pytest.raises(ValueError, match="kind"):
+        _row(kind="informational")
+
+
+def test_metric_frame_keeps_missing_tolerances_as_nan():
+    df = metrics_frame([_row(), _row(tolerance=None, passed=True, kind="recomputed")])
+    assert df["tolerance"].isna().tolist() == [False, True]
+    assert df["passed"].dtype == bool and list(df["kind"]) == ["agreement", "recomputed"]
+
+
+def _term(term, form, ref="mujoco", rel=1e-15):
+    return TermResult(term, "(1)", form, ref, rel, rel, 0, 10, 0, ROUND_OFF)
+
+
+def test_a_printed_form_is_an_erratum_only_next_to_its_correction():
+    res = AuditResults([_term("foot", "printed")],
+                       [_term("G", "printed", rel=2.0), _term("G", "corrected")])
+    assert not res.is_erratum(res.kinematics[0])  # printed and right: held to round-off
+    assert res.is_erratum(res.dynamics[0])
+    assert not res.is_erratum(res.dynamics[1])
+
+
+class _Known(RobotLadder):
+    robot = "r"
+
+    def variants(self, sc):
+        return [Variant("shared", (("handrolled", "shared"),))]
+
+    @property
+    def scenarios(self):
+        return {"s": None}
+
+    def known_difference(self, row):
+        return "explained" if row.signal == "body.pitch" else None
+
+
+@pytest.mark.parametrize("signals,verdict", [((), "agrees"), (("body.pitch",), "differs"),
+                                             (("body.roll",), "differs")])
+def test_l4_verdict_names_failures_and_known_differences(signals, verdict):
+    ctx = Context(Inputs(None, None, ("s",), 1, 0), None, Chapter("r", "t", "p"), {}, "r")
+    ctx.rows = [_row(signal=s) for s in signals] + [_row(signal="x", passed=True)]
+    _Known()._l4_rung(ctx)
+    rung = ctx.chapter.rungs["L4"]
+    assert rung.verdict == verdict
+    if signals == ("body.pitch",):
+        assert "known: explained" in rung.note and "(1 known)" in rung.note
+
+
+def test_the_ci_tier_reports_whole_run_tolerances_without_judging_them():
+    from comparisons.ladder import CI_SAMPLES, CI_SECONDS, _reported_only
+
+    row = _reported_only(_row(metric="settled_abs_deg"), CI_SECONDS)
+    assert row.tolerance is None and row.passed
+    assert row.reason.startswith("ci tier, first 1 s only") and "0.05" in row.reason
+    inp = _Known().inputs(None, None, None, samples=1000, tier="ci")
+    assert inp.samples == CI_SAMPLES and inp.until == CI_SECONDS
+    with pytest.raises(ValueError, match="unknown tier"):
+        _Known().inputs(None, None, tier="fast")

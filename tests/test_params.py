@@ -1,0 +1,143 @@
+"""Every robot parameter has a unit and a valid range next to its value, the defaults lie
+inside them, and overrides outside them are refused before anything runs (issue 12, item
+3), in one sentence naming robot.parameter, the value and the range."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from comparisons.registry import BadOverrideError, apply_overrides
+from robots import ROBOT_NAMES
+from robots.parameters import ParameterError, Range, describe, specs, validate_params
+
+
+def defaults(robot: str):
+    import importlib
+
+    return importlib.import_module(f"robots.{robot}.params").PARAMS
+
+
+@pytest.mark.parametrize("robot", ROBOT_NAMES)
+def test_every_parameter_has_a_unit_and_a_range(robot):
+    p = defaults(robot)
+    declared = specs(p)  # raises KeyError for a field declared without param()
+    assert list(declared) == [f.name for f in dataclasses.fields(p)]
+    for name, s in declared.items():
+        assert s.unit, f"{robot}.{name} has no unit"
+        assert s.source, f"{robot}.{name} has no source"
+        assert str(s.range), f"{robot}.{name} has no range"
+
+
+@pytest.mark.parametrize("robot", ROBOT_NAMES)
+def test_defaults_lie_inside_their_ranges(robot):
+    p = defaults(robot)
+    validate_params(p)
+    for name, s in specs(p).items():
+        assert s.range.problem(getattr(p, name), s.unit) is None, name
+    assert all(row["unit"] and row["range"] for row in describe(p))
+
+
+LENGTHS = {"landing_gear": ("l_U", "l_L", "D_x", "D_y", "D_z", "link_radius", "foot_radius"),
+           "quadruped": ("l_2", "l_3", "foot_radius"), "rover": ("l", "w", "r", "b")}
+
+
+@pytest.mark.parametrize("robot", ROBOT_NAMES)
+def test_masses_lengths_and_steps_must_be_positive(robot):
+    for name, s in specs(defaults(robot)).items():
+        if s.unit in ("kg", "s") or name in LENGTHS[robot]:
+            assert s.range.kind == "real" and s.range.lo == 0.0 and s.range.lo_open, (
+                f"{robot}.{name} must be positive")
+
+
+@pytest.mark.parametrize("override, parameter, value_text, range_text", [
+    ("rover.m_seg=0", "rover.m_seg", "= 0 kg", "(0, inf) kg"),
+    ("rover.m_seg=-200", "rover.m_seg", "= -200 kg", "(0, inf) kg"),
+    ("rover.m_seg=nan", "rover.m_seg", "= nan", "(0, inf) kg"),
+    ("rover.dt=0", "rover.dt", "= 0 s", "(0, inf) s"),
+    ("rover.n_segments=2.5", "rover.n_segments", "= 2.5", "integer >= 2"),
+    ("rover.n_segments=1", "rover.n_segments", "= 1", "integer >= 2"),
+    ("landing_gear.m=0", "landing_gear.m", "= 0 kg", "(0, inf) kg"),
+    ("landing_gear.dt=inf", "landing_gear.dt", "= inf", "(0, inf) s"),
+    ("quadruped.dt=nan", "quadruped.dt", "= nan", "(0, inf) s"),
+    ("quadruped.l_2=-0.2", "quadruped.l_2", "= -0.2 m", "(0, inf) m"),
+    ("quadruped.theta_2_stand_deg=200", "quadruped.theta_2_stand_deg", "= 200 deg",
+     "[-180, 180] deg"),
+    ("quadruped.m_thigh=0", "quadruped.m_thigh", "= 0 kg", "(0, inf) kg"),
+])
+def test_bad_overrides_are_refused_in_one_sentence(override, parameter, value_text, range_text):
+    robot = override.split(".")[0]
+    with pytest.raises(BadOverrideError) as err:
+        apply_overrides(robot, defaults(robot), [override])
+    msg = str(err.value)
+    assert msg.startswith(parameter + " ") and value_text in msg and range_text in msg, msg
+    assert "\n" not in msg and msg.count(". ") == 0, msg
+
+
+def test_an_override_without_a_robot_is_refused():
+    with pytest.raises(BadOverrideError, match="ROBOT.PARAMETER=VALUE"):
+        apply_overrides("rover", defaults("rover"), ["dt=-0.001"])
+
+
+def test_relations_between_parameters_are_checked():
+    with pytest.raises(BadOverrideError, match=r"landing_gear.m .* leaves the body no mass"):
+        apply_overrides("landing_gear", defaults("landing_gear"), ["landing_gear.m=0.9"])
+    with pytest.raises(BadOverrideError, match="out of the leg's reach"):
+        apply_overrides("landing_gear", defaults("landing_gear"), ["landing_gear.y_0=0.3"])
+    with pytest.raises(BadOverrideError, match="rover.control_period"):
+        apply_overrides("rover", defaults("rover"), ["rover.control_period=1e-4"])
+    with pytest.raises(BadOverrideError, match="quadruped.I_hip_xx..I_hip_yz describe no rigid"):
+        apply_overrides("quadruped", defaults("quadruped"), ["quadruped.I_hip_yy=0.01"])
+
+
+def test_validate_params_raises_a_value_error_subclass():
+    p = dataclasses.replace(defaults("rover"), m_seg=math.nan)
+    with pytest.raises(ParameterError) as err:
+        validate_params(p)
+    assert isinstance(err.value, ValueError)
+    with pytest.raises(ParameterError, match="rover.rover .* is not one of A, B, C"):
+        validate_params(dataclasses.replace(defaults("rover"), rover="D"))
+
+
+def test_good_overrides_keep_their_types():
+    p = apply_overrides("rover", defaults("rover"), ["rover.n_segments=3", "rover.rover=B",
+                                                     "rover.m_seg=150", "quadruped.dt=2e-3"])
+    assert p.n_segments == 3 and isinstance(p.n_segments, int)
+    assert p.rover == "B" and p.m_seg == 150.0
+    assert apply_overrides("rover", defaults("rover"), []) == defaults("rover")
+
+
+def test_a_quadruped_mass_override_reaches_the_model_and_the_descriptions():
+    from handrolled.quadruped.robot import build_model
+    from robots.quadruped import descriptions
+    from robots.quadruped.params import LEGS, total_mass
+
+    p0 = defaults("quadruped")
+    p = apply_overrides("quadruped", p0, ["quadruped.m_thigh=1.2"])
+    assert np.all(build_model(p).m[:, 1] == 1.2)  # link 2 of every leg is the thigh
+    desc = descriptions(p)["quadruped"]
+    assert all(desc.link(f"{leg}_thigh").inertial.mass == 1.2 for leg in LEGS)
+    assert total_mass(p) == pytest.approx(total_mass(p0) + 4 * (1.2 - p0.m_thigh))
+
+
+def test_range_notation():
+    assert str(Range.parse("(0, inf)")) == "(0, inf)"
+    assert Range.parse("[0, 90)").problem(90.0) is not None
+    assert Range.parse("[0, 90)").problem(0.0) is None
+    assert Range.parse("integer >= 2").problem(2) is None
+    with pytest.raises(ValueError):
+        Range.parse("[0, inf]")  # closed at infinity
+
+
+def test_the_command_line_refuses_a_bad_override_before_running(tmp_path):
+    """Exit 2 with the one sentence, and nothing written (issue 12, item 3)."""
+    from typer.testing import CliRunner
+
+    from comparisons.cli import app
+
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["run", "rover", "--set", "rover.m_seg=nan", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "rover.m_seg (segment mass) = nan is not a finite number" in res.output
+    assert "Traceback" not in res.output and not out.exists()

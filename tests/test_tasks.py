@@ -1,0 +1,110 @@
+"""The task graph: serial, process-pool, Dask and cached runs give the same bits; a
+corrupted cache entry is recomputed; a task's failure is its result."""
+
+import dataclasses
+import struct
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from comparisons.harness import DivergenceError
+from comparisons.ladder import Inputs
+from comparisons.landing_gear.validate import LADDER
+from comparisons.tasks import Outcome, ResultCache, Task, execute, task_digest
+from robots import ROOT
+
+
+def _tasks() -> list[Task]:
+    """The landing gear's flat landing, first second, every implementation and contact,
+    plus its L0 and L3 (cheap, and real)."""
+    inp = Inputs(LADDER.default_params, ROOT / "landing_gear", ("flat",), 20, 0, "ci")
+    return [t for t in LADDER.tasks(inp) if "audit" not in t.key]
+
+
+def _bits(x):
+    """A value reduced to bytes and plain containers, so that equality is bit equality
+    (pickle's own bytes also encode object identity, which differs between processes)."""
+    if isinstance(x, dict):
+        return {k: _bits(v) for k, v in x.items()}
+    if isinstance(x, Outcome):
+        return _bits(x.get())
+    if isinstance(x, (list, tuple)):
+        return [_bits(v) for v in x]
+    if isinstance(x, pd.DataFrame):
+        return [list(x.columns), x.to_numpy().tobytes()]
+    if isinstance(x, np.ndarray):
+        return x.tobytes()
+    if dataclasses.is_dataclass(x):
+        return [type(x).__name__, _bits(dataclasses.asdict(x))]
+    if isinstance(x, float):
+        return struct.pack("<d", x)
+    return x
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return _bits(execute(_tasks()))
+
+
+def test_a_process_pool_gives_the_serial_bits(serial):
+    assert _bits(execute(_tasks(), workers=2)) == serial
+
+
+def test_a_dask_cluster_gives_the_serial_bits(serial):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert _bits(execute(_tasks(), scheduler=cluster.scheduler_address)) == serial
+
+
+def test_the_cache_gives_the_same_bits_and_recomputes_a_corrupt_entry(serial, tmp_path):
+    tasks = _tasks()
+    first = execute(tasks, cache_dir=tmp_path)
+    assert not any(o.cached for o in first.values())
+    again = execute(tasks, cache_dir=tmp_path)
+    assert all(o.cached for o in again.values()) and _bits(again) == serial
+    # corrupt one entry: it is recomputed, never trusted
+    victim = tasks[-1]
+    path = ResultCache(tmp_path)._path(task_digest(victim))
+    path.write_bytes(b"not a pickle")
+    third = execute(tasks, cache_dir=tmp_path)
+    assert not third[victim.key].cached and third[tasks[0].key].cached
+    assert _bits(third) == serial
+
+
+def test_a_changed_parameter_changes_the_address():
+    t = _tasks()[3]
+    heavier = Task(t.key, t.robot, t.fn, (t.args[0].with_(m_L=0.16), *t.args[1:]), t.kwargs,
+                   t.inputs)
+    assert task_digest(heavier) != task_digest(t)
+
+
+def _diverge(x: float) -> float:
+    raise DivergenceError(f"signal x = {x} at t = 1 s")
+
+
+def test_a_failure_is_the_task_result_and_raises_when_read():
+    out = execute([Task("r boom", "landing_gear", _diverge, (1e9,))])
+    assert isinstance(out["r boom"].error, DivergenceError)
+    with pytest.raises(DivergenceError, match="signal x"):
+        out["r boom"].get()
+
+
+def test_task_keys_are_unique():
+    t = _tasks()[0]
+    with pytest.raises(ValueError, match="share the key"):
+        execute([t, t])
+
+
+def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
+    from comparisons.tasks import _closure, _roots
+
+    run = next(t for t in _tasks() if t.key.endswith("flat shared handrolled"))
+    code = _closure(_roots(run))
+    for needed in ("handrolled.landing_gear.model", "comparisons.landing_gear.loop",
+                   "engines.mujoco_engine", "robots.landing_gear.params", "handrolled.so3"):
+        assert needed in code
+    for unrelated in ("comparisons.cli", "reports.pdf", "handrolled.rover.model",
+                      "comparisons.quadruped.validate"):
+        assert unrelated not in code

@@ -1,0 +1,90 @@
+"""Results that cannot be wrong without saying so (issue 12): a blow-up stops with exit 3,
+a description that does not match its parameters is refused, a baseline that could pass
+empty or is malformed is refused before any work, and new figures are reported."""
+
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+import robots
+from comparisons.check import BaselineError, compare_to_baseline, load_baselines
+from comparisons.cli import app
+from reports.chapter import MetricRow, metrics_frame
+
+runner = CliRunner()
+
+
+def test_a_stiff_ground_that_blows_up_stops_with_exit_3(tmp_path):
+    # k = 1e9 N/m at dt = 1 ms: the hand-rolled body was flung 68 m up and MuJoCo reset
+    # itself after "unstable" warnings, and the run used to exit 0
+    res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
+                              "mujoco", "--set", "landing_gear.k=1e9", "--out", str(tmp_path)])
+    assert res.exit_code == 3, res.output
+    assert "diverged" in res.output or "left the scenario's workspace" in res.output
+    assert "no result was written as complete" in res.output
+    assert not (tmp_path / "manifest.json").exists()
+
+
+def test_a_description_edited_by_hand_is_refused(tmp_path, monkeypatch):
+    root = tmp_path / "robots"
+    shutil.copytree(robots.ROOT / "landing_gear", root / "landing_gear")
+    xml = root / "landing_gear" / "landing_gear_as_built.xml"
+    text = xml.read_text()
+    i = text.index('mass="')
+    j = text.index('"', i + 6)
+    xml.write_text(text[:i] + 'mass="9.99"' + text[j + 1:])
+    monkeypatch.setattr(robots, "ROOT", root)
+    res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
+                              "mujoco", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 2
+    assert "landing_gear_as_built.xml does not match the parameters at line" in res.output
+    assert "9.99" in res.output
+
+
+def _write(tmp_path, figures) -> None:
+    (tmp_path / "landing_gear.json").write_text(json.dumps({"robot": "landing_gear",
+                                                            "figures": figures}))
+
+
+ROW = {"robot": "landing_gear", "scenario": "flat", "rung": "L4", "variant": "shared",
+       "signal": "body.roll", "reference": "mujoco", "candidate": "handrolled",
+       "metric": "rmse", "value": 1.0, "passed": True}
+
+
+@pytest.mark.parametrize("figures,message", [
+    ([], "holds no figures"),
+    ([{**ROW, "value": "abc"}], "is not a finite number"),
+    ([{**ROW, "passed": "yes"}], "is not true or false"),
+    ([{k: v for k, v in ROW.items() if k != "metric"}], "lacks the field 'metric'"),
+])
+def test_a_baseline_that_cannot_gate_is_refused_before_any_work(tmp_path, figures, message):
+    _write(tmp_path, figures)
+    with pytest.raises(BaselineError, match=message):
+        load_baselines(tmp_path, ["landing_gear"])
+    res = runner.invoke(app, ["check", "--robot", "landing_gear", "--baseline", str(tmp_path),
+                              "--out", str(tmp_path / "out")])
+    assert res.exit_code == 2 and message in res.output
+    assert not (tmp_path / "out").exists()  # refused before anything ran
+
+
+def test_a_figure_missing_from_the_baseline_is_reported():
+    row = MetricRow("landing_gear", "flat", "L4", "shared", "body.pitch", "mujoco",
+                    "handrolled", "rmse", 1.0, None, True, "", "agreement")
+    findings = compare_to_baseline(metrics_frame([row]), {})
+    assert [f.status for f in findings] == ["new"]
+
+
+def test_tables_are_not_cut_in_a_pipe():
+    import subprocess
+    import sys
+
+    from comparisons.registry import comparison
+
+    out = subprocess.run([sys.executable, "-m", "comparisons.cli", "list"], capture_output=True,
+                         text=True, check=True).stdout
+    longest = max((sc.title for r in robots.ROBOT_NAMES
+                   for sc in comparison(r).scenarios.values()), key=len)
+    assert longest in out  # whole, on one line
+    assert "quadruped.m_thigh" in out and "kg" in out  # parameters with units and ranges
