@@ -407,7 +407,10 @@ def check(
                   title=f"{len(bad)} of {len(findings)} figures moved")
     for f in bad:
         table.add_row(f.status, *[str(k) for k in f.key], _fmt(f.baseline), _fmt(f.current))
-    _stdout().print(table)
+    if bad:
+        _stdout().print(table)
+    console.print(f"{len(bad)} of {len(findings)} figures moved, failed, went missing or "
+                  "are new against the baselines in " + str(directory), highlight=False)
     if junit:
         write_junit(findings, junit)
     if bad:
