@@ -294,11 +294,28 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
             + [[q.symbol, q.value, q.unit, q.source] for q in ch.parameters],
             [3 * cm, 2.5 * cm, 2.5 * cm, 9 * cm])]
         story += [_p(c) for c in ch.conventions]
-    doc = SimpleDocTemplate(str(pdf_path), pagesize=A4, invariant=1, pageCompression=compress,
+    doc = _Outlined(str(pdf_path), pagesize=A4, invariant=1, pageCompression=compress,
                             title="dynval validation report", leftMargin=2 * cm,
                             rightMargin=2 * cm)
     doc.build(story, onFirstPage=_footer, onLaterPages=_footer)
     return pdf_path
+
+
+class _Outlined(SimpleDocTemplate):
+    """A document whose headings become PDF bookmarks: a robot (Heading1) and, under it,
+    its sections and rungs (Heading2)."""
+
+    def afterFlowable(self, flowable) -> None:  # noqa: N802 - reportlab's hook name
+        if not isinstance(flowable, Paragraph):
+            return
+        level = {"Heading1": 0, "Heading2": 1}.get(flowable.style.name)
+        if level is None:
+            return
+        text = flowable.getPlainText()
+        self._marks = getattr(self, "_marks", 0) + 1
+        key = f"heading{self._marks}"  # deterministic: the file is the same when rebuilt
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
 
 
 def _run_line(summary: dict) -> str:
@@ -350,14 +367,20 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
         sub = metrics[(metrics["robot"] == robot) & (metrics["scenario"] == sc.name)
                       & metrics["tolerance"].notna()]
         if len(sub):
-            story += [_p("Toleranced figures", "Heading4"), _table(
+            t = _table(
                 [["variant", "signal", "ref", "candidate", "metric", "value", "tol", "ok",
                   "reason"]]
                 + [[r.variant, r.signal, r.reference, r.candidate, r.metric, r.value,
-                    r.tolerance, "yes" if r.passed else "NO", r.reason]
+                    r.tolerance, "yes" if r.passed else ("known" if r.known else "NO"),
+                    r.reason + (f" Known difference: {r.known}" if r.known else "")]
                    for r in sub.itertuples()],
                 [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
-                 0.8 * cm, 5.6 * cm])]
+                 0.8 * cm, 5.6 * cm])
+            for i, r in enumerate(sub.itertuples(), start=1):  # failing rows stand out
+                if not r.passed:
+                    t.setStyle([("BACKGROUND", (0, i), (-1, i),
+                                 VERDICT_COLOURS["erratum" if r.known else "differs"])])
+            story += [_p("Toleranced figures", "Heading4"), t]
     loose = [t for t in ch.tables if t.scenario is None]
     if loose:
         story.append(_p("Recomputed tables", "Heading2"))
