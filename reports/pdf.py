@@ -335,7 +335,8 @@ def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
     bad = metrics[~metrics["passed"]]
     known = int((bad["known"] != "").sum()) if "known" in bad else 0
     return ("Verdict: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
-            + f" (rungs of {len(chapters)} robots); {len(bad)} figures outside tolerance "
+            + f" (rungs of {len(chapters)} robot{'s' if len(chapters) != 1 else ''}); "
+            f"{len(bad)} figures outside tolerance "
             f"({known} known differences); {sum(len(ch.errata) for ch in chapters)} errata "
             "in the papers.")
 
