@@ -8,8 +8,8 @@ independent piece of work (each scenario run of each implementation, the audit, 
 budget and errata runs) as pure function calls, which ``comparisons.tasks.execute`` runs
 on any back end or reads from the cache; :meth:`RobotLadder.assemble` then stores the
 traces, compares every implementation with the reference, judges each rung with one
-verdict and returns the metric rows and the chapter.  :meth:`RobotLadder.climb` does both
-here, serially."""
+verdict and returns the metric rows and the chapter (``comparisons.pipeline`` runs both
+steps for every robot at once)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from comparisons.audit import TermResult
 from comparisons.manifest import write_atomic
 from comparisons.metrics import Tolerance, compare
 from comparisons.signals import display
-from comparisons.tasks import Outcome, Task, execute
+from comparisons.tasks import Outcome, Task
 from reports.chapter import (
     BudgetRow,
     Chapter,
@@ -321,12 +321,6 @@ class RobotLadder:
         out += [task(name, fn, *args, **kwargs)
                 for name, (fn, args, kwargs) in self.extra_tasks(inp).items()]
         return out
-
-    def climb(self, out: Path, p: Any, desc_dir: Path, scenarios: list[str] | None = None,
-              samples: int = 1000, seed: int = 0) -> tuple[list[MetricRow], Chapter]:
-        """Every rung for this robot, here and now, one task after another."""
-        inp = self.inputs(p, desc_dir, scenarios, samples, seed)
-        return self.assemble(inp, execute(self.tasks(inp)), out)
 
     def assemble(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path
                  ) -> tuple[list[MetricRow], Chapter]:
