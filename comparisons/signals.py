@@ -39,6 +39,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("body.pitch", "rad", "W", "rotation about the body's lateral axis (see body.roll)"),
     Signal("body.yaw", "rad", "W", "rotation about the vertical axis (see body.roll)"),
     Signal("com.{axis}", "m", "P", "body centre in the paper's world frame"),
+    Signal("com.v{axis}", "m/s", "P", "body centre velocity in the paper's world frame"),
     Signal("body.thrust", "N", "P", "rotor thrust on the body, along the paper's vertical"),
     # prismatic joints (a leg's length)
     Signal("joint.{name}.extension", "m", "joint", "prismatic joint position"),
@@ -52,12 +53,21 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("joint.{leg}.{name}.torque", "N m", "joint", "joint torque commanded"),
     Signal("joint.{name}.angle", "rad", "joint", "revolute joint angle of the body chain"),
     Signal("joint.{name}.rate", "rad/s", "joint", "revolute joint rate of the body chain"),
+    Signal("joint.{name}.torque", "N m", "joint", "revolute joint torque commanded"),
     # feet
+    Signal("foot.force.normal", "N", "ground", "ground force along the normal (one foot)"),
+    Signal("foot.force.{axis}", "N", "W", "ground force on the foot (one foot)"),
+    Signal("foot.{axis}", "m", "W", "foot point (one foot)"),
     Signal("foot.{leg}.force.normal", "N", "ground", "ground force along the ground normal"),
     Signal("foot.{leg}.force.{axis}", "N", "W or P (the robot's frames)",
            "ground force on the foot"),
     Signal("foot.{leg}.force_assumed.{axis}", "N", "B",
            "ground force the paper's assumption gives (quadruped section 4)"),
+    # the hopper's controller (handrolled/hopper/control.py)
+    Signal("hopper.phase", "-", "-", "0 flight, 1 compression, 2 thrust"),
+    Signal("hopper.thrust", "m", "joint", "spring compression commanded, eq. (20)"),
+    Signal("hopper.height_ref", "m", "W", "hopping-height reference h_d of eq. (20)"),
+    Signal("hopper.speed_ref", "m/s", "W", "forward-speed reference of eq. (21)"),
     # the rover (thesis frame 0 axes mapped to the ground plane; see robots/rover/FRAMES.md)
     Signal("rover.{axis}", "m", "W", "rear axle centre in the ground plane"),
     Signal("rover.height", "m", "0", "rear axle centre height (thesis dx)"),

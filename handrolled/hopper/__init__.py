@@ -1,0 +1,2 @@
+"""The one-legged hopper of Bamyaci, Yazar, Yesiloglu: spatial operator algebra model,
+contact law and Raibert controller (no engine imports)."""
