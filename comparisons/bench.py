@@ -6,6 +6,7 @@ RNEA and mass matrix per call against Pinocchio's and its trot step against the 
     python -m comparisons.bench landing_gear [--steps N]
     python -m comparisons.bench rover [--steps N]
     python -m comparisons.bench quadruped [--steps N]
+    python -m comparisons.bench hopper [--steps N]
 """
 
 from __future__ import annotations
@@ -154,17 +155,74 @@ def bench_quadruped(steps: int) -> dict[str, dict[str, float]]:
     return out
 
 
+def bench_hopper(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per step on the speed run (shared contact): the plant step alone ("model")
+    and the closed loop (phase machine, eqs. 20-23, leg spring, contact law 24-25)."""
+    from comparisons.hopper.loop import HopperLoop
+    from comparisons.hopper.loop import make_plant as hopper_plant
+    from comparisons.hopper.scenarios import SCENARIOS as HOPPER_SCENARIOS
+    from comparisons.hopper.scenarios import initial_state as hopper_initial
+    from comparisons.hopper.scenarios import piecewise
+    from robots.hopper.params import PARAMS as HOP
+
+    sc = HOPPER_SCENARIOS["speed"]
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        plant = hopper_plant(impl, HOP, "shared", ROOT / "hopper")
+        plant.reset(*hopper_initial(HOP))
+        loop = HopperLoop(plant, HOP, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d))
+        for _ in range(200):  # warm-up (numba compilation)
+            loop.advance()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / steps
+        F = loop.F_foot.copy()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            plant.step(0.0, 0.0, F)
+        model = (time.perf_counter() - t0) / steps
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
+def bench_hopper_terms(calls: int) -> dict[str, float]:
+    """Seconds per evaluation of eq. (19)'s M and bias on the 5-DoF planar chain: the
+    literal operator products against the compiled recursions."""
+    from handrolled.hopper import chain, soa
+    from handrolled.hopper.recursive import Recursive
+    from robots.hopper.params import PARAMS as HOP
+
+    c = chain.planar(HOP)
+    rec = Recursive(c)
+    q, qd = np.array([0.1, 1.4, 0.05, 0.2, 0.9]), np.array([0.3, -1.0, 0.2, 1.0, -0.5])
+    g, zero = soa.gravity_acceleration(HOP.g), np.zeros(5)
+
+    def recursive() -> None:
+        rec.mass_and_jacobian(q)
+        rec.inverse_dynamics(q, qd, zero, g)
+
+    recursive()  # compile
+    return {"operator products": _per_call(lambda: soa.terms(c, q, qd), calls),
+            "recursions": _per_call(recursive, calls)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("robot", choices=["landing_gear", "rover", "quadruped"])
+    ap.add_argument("robot", choices=["landing_gear", "rover", "quadruped", "hopper"])
     ap.add_argument("--steps", type=int, default=5000)
     args = ap.parse_args()
     if args.robot == "quadruped":
         for term, r in bench_quadruped_terms(args.steps).items():
             print(f"{term:<5} handrolled {r['handrolled'] * 1e6:8.2f} us/call, pinocchio "
                   f"{r['pinocchio'] * 1e6:6.2f} us/call: {r['handrolled'] / r['pinocchio']:.1f} x")
+    if args.robot == "hopper":
+        t = bench_hopper_terms(min(args.steps, 2000))
+        ratio = t["operator products"] / t["recursions"]
+        print(f"eq. (19) M and bias: operator products {t['operator products'] * 1e6:.1f} "
+              f"us, recursions {t['recursions'] * 1e6:.1f} us: {ratio:.1f} x faster")
     bench = {"landing_gear": bench_landing_gear, "rover": bench_rover,
-             "quadruped": bench_quadruped}[args.robot]
+             "quadruped": bench_quadruped, "hopper": bench_hopper}[args.robot]
     res = bench(args.steps)
     ref = res["mujoco"]
     print(

@@ -25,7 +25,7 @@ def compare_swings(hand_qdd: Callable, mj, pb, q0: np.ndarray, dt: float, n: int
         "mujoco accelerations, hand integrator": integrate_euler(mj.acceleration, q0, dt, n),
     }
     rows = [{"step": dt, "comparison": f"handrolled vs {name}",
-             "max_abs_rad": float(np.max(np.abs(traj - hand))), "tolerance": tolerance,
+             "max_abs": float(np.max(np.abs(traj - hand))), "tolerance": tolerance,
              "reason": reason} for name, traj in pairs.items()]
     return hand, rows
 
@@ -35,20 +35,21 @@ def integration_error_row(hand_qdd: Callable, hand: np.ndarray, q0: np.ndarray, 
     """The hand trajectory against RK4 at dt/refine: the shared scheme's own error."""
     exact = integrate_rk4(hand_qdd, q0, dt / refine, n * refine)[::refine]
     return {"step": dt, "comparison": f"semi-implicit Euler vs RK4 at dt/{refine}",
-            "max_abs_rad": float(np.max(np.abs(hand - exact))), "tolerance": None,
+            "max_abs": float(np.max(np.abs(hand - exact))), "tolerance": None,
             "reason": "integration error of the shared scheme, first order in dt"}
 
 
-def l3_result(robot: str, rows: list[dict], what: str
+def l3_result(robot: str, rows: list[dict], what: str, scenario: str = "L3 free swing",
+              signal: str = "joint angles"
               ) -> tuple[list[TrajectoryRow], list[MetricRow], Rung]:
     """The L3 rung of free-swing rows: the chapter's rows, their metric rows (reported
     where a row has no tolerance) and the verdict (every toleranced row within it)."""
     typed = [TrajectoryRow(**r) for r in rows]
     metrics = [MetricRow(
-        robot, "L3 free swing", "L3", f"dt={r.step:g}", "joint angles",
-        r.comparison.split(" vs ")[1], "handrolled", "max_abs_rad", r.max_abs_rad,
-        r.tolerance, True if r.tolerance is None else bool(r.max_abs_rad <= r.tolerance),
+        robot, scenario, "L3", f"dt={r.step:g}", signal,
+        r.comparison.split(" vs ")[1], "handrolled", f"max_abs_{r.unit}", r.max_abs,
+        r.tolerance, True if r.tolerance is None else bool(r.max_abs <= r.tolerance),
         r.reason, "agreement") for r in typed]
     checked = [r for r in typed if r.tolerance is not None]
     return typed, metrics, Rung(rows_verdict(metrics), f"{what}: hand vs engines worst "
-                                f"{max(r.max_abs_rad for r in checked):.1e} rad")
+                                f"{max(r.max_abs for r in checked):.1e} {typed[0].unit}")

@@ -38,6 +38,7 @@ SIGNALS: tuple[Signal, ...] = (
            "sequence (landing gear: the paper's theta_z; quadruped: ZYX)"),
     Signal("body.pitch", "rad", "W", "rotation about the body's lateral axis (see body.roll)"),
     Signal("body.yaw", "rad", "W", "rotation about the vertical axis (see body.roll)"),
+    Signal("body.pitch_rate", "rad/s", "W", "rate of body.pitch"),
     Signal("com.{axis}", "m", "P", "body centre in the paper's world frame"),
     Signal("com.v{axis}", "m/s", "P", "body centre velocity in the paper's world frame"),
     Signal("body.thrust", "N", "P", "rotor thrust on the body, along the paper's vertical"),

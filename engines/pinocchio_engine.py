@@ -74,6 +74,8 @@ class PinocchioTerms:
     def _frame(self, name: str) -> int:
         if not self.model.existFrame(name):
             raise DescriptionError(f"URDF model has no link or joint named {name!r}")
+        if self.model.existFrame(name, pin.FrameType.BODY):  # a link shares a joint's name
+            return self.model.getFrameId(name, pin.FrameType.BODY)
         return self.model.getFrameId(name)
 
     def frame_position(self, name: str, q: np.ndarray,

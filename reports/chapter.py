@@ -213,9 +213,10 @@ class TrajectoryRow:
 
     step: float
     comparison: str
-    max_abs_rad: float
+    max_abs: float  # in ``unit``
     tolerance: float | None
     reason: str
+    unit: str = "rad"
 
 
 @dataclass(frozen=True)

@@ -394,8 +394,8 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
                 "yes" if r.passed else "NO"] for r in ch.description_check])]
     if ch.trajectories:
         story += [_p("L3: trajectories without contact", "Heading2"), _table(
-            [["step [s]", "comparison", "max |diff| [rad]", "tol", "reason"]]
-            + [[r.step, r.comparison, r.max_abs_rad,
+            [["step [s]", "comparison", "max |diff|", "tol", "reason"]]
+            + [[r.step, r.comparison, f"{r.max_abs:.3g} {r.unit}",
                 "-" if r.tolerance is None else r.tolerance, r.reason]
                for r in ch.trajectories], [1.5 * cm, 5 * cm, 2.5 * cm, 1.5 * cm, 6.5 * cm])]
     erratum_terms = {(e.term, e.reference) for e in ch.audit if e.form == "corrected"}

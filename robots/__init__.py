@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "quadruped", "rover")
+ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "quadruped", "hopper", "rover")
 ROOT = Path(__file__).resolve().parent
 
 

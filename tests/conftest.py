@@ -8,3 +8,8 @@ from robots import ROOT
 @pytest.fixture(scope="session")
 def lg_dir() -> Path:
     return ROOT / "landing_gear"
+
+
+@pytest.fixture(scope="session")
+def hopper_dir() -> Path:
+    return ROOT / "hopper"

@@ -50,8 +50,8 @@ class HandrolledPlant:
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams) -> None:
-        self.model = PlanarHopper(p)
+    def __init__(self, p: HopperParams, form: str = "recursive") -> None:
+        self.model = PlanarHopper(p, form)
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.reset(q, qd)
@@ -100,19 +100,21 @@ class EnginePlant:
 def native_ground(p: HopperParams) -> Ground:
     """The ground plane for native contact, lowered by the foot radius so that contact
     begins when the foot point reaches x_1 as in eq. (24); stiffness and damping are eq.
-    (24)'s at the static penetration (e k delta^(e-1), c_max), MuJoCo's per the robot's
-    mass (the whole weight rests on the one foot)."""
+    (24)'s at the static penetration (e k delta^(e-1), c_max); MuJoCo's are scaled by the
+    foot's own apparent mass at the start (the unsprung leg the contact stops first)."""
     n = np.array([0.0, 0.0, 1.0])
     return Ground(n, (p.x_1 - p.foot_radius) * n, contact.contact_stiffness(p), p.c_max, p.mu,
-                  p.m_total, ("foot",))
+                  None, ("foot",))
 
 
-def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir: Path):
-    """A plant of the named implementation, loading engine descriptions from desc_dir."""
+def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir: Path,
+               form: str = "recursive"):
+    """A plant of the named implementation, loading engine descriptions from desc_dir
+    (``form`` chooses the hand-rolled model's terms, see PlanarHopper)."""
     if implementation == "handrolled":
         if contact_mode != "shared":
             raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
-        return HandrolledPlant(p)
+        return HandrolledPlant(p, form)
     ground = native_ground(p) if contact_mode == "native" else None
     if implementation == "mujoco":
         from engines.mujoco_engine import MujocoSimulation
@@ -185,7 +187,7 @@ class HopperLoop:
         s = self.s
         return {
             "com.x": s.q[0], "com.z": s.q[1], "com.vx": s.qd[0], "com.vz": s.qd[1],
-            "body.pitch": s.q[2], "body.y": s.y,
+            "body.pitch": s.q[2], "body.pitch_rate": s.qd[2], "body.y": s.y,
             "joint.hip.angle": s.q[3], "joint.hip.rate": s.qd[3],
             "joint.hip.torque": self.tau_hip,
             "joint.leg.extension": s.q[4], "joint.leg.extension_rate": s.qd[4],

@@ -78,13 +78,14 @@ def initial_state(p: HopperParams) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run_one(p: HopperParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, attitude_sign: float = 1.0,
+            desc_dir: Path, attitude_sign: float = 1.0, form: str = "recursive",
             progress: Callable[[float], None] | None = None,
             duration: float | None = None, until: float | None = None) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early)."""
+    replaces the scenario's length, ``until`` stops it early; ``attitude_sign`` -1 flips
+    eq. (23); ``form`` picks the hand-rolled terms, see PlanarHopper)."""
     p = scenario_params(p, sc)
-    plant = make_plant(implementation, p, contact, desc_dir)
+    plant = make_plant(implementation, p, contact, desc_dir, form)
     plant.reset(*initial_state(p))
     loop = HopperLoop(plant, p, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d),
                       sc.controlled, attitude_sign)

@@ -41,7 +41,7 @@ def free_swing(p: LandingGearParams, desc_dir: Path) -> list[dict]:
         rows += pair_rows
         printed = integrate_euler(lambda q, qd: hand_qdd(q, qd, True), THETA0, dt, n)
         rows.append({"step": dt, "comparison": "printed eq. (12) vs corrected",
-                     "max_abs_rad": float(np.max(np.abs(printed - hand))),
+                     "max_abs": float(np.max(np.abs(printed - hand))),
                      "tolerance": None, "reason": "erratum effect (informational)"})
         rows.append(integration_error_row(hand_qdd, hand, THETA0, dt, n, 10))
     return rows

@@ -102,6 +102,6 @@ def free_flight(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
                 worst[name] = max(worst[name], float(np.max(np.abs(s.q - hand.theta))),
                                   _angle(hand.R_WB.T @ s.R_WB))
         rows += [{"step": dt, "comparison": f"handrolled vs {name} (free flight)",
-                  "max_abs_rad": w, "tolerance": ROUND_OFF_RAD, "reason": FLIGHT_REASON}
+                  "max_abs": w, "tolerance": ROUND_OFF_RAD, "reason": FLIGHT_REASON}
                  for name, w in worst.items()]
     return rows

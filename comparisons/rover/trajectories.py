@@ -50,7 +50,7 @@ def convergence(p: RoverParams, desc_dir: Path,
         for k, dt in enumerate(STEPS):
             ratio = ds[k] / ds[k + 1] if k + 1 < len(ds) and ds[k + 1] > 0 else None
             rows.append({"step": dt, "comparison": f"{impl} vs mujoco", "signal": sig,
-                         "max_abs_rad": ds[k], "ratio_to_half_step": ratio,
+                         "max_abs": ds[k], "ratio_to_half_step": ratio,
                          "tolerance": MIN_RATIO if ratio is not None else None,
                          "reason": REASON})
     return rows

@@ -247,7 +247,7 @@ def _step_convergence(p: RoverParams, desc_dir: Path
         {"step": r["step"], "comparison": f"{r['comparison']}, {r['signal']}"
          + ("" if r["ratio_to_half_step"] is None
             else f" (difference / difference at dt/2 = {r['ratio_to_half_step']:.2f})"),
-         "max_abs_rad": r["max_abs_rad"], "tolerance": None, "reason": r["reason"]}
+         "max_abs": r["max_abs"], "tolerance": None, "reason": r["reason"]}
         for r in l3]
     ratios = [r for r in l3 if r["ratio_to_half_step"] is not None]
     metrics = [MetricRow(

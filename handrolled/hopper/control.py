@@ -2,10 +2,12 @@
 machine of Sec. 3 and 6: flight, compression (stance while the body still descends),
 thrust (stance from the bottom to lift-off).
 
-* height, eq. (20): at each touchdown Delta l = Delta l_old + k_p (h_d - h_max), h_max the
-  body's apex in the flight just ended; during thrust the leg spring is compressed by
-  Delta l ("while robot is in contact with the ground a desired value was given ... at
-  other phases zero");
+* height, eq. (20): at each apex (the body's vertical speed turning negative in flight)
+  Delta l = Delta l_old + k_p (h_d - h_max), h_max that apex; during the next thrust the
+  leg spring is compressed by Delta l ("while robot is in contact with the ground a desired
+  value was given ... at other phases zero"). Taken at the apex rather than at touchdown
+  so that a foot that bounces on a stiff ground within one stance (no apex) does not
+  count as a hop;
 * speed, eqs. (21)-(22): in flight the hip servoes the leg to the foot-placement angle;
 * attitude, eq. (23): in stance the hip torque rights the body.
 """
@@ -67,22 +69,24 @@ class RaibertController:
         self.phase = FLIGHT
         self.h_max = z_0
         self.dl = p.dl_0
+        self.rising = False
         self.touchdowns = 0
 
     def step(self, o: Observation, h_d: float, x_dot_d: float, phi_d: float = 0.0
              ) -> tuple[float, float]:
         p = self.p
         if self.phase == FLIGHT:
-            self.h_max = max(self.h_max, o.z)
             if o.contact:
                 self.phase = COMPRESSION
                 self.touchdowns += 1
-                self.dl = min(p.dl_max, max(0.0, self.dl + p.k_h * (h_d - self.h_max)))  # (20)
+            elif self.rising and o.z_dot <= 0.0:  # the apex: eq. (20) for the next thrust
+                self.h_max = o.z
+                self.dl = min(p.dl_max, max(0.0, self.dl + p.k_h * (h_d - self.h_max)))
         elif not o.contact:
             self.phase = FLIGHT
-            self.h_max = o.z
         elif self.phase == COMPRESSION and o.z_dot >= 0.0:
             self.phase = THRUST
+        self.rising = o.z_dot > 0.0
         if not self.active:
             return 0.0, 0.0
         if self.phase == FLIGHT:

@@ -21,8 +21,13 @@ class PlanarHopper:
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams) -> None:
+    def __init__(self, p: HopperParams, form: str = "recursive") -> None:
+        """``form``: "recursive" (the compiled recursions, the default), or the operator
+        products of eq. (19) with the bias a_k "printed" or "corrected" (soa.Form)."""
+        if form not in ("recursive", *soa.FORMS):
+            raise ValueError(f"unknown form {form!r}; use recursive, printed or corrected")
         self.p = p
+        self.form = form
         self.terms = Recursive(chain.planar(p))
         self.Vd_base = soa.gravity_acceleration(p.g)
         self.q = np.zeros(5)
@@ -45,12 +50,23 @@ class PlanarHopper:
         tau = np.array([0.0, 0.0, 0.0, tau_hip, F_leg])
         F_t = np.zeros(6)
         F_t[3:] = -np.asarray(F_foot, float)
-        M, _ = self.terms.mass_and_jacobian(self.q)
-        bias = self.terms.inverse_dynamics(self.q, self.qd, np.zeros(5), self.Vd_base, F_t)
-        return np.linalg.solve(M, tau - bias)
+        if self.form == "recursive":
+            M, _ = self.terms.mass_and_jacobian(self.q)
+            bias = self.terms.inverse_dynamics(self.q, self.qd, np.zeros(5), self.Vd_base, F_t)
+            return np.linalg.solve(M, tau - bias)
+        t = soa.terms(self.terms.chain, self.q, self.qd, form=self.form)  # eq. (19)
+        return np.linalg.solve(t.M, tau - t.C - t.M_b @ self.Vd_base - t.J.T @ F_t)
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray) -> None:
-        """One step of :meth:`accelerations` by semi-implicit Euler, in one compiled call."""
+        """One step of :meth:`accelerations` by semi-implicit Euler (in one compiled call
+        for the recursive form)."""
+        if self.form != "recursive":
+            qdd = self.accelerations(tau_hip, F_leg, F_foot)
+            self.qd = self.qd + self.p.dt * qdd
+            self.q = self.q + self.p.dt * self.qd
+            self.time += self.p.dt
+            self._foot = self.terms.tip(self.q, self.qd)
+            return
         F_t = np.zeros(6)
         F_t[3:] = -np.asarray(F_foot, float)
         self.q, self.qd, *self._foot = self.terms.euler_step(

@@ -8,15 +8,15 @@ eq. (19)'s generalised mass matrix, bias and base coupling are their products. T
 paper's method, the printed path; ``handrolled.hopper.recursive`` computes the same terms by
 the O(n) recursions (12), (15), (18) for simulation, and the tests hold the two together.
 
-Two forms (``Form``):
-* ``printed``: the scalar kinematics (1)-(2) and the bias a_k of (12) exactly as printed:
-  every joint adds h_k theta_dot_k to the angular velocity (1) and nothing to the linear
-  one (2), and a_k = [w_{k-1} x w_k; w_{k-1} x (w_{k-1} x l_{k-1,k})]. For a prismatic joint
-  both are wrong: the matrix form (3), (6) has H_2 = [0; h_2], which adds linear velocity.
+Two forms (``Form``), which differ for prismatic joints only:
+* ``printed``: in ``velocities``, the scalar kinematics (1)-(2) as printed: every joint adds
+  h_k theta_dot_k to the angular velocity (1) and nothing to the linear one (2), where the
+  matrix form (3), (6) has H_2 = [0; h_2]; in ``operators``, the bias of (12) as printed,
+  a_k = [w_{k-1} x w_k; w_{k-1} x (w_{k-1} x l_{k-1,k})], with the velocities of (3) (the
+  form the operator products use), so that the bias is the only difference there.
 * ``corrected``: velocities from (3) with (6), and the prismatic bias
   a_k = [0; w_{k-1} x (w_{k-1} x l_{k-1,k}) + 2 w_{k-1} x h_k theta_dot_k] (the Coriolis
   term of a joint that slides along a turning axis; l_{k-1,k} grows at theta_dot_k).
-For revolute joints the two forms are the same.
 
 Gravity enters as an upward acceleration g of the base (V_b_dot - [0; g]), so that eq.
 (19)'s C "includes Coriolis and gravity" as the paper says.
@@ -161,7 +161,7 @@ def operators(chain: Chain, q: np.ndarray, qd: np.ndarray, V_b: np.ndarray | Non
     n = chain.n
     V_b = np.zeros(6) if V_b is None else np.asarray(V_b, float)
     fr = frames(chain, q, R_b, p_b)
-    V = velocities(chain, fr, qd, V_b, form)
+    V = velocities(chain, fr, qd, V_b, "corrected")  # eq. (3): the operator form's
     a = bias_a(chain, fr, V, V_b, qd, form)
     steps = [Phi_kk1(fr.l[k]) for k in range(n)]
     Phi = np.zeros((6 * n, 6 * n))

@@ -87,9 +87,11 @@ class HopperParams:
     mu: float = param(0.8, "-", "[0, inf)", "ASSUMPTION: rubber foot on a hard floor",
                       "Coulomb friction coefficient of eq. (25)")
     v_eps: float = param(
-        0.01, "m/s", "(0, inf)",
+        0.03, "m/s", "(0, inf)",
         "ASSUMPTION: eq. (25)'s sign(v) is regularised as v/v_eps within +-v_eps so that a "
-        "time-stepped foot can stand still; the error budget halves it",
+        "time-stepped foot can stand still; its damping mu m g / (v_eps m_l) on the 1 kg foot "
+        "takes 0.6 of the explicit step's limit 2/dt (0.01 m/s would take 1.8 and amplify "
+        "round-off); the error budget halves it",
         "friction regularisation speed")
     g: float = param(9.81, "m/s^2", "(0, inf)", "standard gravity", "gravity")
     # Controller, eqs. (20)-(23): no gains in the paper
@@ -110,10 +112,11 @@ class HopperParams:
         "ASSUMPTION: stance time as measured on the height scenario (0.37-0.43 s; pi "
         "sqrt((M+m)/k_L) = 0.33 s for the spring alone, the thrust lengthens it)",
         "stance time T_s of eq. (21)")
-    k_p_f: float = param(150.0, "N m/rad", "(-inf, inf)",
-                         "ASSUMPTION: leg swing in flight settles in about 0.15 s",
+    k_p_f: float = param(600.0, "N m/rad", "(-inf, inf)",
+                         "ASSUMPTION: the leg (1.25 kg m^2 about the hip) reaches its "
+                         "touchdown angle within the 0.35 s flight (settling about 0.2 s)",
                          "flight hip gain k_p of eq. (22)")
-    k_v_f: float = param(15.0, "N m s/rad", "(-inf, inf)", "ASSUMPTION: damping ratio 0.55",
+    k_v_f: float = param(50.0, "N m s/rad", "(-inf, inf)", "ASSUMPTION: damping ratio 0.9",
                          "flight hip gain k_v of eq. (22)")
     k_p_s: float = param(300.0, "N m/rad", "(-inf, inf)",
                          "ASSUMPTION: attitude corrected within a stance",

@@ -1,0 +1,22 @@
+"""Agreement metrics: the FFT time lag is np.correlate's peak."""
+
+import numpy as np
+
+from comparisons.metrics import _peak_lag, pair_metrics
+
+
+def test_fft_lag_is_the_direct_correlation_peak():
+    rng = np.random.default_rng(0)
+    for n in (5, 100, 1001):
+        for _ in range(20):
+            a = rng.normal(size=n).cumsum()
+            b = np.roll(a, int(rng.integers(-5, 5))) + rng.normal(size=n) * 0.1
+            a, b = a - a.mean(), b - b.mean()
+            assert _peak_lag(a, b) == int(np.argmax(np.correlate(b, a, "full"))) - (n - 1)
+
+
+def test_a_delayed_trace_shows_its_delay():
+    t = np.arange(0, 2, 1e-3)
+    ref = np.sin(2 * np.pi * 1.3 * t) * np.exp(-t)
+    cand = np.interp(t - 0.05, t, ref, left=0.0)
+    assert pair_metrics(t, ref, cand)["lag"] == 0.05
