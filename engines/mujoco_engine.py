@@ -23,6 +23,7 @@ from engines.base import (
     JointLimit,
     LinkInertial,
     PointForce,
+    cross3,
     inertia_from_principal,
 )
 
@@ -282,7 +283,7 @@ class MujocoSimulation(_MujocoModel):
         vel = np.zeros(6)
         mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
         w, v_origin = vel[:3], vel[3:]
-        return p, v_origin + np.cross(w, p - d.xpos[b])
+        return p, v_origin + cross3(w, p - d.xpos[b])
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         d = self.data

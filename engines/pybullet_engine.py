@@ -30,6 +30,7 @@ from engines.base import (
     JointLimit,
     LinkInertial,
     PointForce,
+    cross3,
     inertia_from_principal,
 )
 
@@ -220,7 +221,7 @@ class PybulletSimulation(_Client):
             R_WI = s.R_WB @ self.R_BI
             p_WI = s.p_WB + s.R_WB @ self.p_BI
             c.resetBasePositionAndOrientation(self.body, list(p_WI), _R_to_quat_xyzw(R_WI))
-            v_WI = s.v_WB_W + np.cross(s.w_WB_W, p_WI - s.p_WB)
+            v_WI = s.v_WB_W + cross3(s.w_WB_W, p_WI - s.p_WB)
             c.resetBaseVelocity(self.body, list(v_WI), list(s.w_WB_W))
         for j, q, qd in zip(self.jidx, s.q, s.qd, strict=True):
             c.resetJointState(self.body, j, float(q), float(qd))
@@ -234,7 +235,7 @@ class PybulletSimulation(_Client):
         R_WB = R_WI @ self.R_BI.T
         p_WB = np.array(p_WI) - R_WB @ self.p_BI
         w = np.array(w)
-        v_WB = np.array(v_WI) + np.cross(w, p_WB - np.array(p_WI))
+        v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
         js = c.getJointStates(self.body, self.jidx) if self.jidx else []
         return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
                              np.array([s[1] for s in js], dtype=float))
@@ -244,12 +245,12 @@ class PybulletSimulation(_Client):
         if li == -1:
             s = self.state()
             p = s.p_WB + s.R_WB @ offset
-            return p, s.v_WB_W + np.cross(s.w_WB_W, p - s.p_WB)
+            return p, s.v_WB_W + cross3(s.w_WB_W, p - s.p_WB)
         ls = self.client.getLinkState(self.body, li, computeLinkVelocity=1,
                                       computeForwardKinematics=1)
         p = _point_from_com_frame(ls, offset)
         w = np.array(ls[7])
-        return p, np.array(ls[6]) + np.cross(w, p - np.array(ls[0]))
+        return p, np.array(ls[6]) + cross3(w, np.asarray(p) - np.array(ls[0]))
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         c = self.client

@@ -78,7 +78,11 @@ def _table(rows: list[list], widths=None, font: int = 7) -> Table:
     t = Table([[_small(c, font) for c in r] for r in rows], colWidths=widths, repeatRows=1)
     t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
                            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8f0")),
-                           ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+                           ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           # 2 pt, not reportlab's 6 pt, either side: a narrow column keeps
+                           # its words whole ("yes", "-1.6e-06") instead of splitting them
+                           ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                           ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
     return t
 
 
@@ -376,7 +380,7 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
                     r.reason + (f" Known difference: {r.known}" if r.known else "")]
                    for r in sub.itertuples()],
                 [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
-                 0.8 * cm, 5.6 * cm])
+                 1.0 * cm, 5.4 * cm])
             for i, r in enumerate(sub.itertuples(), start=1):  # failing rows stand out
                 if not r.passed:
                     t.setStyle([("BACKGROUND", (0, i), (-1, i),

@@ -81,3 +81,18 @@ def test_sigint_during_validate_leaves_nothing_complete(done, tmp_path):
     assert res.exit_code == 2 and "no completed manifest" in res.output
     res = runner.invoke(app, ["check", "--run", str(out)])
     assert res.exit_code == 2 and "no completed manifest" in res.output
+
+
+def test_narrow_table_cells_keep_their_words_whole():
+    """The report's tables once split "yes" into "ye/s" and "-1.6e-06" across lines."""
+    from reportlab.lib.units import cm
+
+    from reports.pdf import _table
+
+    words = ["yes", "known", "-1.6e-06", "settled_abs_deg"]
+    t = _table([["ok", "value", "value", "metric"], words],
+               [1.0 * cm, 1.4 * cm, 1.2 * cm, 2.2 * cm])
+    t.wrap(20 * cm, 20 * cm)
+    for cell in t._cellvalues[1]:
+        para = cell[0] if isinstance(cell, tuple) else cell
+        assert len(para.blPara.lines) == 1, para.text

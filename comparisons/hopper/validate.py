@@ -251,6 +251,13 @@ def _notes(ctx: Context) -> list[str]:
         f"{static_penetration(p) * 1000:.1f} mm under the robot's weight; native contact "
         f"gets the law's slope there, {contact_stiffness(p):.3g} N/m, and c_max as damping.",
     ]
+    notes.append(
+        "Native contact is each engine's own law, not eq. (24): MuJoCo imposes the contact-point "
+        "acceleration -K r - B v of a soft constraint (K, B from the law's slope and c_max, "
+        "divided by the foot's apparent mass), PyBullet a spring-damper through its ERP/CFM; "
+        "neither has the exponent e = 1.5, the STEP-ramped damping or the pull at lift-off, "
+        "so the hops drift apart hop by hop (the budget's contact-law row gives the size on "
+        "the speed run).")
     F = [(impl, float(df["foot.force.normal"].min()))
          for (sc, v), wide in ctx.wide.items() if v == "shared" for impl, df in wide.items()]
     if F:
