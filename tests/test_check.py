@@ -47,3 +47,18 @@ def test_quadruped_check_passes_and_stiffer_joint_gains_move_it(tmp_path):
                               "--set", "quadruped.K_P=84"])
     assert res.exit_code == 1, res.output
     assert "moved" in res.output
+
+
+HOPPER = ["check", "--robot", "hopper", "--scenario", "height", "--no-cache"]
+
+
+def test_check_noise_floor_passes_a_1e12_change_and_fails_a_1e6_change(tmp_path):
+    """Figures that measure round-off are held to their noise floor, not their last bits:
+    a body mass moved by 1e-12 of itself leaves the gate green, 1e-6 turns it red."""
+    res = runner.invoke(app, [*HOPPER, "--out", str(tmp_path / "tiny"),
+                              "--set", "hopper.M=10.00000000001"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, [*HOPPER, "--out", str(tmp_path / "small"),
+                              "--set", "hopper.M=10.00001"])
+    assert res.exit_code == 1, res.output
+    assert "moved" in res.output

@@ -150,7 +150,7 @@ class HopperLoop:
         self.contact_mode = contact_mode
         self.h_d, self.x_dot_d = h_d, x_dot_d
         self.controller = RaibertController(p, p.z_0, attitude_sign, controlled)
-        self.next_control = 0.0
+        self.steps = 0
         self.tau_hip, self.u = 0.0, 0.0
         self.F_min = math.inf  # the least normal force while in contact
         self.s = plant.observe()
@@ -170,15 +170,15 @@ class HopperLoop:
         touching = s.foot[1] < p.x_1 if self.contact_mode == "shared" else self.F_foot[1] > 0.0
         if touching:
             self.F_min = min(self.F_min, float(self.F_foot[1]))
-        if self.t >= self.next_control - 1e-12:  # controller sampling (control_dt)
+        if self.steps % p.control_every == 0:  # controller sampling
             o = Observation(*s.q[:2], *s.q[2:], *s.qd, touching)
             self.tau_hip, self.u = self.controller.step(o, self.h_d(self.t), self.x_dot_d(self.t))
-            self.next_control += p.control_dt
         self.F_leg = contact.leg_force(s.q[4], s.qd[4], self.u, p)
 
     def advance(self) -> None:
         applied = self.F_foot if self.contact_mode == "shared" else None
         self.plant.step(self.tau_hip, self.F_leg, applied)
+        self.steps += 1
         self.s = self.plant.observe()
         self.t = self.s.t
         self._update_inputs()

@@ -132,10 +132,10 @@ class HopperParams:
                       "ASSUMPTION: 20 steps per period of the stiffest mode (leg stop, "
                       "sqrt(k_stop/m_l) = 316 rad/s); the error budget halves it",
                       "integration step")
-    control_dt: float = param(0.0, "s", "[0, inf)",
-                              "ASSUMPTION: 0 runs the controller at every step; the error "
-                              "budget samples it at 1 kHz",
-                              "controller sampling period")
+    control_every: int = param(1, "-", "integer >= 1",
+                               "ASSUMPTION: the controller runs at every step; the error "
+                               "budget samples it at 1 kHz (every 5 steps)",
+                               "controller sampling: once every this many steps")
     z_0: float = param(1.6, "m", "(0, inf)",
                        "ASSUMPTION: the foot starts 0.2 m above the ground",
                        "initial body-centre height")
