@@ -53,6 +53,7 @@ def _user_errors(fn):
         from comparisons.harness import DivergenceError
         from comparisons.manifest import IncompleteRunError
         from comparisons.registry import BadOverrideError
+        from dynval.model import ModelError
         from engines import DescriptionError, UnknownEngineError
         from handrolled import ModelInputError
         from robots import UnknownRobotError
@@ -67,6 +68,7 @@ def _user_errors(fn):
             BaselineError,
             UserError,
             ModelInputError,
+            ModelError,
             IncompleteRunError,
         ) as exc:
             console.print(f"[red]error:[/red] {exc}")
@@ -162,16 +164,28 @@ def run(
 @app.command()
 @_user_errors
 def audit(
-    robot: str,
+    robot: Annotated[str | None, typer.Argument(help="a built-in robot")] = None,
     samples: Annotated[int, typer.Option()] = 1000,
     seed: Annotated[int, typer.Option()] = 0,
+    model: Annotated[str | None, typer.Option(
+        help="your own model, PATH.py:OBJECT or package.module:OBJECT")] = None,
+    description: Annotated[Path | None, typer.Option(
+        help="its URDF (MuJoCo, PyBullet, Pinocchio) or MJCF (MuJoCo)")] = None,
 ) -> None:
-    """The dynamics audit (L1/L2) of ROBOT: hand-rolled terms against each engine."""
+    """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; or of
+    your own --model against its --description (L0-L2)."""
+    if samples < 1:
+        raise UserError("--samples must be at least 1")
+    if model is not None or description is not None:
+        if robot is not None or model is None or description is None:
+            raise UserError("audit either a built-in ROBOT or --model with --description")
+        _audit_own(model, description, samples, seed)
+        return
+    if robot is None:
+        raise UserError("name a ROBOT to audit, or give --model and --description")
     from comparisons.registry import comparison
 
     comp = comparison(robot)
-    if samples < 1:
-        raise UserError("--samples must be at least 1")
     from comparisons.registry import description_dir
 
     desc = description_dir(robot, comp.default_params, comp.default_params, Path("."))
@@ -201,6 +215,36 @@ def audit(
         )
     _stdout().print(table)
     if any(not r.passed and r.form != "printed" for r in results):
+        raise typer.Exit(1)
+
+
+def _audit_own(spec: str, description: Path, samples: int, seed: int) -> None:
+    """``dynval audit --model ... --description ...``: the table, what was not checked,
+    each failure in words; exit 1 when a term or the L0 reading differs."""
+    from comparisons.own_model import audit_model
+    from dynval.model import load_object
+
+    m = load_object(spec)
+    res = audit_model(m, description, samples, seed, label=spec.rsplit(":", 1)[1])
+    out = _stdout()
+    l0_bad = [r for r in res.l0 if not r["passed"]]
+    out.print(f"L0: {len(res.l0)} readings of {description.name} compared across engines, "
+              f"{len(l0_bad)} differ")
+    for r in l0_bad:
+        out.print(f"  {r['engine']}: {r['quantity']} differs by {r['max_error']:.3g}")
+    table = Table("term", "computed by", "reference", "max rel error", "max abs error",
+                  "worst at", "verdict",
+                  title=f"{res.label} vs {description.name}, {samples} states, seed {seed}")
+    for r in res.results:
+        table.add_row(r.term, r.equation, r.reference, f"{r.max_rel_error:.2e}",
+                      f"{r.max_abs_error:.2e}", r.worst_name or "-",
+                      "agrees" if r.passed else "DIFFERS")
+    out.print(table)
+    for line in res.unchecked:
+        out.print(f"not checked: {line}")
+    for r in res.failures:
+        out.print(res.explain(r))
+    if res.failures or l0_bad:
         raise typer.Exit(1)
 
 

@@ -48,8 +48,14 @@ mujoco.set_mju_user_warning(_keep_warning)
 
 
 def load_model(path: Path | str) -> mujoco.MjModel:
-    """Compile an MJCF file, turning MuJoCo's errors into a DescriptionError."""
+    """Compile an MJCF (or URDF) file, turning MuJoCo's errors into a DescriptionError.
+    A URDF keeps its fixed-joint links as bodies (MuJoCo's URDF import would fuse them into
+    their parents, and a frame a model names, like a hand, would be gone)."""
     try:
+        if Path(path).suffix.lower() == ".urdf":
+            spec = mujoco.MjSpec.from_file(str(path))
+            spec.compiler.fusestatic = False
+            return spec.compile()
         return mujoco.MjModel.from_xml_path(str(path))
     except (ValueError, FileNotFoundError) as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -14,6 +14,24 @@ from engines import DescriptionError
 from engines.base import JOINT_UNITS, JointLimit, LinkInertial
 
 
+def _continuous_as_revolute(urdf: str) -> str:
+    """The URDF text with its continuous joints made unlimited revolute ones: Pinocchio
+    stores a continuous joint's angle as (cos, sin), two coordinates for one velocity, which
+    every other engine and the caller's q read as one angle; the dynamics are the same."""
+    if "continuous" not in urdf:
+        return urdf
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(urdf)
+    for joint in root.iter("joint"):
+        if joint.get("type") == "continuous":
+            joint.set("type", "revolute")
+            if joint.find("limit") is None:
+                ET.SubElement(joint, "limit", lower="-1e3", upper="1e3", effort="0",
+                              velocity="0")
+    return ET.tostring(root, encoding="unicode")
+
+
 class PinocchioTerms:
     """M(q), bias, gravity and inverse dynamics of a URDF; ``floating`` puts its root link
     on a free flyer.  Pinocchio orders a URDF's joints its own way; ``joint_names`` gives
@@ -27,10 +45,11 @@ class PinocchioTerms:
         if not Path(path).is_file():
             raise DescriptionError(f"{path}: URDF file not found")
         try:
+            xml = _continuous_as_revolute(Path(path).read_text())
             if floating:
-                self.model = pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer())
+                self.model = pin.buildModelFromXML(xml, pin.JointModelFreeFlyer())
             else:
-                self.model = pin.buildModelFromUrdf(str(path))
+                self.model = pin.buildModelFromXML(xml)
         except (RuntimeError, ValueError) as exc:
             raise DescriptionError(f"{path}: Pinocchio cannot load this URDF ({exc})") from None
         self.model.gravity.linear = np.asarray(gravity, dtype=float)

@@ -81,6 +81,17 @@ def _load(client: BulletClient, path: Path | str, fixed: bool) -> int:
         raise DescriptionError(f"{path}: PyBullet cannot load this URDF") from None
 
 
+def _links_without_inertial(path: Path | str) -> list[str]:
+    """The URDF's links that declare no <inertial> (massless by the URDF standard)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.parse(str(path)).getroot()
+    except ET.ParseError:
+        return []
+    return [lk.get("name", "") for lk in root.iter("link") if lk.find("inertial") is None]
+
+
 class _Client:
     """One PyBullet world holding one URDF: names to indices, and what PyBullet made of
     the description (shared by the simulation and the terms)."""
@@ -98,6 +109,12 @@ class _Client:
             info = c.getJointInfo(self.body, j)
             self.joint_index[info[1].decode()] = j
             self.link_index[info[12].decode()] = j
+        # URDF: a link without <inertial> has no mass; PyBullet gives it 1 kg and a unit
+        # inertia (a frame such as a hand or a tool point would weigh a kilogram)
+        for name in _links_without_inertial(path):
+            if self.link_index.get(name, -1) >= 0:
+                c.changeDynamics(self.body, self.link_index[name], mass=0.0,
+                                 localInertiaDiagonal=[0.0, 0.0, 0.0])
         # the joints with a degree of freedom, in PyBullet's order (that of its q vectors)
         self.movable = [j for j in range(c.getNumJoints(self.body))
                         if c.getJointInfo(self.body, j)[2] != pybullet.JOINT_FIXED]

@@ -1,0 +1,117 @@
+"""Your own robot: the model protocol, `dynval audit --model`, `dynval.testing` and the
+worked examples of docs/examples (the acrobot, the SymPy double pendulum, the acrobot with
+a sign error), and each kind of bad input."""
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from comparisons.cli import app
+from comparisons.own_model import audit_model
+from dynval.model import ModelError, load_object
+from dynval.testing import assert_model_matches
+
+EX = Path(__file__).resolve().parent.parent / "docs" / "examples"
+ACROBOT = f"{EX / 'acrobot.py'}:Acrobot"
+URDF = EX / "acrobot.urdf"
+runner = CliRunner()
+
+
+def test_acrobot_closed_forms_match_all_three_engines():
+    audit = audit_model(load_object(ACROBOT), URDF, 200, 1)
+    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio"}
+    assert {r.term for r in audit.results} >= {"M", "bias", "G", "C v", "tau", "p[hand]"}
+    assert not audit.failures, [audit.explain(r) for r in audit.failures]
+    assert audit.l0 and all(r["passed"] for r in audit.l0)
+    assert_model_matches(load_object(ACROBOT), URDF)
+
+
+def test_sympy_double_pendulum_matches():
+    model = load_object(f"{EX / 'double_pendulum.py'}:DoublePendulum")
+    assert_model_matches(model, EX / "double_pendulum.urdf", samples=50)
+
+
+def test_wrong_sign_is_named_with_term_coordinate_state_and_values():
+    model = load_object(f"{EX / 'acrobot_wrong_sign.py'}:AcrobotWrongSign")
+    with pytest.raises(AssertionError) as err:
+        assert_model_matches(model, URDF, samples=50)
+    msg = str(err.value)
+    assert "C v" in msg and "worst at shoulder" in msg and "at q = [" in msg
+    assert "mujoco" in msg and "pinocchio" in msg
+    # the mass matrix and gravity are right: only the terms with the Coriolis part fail
+    audit = audit_model(model, URDF, 50, 0)
+    assert {r.term for r in audit.failures} == {"bias", "C v", "tau"}
+
+
+def test_cli_audits_a_model_and_fails_on_the_wrong_one():
+    res = runner.invoke(app, ["audit", "--model", ACROBOT, "--description", str(URDF),
+                              "--samples", "30"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["audit", "--model",
+                              f"{EX / 'acrobot_wrong_sign.py'}:AcrobotWrongSign",
+                              "--description", str(URDF), "--samples", "30"])
+    assert res.exit_code == 1 and "DIFFERS" in res.output
+
+
+def _module(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "user_model.py"
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+@pytest.mark.parametrize("body, obj, sentence", [
+    ("import no_such_package\n", "Arm", "does not import"),
+    ("class Arm:\n    joint_names = ('shoulder', 'elbow')\n", "Arm",
+     "none of the protocol's methods"),
+    ("class Arm:\n    def mass_matrix(self, q):\n        return q\n", "Arm", "no joint_names"),
+    ("x = 1\n", "Arm", "has no object 'Arm'"),
+])
+def test_bad_models_are_one_sentence(tmp_path, body, obj, sentence):
+    spec = f"{_module(tmp_path, body)}:{obj}"
+    with pytest.raises(ModelError, match=sentence):
+        load_object(spec)
+    res = runner.invoke(app, ["audit", "--model", spec, "--description", str(URDF)])
+    assert res.exit_code == 2 and sentence.split()[0] in res.output
+
+
+class _Arm:
+    joint_names = ("shoulder", "elbow")
+
+    def __init__(self, out):
+        self.out = out
+
+    def mass_matrix(self, q):
+        return self.out
+
+
+@pytest.mark.parametrize("out, sentence", [
+    (np.eye(3), "returned shape (3, 3); expected (2, 2)"),
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), "non-finite value"),
+])
+def test_wrong_shapes_and_nans_name_the_method(out, sentence):
+    with pytest.raises(ModelError, match=r"_Arm\.mass_matrix"):
+        audit_model(_Arm(out), URDF, 3, 0)
+    with pytest.raises(ModelError, match=sentence.replace("(", r"\(").replace(")", r"\)")):
+        audit_model(_Arm(out), URDF, 3, 0)
+
+
+def test_joint_names_must_match_the_description():
+    arm = _Arm(np.eye(2))
+    arm.joint_names = ("shoulder", "wrist")
+    with pytest.raises(ModelError, match="'wrist', which acrobot.urdf does not have"):
+        audit_model(arm, URDF, 3, 0)
+    arm.joint_names = ("shoulder",)
+    with pytest.raises(ModelError, match="leaves out 'elbow'"):
+        audit_model(arm, URDF, 3, 0)
+
+
+def test_a_description_an_engine_rejects_is_one_sentence(tmp_path):
+    bad = tmp_path / "broken.urdf"
+    bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>"
+                   "<parent link='a'/><child link='missing'/></joint></robot>")
+    res = runner.invoke(app, ["audit", "--model", ACROBOT, "--description", str(bad)])
+    assert res.exit_code == 2, res.output
+    assert "broken.urdf" in res.output
