@@ -165,7 +165,10 @@ def render_all(jobs: list[Job], workers: int, cache_dir: Path | None) -> list[Re
     out: list[Rendered | str] = []
     for path in paths:
         try:
-            out.append(pickle.loads(path.read_bytes()) if path and path.is_file() else "todo")
+            hit = pickle.loads(path.read_bytes()) if path and path.is_file() else "todo"
+            if not (hit is None or hit == "todo" or _is_rendered(hit)):
+                raise ValueError("not a drawn figure")
+            out.append(hit)
         except Exception:  # noqa: BLE001 - an unreadable entry is drawn again
             out.append("todo")
     todo = [i for i, r in enumerate(out) if isinstance(r, str)]
@@ -182,3 +185,9 @@ def render_all(jobs: list[Job], workers: int, cache_dir: Path | None) -> list[Re
             tmp.write_bytes(pickle.dumps(r, protocol=4))
             tmp.replace(paths[i])
     return out
+
+
+def _is_rendered(x: object) -> bool:
+    """Whether a figure-cache entry has the form of a drawn figure (PNG bytes, aspect)."""
+    return (isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], bytes)
+            and x[0].startswith(b"\x89PNG") and isinstance(x[1], float))
