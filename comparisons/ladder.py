@@ -14,6 +14,7 @@ steps for every robot at once)."""
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -118,6 +119,13 @@ class Context:
     wide: dict[tuple[str, str], Wide] = field(default_factory=dict)
     audit: AuditResults | None = None
     store: dict[str, Any] = field(default_factory=dict)  # a robot's results between hooks
+    files: dict[str, bytes] = field(default_factory=dict)  # parts written under out
+
+    def write(self, path: Path, data: bytes) -> None:
+        """Write a part of the output folder (atomically) and remember its bytes, so that
+        a cached assembly (comparisons.assembly) writes the very same file again."""
+        write_atomic(path, lambda tmp: tmp.write_bytes(data))
+        self.files[path.relative_to(self.out).as_posix()] = data
 
     @property
     def params(self) -> Any:
@@ -168,6 +176,16 @@ class PathPlot:
     scale: float
     relative: bool
     caption: str
+
+
+@dataclass
+class Assembled:
+    """What assembling a robot's chapter gives: the metric rows, the chapter, and the bytes
+    of every part it wrote under the output folder (by path relative to the folder)."""
+
+    rows: list[MetricRow]
+    chapter: Chapter
+    files: dict[str, bytes]
 
 
 def rows_verdict(rows: list[MetricRow]) -> str:
@@ -326,6 +344,11 @@ class RobotLadder:
                  ) -> tuple[list[MetricRow], Chapter]:
         """The chapter and metric rows from the tasks' outcomes; traces are written under
         ``out/runs``."""
+        done = self.assembled(inp, outcomes, out)
+        return done.rows, done.chapter
+
+    def assembled(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path) -> Assembled:
+        """:meth:`assemble`, with the bytes of the parts written (for the assembly cache)."""
         p = inp.params
         chapter = Chapter(self.robot, self.title, self.paper,
                           conventions=self.conventions(p),
@@ -358,7 +381,7 @@ class RobotLadder:
                                            "the budget's scenario was not run")
         chapter.errata = self.errata(ctx)
         chapter.notes = self.notes(ctx)
-        return ctx.rows, chapter
+        return Assembled(ctx.rows, chapter, ctx.files)
 
     def l0_rows(self, inp: Inputs) -> tuple[list[str], list[DescriptionRow]]:
         """L0: each description against the parameter set in every engine."""
@@ -408,8 +431,9 @@ class RobotLadder:
             extra, rows, tables = self.scenario_extras(ctx, sc, variant, wide)
             traces = harness.tidy({**wide, **extra})
             stored = traces.assign(robot=self.robot, scenario=sc.name, variant=variant.name)
-            write_atomic(traces_path(ctx.out, self.robot, sc.name, variant.name),
-                         lambda tmp, t=stored: t.to_parquet(tmp, index=False))
+            buf = io.BytesIO()
+            stored.to_parquet(buf, index=False)
+            ctx.write(traces_path(ctx.out, self.robot, sc.name, variant.name), buf.getvalue())
             ctx.rows += compare(wide, self.robot, sc.name, variant.name,
                                 self.compared_signals(sc, variant, wide), variant.reference,
                                 [i for i in variant.implementations if i != variant.reference],

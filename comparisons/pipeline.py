@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from comparisons import manifest
+from comparisons import assembly, manifest
 from comparisons.ladder import Inputs, RobotLadder
 from comparisons.registry import apply_overrides, comparison, description_dir
 from comparisons.tasks import Outcome, Report, execute
@@ -51,13 +51,16 @@ def validate_all(out: Path, robots: list[str] | None = None,
                  timings_path: Path | None = None, report: Report | None = None
                  ) -> pd.DataFrame:
     """Run every rung of every robot as one graph of tasks; write the traces,
-    metrics.parquet/json and summary.json."""
+    metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
+    each robot's assembled chapter are read from it where nothing they depend on changed
+    (``comparisons.tasks``, ``comparisons.assembly``)."""
     from engines import versions
 
     manifest.begin(out)  # an unwritable folder is found now; the old manifest goes first
     started = manifest.now()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
-    tasks = [t for ladder, inp in plans for t in ladder.tasks(inp)]
+    by_robot = [ladder.tasks(inp) for ladder, inp in plans]
+    tasks = [t for robot_tasks in by_robot for t in robot_tasks]
     timings = _load_timings(timings_path)
     outcomes = execute(tasks, workers, scheduler, cache_dir, report, timings)
     _store_timings(timings_path, timings, outcomes)
@@ -72,8 +75,9 @@ def validate_all(out: Path, robots: list[str] | None = None,
                          "from_cache": sum(o.cached for o in outcomes.values())},
                "robots": {}}
     rows = []
-    for ladder, inp in plans:
-        robot_rows, chapter = ladder.assemble(inp, outcomes, out)
+    for (ladder, inp), robot_tasks in zip(plans, by_robot, strict=True):
+        robot_rows, chapter = assembly.assemble(ladder, inp, robot_tasks, outcomes, out,
+                                                cache_dir)
         rows += robot_rows
         summary["robots"][ladder.robot] = chapter.to_dict()
     metrics = metrics_frame(rows)

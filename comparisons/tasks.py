@@ -49,6 +49,7 @@ class Outcome:
     error: BaseException | None = None
     seconds: float = 0.0
     cached: bool = False
+    digest: str = ""  # the task's content address where the cache is used, else ""
 
     def get(self) -> Any:
         """The value, or the task's exception raised again."""
@@ -145,13 +146,18 @@ def source_digest(task: Task) -> str:
     """Digest of the source a task depends on: the project modules its code imports
     (closed over their imports), the robot's data files and the engine versions.  A
     change elsewhere (the command line, the report) leaves its results valid."""
-    h = hashlib.sha256(_data_digest(task.robot).encode())
-    for m in _closure(_roots(task)):
+    return _roots_digest(task.robot, frozenset(_roots(task)))
+
+
+@cache  # a robot's tasks share a few roots: the closure is walked once per root set
+def _roots_digest(robot: str, roots: frozenset[str]) -> str:
+    h = hashlib.sha256(_data_digest(robot).encode())
+    for m in _closure(set(roots)):
         h.update(m.encode() + _file_digest(_module_file(m)).encode())
     return h.hexdigest()
 
 
-def _inputs_digest(path: Path) -> str:
+def inputs_digest(path: Path) -> str:
     h = hashlib.sha256()
     files = [path] if path.is_file() else sorted(f for f in path.rglob("*") if f.is_file())
     for f in files:
@@ -170,7 +176,7 @@ def task_digest(task: Task) -> str:
     args = tuple(where.get(a, a) if isinstance(a, Path) else a for a in task.args)
     h.update(pickle.dumps((task.fn, args, sorted(task.kwargs.items())), protocol=4))
     for p in task.inputs:
-        h.update(_inputs_digest(Path(p)).encode())
+        h.update(inputs_digest(Path(p)).encode())
     return h.hexdigest()
 
 
@@ -237,6 +243,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     for t in tasks:
         hit = cache_.load(digests[t.key]) if cache_ else None
         if hit is not None:
+            hit.digest = digests[t.key]
             done[t.key] = hit
             if report:
                 report(hit, len(done), len(tasks))
@@ -247,6 +254,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     def finished(o: Outcome) -> None:
         done[o.key] = o
         if cache_:
+            o.digest = digests[o.key]
             cache_.store(digests[o.key], o)
         if report:
             report(o, len(done), len(tasks))

@@ -74,7 +74,9 @@ METRIC_COLUMNS: list[str] = [f.name for f in fields(MetricRow)]
 
 def metrics_frame(rows: list[MetricRow]) -> pd.DataFrame:
     """The tidy metric table of ``rows`` (tolerance NaN where there is none)."""
-    df = pd.DataFrame([asdict(r) for r in rows], columns=METRIC_COLUMNS)
+    # the fields as they are (a row holds no containers: asdict's deep copy only costs)
+    df = pd.DataFrame([tuple(r.__dict__[c] for c in METRIC_COLUMNS) for r in rows],
+                      columns=METRIC_COLUMNS)
     df["tolerance"] = pd.to_numeric(df["tolerance"], errors="coerce").astype(float)
     df["value"] = df["value"].astype(float)
     df["passed"] = df["passed"].astype(bool)

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
-import os
-import pickle
-from concurrent.futures import ProcessPoolExecutor
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-matplotlib.rcParams["axes.formatter.useoffset"] = False  # no "1e-12+8.3e-1" axis labels
-import reportlab.rl_config  # noqa: E402
+import reportlab.rl_config
 
 reportlab.rl_config.useA85 = 0  # images stored binary: smaller, and no slow ASCII85 pass
-import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from reportlab.lib import colors  # noqa: E402
 from reportlab.lib.pagesizes import A4  # noqa: E402
-from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet  # noqa: E402
 from reportlab.lib.units import cm  # noqa: E402
 from reportlab.platypus import (  # noqa: E402
-    Image,
     KeepTogether,
     PageBreak,
     Paragraph,
@@ -35,24 +24,15 @@ from reportlab.platypus import (  # noqa: E402
     TableStyle,
 )
 
-from reports.chapter import (  # noqa: E402
-    RUNGS,
-    VERDICTS,
-    Chapter,
-    DataTable,
-    Figure,
-    Panel,
-    XYFigure,
-    traces_path,
-)
+from reports.chapter import RUNGS, VERDICTS, Chapter, DataTable  # noqa: E402
+from reports.figures import Rendered, render_all  # noqa: E402
+from reports.pngimage import png_flowable  # noqa: E402
 
 STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),
                    "differs": colors.HexColor("#f2a7a7"), "recomputed": colors.HexColor("#cfe0f5"),
                    "erratum": colors.HexColor("#f7d79a"),
                    "not applicable": colors.HexColor("#dddddd")}
-COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
-           "assumed": "black"}
 
 
 class ReportInputError(ValueError):
@@ -70,8 +50,29 @@ def _read(out_dir: Path) -> tuple[dict, pd.DataFrame]:
         raise ReportInputError(f"cannot read the inputs in {out_dir} ({exc})") from None
 
 
+class _Paragraph(Paragraph):
+    """A paragraph that breaks its lines once per width.  A table cell is wrapped to size
+    its row, again to be drawn, and again on every page a long table is split over; the
+    lines depend on the width only (reportlab's ``wrap`` ignores the height), so a repeated
+    width returns the first answer (most of the report's build time otherwise)."""
+
+    _wrapped: tuple[float, tuple[float, float]] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        if (self._wrapped is not None and self._wrapped[0] == availWidth
+                and hasattr(self, "blPara")):  # split() drops the lines: break them again
+            return self._wrapped[1]
+        size = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, size)
+        return size
+
+    def split(self, availWidth: float, availHeight: float) -> list:  # noqa: N803
+        self._wrapped = None
+        return super().split(availWidth, availHeight)
+
+
 def _p(text: str, style: str = "BodyText") -> Paragraph:
-    return Paragraph(str(text).replace("&", "&amp;").replace("<", "&lt;"), STYLES[style])
+    return _Paragraph(str(text).replace("&", "&amp;").replace("<", "&lt;"), STYLES[style])
 
 
 def _table(rows: list[list], widths=None, font: int = 7) -> Table:
@@ -86,174 +87,31 @@ def _table(rows: list[list], widths=None, font: int = 7) -> Table:
     return t
 
 
-def _small(x, font: int) -> Paragraph:
+@cache
+def _small_style(font: float) -> ParagraphStyle:
+    return STYLES["BodyText"].clone("small", fontSize=font, leading=font + 1.5)
+
+
+def _small(x, font: float) -> Paragraph:
     if isinstance(x, float):
         x = f"{x:.3g}"
-    style = STYLES["BodyText"].clone("small", fontSize=font, leading=font + 1.5)
-    return Paragraph(str(x).replace("&", "&amp;").replace("<", "&lt;"), style)
-
-
-def _png(f) -> io.BytesIO:
-    """The figure at 200 dpi as a palette PNG: line plots use a few dozen colours, so an
-    adaptive 64-colour palette looks the same at a third of the size (deterministic)."""
-    from PIL import Image as PILImage
-
-    raw = io.BytesIO()
-    f.savefig(raw, format="png", dpi=200, metadata={"Software": None})
-    plt.close(f)
-    raw.seek(0)
-    img = PILImage.open(raw).convert("RGB").quantize(colors=64, method=PILImage.MEDIANCUT,
-                                                     dither=PILImage.Dither.NONE)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=True)
-    buf.seek(0)
-    return buf
-
-
-@lru_cache(maxsize=8)  # consecutive figures read the same run; they only filter it
-def _traces(out_dir: Path, robot: str, scenario: str, variant: str) -> pd.DataFrame | None:
-    path = traces_path(out_dir, robot, scenario, variant)
-    return pd.read_parquet(path) if path.is_file() else None
-
-
-Rendered = tuple[bytes, float] | None  # PNG and its height per unit width, or no traces
-
-
-def render(job: tuple[Path, str, Figure | XYFigure]) -> Rendered:
-    """One figure of a chapter as PNG bytes (a pure function: the same traces give the
-    same bytes, in whichever process it runs)."""
-    out_dir, robot, fig = job
-    return (_figure if isinstance(fig, Figure) else _xy_figure)(out_dir, robot, fig)
+    return _Paragraph(str(x).replace("&", "&amp;").replace("<", "&lt;"), _small_style(font))
 
 
 def _image(rendered: Rendered, width: float) -> list:
     if rendered is None:
         return [_p("(no traces stored for this run)")]
     png, aspect = rendered
-    return [Image(io.BytesIO(png), width=width, height=width * aspect)]
+    return [png_flowable(png, width, width * aspect)]
 
 
-def _figure(out_dir: Path, robot: str, fig: Figure) -> Rendered:
-    """One panel per signal, every implementation overlaid, and under it the difference
-    of each implementation from the MuJoCo reference."""
-    tr = _traces(out_dir, robot, fig.scenario, fig.variant)
-    if tr is None:
-        return None
-    sigs = fig.signals
-    ncol = 2 if len(sigs) > 2 else len(sigs)
-    nrow = -(-len(sigs) // ncol)
-    f, axes = plt.subplots(2 * nrow, ncol, figsize=(7.0, 2.1 * nrow), squeeze=False,
-                           sharex=True, gridspec_kw={"height_ratios": [2.2, 1.0] * nrow})
-    units, scales = fig.units, fig.scales
-    for k, sig in enumerate(sigs):
-        ax, err = axes[2 * (k // ncol), k % ncol], axes[2 * (k // ncol) + 1, k % ncol]
-        sub = tr[tr["signal"] == sig]
-        scale = scales[k]
-        ref = sub[sub["implementation"] == "mujoco"].sort_values("time")
-        for impl, s in sub.groupby("implementation", sort=True):
-            s = s.sort_values("time")
-            ax.plot(s["time"], s["value"] * scale, lw=0.9, label=impl,
-                    color=COLOURS.get(impl))
-            if impl != "mujoco" and len(ref):
-                diff = (s["value"].to_numpy() - ref["value"].to_numpy()) * scale
-                err.plot(s["time"], diff, lw=0.8, color=COLOURS.get(impl))
-        ax.set_title(f"{sig} [{units[k]}]", fontsize=7)
-        err.set_ylabel("- MuJoCo", fontsize=6)
-        for a in (ax, err):
-            a.tick_params(labelsize=6)
-            a.grid(alpha=0.3)
-    for k in range(len(sigs), nrow * ncol):
-        axes[2 * (k // ncol), k % ncol].axis("off")
-        axes[2 * (k // ncol) + 1, k % ncol].axis("off")
-    axes[0, 0].legend(fontsize=6)
-    for ax in axes[-1]:
-        ax.set_xlabel("time [s]", fontsize=7)
-    f.tight_layout(h_pad=0.3)
-    return _png(f).getvalue(), 2.1 * nrow / 7.0
-
-
-def _xy_figure(out_dir: Path, robot: str, fig: XYFigure) -> Rendered:
-    tr = _traces(out_dir, robot, fig.scenario, fig.variant)
-    if tr is None:
-        return None
-    f, ax = plt.subplots(figsize=(4.5, 3.2))
-    for impl, s in tr.groupby("implementation", sort=True):
-        x = s[s["signal"] == fig.x].sort_values("time")["value"].to_numpy() * fig.scale
-        y = s[s["signal"] == fig.y].sort_values("time")["value"].to_numpy() * fig.scale
-        if len(x) == 0:
-            continue  # a pseudo-implementation that has forces only
-        if fig.relative:
-            x, y = x - x[0], y - y[0]
-        ax.plot(x, y, lw=0.9, label=impl, color=COLOURS.get(impl))
-    ax.set_xlabel(f"{fig.x} [{fig.unit}]", fontsize=7)
-    ax.set_ylabel(f"{fig.y} [{fig.unit}]", fontsize=7)
-    ax.tick_params(labelsize=6)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=6)
-    f.tight_layout()
-    return _png(f).getvalue(), 3.2 / 4.5
-
-
-def _series_plot(panels: list[Panel]) -> list:
-    """Panels of x-y series side by side (a paper's figure recomputed from a table)."""
-    f, axes = plt.subplots(1, len(panels), figsize=(3.5 * len(panels), 2.8), squeeze=False)
-    for ax, panel in zip(axes[0], panels, strict=True):
-        for s in panel.series:
-            ax.plot(s.x, s.y, s.style, marker=".", lw=0.9, ms=3, label=s.label)
-        ax.set_title(panel.title, fontsize=7)
-        ax.set_xlabel(panel.xlabel, fontsize=7)
-        ax.set_ylabel(panel.ylabel, fontsize=7)
-        ax.tick_params(labelsize=6)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=5)
-    f.tight_layout()
-    width = 16 * cm
-    return [Image(_png(f), width=width, height=width * 2.8 / (3.5 * len(panels)))]
-
-
-def _data_table(tab: DataTable) -> list:
+def _data_table(tab: DataTable, images: dict[int, Rendered]) -> list:
     """A recomputed table of the paper: title, the table, its caption, and its figure
     where the table has one."""
     return [KeepTogether([_p(tab.title, "Heading4"),
                           _table([tab.columns] + tab.rows, font=6.5),
-                          _p(tab.caption)])] + (_series_plot(tab.plot) if tab.plot else [])
-
-
-def _figure_key(job: tuple[Path, str, Figure | XYFigure]) -> str:
-    """Content address of a drawn figure: what it shows, the traces it reads and the code
-    that draws it."""
-    out_dir, robot, fig = job
-    traces = traces_path(out_dir, robot, fig.scenario, fig.variant)
-    h = hashlib.sha256(repr(fig).encode() + Path(__file__).read_bytes())
-    h.update(traces.read_bytes() if traces.is_file() else b"no traces")
-    return h.hexdigest()
-
-
-def _render_all(jobs: list, workers: int, cache_dir: Path | None) -> list[Rendered]:
-    """Every figure, from the figure cache where it was drawn before, the rest on
-    ``workers`` processes."""
-    keys = [_figure_key(j) for j in jobs] if cache_dir else [None] * len(jobs)
-    paths = [cache_dir / "figures" / f"{k}.pkl" if k else None for k in keys]
-    out: list[Rendered | str] = []
-    for path in paths:
-        try:
-            out.append(pickle.loads(path.read_bytes()) if path and path.is_file() else "todo")
-        except Exception:  # noqa: BLE001 - an unreadable entry is drawn again
-            out.append("todo")
-    todo = [i for i, r in enumerate(out) if isinstance(r, str)]
-    if workers > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            drawn = list(pool.map(render, [jobs[i] for i in todo], chunksize=4))
-    else:
-        drawn = [render(jobs[i]) for i in todo]
-    for i, r in zip(todo, drawn, strict=True):
-        out[i] = r
-        if paths[i] is not None:
-            paths[i].parent.mkdir(parents=True, exist_ok=True)
-            tmp = paths[i].with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(r, protocol=4))
-            tmp.replace(paths[i])
-    return out
+                          _p(tab.caption)])] + (_image(images[id(tab)], 16 * cm)
+                                                if tab.plot else [])
 
 
 def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool = True,
@@ -286,8 +144,9 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                                       + [[k, v] for k, v in VERDICTS.items()],
                                       [3 * cm, 14 * cm]),
               Spacer(1, 6), _table(notes, [2.5 * cm, 1.5 * cm, 13 * cm])]
-    jobs = [(out_dir, ch.robot, fig) for ch in chapters for fig in ch.figures + ch.xy_figures]
-    images = {id(j[2]): r for j, r in zip(jobs, _render_all(jobs, workers, cache_dir),
+    jobs = [(out_dir, ch.robot, fig) for ch in chapters
+            for fig in ch.figures + ch.xy_figures + [t for t in ch.tables if t.plot]]
+    images = {id(j[2]): r for j, r in zip(jobs, render_all(jobs, workers, cache_dir),
                                           strict=True)}
     for ch in chapters:
         story += _chapter(out_dir, ch, metrics, images)
@@ -368,7 +227,7 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
             story.append(KeepTogether([_p(fig.title, "Heading4"),
                                        *_image(images[id(fig)], 10 * cm), _p(fig.caption)]))
         for tab in [t for t in ch.tables if t.scenario == sc.name]:
-            story += _data_table(tab)
+            story += _data_table(tab, images)
         sub = metrics[(metrics["robot"] == robot) & (metrics["scenario"] == sc.name)
                       & metrics["tolerance"].notna()]
         if len(sub):
@@ -390,7 +249,7 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
     if loose:
         story.append(_p("Recomputed tables", "Heading2"))
         for tab in loose:
-            story += _data_table(tab)
+            story += _data_table(tab, images)
     if ch.description_check:
         story += [_p("L0: descriptions against the parameter set", "Heading2"), _table(
             [["file", "engine", "quantity", "max error", "tol", "ok"]]

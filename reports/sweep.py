@@ -10,10 +10,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import cm
-from reportlab.platypus import Image, KeepTogether, SimpleDocTemplate
+from reportlab.platypus import KeepTogether, SimpleDocTemplate
 
 from comparisons.signals import UnknownSignalError, display
-from reports.pdf import COLOURS, _footer, _p, _png, _table
+from reports.figures import COLOURS, _png
+from reports.pdf import _footer, _p, _table
+from reports.pngimage import png_flowable
 
 PLOTTED = ("requirement", "recomputed")  # per-implementation figures; agreement is tabulated
 
@@ -52,7 +54,7 @@ def sweep_story(table: pd.DataFrame, manifest: dict) -> list:
         ax.legend(fontsize=5)
         f.tight_layout()
         story.append(KeepTogether([_p(f"{signal}: {metric}", "Heading4"),
-                                   Image(_png(f), width=12 * cm, height=12 * cm * 0.6)]))
+                                   png_flowable(_png(f).getvalue(), 12 * cm, 12 * cm * 0.6)]))
     agree = table[table["kind"] == "agreement"]
     if len(agree):
         g = agree.groupby(["variant", "signal", "candidate", "metric"], sort=True)["value"]

@@ -1,0 +1,120 @@
+"""A warm validate (every task and each robot's assembly read from the caches) writes what
+a cold one writes; a changed input is never served a stale assembly; an unreadable
+assembly entry is assembled again (issue 10, a warm validate in seconds)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from comparisons import assembly
+from comparisons.cli import app
+from comparisons.ladder import Inputs, RobotLadder
+from comparisons.landing_gear.validate import LADDER
+from comparisons.tasks import Outcome, Task, _closure, _roots
+from robots import ROOT
+
+runner = CliRunner()
+QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", "ci",
+         "--samples", "20", "--workers", "1"]
+
+
+def _validate(out: Path, cache: Path, *extra: str) -> None:
+    res = runner.invoke(app, [*QUICK, *extra, "--out", str(out)], env={"DYNVAL_CACHE": str(cache)})
+    assert res.exit_code in (0, 1), res.output
+
+
+def _parts(out: Path) -> dict[str, bytes]:
+    """Every part of a folder but the manifest, the report and the summary."""
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name not in ("manifest.json", "report.pdf", "summary.json")}
+
+
+def _summary(out: Path) -> dict:
+    """summary.json less what says when and how it was made (date, tasks from the cache)."""
+    s = json.loads((out / "summary.json").read_text())
+    s.pop("date")
+    s["tasks"].pop("from_cache")
+    return s
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted((cache / "assembled").glob("*.pkl"))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A validate on an empty cache (every task runs, the assembly is stored), then the
+    same again on that cache with assembling refused: it must be read back."""
+    root = tmp_path_factory.mktemp("warm")
+    _validate(root / "cold", root / "cache")
+    assert len(_entries(root / "cache")) == 1
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a warm run assembled again")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(RobotLadder, "assembled", refuse)
+        _validate(root / "warm", root / "cache")
+    return root
+
+
+@pytest.fixture
+def cache(runs, tmp_path) -> Path:
+    """A copy of the warm cache, for a test that changes it."""
+    shutil.copytree(runs / "cache", tmp_path / "cache")
+    return tmp_path / "cache"
+
+
+def test_a_warm_run_writes_what_the_cold_run_wrote(runs):
+    summary = json.loads((runs / "warm" / "summary.json").read_text())
+    assert summary["tasks"]["from_cache"] == summary["tasks"]["total"]
+    assert _parts(runs / "warm") == _parts(runs / "cold")  # traces, metrics parquet/json
+    assert _summary(runs / "warm") == _summary(runs / "cold")
+
+
+def test_the_cached_report_is_the_report_drawn_afresh(runs, tmp_path):
+    from reports.pdf import build_report
+
+    warm = runs / "warm"  # its figures came from the figure cache
+    again = build_report(warm, tmp_path / "fresh.pdf", cache_dir=None)  # every one drawn
+    assert again.read_bytes() == (warm / "report.pdf").read_bytes()
+
+
+def test_a_changed_input_is_assembled_again(runs, cache, tmp_path):
+    _validate(tmp_path / "more", cache, "--samples", "21")
+    assert len(_entries(cache)) == 2
+    audit = json.loads((tmp_path / "more" / "summary.json").read_text()
+                       )["robots"]["landing_gear"]["audit"]
+    assert {a["samples"] for a in audit} == {21}
+
+
+def test_an_unreadable_assembly_is_assembled_again(runs, cache, tmp_path):
+    for entry in _entries(cache):
+        entry.write_bytes(b"not a pickle")
+    _validate(tmp_path / "again", cache)
+    assert _parts(tmp_path / "again") == _parts(runs / "cold")
+    assert _summary(tmp_path / "again") == _summary(runs / "cold")
+    assert [assembly.load(cache, e.stem) is not None for e in _entries(cache)] == [True]
+
+
+def test_the_address_follows_every_outcome_the_inputs_and_the_code():
+    inp = Inputs(LADDER.default_params, ROOT / "landing_gear", ("flat",), 20, 0, "ci")
+    tasks = LADDER.tasks(inp)
+    outcomes = {t.key: Outcome(t.key, digest=f"d{i}") for i, t in enumerate(tasks)}
+    base = assembly.assembly_digest(LADDER, inp, tasks, outcomes)
+    assert base is not None
+    moved = dict(outcomes)
+    moved[tasks[-1].key] = Outcome(tasks[-1].key, digest="other")
+    assert assembly.assembly_digest(LADDER, inp, tasks, moved) != base
+    heavier = Inputs(LADDER.default_params.with_(m_L=0.16), *list(inp.__dict__.values())[1:])
+    assert assembly.assembly_digest(LADDER, heavier, tasks, outcomes) != base
+    # without the results cache (--no-cache) there is no address: nothing is stored
+    unaddressed = {**outcomes, tasks[0].key: Outcome(tasks[0].key)}
+    assert assembly.assembly_digest(LADDER, inp, tasks, unaddressed) is None
+    code = _closure(_roots(Task("assemble", "landing_gear", LADDER.assembled)))
+    for needed in ("comparisons.ladder", "comparisons.metrics", "comparisons.harness",
+                   "comparisons.landing_gear.validate", "reports.chapter"):
+        assert needed in code
