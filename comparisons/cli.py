@@ -144,6 +144,7 @@ def run(
     for e in refused:
         console.print(f"{robot}: {e} runs with other contact than {contact!r}; not run")
     params = apply_overrides(robot, comp.default_params, set_ or [])
+    _warn_unused([robot], set_, [sc_name])
     manifest.begin(out)
     started = manifest.now()
     desc = description_dir(robot, params, comp.default_params, out)
@@ -297,13 +298,22 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
     return line, unexplained
 
 
+def _warn_unused(robots: list[str], overrides: list[str] | None,
+                 scenarios: list[str] | None) -> None:
+    """Say which overrides what runs will not use (comparisons.registry.unused_overrides)."""
+    from comparisons.registry import unused_overrides
+
+    for line in unused_overrides(robots, overrides or [], scenarios):
+        console.print(f"[yellow]warning:[/yellow] {line}")
+
+
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
               scheduler=None, no_cache=False):
     import os
 
     from comparisons.ladder import TIERS
     from comparisons.pipeline import validate_all
-    from comparisons.registry import comparison
+    from comparisons.registry import apply_overrides, comparison
     from comparisons.tasks import default_cache_dir
     from robots import ROBOT_NAMES
 
@@ -322,6 +332,9 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
             )
     if workers is not None and workers < 1:
         raise UserError("--workers must be at least 1")
+    for r in robots:  # every override valid before anything runs
+        apply_overrides(r, comparison(r).default_params, set_ or [])
+    _warn_unused(robots, set_, scenario)
     if tier not in TIERS:
         raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
     with TaskProgress(console) as prog:

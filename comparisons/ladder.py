@@ -227,6 +227,12 @@ class RobotLadder:
         return self._module("comparisons", "scenarios").run_one(
             params, scenario, implementation, contact, desc_dir, **kwargs)
 
+    def scenario_params(self, params: Any, scenario: Any) -> Any:
+        """The parameters a scenario runs with (``scenario_params`` of the robot's
+        scenarios module where it has one: a scenario may replace some values)."""
+        own = getattr(self._module("comparisons", "scenarios"), "scenario_params", None)
+        return params if own is None else own(params, scenario)
+
     def full_audit(self, params: Any, desc_dir: Path, samples: int, seed: int
                    ) -> list[TermResult]:
         """Every audited term, for ``dynval audit``."""

@@ -70,6 +70,32 @@ def apply_overrides(robot: str, params: Any, overrides: list[str]) -> Any:
     return new
 
 
+def unused_overrides(robots: list[str], overrides: list[str],
+                     scenarios: list[str] | None = None) -> list[str]:
+    """A sentence for each override that what runs will not use: one for a robot not in
+    the run, or a parameter that a scenario replaces with its own value (the rover's B and
+    C scenarios run their own segment masses). Overrides are checked first
+    (``apply_overrides``); this only says where a valid one has no effect."""
+    out = []
+    for item in overrides:
+        key, _, _ = item.partition("=")
+        robot, _, name = key.partition(".")
+        if robot not in robots:
+            out.append(f"override {item} is not used: {robot} is not in this run "
+                       f"({', '.join(robots)})")
+            continue
+        ladder = comparison(robot)
+        params = apply_overrides(robot, ladder.default_params, [item])
+        for sc_name, sc in ladder.scenarios.items():
+            if scenarios is not None and sc_name not in scenarios:
+                continue
+            ran = getattr(ladder.scenario_params(params, sc), name)
+            if ran != getattr(params, name):
+                out.append(f"override {item} is not used by {robot} {sc_name}: the scenario "
+                           f"runs with its own {name} = {ran:g}")
+    return out
+
+
 def description_dir(robot: str, params: Any, default: Any, out: Path) -> Path:
     """The shipped description folder, or freshly generated files under ``out`` when the
     parameters differ from the shipped ones.  Either way every file is checked against the

@@ -88,3 +88,23 @@ def test_tables_are_not_cut_in_a_pipe():
                    for sc in comparison(r).scenarios.values()), key=len)
     assert longest in out  # whole, on one line
     assert "quadruped.m_thigh" in out and "kg" in out  # parameters with units and ranges
+
+
+def test_an_override_nothing_uses_is_named():
+    """An override for a robot not in the run, or one a scenario replaces with its own
+    value, was dropped without a word (issue 12, item 3)."""
+    from comparisons.registry import unused_overrides
+
+    assert unused_overrides(["hopper"], ["landing_gear.k=2000"]) == [
+        "override landing_gear.k=2000 is not used: landing_gear is not in this run (hopper)"]
+    lines = unused_overrides(["rover"], ["rover.m_seg=250"], ["steady_B"])
+    assert len(lines) == 1 and "steady_B" in lines[0] and "its own m_seg" in lines[0]
+    assert unused_overrides(["rover"], ["rover.m_seg=250"], ["steady_A"]) == []
+    assert unused_overrides(["hopper"], ["hopper.k_L=1200"]) == []
+
+
+def test_run_warns_about_an_unused_override(tmp_path):
+    res = runner.invoke(app, ["run", "hopper", "--scenario", "height", "--engine", "mujoco",
+                              "--set", "landing_gear.k=2000", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "landing_gear.k=2000 is not used" in res.output
