@@ -72,7 +72,10 @@ class _Paragraph(Paragraph):
 
 
 def _p(text: str, style: str = "BodyText") -> Paragraph:
-    return _Paragraph(str(text).replace("&", "&amp;").replace("<", "&lt;"), STYLES[style])
+    para = _Paragraph(str(text).replace("&", "&amp;").replace("<", "&lt;"), STYLES[style])
+    if style.startswith("Heading"):  # a heading goes to the next page with what it heads,
+        para.keepWithNext = 1  # never left at a page's foot (or alone on a page)
+    return para
 
 
 def _table(rows: list[list], widths=None, font: int = 7) -> Table:

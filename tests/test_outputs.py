@@ -96,3 +96,28 @@ def test_narrow_table_cells_keep_their_words_whole():
     for cell in t._cellvalues[1]:
         para = cell[0] if isinstance(cell, tuple) else cell
         assert len(para.blPara.lines) == 1, para.text
+
+
+def test_a_heading_is_never_left_at_the_foot_of_a_page(tmp_path):
+    """A heading stays with the figure or table it heads: the report once had pages that
+    held only headings."""
+    import shutil
+    import subprocess
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import SimpleDocTemplate, Spacer
+
+    from reports.pdf import _p
+
+    assert _p("L3: trajectories", "Heading2").getKeepWithNext()
+    assert not _p("body text").getKeepWithNext()
+    if shutil.which("pdftotext") is None:  # the page check needs poppler's pdftotext
+        return
+    pdf = tmp_path / "h.pdf"
+    SimpleDocTemplate(str(pdf), pagesize=A4).build(
+        [Spacer(1, 23.5 * 28.35), _p("A heading", "Heading2"), Spacer(1, 5 * 28.35),
+         _p("its body")])
+    # the heading would fit at the first page's foot; it must go over with what follows
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "A heading" not in first
