@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.hopper.scenarios import SCENARIOS, initial_state
+from comparisons.hopper.scenarios import SCENARIOS
 from handrolled.hopper import chain, contact, soa
 from handrolled.hopper.control import Observation, foot_angle, stance_torque
 from handrolled.hopper.model import PlanarHopper
@@ -79,16 +79,28 @@ def test_printed_scalar_velocity_turns_the_leg_instead_of_sliding_it():
     assert np.allclose(printed[:3], fr.h[1]) and np.allclose(printed[3:], 0)
 
 
-def test_fast_step_follows_the_operator_products_to_round_off():
-    fast, slow = PlanarHopper(p), PlanarHopper(p, "corrected")
+@pytest.mark.parametrize("form", ["corrected", "printed"])
+def test_fast_step_follows_the_operator_products_to_round_off(form):
+    fast, slow = PlanarHopper(p, form), PlanarHopper(p, form, terms="operator")
     for m in (fast, slow):
-        m.reset(*initial_state(p))
+        m.reset(np.array([0.0, 1.5, 0.1, 0.3, 0.9]), np.array([0.2, -0.5, 0.4, 2.0, -1.0]))
     F = np.array([3.0, 0.0, 150.0])
     for _ in range(300):
         fast.step(5.0, 20.0, F)
         slow.step(5.0, 20.0, F)
     assert np.allclose(fast.q, slow.q, rtol=0, atol=1e-12)
     assert np.allclose(fast.foot()[0], slow.foot()[0], rtol=0, atol=1e-12)
+
+
+def test_the_printed_bias_changes_a_swinging_sliding_leg():
+    runs = {}
+    for form in ("corrected", "printed"):
+        m = PlanarHopper(p, form)
+        m.reset(np.array([0.0, 1.5, 0.1, 0.3, 0.9]), np.array([0.2, -0.5, 0.4, 2.0, -1.0]))
+        for _ in range(300):
+            m.step(5.0, 20.0, np.zeros(3))
+        runs[form] = m.q
+    assert np.max(np.abs(runs["corrected"] - runs["printed"])) > 1e-4
 
 
 def test_impact_law_and_step():

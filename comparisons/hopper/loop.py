@@ -50,7 +50,7 @@ class HandrolledPlant:
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams, form: str = "recursive") -> None:
+    def __init__(self, p: HopperParams, form: str = "corrected") -> None:
         self.model = PlanarHopper(p, form)
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
@@ -108,9 +108,9 @@ def native_ground(p: HopperParams) -> Ground:
 
 
 def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir: Path,
-               form: str = "recursive"):
+               form: str = "corrected"):
     """A plant of the named implementation, loading engine descriptions from desc_dir
-    (``form`` chooses the hand-rolled model's terms, see PlanarHopper)."""
+    (``form``: the hand-rolled model's bias of eq. (12), see PlanarHopper)."""
     if implementation == "handrolled":
         if contact_mode != "shared":
             raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")

@@ -78,12 +78,12 @@ def initial_state(p: HopperParams) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run_one(p: HopperParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, attitude_sign: float = 1.0, form: str = "recursive",
+            desc_dir: Path, attitude_sign: float = 1.0, form: str = "corrected",
             progress: Callable[[float], None] | None = None,
             duration: float | None = None, until: float | None = None) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``duration``
     replaces the scenario's length, ``until`` stops it early; ``attitude_sign`` -1 flips
-    eq. (23); ``form`` picks the hand-rolled terms, see PlanarHopper)."""
+    eq. (23); ``form`` "printed" runs the hand-rolled model with eq. (12)'s printed bias)."""
     p = scenario_params(p, sc)
     plant = make_plant(implementation, p, contact, desc_dir, form)
     plant.reset(*initial_state(p))

@@ -21,13 +21,18 @@ class PlanarHopper:
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams, form: str = "recursive") -> None:
-        """``form``: "recursive" (the compiled recursions, the default), or the operator
-        products of eq. (19) with the bias a_k "printed" or "corrected" (soa.Form)."""
-        if form not in ("recursive", *soa.FORMS):
-            raise ValueError(f"unknown form {form!r}; use recursive, printed or corrected")
+    def __init__(self, p: HopperParams, form: soa.Form = "corrected",
+                 terms: str = "recursive") -> None:
+        """``form``: the bias a_k of eq. (12) "corrected" or as "printed" (soa.Form);
+        ``terms``: "recursive" (the compiled recursions, the default) or "operator" (the
+        literal products of eq. 19, the paper's method, 60 times slower)."""
+        if form not in soa.FORMS:
+            raise ValueError(f"unknown form {form!r}; use printed or corrected")
+        if terms not in ("recursive", "operator"):
+            raise ValueError(f"unknown terms {terms!r}; use recursive or operator")
         self.p = p
         self.form = form
+        self.operator = terms == "operator"
         self.terms = Recursive(chain.planar(p))
         self.Vd_base = soa.gravity_acceleration(p.g)
         self.q = np.zeros(5)
@@ -46,21 +51,17 @@ class PlanarHopper:
         return self._foot
 
     def accelerations(self, tau_hip: float, F_leg: float, F_foot: np.ndarray) -> np.ndarray:
-        """q_dd from eq. (19) with the ground force F_foot (world, at the foot)."""
+        """q_dd from the operator products of eq. (19) with the ground force F_foot (world,
+        at the foot)."""
         tau = np.array([0.0, 0.0, 0.0, tau_hip, F_leg])
         F_t = np.zeros(6)
         F_t[3:] = -np.asarray(F_foot, float)
-        if self.form == "recursive":
-            M, _ = self.terms.mass_and_jacobian(self.q)
-            bias = self.terms.inverse_dynamics(self.q, self.qd, np.zeros(5), self.Vd_base, F_t)
-            return np.linalg.solve(M, tau - bias)
         t = soa.terms(self.terms.chain, self.q, self.qd, form=self.form)  # eq. (19)
         return np.linalg.solve(t.M, tau - t.C - t.M_b @ self.Vd_base - t.J.T @ F_t)
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray) -> None:
-        """One step of :meth:`accelerations` by semi-implicit Euler (in one compiled call
-        for the recursive form)."""
-        if self.form != "recursive":
+        """One semi-implicit Euler step (one compiled call for the recursive terms)."""
+        if self.operator:
             qdd = self.accelerations(tau_hip, F_leg, F_foot)
             self.qd = self.qd + self.p.dt * qdd
             self.q = self.q + self.p.dt * self.qd
@@ -71,7 +72,7 @@ class PlanarHopper:
         F_t[3:] = -np.asarray(F_foot, float)
         self.q, self.qd, *self._foot = self.terms.euler_step(
             self.q, self.qd, np.array([0.0, 0.0, 0.0, tau_hip, F_leg]), self.Vd_base, F_t,
-            self.p.dt)
+            self.p.dt, self.form == "printed")
         self.time += self.p.dt
 
     def energy(self, q: np.ndarray, qd: np.ndarray) -> float:

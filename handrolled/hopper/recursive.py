@@ -206,9 +206,12 @@ class Recursive:
         return mass_and_jacobian(*self._args, np.asarray(q, float))
 
     def euler_step(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
-                   Vd_base: np.ndarray, F_tip: np.ndarray, dt: float) -> tuple:
-        """(q, qd, tip position, tip velocity) one semi-implicit Euler step later."""
-        return euler_step(*self._args, q, qd, tau, Vd_base, F_tip, dt)
+                   Vd_base: np.ndarray, F_tip: np.ndarray, dt: float,
+                   printed: bool = False) -> tuple:
+        """(q, qd, tip position, tip velocity) one semi-implicit Euler step later (with
+        the bias a_k of eq. (12) as printed when ``printed``)."""
+        return euler_step(*self._args, q, qd, tau, Vd_base, F_tip, dt,
+                          0.0 if printed else 1.0)
 
     def tip(self, q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tip position and velocity, world axes."""
@@ -242,13 +245,15 @@ def _cross_into(a, b, out):
 
 
 @njit(cache=True)
-def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_tip, dt):
+def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_tip, dt,
+               coriolis=1.0):
     """One semi-implicit Euler step of M q_dd = tau - (C + M_b Vd_base + J^T F_tip), and
     the tip's position and velocity after it: the whole of a simulation step in one
     compiled call. The same recursions as :func:`rnea` and :func:`mass_and_jacobian`
     (eqs. 3, 12, 15, 18 and sum_k J_k^T M_k J_k), written with scalar loops into a few
     arrays: at this size the small temporaries of the vector form cost three times the
-    arithmetic (the tests hold the two to round-off)."""
+    arithmetic (the tests hold the two to round-off). ``coriolis`` 0 drops the sliding
+    joint's Coriolis term 2 w x h theta_dot, as the printed eq. (12) does (soa.bias_a)."""
     n = kind.shape[0]
     R = np.empty((n, 3, 3))
     h = np.empty((n, 3))
@@ -351,7 +356,7 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
                 V[k, 3 + i] += h[k, i] * qd[k]
             _cross_into(Vp[:3], h[k], v3)  # 2 w_{k-1} x h_k theta_dot_k
             for i in range(3):
-                A[k, 3 + i] += 2.0 * v3[i] * qd[k]
+                A[k, 3 + i] += coriolis * 2.0 * v3[i] * qd[k]
         _cross_into(Vp[:3], lv[k], w_l)  # w_{k-1} x (w_{k-1} x l)
         _cross_into(Vp[:3], w_l, v3)
         for i in range(3):
