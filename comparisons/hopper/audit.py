@@ -15,6 +15,7 @@ audit it (``robots/hopper/model_description.py``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -51,33 +52,37 @@ def _references(desc_dir: Path, p: HopperParams, full: bool) -> dict:
                       FIXED_JOINTS)
 
 
-def _cases(p: HopperParams) -> list[tuple[str, chains.Chain, bool]]:
-    return [("fixed base", chains.manipulator(p), False), ("8-DoF chain", chains.full(p), True)]
+def _cases(p: HopperParams, desc_dir: Path, samples: int, seed: int
+           ) -> Iterator[tuple[chains.Chain, bool, list[tuple], str, object]]:
+    """(chain, whether it is the 8-DoF chain, seeded states, reference label, engine) for
+    the fixed-base manipulator and the 8-DoF chain against each engine that reads it."""
+    for label, chain, full in (("fixed base", chains.manipulator(p), False),
+                               ("8-DoF chain", chains.full(p), True)):
+        states = _states(samples, seed, chain.n)
+        for name, eng in _references(desc_dir, p, full).items():
+            yield chain, full, states, f"{name} ({label})", eng
 
 
 def kinematics_audit(p: HopperParams, desc_dir: Path, samples: int, seed: int
                      ) -> list[TermResult]:
     """Eq. (9)'s tip position and Jacobian, and the tip velocity of (1)-(2) vs (3)."""
     results = []
-    for label, chain, full in _cases(p):
-        states = _states(samples, seed, chain.n)
-        for name, eng in _references(desc_dir, p, full).items():
-            ref = f"{name} ({label})"
+    for chain, _, states, ref, eng in _cases(p, desc_dir, samples, seed):
+        results.append(compare_term(
+            "p_t", "(9) tip position", "operator", ref,
+            lambda s, c=chain: soa.frames(c, s[0]).tip,
+            lambda s, e=eng: e.frame_position(TIP, s[0]), states, seed))
+        results.append(compare_term(
+            "J", "(9) J = Phi_t Phi H", "operator", ref,
+            lambda s, c=chain: soa.terms(c, s[0], s[1]).J[3:],
+            lambda s, e=eng: e.frame_jacobian(TIP, s[0]), states, seed))
+        for form in soa.FORMS:
+            eq = "(1)-(2) tip velocity" if form == "printed" else "(3) tip velocity"
             results.append(compare_term(
-                "p_t", "(9) tip position", "operator", ref,
-                lambda s, c=chain: soa.frames(c, s[0]).tip,
-                lambda s, e=eng: e.frame_position(TIP, s[0]), states, seed))
-            results.append(compare_term(
-                "J", "(9) J = Phi_t Phi H", "operator", ref,
-                lambda s, c=chain: soa.terms(c, s[0], s[1]).J[3:],
-                lambda s, e=eng: e.frame_jacobian(TIP, s[0]), states, seed))
-            for form in soa.FORMS:
-                eq = "(1)-(2) tip velocity" if form == "printed" else "(3) tip velocity"
-                results.append(compare_term(
-                    "v_t", eq, form, ref,
-                    lambda s, c=chain, f=form: soa.velocities(
-                        c, soa.frames(c, s[0]), s[1], np.zeros(6), f)[-1, 3:],
-                    lambda s, e=eng: e.frame_jacobian(TIP, s[0]) @ s[1], states, seed))
+                "v_t", eq, form, ref,
+                lambda s, c=chain, f=form: soa.velocities(
+                    c, soa.frames(c, s[0]), s[1], np.zeros(6), f)[-1, 3:],
+                lambda s, e=eng: e.frame_jacobian(TIP, s[0]) @ s[1], states, seed))
     return results
 
 
@@ -85,29 +90,26 @@ def dynamics_audit(p: HopperParams, desc_dir: Path, samples: int, seed: int
                    ) -> list[TermResult]:
     """Eq. (19)'s M, C, gravity and tau, printed and corrected bias, and M_b."""
     results = []
-    for label, chain, full in _cases(p):
-        states = _states(samples, seed, chain.n)
-        for name, eng in _references(desc_dir, p, full).items():
-            ref = f"{name} ({label})"
+    for chain, full, states, ref, eng in _cases(p, desc_dir, samples, seed):
+        results.append(compare_term(
+            "M", "(19) H^T Phi^T M Phi H", "operator", ref,
+            lambda s, c=chain: soa.terms(c, s[0], s[1]).M,
+            lambda s, e=eng: e.mass_matrix(s[0]), states, seed))
+        results.append(compare_term(
+            "G", "(19) gravity in C via the base", "operator", ref,
+            lambda s, c=chain: soa.terms(c, s[0], s[1]).gravity(p.g),
+            lambda s, e=eng: e.gravity(s[0]), states, seed))
+        for form in soa.FORMS:
             results.append(compare_term(
-                "M", "(19) H^T Phi^T M Phi H", "operator", ref,
-                lambda s, c=chain: soa.terms(c, s[0], s[1]).M,
-                lambda s, e=eng: e.mass_matrix(s[0]), states, seed))
+                "C", "(12), (19) H^T Phi^T (M Phi a + b)", form, ref,
+                lambda s, c=chain, f=form: soa.terms(c, s[0], s[1], form=f).C,
+                lambda s, e=eng: e.bias(s[0], s[1]) - e.gravity(s[0]), states, seed))
             results.append(compare_term(
-                "G", "(19) gravity in C via the base", "operator", ref,
-                lambda s, c=chain: soa.terms(c, s[0], s[1]).gravity(p.g),
-                lambda s, e=eng: e.gravity(s[0]), states, seed))
-            for form in soa.FORMS:
-                results.append(compare_term(
-                    "C", "(12), (19) H^T Phi^T (M Phi a + b)", form, ref,
-                    lambda s, c=chain, f=form: soa.terms(c, s[0], s[1], form=f).C,
-                    lambda s, e=eng: e.bias(s[0], s[1]) - e.gravity(s[0]), states, seed))
-                results.append(compare_term(
-                    "tau", "(19) inverse dynamics", form, ref,
-                    lambda s, c=chain, f=form: soa.inverse_dynamics(c, *s, p.g, form=f),
-                    lambda s, e=eng: e.inverse_dynamics(*s), states, seed))
-            if full:
-                results.append(_base_coupling(p, chain, eng, ref, states, seed))
+                "tau", "(19) inverse dynamics", form, ref,
+                lambda s, c=chain, f=form: soa.inverse_dynamics(c, *s, p.g, form=f),
+                lambda s, e=eng: e.inverse_dynamics(*s), states, seed))
+        if full:
+            results.append(_base_coupling(p, chain, eng, ref, states, seed))
     return results
 
 
