@@ -241,11 +241,21 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int) -> None:
                       f"{r.max_abs_error:.2e}", r.worst_name or "-",
                       "agrees" if r.passed else "DIFFERS")
     out.print(table)
+    if res.l3:
+        swing = Table("step [s]", "comparison", "max |diff|", "tol",
+                      title="L3: free swing from rest")
+        for r in res.l3:
+            swing.add_row(f"{r['step']:g}", r["comparison"], f"{r['max_abs']:.2e}",
+                          "-" if r["tolerance"] is None else f"{r['tolerance']:g}")
+        out.print(swing)
     for line in res.unchecked:
         out.print(f"not checked: {line}")
     for r in res.failures:
         out.print(res.explain(r))
-    if res.failures or l0_bad:
+    for r in res.l3_failures:
+        out.print(f"{res.label}: L3 {r['comparison']} at dt = {r['step']:g} s differs by "
+                  f"{r['max_abs']:.3g} (tolerance {r['tolerance']:g})")
+    if res.failures or l0_bad or res.l3_failures:
         raise typer.Exit(1)
 
 

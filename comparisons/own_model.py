@@ -5,7 +5,11 @@ its URDF or MJCF in MuJoCo, PyBullet and Pinocchio, rung by rung as the papers' 
   link's mass, centre and inertia and each joint's axis;
 * L1: each frame the model names (``frames``), its position and linear Jacobian;
 * L2: M, bias (C v + G), gravity, C v (bias less gravity, where both exist) and inverse
-  dynamics over seeded states.
+  dynamics over seeded states;
+* L3: where the model has ``forward_dynamics(q, v, tau)``, or M and bias to solve for the
+  accelerations, a free swing from rest (no torque) by semi-implicit Euler against
+  MuJoCo's and PyBullet's own steps, at three step sizes, and the scheme's own error
+  against RK4 (first order: halving the step halves it).
 
 The worst state of every term is kept with both values, so that a failure names the term,
 the coordinate, the state and what each side computed. Fixed-base descriptions only: a
@@ -22,10 +26,16 @@ from typing import Any
 import numpy as np
 
 from comparisons.audit import ROUND_OFF, TermResult, random_states
+from comparisons.free_swing import compare_swings, integration_error_row
 from dynval.model import ModelError, call, capabilities, check_model
 from engines import DescriptionError
 
 L0_TOL = 1e-9  # what two engines read from one file: parsing, not arithmetic
+SWING_SECONDS = 2.0  # [s]
+SWING_STEPS = (1e-3, 5e-4, 2.5e-4)  # [s]
+SWING_TOL = 1e-9  # [rad or m]: the same scheme on the same dynamics leaves round-off
+SWING_REASON = ("same semi-implicit Euler scheme and, if the model is right, the same "
+                "dynamics: only round-off remains")
 
 
 @dataclass(frozen=True)
@@ -52,11 +62,17 @@ class OwnAudit:
     results: list[TermResult] = field(default_factory=list)
     worst: dict[tuple[str, str], Worst] = field(default_factory=dict)
     l0: list[dict] = field(default_factory=list)
+    l3: list[dict] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)
 
     @property
     def failures(self) -> list[TermResult]:
         return [r for r in self.results if not r.passed]
+
+    @property
+    def l3_failures(self) -> list[dict]:
+        return [r for r in self.l3 if r["tolerance"] is not None
+                and not r["max_abs"] <= r["tolerance"]]
 
     def explain(self, r: TermResult) -> str:
         """One failing term in words: term, coordinate, state and both values."""
@@ -219,7 +235,6 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     for method in ("mass_matrix", "bias", "gravity", "inverse_dynamics"):
         if method not in has:
             audit.unchecked.append(f"{label} has no {method}: not checked")
-    audit.unchecked.append("L3 (trajectories) is not run for user models yet")
     for term, equation, hand, ref, kind in terms:
         for engine, eng in engines.items():
             try:
@@ -227,4 +242,35 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
                       hand, ref(eng))
             except DescriptionError as exc:
                 raise DescriptionError(f"{description}: {engine}: {exc}") from None
+    qdd = _accelerations(model, label, n, has)
+    if qdd is None:
+        audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
+                               "bias: L3 (trajectories) not run")
+    elif "pybullet" not in engines:
+        audit.unchecked.append("L3 needs MuJoCo and PyBullet: run on the URDF")
+    else:
+        audit.l3 = free_swing(qdd, engines["mujoco"], engines["pybullet"], states[0][0])
     return audit
+
+
+def _accelerations(model: Any, label: str, n: int, has: list[str]
+                   ) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+    """q_dd(q, v) at zero torque from the model, or None where it cannot give one."""
+    if callable(getattr(model, "forward_dynamics", None)):
+        return lambda q, v: call(model, label, "forward_dynamics", (n,), q, v, np.zeros(n))
+    if "mass_matrix" in has and "bias" in has:
+        return lambda q, v: np.linalg.solve(call(model, label, "mass_matrix", (n, n), q),
+                                            -call(model, label, "bias", (n,), q, v))
+    return None
+
+
+def free_swing(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], mj: Any, pb: Any,
+               q0: np.ndarray) -> list[dict]:
+    """L3 rows: the model's swing from rest at q0 against each engine at each step, and
+    the scheme's own error against RK4 at a tenth of the step."""
+    rows = []
+    for dt in SWING_STEPS:
+        n = int(round(SWING_SECONDS / dt))
+        hand, pairs = compare_swings(qdd, mj, pb, q0, dt, n, SWING_TOL, SWING_REASON)
+        rows += pairs + [integration_error_row(qdd, hand, q0, dt, n, 10)]
+    return rows

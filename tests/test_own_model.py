@@ -26,6 +26,11 @@ def test_acrobot_closed_forms_match_all_three_engines():
     assert {r.term for r in audit.results} >= {"M", "bias", "G", "C v", "tau", "p[hand]"}
     assert not audit.failures, [audit.explain(r) for r in audit.failures]
     assert audit.l0 and all(r["passed"] for r in audit.l0)
+    # L3: the free swing follows both engines to round-off at every step, and the scheme's
+    # own error halves with the step (first order)
+    assert audit.l3 and not audit.l3_failures
+    err = [r["max_abs"] for r in audit.l3 if r["comparison"].startswith("semi-implicit")]
+    assert len(err) == 3 and all(1.8 < a / b < 2.2 for a, b in zip(err[:-1], err[1:], strict=True))
     assert_model_matches(load_object(ACROBOT), URDF)
 
 
@@ -44,6 +49,7 @@ def test_wrong_sign_is_named_with_term_coordinate_state_and_values():
     # the mass matrix and gravity are right: only the terms with the Coriolis part fail
     audit = audit_model(model, URDF, 50, 0)
     assert {r.term for r in audit.failures} == {"bias", "C v", "tau"}
+    assert audit.l3_failures  # and it swings differently
 
 
 def test_cli_audits_a_model_and_fails_on_the_wrong_one():
