@@ -143,7 +143,11 @@ def estimates_422(soil: Soil) -> tuple[dict, list[MetricRow], str]:
                    f"before issue #15) {hybrid.v_top:.2f} m/s. Top speed two ways: P / R, the "
                    "text's own arithmetic (a power at a speed is a resistance, 1.24 W at "
                    "0.20 m/s is 6.2 N), and simcore.m's motor law P = T v / ((1 - s) r), "
-                   "which also pays for the slip. DP at s=0 > 0: constvel's bracket holds no "
+                   "which also pays for the slip. The text applies a 0.8 motor efficiency "
+                   "only to the SSL's measured draw; with it on the LRV's 186 W the two "
+                   "lunar-gravity readings would give 0.8 x the P / R column (3.24 and 3.93 "
+                   "m/s), both near: it is the literal text that separates them. DP at "
+                   "s=0 > 0: constvel's bracket holds no "
                    "root. Last column: the SSL's measured rolling resistance; for the LRV, "
                    "P / R in km/h. The thesis' values are held back.",
     }
