@@ -18,7 +18,13 @@ import numpy as np
 from comparisons.metrics import recomputed_row
 from handrolled.rover import terramechanics as tm
 from handrolled.rover.kinematics import entry_angle
-from handrolled.rover.steady_state import load_sinkage, sinkage_for_load
+from handrolled.rover.steady_state import (
+    NoSteadyStateError,
+    SteadyState,
+    constvel,
+    load_sinkage,
+    sinkage_for_load,
+)
 from reports.chapter import MetricRow
 from robots.rover.soil import Soil
 
@@ -56,39 +62,88 @@ def fit_power_law(x: np.ndarray, Q: np.ndarray) -> tuple[float, float, float]:
 def _model(W: float, D: float, b: float, soil: Soil) -> tuple[float, float]:
     """(Rc, z0) of the simulation's model for a wheel carrying W at zero slip (Bekker's
     equations know no slip): the sinkage at which F_z (2.16) = W (zeroFz.m) and the
-    rolling resistance |R| of eq. (3.24) there. (constvel's zero-drawbar-pull state is no
-    alternative: on dry sand it exists for s in [0, 1] only near rover A's wheel and load,
-    since cohesion gives H > |R| at s = 0 for light or wide wheels.)"""
+    rolling resistance |R| of eq. (3.24) there. ``_model_zero_dp`` is the other operating
+    point, the thesis' own."""
     r = 0.5 * D
     z = sinkage_for_load(W, 0.0, r, b, soil)
     return abs(tm.iagnemma_forces(entry_angle(z, r), 0.0, 0.0, r, b, soil).R), z
+
+
+def _model_zero_dp(W: float, D: float, b: float, soil: Soil) -> SteadyState | None:
+    """The simulation's model for a wheel carrying W at zero drawbar pull: constvel
+    (Appendix A.3), which returns exactly the sinkage z and rolling resistance R that Tables
+    4.1-4.4 tabulate. constvel takes mass and gravity only through the wheel load m_seg g / 2,
+    so m_seg = 2 W, g = 1. None where its bracket s in [0, 1] holds no root: H - |R| > 0
+    already at s = 0, which happens where the wheel sinks deep (small, narrow or heavily
+    loaded wheels, soft soils), since the shear displacement at s = 0, j_x = r (theta1 -
+    theta - (sin theta1 - sin theta)) of eq. (2.12), grows with the entry angle."""
+    try:
+        return constvel(2.0 * W, 1.0, 0.5 * D, b, soil)
+    except NoSteadyStateError:
+        return None
 
 
 def _bekker(W: float, D: float, b: float, soil: Soil) -> tuple[float, float]:
     return tm.bekker_Rc(W, D, b, soil), tm.bekker_z0(W, D, b, soil)  # eqs. (2.2)-(2.3)
 
 
+def sweep(var: str, soil: Soil) -> list[tuple[float, float, float, float, Soil]]:
+    """The N_POINTS log-spaced points of one section 4.2.1 sweep: (x, W, D, b, soil), x
+    being the swept value in SI units (for n and k_phi the soil's own value times the
+    factor), the others at BASE."""
+    lo, hi = {**SWEEPS, **SOIL_SWEEPS}[var]
+    points = []
+    for f in np.geomspace(lo, hi, N_POINTS):
+        if var in SWEEPS:
+            a, s = {**BASE, var: f}, soil
+            x = f
+        else:
+            a, s = BASE, replace(soil, **{var: f * getattr(soil, var)})
+            x = f * getattr(soil, var)
+        points.append((float(x), a["W"], a["D"], a["b"], s))
+    return points
+
+
+def zero_dp_sweep(var: str, soil: Soil) -> tuple[np.ndarray, np.ndarray, list]:
+    """The points of ``sweep`` at which constvel finds a zero drawbar pull: (x, mask of the
+    sweep's points that have one, their steady states)."""
+    pts = sweep(var, soil)
+    states = [_model_zero_dp(W, D, b, s) for _, W, D, b, s in pts]
+    mask = np.array([st is not None for st in states])
+    return np.array([p[0] for p in pts])[mask], mask, [st for st in states if st is not None]
+
+
+MIN_FIT_POINTS = 3  # a power law (two parameters) fitted to fewer points says nothing
+
+
 def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
     """Tables 4.1-4.4 recomputed: A and B of eq. (4.3) for R_c and z_0 against D, b, W
-    (Tables 4.1-4.2) and against n, k_phi (Tables 4.3-4.4), Bekker and the model."""
+    (Tables 4.1-4.2) and against n, k_phi (Tables 4.3-4.4), Bekker and the model at zero
+    slip; and the same fits at the thesis' operating point, zero drawbar pull (constvel),
+    over the points where it exists, next to zero slip and Bekker on those points."""
     fits: dict[tuple[str, str, str], tuple[float, float, float]] = {}
     ranges = {}
-    for var, (lo, hi) in {**SWEEPS, **SOIL_SWEEPS}.items():
-        xs = np.geomspace(lo, hi, N_POINTS)
-        out = {"bekker": [], "model": []}
-        for x in xs:
-            if var in SWEEPS:
-                args, s = {**BASE, var: x}, soil
-            else:
-                args, s = BASE, replace(soil, **{var: x * getattr(soil, var)})
-            out["bekker"].append(_bekker(args["W"], args["D"], args["b"], s))
-            out["model"].append(_model(args["W"], args["D"], args["b"], s))
-        x_fit = xs if var in SWEEPS else xs * getattr(soil, var)
+    roots: dict[str, tuple[int, str, str]] = {}
+    for var in (*SWEEPS, *SOIL_SWEEPS):
+        pts = sweep(var, soil)
+        x_fit = np.array([p[0] for p in pts])
+        out = {"bekker": np.array([_bekker(W, D, b, s) for _, W, D, b, s in pts]),
+               "model": np.array([_model(W, D, b, s) for _, W, D, b, s in pts])}
         ranges[var] = (x_fit[0], x_fit[-1])
-        for who, values in out.items():
-            v = np.array(values)
+        for who, v in out.items():
             fits[(who, "Rc", var)] = fit_power_law(x_fit, v[:, 0])
             fits[(who, "z0", var)] = fit_power_law(x_fit, v[:, 1])
+        # the thesis' operating point: zero drawbar pull, where constvel has a root
+        xr, mask, states = zero_dp_sweep(var, soil)
+        slips = [st.s for st in states]
+        roots[var] = (int(mask.sum()), f"{xr[0]:.4g}-{xr[-1]:.4g}" if len(xr) else "-",
+                      f"{min(slips):.4f}-{max(slips):.4f}" if slips else "-")
+        if len(xr) >= MIN_FIT_POINTS:
+            dp = np.array([[st.R, st.z] for st in states])
+            for k, q in enumerate(("Rc", "z0")):
+                fits[("zero_dp", q, var)] = fit_power_law(xr, dp[:, k])
+                fits[("bekker_roots", q, var)] = fit_power_law(xr, out["bekker"][mask, k])
+                fits[("zero_slip_roots", q, var)] = fit_power_law(xr, out["model"][mask, k])
 
     def table(number: str, quantity: str, variables: tuple[str, ...], what: str) -> dict:
         rows = []
@@ -105,18 +160,61 @@ def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
                            "other variables at rover A's wheel (D = 1 m, b = 0.2 m) and "
                            "load (981 N) on dry sand. Bekker: eqs. (2.2)-(2.3); model: the "
                            "closed form at zero slip, sinkage from F_z = W (2.16), Rc = |R| "
-                           "(3.24). "
+                           "(3.24) (the thesis' own operating point, zero drawbar pull, is "
+                           "the next table). "
                            "The thesis finds the exponents within a few percent and A "
                            "20-35 % apart; its values are held back."}
 
+    rows = []
+    for q, variables in (("Rc", ("D", "b", "W", "n", "kphi")),
+                         ("z0", ("D", "b", "W", "n", "kphi"))):
+        for var in variables:
+            n_roots, xr, sr = roots[var]
+            if ("zero_dp", q, var) not in fits:
+                rows.append([q, var, f"{n_roots}/{N_POINTS}", xr, sr] + ["-"] * 8)
+                continue
+            Ab, Bb, _ = fits[("bekker_roots", q, var)]
+            As, Bs, _ = fits[("zero_slip_roots", q, var)]
+            Ad, Bd, R2d = fits[("zero_dp", q, var)]
+            rows.append([q, var, f"{n_roots}/{N_POINTS}", xr, sr, Bb, Bs, Bd, R2d,
+                         100 * (Bs / Bb - 1), 100 * (Bd / Bb - 1), As, Ad])
+    zero_dp = {
+        "scenario": None,
+        "title": "Tables 4.1-4.4 at the thesis' operating point: zero drawbar pull",
+        "columns": ["Q", "x", "roots", "root range (SI)", "slip at DP = 0", "Bekker B",
+                    "zero-slip B", "zero-DP B", "zero-DP R^2", "zero-slip B diff [%]",
+                    "zero-DP B diff [%]", "zero-slip A", "zero-DP A"],
+        "rows": rows,
+        "caption": "The thesis' steady-state solver constvel (Appendix A.3: \"determines "
+                   "sinkage, driving torque, rolling resistance, and slip per wheel\" at a "
+                   "desired drawbar pull) gives the model's z0 and Rc at zero drawbar pull, "
+                   "the operating point section 4.2.2 also quotes them at; this is read as "
+                   "the thesis' method. Its bracket s in [0, 1] (fzero) holds a root only "
+                   "where the drawbar pull at s = 0 is negative; where the wheel sinks deep "
+                   "(small, narrow or heavily loaded wheels, larger n, smaller k_phi) the "
+                   "shear that the rim's geometry gives at s = 0 (j_x > 0 in eq. 2.12) "
+                   "already makes H > |R|, so each sweep of the tables above is cut to the points "
+                   "with a root ('roots'), and Bekker, zero slip and zero drawbar pull are "
+                   "fitted on those same points. The roots lie at slips of about 2 % or "
+                   "less, so both operating points give nearly the same exponents; B diff: "
+                   "against Bekker's on those points."}
     tables = [table("4.1", "Rc", ("D", "b", "W"), "rolling resistance vs D, b, W"),
               table("4.2", "z0", ("D", "b", "W"), "sinkage vs D, b, W"),
               table("4.3", "Rc", ("n", "kphi"), "rolling resistance vs soil parameters"),
-              table("4.4", "z0", ("n", "kphi"), "sinkage vs soil parameters")]
-    rows = [recomputed_row(ROBOT, "power laws 4.2.1", f"{who}.{q}.{var}", f"power_law_{k}",
-                           val, "Tables 4.1-4.4 recomputed, eq. (4.3)")
-            for (who, q, var), (A, B, _) in fits.items() for k, val in (("A", A), ("B", B))]
-    return tables, rows
+              table("4.4", "z0", ("n", "kphi"), "sinkage vs soil parameters"),
+              zero_dp]
+    rows_out = [recomputed_row(ROBOT, "power laws 4.2.1", f"{who}.{q}.{var}", f"power_law_{k}",
+                               val, "Tables 4.1-4.4 recomputed, eq. (4.3)"
+                               + {"zero_dp": ", zero drawbar pull (constvel)",
+                                  "bekker_roots": ", Bekker on the zero-drawbar-pull points",
+                                  "zero_slip_roots": ", zero slip on the zero-drawbar-pull "
+                                                     "points"}.get(who, ""))
+                for (who, q, var), (A, B, _) in fits.items() for k, val in (("A", A), ("B", B))]
+    rows_out += [recomputed_row(ROBOT, "power laws 4.2.1", f"zero_dp.roots.{var}", "count",
+                                n, f"points of the {var} sweep with a zero drawbar pull in "
+                                "constvel's bracket")
+                 for var, (n, _, _) in roots.items()]
+    return tables, rows_out
 
 
 def drawbar_and_side_force(soil: Soil, s: float, beta: float,

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from comparisons.metrics import recomputed_row
+from comparisons.rover.drawbar_readings import DriveResult, result
 from comparisons.rover.scenarios import SCENARIOS, Scenario, initial_state, scenario_params
 from reports.chapter import MetricRow
 from robots.rover.params import RoverParams
@@ -189,3 +190,63 @@ def turning_tables(p: RoverParams, wide: Wide) -> tuple[list[dict], list[MetricR
             "caption": "q7 commanded to 20 deg from 2 s to 8 s, then 0. The thesis' overall "
                        "heading change is held back."})
     return tables, _rows(tracked)
+
+
+def drawbar_readings_table(test1: dict, test2: dict) -> tuple[list[dict], list[MetricRow]]:
+    """Tables 4.7 and 4.8 side by side from comparisons.rover.drawbar_readings: each test's
+    printed drawbar pull driven for its printed time (final speed, rolling resistance of
+    each axle against constvel's), and for test 2 the torques that v0 + DP t / m and the
+    simulation need to end at the printed 8.75 m/s."""
+    rows, tracked = [], []
+    scen = "Tables 4.7-4.8 readings"
+
+    def row(test: str, reading: str, r: DriveResult) -> list:
+        # DP and T to 0.01: the readings of test 2 differ in the fourth digit
+        return [test, reading, f"{r.DP:.2f}", f"{r.T:.2f}", r.duration, r.v0, r.v_kinematic,
+                f"{r.v_end:.4f}", r.R_ss, r.R_dev("rear"), r.R_dev("front"), r.R_dev("mean")]
+
+    for number, d in (("1", test1), ("2", test2)):
+        r = result(d["printed"])
+        rows.append(row(number, "printed DP, constvel torque", r))
+        tracked += [(f"test{number}.v_end", r.v_end, "final speed of the printed torque [m/s]")]
+        tracked += [(f"test{number}.R_dev_{w}", r.R_dev(w), f"final {w} rolling resistance "
+                     "against constvel's [%]") for w in ("rear", "front", "mean")]
+    kin, reach = result(test2["kinematic"]), result(test2["reaching"])
+    rows.append(row("2", "DP from v0 + DP t/m = 8.75", kin))
+    rows.append(row("2", "DP whose run ends at 8.75", reach))
+    printed2 = result(test2["printed"])
+    tracked += [("test2.DP_reaching_printed_speed", reach.DP,
+                 "drawbar pull per wheel whose constvel torque ends test 2 at 8.75 m/s [N]"),
+                ("test2.T_reaching_printed_speed", reach.T,
+                 "that torque [N m]"),
+                ("test2.T_printed", printed2.T, "constvel torque for 175 N per wheel [N m]"),
+                ("test2.v_end_kinematic_DP", kin.v_end,
+                 "final speed of the torque for DP = m (8.75 - v0) / t [m/s]")]
+    metric = [recomputed_row(ROBOT, scen, sig, "recomputed", value,
+                             f"Table 4.7/4.8 recomputed, hand-rolled model: {what}")
+              for sig, value, what in tracked]
+    metric.append(MetricRow(
+        ROBOT, scen, "L5", "-", "table4.7.test2.expected_final_velocity", "-", "handrolled",
+        "printed_minus_reached", test2["v_target"] - printed2.v_end, None, True,
+        "Table 4.7 prints 8.75 m/s; the printed drawbar pull's torque ends test 2 at the "
+        "reached speed (erratum: 8.75 m/s is the change of speed)", "erratum"))
+    table = {
+        "scenario": None, "title": "Tables 4.7-4.8 read against each other: test 2's 8.75 m/s",
+        "columns": ["test", "reading", "DP/wheel [N]", "T [N m]", "time [s]", "v0 [m/s]",
+                    "v0 + DP t/m [m/s]", "v reached [m/s]", "Rc constvel [N]",
+                    "Rc rear dev [%]", "Rc front dev [%]", "Rc mean dev [%]"],
+        "rows": rows,
+        "caption": "Hand-rolled model, rover A on dry sand, constvel's torque for the drawbar "
+                   "pull held constant for Table 4.7's time (10 s and 5 s). Rc dev: each "
+                   "axle's rolling resistance (3.24) at the end, from its final sinkage and "
+                   "slip, against constvel's (all wheels at one depth): weight moves to the "
+                   "rear under acceleration, the rear wheels sink deeper and resist more, "
+                   "as section 4.2.4 says. Table 4.8's own numbers (the final speed test 2 "
+                   "reached, the rolling-resistance deviations) are held back in this copy "
+                   "of the thesis; the printed speed set beside these runs is Table 4.7's "
+                   "8.75 m/s. Last rows: the drawbar pull that reads it as a final speed "
+                   "(v0 + DP t / m = 8.75) and the one whose run ends there (secant on DP, "
+                   f"{test2['runs']} runs of 5 s).",
+    }
+    return [table], metric
+

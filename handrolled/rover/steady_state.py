@@ -128,3 +128,35 @@ def constvel(m_seg: float, g: float, r: float, b: float, soil: Soil, DP: float =
 def soil_name(soil: Soil | tuple) -> str:
     """The soil's name for messages."""
     return soil.name if isinstance(soil, Soil) else "the given soil"
+
+
+def drawbar_pull(z: float, s: float, r: float, b: float, soil: Soil | tuple) -> float:
+    """Drawbar pull H - |R| [N] (3.23)-(3.24) of a wheel at sinkage z [m] and slip s, slip
+    angle 0: the residual zeroDP.m drives to DP_des (a steady state has it equal 0)."""
+    H, R, _, _, _ = closed_form(entry_angle(z, r), s, 0.0, r, b, soil_tuple(soil))
+    return H - abs(R)  # zeroDP.m: DP = H - R, R = abs(DPR(...))
+
+
+def drawbar_pull_for_torque(T: float, m_seg: float, g: float, r: float, b: float,
+                            soil: Soil, DP_lo: float, DP_hi: float) -> float:
+    """The drawbar pull DP [N] per wheel whose constvel torque (2.18) is T [N m]: constvel
+    run backwards, by brentq on DP in [DP_lo, DP_hi] (the torque rises with DP on the
+    rising branch that constvel solves on). Says which Table 4.7 row a torque belongs to."""
+    return brentq(lambda dp: constvel(m_seg, g, r, b, soil, dp).T - T, DP_lo, DP_hi,
+                  xtol=1e-10, rtol=RTOL)
+
+
+def top_speed_from_resistance(P: float, R: float) -> float:
+    """Top speed v = P / R [m/s] of a wheel with power P [W] against rolling resistance R
+    [N]: section 4.2.2's own arithmetic, which reads a power at a speed as a resistance
+    ("the power available to each wheel was 1.24 W, indicating a rolling resistance of
+    6.2 N" at 0.20 m/s) and the LRV's motor power as a top speed."""
+    return P / R  # section 4.2.2
+
+
+def top_speed_from_wheel_power(P: float, ss: SteadyState, r: float) -> float:
+    """Top speed [m/s] at which a wheel held at the steady state ss turns a power P [W]:
+    simcore.m's motor law Pmax0 = T v / ((1 - s) r) (the torque times the wheel's spin
+    omega = v / ((1 - s) r), eq. 2.4) solved for v. It counts the power the axle turns,
+    T omega, where P / R counts only the resistance times the speed."""
+    return P * (1.0 - ss.s) * r / ss.T  # simcore.m: motor.Pmax0 = Tmag*v/((1-slip0)*r)

@@ -109,13 +109,36 @@ ROVERS: dict[str, tuple[float, float, float]] = {
 # Table 4.6: steady-state speed of each test rover [m/s].
 ROVER_SPEEDS: dict[str, float] = {"A": 3.0, "B": 1.0, "C": 0.5}
 
-# Section 4.2.2: the two rovers the thesis estimates with constvel (which always loads
-# dry sand): wheel radius [m], width [m], load per wheel [N], and what it compares with.
+# Section 4.2.2: the two rovers the thesis estimates with constvel: wheel radius [m], width
+# [m], load per wheel [N], and what it compares with.
 SSL_ROVER = {"r": 0.133 / 2, "b": 0.089, "W": 20.8, "speed": 0.20, "power": 1.55,
              "efficiency": 0.8, "g": 9.81}
-# ASSUMPTION: lunar gravity for the LRV; at 9.81 m/s^2 the soil's cohesion makes H > |R|
-# already at s = 0, so constvel's bracket [0, 1] holds no zero drawbar pull.
-LRV = {"r": 0.41, "b": 0.23, "mass": 700.0, "wheels": 4, "motor_power": 186.0, "g": 1.62}
+# The LRV of section 4.2.2: wheel radius and width [m], mass [kg], wheel count, motor power
+# per wheel [W] ("0.25 hp (186 W) drive motors at each wheel"). Its soil and gravity are not
+# printed; see LRV_READINGS.
+LRV = {"r": 0.41, "b": 0.23, "mass": 700.0, "wheels": 4, "motor_power": 186.0}
+
+# Surface gravity [m/s^2]: Earth (simcore.m's g = 9.81) and the Moon (1.62, the mean lunar
+# surface gravity), and the gravity each soil of Appendix C belongs to: dry sand is the
+# terrestrial soil of chapter 5 ("All simulations occur under Earth gravity conditions and in
+# uniform dry sand"); the lunar soil simulant stands for the Moon's regolith.
+G_EARTH = 9.81
+G_MOON = 1.62
+SOIL_GRAVITY: dict[str, float] = {"dry_sand": G_EARTH, "lunar_soil_simulant": G_MOON}
+
+# The (soil, gravity) readings of the LRV estimate, first the author's (see
+# comparisons.rover.estimates for the evidence): the lunar soil simulant in lunar gravity;
+# dry sand in lunar gravity (constvel.m as printed, which always loads drysand2.soil, with
+# the Moon's g: the reading of this chapter until issue #15); each soil in the other gravity.
+LRV_READINGS: tuple[tuple[str, float], ...] = (
+    ("lunar_soil_simulant", G_MOON), ("dry_sand", G_MOON), ("dry_sand", G_EARTH),
+    ("lunar_soil_simulant", G_EARTH))
+LRV_AUTHOR = LRV_READINGS[0]
+
+# The LRV's design top speed on flat ground, which section 4.2.2 says the estimate is "near":
+# 8 mph = 3.58 m/s (NASA: "designed for a top speed of 8 miles per hour"; MSFC quotes a
+# speed limit of "about 9 miles (14 kilometers) per hour"). Not a number of the thesis.
+LRV_DESIGN_SPEED = 8 * 0.44704  # [m/s]
 
 # Section 5.3: the two PD gain sets (K_p, K_d).
 GAIN_SETS: dict[str, tuple[float, float]] = {"initial": (100.0, 100.0), "alternate": (300.0, 300.0)}
@@ -126,8 +149,10 @@ ASSUMPTIONS: dict[str, str] = {
     "w": "the thesis' value for the half track did not survive; 0.75 m (= l/2) is assumed",
     "m_seg, r, b": "chapter 5 does not name its rover; simcore.m sets mseg = 200 kg, so "
     "rover A's wheel (r = 0.5 m, b = 0.2 m) is taken",
-    "LRV gravity": "section 4.2.2's LRV estimate is taken in lunar gravity (1.62 m/s^2): "
-    "at 9.81 m/s^2 no slip in constvel's bracket [0, 1] gives zero drawbar pull",
+    "LRV soil and gravity": "section 4.2.2 does not print the soil or gravity of its LRV "
+    "estimate; it is read as the lunar soil simulant of Appendix C in lunar gravity (1.62 "
+    "m/s^2): the pairing with a zero drawbar pull in constvel's slip bracket [0, 1] whose top "
+    "speed is near the LRV's design speed, as the text says (evidence in the 4.2.2 table)",
     "wheels": "wheels are massless (Appendix B puts mass on the segments only); their "
     "spin is not a state: the commanded torque fixes the slip ratio (section 3.2.3)",
 }
