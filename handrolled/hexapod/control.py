@@ -38,7 +38,8 @@ class FractionalPD:
                  JtF: np.ndarray | None = None) -> np.ndarray:
         """tau_C for one controller sample; JtF the ground's joint torques J_F^T F_RF."""
         e = np.asarray(Theta_d) - np.asarray(Theta)
-        u = self.K_p * e + np.array([f(ek) for f, ek in zip(self.filters, e)])  # (14), (16)
+        # eq. (14) with the derivative term by eq. (16)
+        u = self.K_p * e + np.array([f(ek) for f, ek in zip(self.filters, e, strict=True)])
         if self.force_feedback and JtF is not None:
             u = u - JtF
         return self.p.K_c2 * u  # G_c2

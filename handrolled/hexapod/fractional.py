@@ -21,7 +21,7 @@ to -1, so the sum tends to -x / h^alpha). :func:`gl_weights` starts at k = 0;
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import gamma as Gamma
+from scipy.special import gamma
 
 
 def gl_weights(alpha: float, N: int, printed: bool = False) -> np.ndarray:
@@ -39,7 +39,7 @@ def gl_weights(alpha: float, N: int, printed: bool = False) -> np.ndarray:
 
 def gl_weight_gamma(alpha: float, k: int) -> float:
     """One weight w_k written with the gamma functions exactly as eq. (15b) (small k)."""
-    return (-1) ** k * Gamma(alpha + 1) / (Gamma(k + 1) * Gamma(alpha - k + 1))
+    return (-1) ** k * gamma(alpha + 1) / (gamma(k + 1) * gamma(alpha - k + 1))
 
 
 def pade_coefficients(alpha: float, order: int = 4) -> tuple[np.ndarray, np.ndarray]:

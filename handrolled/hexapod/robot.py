@@ -130,10 +130,10 @@ class PlanarHexapod:
         tau_m = transmission.saturate(np.asarray(tau_C, float), self.p.tau_max)  # (7)
         x0 = self.state()
         k1 = self.rhs(x0, tau_m)
-        x1 = tuple(a + self.dt * b for a, b in zip(x0, k1))
+        x1 = tuple(a + self.dt * b for a, b in zip(x0, k1, strict=True))
         k2 = self.rhs(x1, tau_m)
         (self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot) = tuple(
-            a + 0.5 * self.dt * (b + c) for a, b, c in zip(x0, k1, k2))
+            a + 0.5 * self.dt * (b + c) for a, b, c in zip(x0, k1, k2, strict=True))
         if self.p.transmission == "backlash":
             self.impacts += transmission.resolve_backlash(
                 self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.J_m, self.J_T, self.p)
