@@ -172,15 +172,17 @@ def audit(
         help="your own model, PATH.py:OBJECT or package.module:OBJECT")] = None,
     description: Annotated[Path | None, typer.Option(
         help="its URDF (MuJoCo, PyBullet, Pinocchio) or MJCF (MuJoCo)")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="with --model: write the figures and report.pdf here")] = None,
 ) -> None:
     """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; or of
-    your own --model against its --description (L0-L2)."""
+    your own --model against its --description (L0-L3)."""
     if samples < 1:
         raise UserError("--samples must be at least 1")
     if model is not None or description is not None:
         if robot is not None or model is None or description is None:
             raise UserError("audit either a built-in ROBOT or --model with --description")
-        _audit_own(model, description, samples, seed)
+        _audit_own(model, description, samples, seed, out)
         return
     if robot is None:
         raise UserError("name a ROBOT to audit, or give --model and --description")
@@ -219,14 +221,26 @@ def audit(
         raise typer.Exit(1)
 
 
-def _audit_own(spec: str, description: Path, samples: int, seed: int) -> None:
-    """``dynval audit --model ... --description ...``: the table, what was not checked,
-    each failure in words; exit 1 when a term or the L0 reading differs."""
+def _own_audit(spec: str, description: Path, samples: int, seed: int):
     from comparisons.own_model import audit_model
     from dynval.model import load_object
 
-    m = load_object(spec)
-    res = audit_model(m, description, samples, seed, label=spec.rsplit(":", 1)[1])
+    return audit_model(load_object(spec), description, samples, seed,
+                       label=spec.rsplit(":", 1)[1])
+
+
+def _audit_own(spec: str, description: Path, samples: int, seed: int,
+               folder: Path | None = None) -> None:
+    """``dynval audit --model ... --description ...``: the table, what was not checked,
+    each failure in words (and, with ``--out``, the figures and the report); exit 1 when
+    a term, the L0 reading or the free swing differs."""
+    res = _own_audit(spec, description, samples, seed)
+    if folder is not None:
+        from comparisons.own_model_run import write_run
+        from reports import build_report
+
+        write_run(res, folder, spec, samples, seed)
+        console.print(f"wrote {build_report(folder)}")
     out = _stdout()
     l0_bad = [r for r in res.l0 if not r["passed"]]
     out.print(f"L0: {len(res.l0)} readings of {description.name} compared across engines, "
@@ -435,19 +449,35 @@ def check(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     no_cache: NoCacheOpt = False,
+    model: Annotated[str | None, typer.Option(
+        help="gate your own model (PATH.py:OBJECT) instead of the built-in robots; "
+             "baselines in --baseline (default ./dynval-baselines)")] = None,
+    description: Annotated[Path | None, typer.Option(help="the --model's URDF or MJCF")] = None,
 ) -> None:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
     past its baseline."""
     from comparisons.check import (
         BASELINE_DIR,
-        KEY,
-        compare_to_baseline,
         load_baselines,
         write_baselines,
-        write_junit,
     )
     from robots import ROBOT_NAMES
 
+    if model is not None or description is not None:
+        if model is None or description is None or robot or run_dir is not None:
+            raise UserError("check --model takes --description, and no --robot or --run")
+        from comparisons.own_model_run import rows_and_chapter
+        from reports.chapter import metrics_frame
+
+        audit = _own_audit(model, description, 200, 0)
+        metrics = metrics_frame(rows_and_chapter(audit)[0])
+        directory = baseline or Path("dynval-baselines")
+        if update:
+            for path in write_baselines(metrics, directory):
+                console.print(f"wrote {path}")
+            return
+        _gate(metrics, load_baselines(directory, [audit.label]), (), directory, junit)
+        return
     robots = robot or list(ROBOT_NAMES)
     if run_dir is not None:
         if update:
@@ -468,6 +498,14 @@ def check(
 
     skipped = tuple(s for r in robots for s in comparison(r).scenarios
                     if scenario and s not in scenario)
+    _gate(metrics, base, skipped, directory, junit)
+
+
+def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
+          junit: Path | None) -> None:
+    """Every figure against its baseline: the table of those that moved; exit 1 if any."""
+    from comparisons.check import KEY, compare_to_baseline, write_junit
+
     findings = compare_to_baseline(metrics, base, skipped)
     bad = [f for f in findings if f.status != "ok"]
     table = Table("status", *KEY, "baseline", "current",

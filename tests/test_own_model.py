@@ -121,3 +121,24 @@ def test_a_description_an_engine_rejects_is_one_sentence(tmp_path):
     res = runner.invoke(app, ["audit", "--model", ACROBOT, "--description", str(bad)])
     assert res.exit_code == 2, res.output
     assert "broken.urdf" in res.output
+
+
+def test_audit_writes_a_report_and_check_gates_the_model(tmp_path):
+    res = runner.invoke(app, ["audit", "--model", ACROBOT, "--description", str(URDF),
+                              "--samples", "20", "--out", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "run" / "report.pdf").is_file()
+    assert (tmp_path / "run" / "manifest.json").is_file()
+    base = str(tmp_path / "base")
+    gate = ["check", "--model", ACROBOT, "--description", str(URDF), "--baseline", base]
+    assert runner.invoke(app, [*gate, "--update"]).exit_code == 0
+    res = runner.invoke(app, gate)
+    assert res.exit_code == 0 and "0 of" in res.output, res.output
+    # the same model with its elbow inertia mistyped: the gate turns red
+    wrong = tmp_path / "model" / "acrobot.py"
+    wrong.parent.mkdir()
+    wrong.write_text((EX / "acrobot.py").read_text().replace("Ic2: float = 0.33",
+                                                             "Ic2: float = 0.34"))
+    res = runner.invoke(app, ["check", "--model", f"{wrong}:Acrobot", "--description",
+                              str(URDF), "--baseline", base])
+    assert res.exit_code == 1, res.output
