@@ -209,6 +209,12 @@ class PybulletSimulation(_Client):
         self.R_BI = _quat_xyzw_to_R(info[4])
         self._time = 0.0
         self._foot_links: dict[int, str] = {}
+        # link states of the current step: the loop reads a foot, then applies a force at
+        # it, on the same state; cleared whenever the state changes
+        self._link_states: dict[int, tuple] = {}
+        c = self.client  # BulletClient makes a new partial on every attribute access
+        self._getLinkState, self._stepSimulation = c.getLinkState, c.stepSimulation
+        self._applyExternalForce = c.applyExternalForce
         if ground is not None:
             self._add_ground(ground)
 
@@ -243,6 +249,7 @@ class PybulletSimulation(_Client):
         for j, q, qd in zip(self.jidx, s.q, s.qd, strict=True):
             c.resetJointState(self.body, j, float(q), float(qd))
         self._time = 0.0
+        self._link_states.clear()
 
     def state(self) -> FloatingState:
         c = self.client
@@ -263,8 +270,10 @@ class PybulletSimulation(_Client):
             s = self.state()
             p = s.p_WB + s.R_WB @ offset
             return p, s.v_WB_W + cross3(s.w_WB_W, p - s.p_WB)
-        ls = self.client.getLinkState(self.body, li, computeLinkVelocity=1,
-                                      computeForwardKinematics=1)
+        ls = self._link_states.get(li)
+        if ls is None:
+            ls = self._link_states[li] = self._getLinkState(
+                self.body, li, computeLinkVelocity=1, computeForwardKinematics=1)
         p = _point_from_com_frame(ls, offset)
         w = np.array(ls[7])
         return p, np.array(ls[6]) + cross3(w, np.asarray(p) - np.array(ls[0]))
@@ -276,9 +285,10 @@ class PybulletSimulation(_Client):
                                         forces=[float(t) for t in tau])
         for f in forces:
             p, _ = self.point(f.link, f.offset)
-            c.applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),
-                                 pybullet.WORLD_FRAME)
-        c.stepSimulation()
+            self._applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),
+                                     pybullet.WORLD_FRAME)
+        self._stepSimulation()
+        self._link_states.clear()
         self._time += self.dt
 
     def contact_forces(self) -> dict[str, np.ndarray]:
