@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from handrolled.so3 import rot_y, rot_z
 
@@ -61,32 +62,49 @@ class SlopeContact:
 
     def forces(self, p_feet_P: np.ndarray, v_feet_P: np.ndarray) -> np.ndarray:
         """Foot forces in P (n x 3); updates the anchors as feet touch down or slip."""
-        pnt = p_feet_P @ self.R_SP.T  # eq. (25)
-        pnt_dot = v_feet_P @ self.R_SP.T
-        n, n_dot = pnt[:, 1], pnt_dot[:, 1]
-        touching = n <= 0.0
-        F_n = np.where(touching, np.maximum(-n * self.k - n_dot * self.b, 0.0), 0.0)  # eq. (26)
-
-        touchdown = touching & ~self.in_contact
-        self.anchor_pt[touchdown] = pnt[touchdown][:, [0, 2]]
-        self.slipping[~touching] = False
-        self.in_contact = touching
-
-        disp = pnt[:, [0, 2]] - self.anchor_pt
-        F_stick = -disp * self.k - pnt_dot[:, [0, 2]] * self.b  # eqs. (27)-(28), stick
-        F_fS = (self.mu_S * F_n)[:, None]  # eq. (29)
-        F_fD = (self.mu_D * F_n)[:, None]  # eq. (30)
-        slip = touching[:, None] & (np.abs(F_stick) >= F_fS) & (F_n[:, None] > 0.0)
-        F_fric = np.where(slip, np.sign(F_stick) * F_fD, F_stick)  # eqs. (27)-(28), slip
-        F_fric = np.where(touching[:, None], F_fric, 0.0)
-        # a slipping foot drags its anchor so the spring alone carries F_fD
-        dragged = pnt[:, [0, 2]] + F_fric / self.k
-        self.anchor_pt = np.where(slip, dragged, self.anchor_pt)
-        self.slipping = slip
-
-        F_pnt = np.column_stack([F_fric[:, 0], F_n, F_fric[:, 1]])
-        return F_pnt @ self.R_PS.T  # eq. (31)
+        return _forces(np.ascontiguousarray(p_feet_P, dtype=float),
+                       np.ascontiguousarray(v_feet_P, dtype=float), self.R_SP, self.k,
+                       self.b, self.mu_S, self.mu_D, self.in_contact, self.anchor_pt,
+                       self.slipping)
 
     def normal_forces(self, F_P: np.ndarray) -> np.ndarray:
         """Normal components of foot forces given in P."""
         return F_P @ self.R_SP[1]
+
+
+@njit(cache=True)
+def _forces(p_P, v_P, R_SP, k, b, mu_S, mu_D, in_contact, anchor, slipping):
+    """Eqs. (25)-(31) foot by foot, compiled; the contact state arrays are updated in
+    place (touchdown anchors, slip flags)."""
+    n_feet = p_P.shape[0]
+    F_P = np.zeros((n_feet, 3))
+    pnt = np.zeros(3)
+    pnt_dot = np.zeros(3)
+    F_pnt = np.zeros(3)
+    for f in range(n_feet):
+        for i in range(3):  # eq. (25): slope coordinates (p, n, t)
+            pnt[i] = R_SP[i, 0] * p_P[f, 0] + R_SP[i, 1] * p_P[f, 1] + R_SP[i, 2] * p_P[f, 2]
+            pnt_dot[i] = (R_SP[i, 0] * v_P[f, 0] + R_SP[i, 1] * v_P[f, 1]
+                          + R_SP[i, 2] * v_P[f, 2])
+        touching = pnt[1] <= 0.0
+        F_n = max(-pnt[1] * k - pnt_dot[1] * b, 0.0) if touching else 0.0  # eq. (26)
+        if touching and not in_contact[f]:  # touchdown: anchor the foot
+            anchor[f, 0], anchor[f, 1] = pnt[0], pnt[2]
+        if not touching:
+            slipping[f, 0], slipping[f, 1] = False, False
+        in_contact[f] = touching
+        F_pnt[1] = F_n
+        for j, axis in ((0, 0), (1, 2)):  # each slope axis on its own (a box, not a cone)
+            disp = pnt[axis] - anchor[f, j]
+            F_stick = -disp * k - pnt_dot[axis] * b  # eqs. (27)-(28), stick
+            slip = touching and abs(F_stick) >= mu_S * F_n and F_n > 0.0  # eq. (29)
+            F_fric = np.sign(F_stick) * (mu_D * F_n) if slip else F_stick  # eq. (30)
+            if not touching:
+                F_fric = 0.0
+            if slip:  # a slipping foot drags its anchor so the spring alone carries F_fD
+                anchor[f, j] = pnt[axis] + F_fric / k
+            slipping[f, j] = slip
+            F_pnt[axis] = F_fric
+        for i in range(3):  # eq. (31): back to P with R_PS = R_SP^T
+            F_P[f, i] = R_SP[0, i] * F_pnt[0] + R_SP[1, i] * F_pnt[1] + R_SP[2, i] * F_pnt[2]
+    return F_P
