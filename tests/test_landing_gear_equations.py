@@ -111,3 +111,12 @@ def test_contact_spring_damper_and_friction_cone_limits():
 def test_attitude_angles_round_trip():
     R = rotation_from_angles(0.1, -0.2, 0.3)
     assert np.allclose(attitude_angles(R), (0.1, -0.2, 0.3))
+
+
+def test_row_cross_product_is_np_cross_to_the_bit():
+    from handrolled.landing_gear.model import _cross_rows
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        w, r = rng.normal(size=3), rng.normal(size=(4, 3))
+        assert np.array_equal(_cross_rows(w, r), np.cross(w, r))
