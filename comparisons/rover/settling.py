@@ -150,7 +150,7 @@ def settling_table(results: dict[tuple[str, str], list[dict]]
     panels = [{"title": f"Settling (|q7|, |q7'| < {MAIN_DEG:g} deg, deg/s)",
                "xlabel": "knock q7'(0) [deg/s]", "ylabel": "settling time [s]", "series": []}]
     for case in CASES:
-        for impl, style in (("handrolled", "-"), ("mujoco", "o"), ("pybullet", "x")):
+        for impl, style in (("handrolled", "-"), ("mujoco", "-"), ("pybullet", "-")):
             runs = [r for r in results.get((case.scenario, impl), [])
                     if not math.isnan(r[main])]
             if runs:
