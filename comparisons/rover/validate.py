@@ -25,8 +25,10 @@ from comparisons.rover import (
     audit,
     drawbar_readings,
     estimates,
+    settling,
     soil_tables,
     trajectories,
+    turning_sweep,
 )
 from comparisons.rover import tables as tables_
 from comparisons.rover.scenarios import (
@@ -252,6 +254,51 @@ def _step_convergence(p: RoverParams, desc_dir: Path
     return [TrajectoryRow(**r) for r in rows], metrics, rung
 
 
+def _sweep_tasks(inp: Inputs) -> dict:
+    """Section 5.1.2's knock swept finely at each speed (Figures 5.2-5.5) and section
+    5.3.2's settling against the knock for both gain sets: one task per speed (or case)
+    and implementation, each running its knocks in turn (a run of the ci tier's first
+    second costs less than the task around it). The engines run a subset of knocks
+    (comparisons.rover.turning_sweep, comparisons.rover.settling)."""
+    p, d, until = inp.params, inp.desc_dir, inp.until
+    tasks: dict = {}
+    if any(SCENARIOS[s].section == "5.1.2" for s in inp.scenarios):
+        for v in turning_sweep.SPEEDS:
+            for impl in IMPLEMENTATIONS:
+                fr = (turning_sweep.FRACTIONS if impl == "handrolled"
+                      else turning_sweep.ENGINE_FRACTIONS)
+                tasks[f"5.1.2 sweep {v:g} {impl}"] = (turning_sweep.sweep_speed,
+                                                      (p, v, impl, fr, d), {"until": until})
+    if any(SCENARIOS[s].section == "5.3.2" for s in inp.scenarios):
+        for case in settling.CASES:
+            for impl in IMPLEMENTATIONS:
+                fr = settling.FRACTIONS if impl == "handrolled" else settling.ENGINE_FRACTIONS
+                tasks[f"5.3.2 settling {case.scenario} {impl}"] = (
+                    settling.sweep_case, (p, case.scenario, impl, fr, d), {"until": until})
+    return tasks
+
+
+def _sweep_tables(ctx: Context, runs: dict) -> list[tuple[list[dict], list[MetricRow]]]:
+    """The tables of the two sweeps, where their tasks ran (their note on where the 6 m/s
+    maximum levels out goes to ``ctx.store`` for the L5 rung)."""
+    out = []
+    if any(SCENARIOS[s].section == "5.1.2" for s in ctx.scenarios):
+        res = {}
+        for v in turning_sweep.SPEEDS:
+            for impl in IMPLEMENTATIONS:
+                res[(v, impl)] = ctx.result(f"5.1.2 sweep {v:g} {impl}") + (
+                    [] if impl == "handrolled"
+                    else turning_sweep.from_scenarios(ctx.params, runs, impl, v))
+        tables, rows, ctx.store["levels_out"] = turning_sweep.turning_angle_table(
+            res, ctx.params.l)
+        out.append((tables, rows))
+    if any(SCENARIOS[s].section == "5.3.2" for s in ctx.scenarios):
+        res = {(case.scenario, impl): ctx.result(f"5.3.2 settling {case.scenario} {impl}")
+               for case in settling.CASES for impl in IMPLEMENTATIONS}
+        out.append(settling.settling_table(res))
+    return out
+
+
 class RoverLadder(RobotLadder):
     robot = ROBOT
     title = "Passively articulated, segmented-body rover"
@@ -279,10 +326,12 @@ class RoverLadder(RobotLadder):
 
     def extra_tasks(self, inp: Inputs) -> dict:
         """The single-wheel studies of section 4.2, Table 4.7's two tests driven for their
-        full time with each reading of the printed torques and speeds (section 4.2.4), and
-        steady_A with the printed sign of eq. (3.30) over 0.05 s and 1 s."""
+        full time with each reading of the printed torques and speeds (section 4.2.4),
+        steady_A with the printed sign of eq. (3.30) over 0.05 s and 1 s, and the sweeps
+        of sections 5.1.2 and 5.3.2 over the knock (``_sweep_tasks``)."""
         sc, soil = SCENARIOS["steady_A"], load_soil(inp.params.soil)
         return {
+            **_sweep_tasks(inp),
             "power laws 4.2.1": (soil_tables.power_law_tables, (soil,), {}),
             "single wheel 4.2.2": (soil_tables.single_wheel_table, (load_soil(SOIL_422),), {}),
             **{f"Table 4.8 test {k}": (drawbar_readings.read_test,
@@ -347,6 +396,9 @@ class RoverLadder(RobotLadder):
             ctx.rows += rows
         if any(SCENARIOS[s].section == "5.1.1" for s in scenarios):
             tables.append(_straight_table(runs))
+        for section_tables, rows in _sweep_tables(ctx, runs):
+            tables += section_tables
+            ctx.rows += rows
         ctx.chapter.tables += [DataTable.from_dict(t) for t in tables]
 
     def l5(self, ctx: Context) -> Rung:
@@ -359,7 +411,12 @@ class RoverLadder(RobotLadder):
             "soil and gravity; the author's reading, lunar soil simulant in lunar gravity, "
             "puts the top speed near the LRV's design speed as the text says), Table 4.7's "
             "tests driven for their full time against its printed 8.75 m/s (erratum), and "
-            f"the runs of sections {', '.join(run_sections)}; the "
+            f"the runs of sections {', '.join(run_sections)}"
+            + (", the 5.1.2 knock swept finely (Figures 5.2-5.5 as curves) and 5.3.2's "
+               "settling time against the knock by the thesis' criterion (angle and rate "
+               "negligible), both gain sets"
+               if "5.1.2" in run_sections or "5.3.2" in run_sections else "")
+            + "; the "
             "thesis' own numbers are held back, so most tables stand without a reference. "
             "Printed figures they can be checked against: the SSL rover's measured 6.2 N "
             f"rolling resistance ({ssl}), the ~14 N / ~25 N rut-recovery offsets of 4.2.2 and "
@@ -373,7 +430,10 @@ class RoverLadder(RobotLadder):
         return [Erratum(**e) for e in errata]
 
     def notes(self, ctx: Context) -> list[str]:
-        return _notes(ctx.params, load_soil(ctx.params.soil))
+        levels_out = ctx.store.get("levels_out")
+        return _notes(ctx.params, load_soil(ctx.params.soil)) + (
+            [f"Section 5.1.2, where the 6 m/s maximum levels out: {levels_out}"]
+            if levels_out else [])
 
 
 LADDER = RoverLadder()
