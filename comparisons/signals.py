@@ -2,10 +2,10 @@
 
 A signal's name is dotted (``joint.LF.hip.angle``); a declaration is a pattern in which
 ``{leg}`` stands for a leg (side then front/middle/back: LF, RF, LM, RM, LB, RB, as
-``robots.side_sign`` reads them), ``{name}`` for one name segment and ``{axis}`` for x, y or z.  The harness
-checks every name a run records against these declarations, so one name means one thing in
-every robot and every implementation.  Traces are stored in SI; figures convert radians to
-degrees for display (:func:`display`)."""
+``robots.side_sign`` reads them), ``{name}`` for one name segment and ``{axis}`` for x, y
+or z.  The harness checks every name a run records against these declarations, so one name
+means one thing in every robot and every implementation.  Traces are stored in SI; figures
+convert radians to degrees for display (:func:`display`)."""
 
 from __future__ import annotations
 
