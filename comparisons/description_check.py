@@ -12,7 +12,7 @@ import numpy as np
 
 from engines import load_description
 from engines.base import JOINT_UNITS
-from robots.description import Description
+from robots.description import Description, Inertial
 
 ROUND_OFF = 1e-12  # the files store repr() of the same doubles
 # Bullet turns a full inertia into principal moments and axes by Jacobi iteration, which
@@ -39,6 +39,7 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
     units = [u for u in ("rad", "m") if u in limited]
     units = units or ["rad"]  # a tree without limits still reports its (empty) limit check
 
+    lumped = _lumped_into_joints(desc)
     mass_err = dict.fromkeys(engines, 0.0)
     inertia_err = dict.fromkeys(engines, 0.0)
     axis_err = dict.fromkeys(engines, 0.0)
@@ -46,11 +47,12 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
     for link in desc.links:
         if link.inertial is None:
             continue
-        m, com, I = link.inertial.mass, np.array(link.inertial.com), np.array(link.inertial.inertia)
         for e in engines:
             li = inertials[e].get(link.name)
             if li is None:
                 continue
+            own = lumped.get(link.name, link.inertial) if e == "pinocchio" else link.inertial
+            m, com, I = own.mass, np.array(own.com), np.array(own.inertia)
             mass_err[e] = max(mass_err[e], abs(li.mass - m))
             I_err = np.max(np.abs(li.inertia - I))
             if e == "pybullet":  # relative to the largest moment (see BULLET_DIAGONALISE)
@@ -90,3 +92,33 @@ def check_description(desc: Description, desc_dir: Path) -> list[dict]:
         total = sum(lk.inertial.mass for lk in desc.links if lk.inertial is not None)
         add("total mass [kg]", "mujoco", abs(facts["mujoco"].total_mass() - total))
     return rows
+
+
+def _lumped_into_joints(desc: Description) -> dict[str, Inertial]:
+    """The inertial of each link on a revolute or prismatic joint with its welded (fixed-
+    joint) children merged in, as Pinocchio carries it (one inertia per joint): masses
+    added, centre of mass weighted, inertias moved to the common centre (parallel axes).
+    Only links that have welded children with mass are listed."""
+    out: dict[str, Inertial] = {}
+    for link in desc.links:
+        if link.joint not in JOINT_UNITS:
+            continue
+        parts = []  # (mass, com in link frame, inertia in link axes)
+        stack = [(link, np.zeros(3), np.eye(3))]
+        while stack:
+            lk, p, R = stack.pop()
+            if lk.inertial is not None and lk.inertial.mass > 0.0:
+                parts.append((lk.inertial.mass, p + R @ np.array(lk.inertial.com),
+                              R @ np.array(lk.inertial.inertia) @ R.T))
+            for child in desc.children(lk.name):
+                if child.joint == "fixed":
+                    stack.append((child, p + R @ np.array(child.p_PJ),
+                                  R @ np.array(child.R_PJ)))
+        if len(parts) < 2:
+            continue
+        m = sum(a for a, _, _ in parts)
+        c = sum(a * x for a, x, _ in parts) / m
+        Ic = sum(I + a * (float(d @ d) * np.eye(3) - np.outer(d, d))
+                 for a, x, I in parts for d in [x - c])
+        out[link.name] = Inertial(m, tuple(c), tuple(map(tuple, Ic)))
+    return out

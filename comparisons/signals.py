@@ -1,11 +1,11 @@
 """Every recorded signal, declared once: its SI unit, frame and meaning.
 
 A signal's name is dotted (``joint.LF.hip.angle``); a declaration is a pattern in which
-``{leg}`` stands for a leg (side then front/back: LF, RF, LB, RB, as ``robots.side_sign``
-reads them), ``{name}`` for one name segment and ``{axis}`` for x, y or z.  The harness
-checks every name a run records against these declarations, so one name means one thing in
-every robot and every implementation.  Traces are stored in SI; figures convert radians to
-degrees for display (:func:`display`)."""
+``{leg}`` stands for a leg (side then front/middle/back: LF, RF, LM, RM, LB, RB, as
+``robots.side_sign`` reads them), ``{name}`` for one name segment and ``{axis}`` for x, y
+or z.  The harness checks every name a run records against these declarations, so one name
+means one thing in every robot and every implementation.  Traces are stored in SI; figures
+convert radians to degrees for display (:func:`display`)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,25 @@ SIGNALS: tuple[Signal, ...] = (
            "ground force on the foot"),
     Signal("foot.{leg}.force_assumed.{axis}", "N", "B",
            "ground force the paper's assumption gives (quadruped section 4)"),
+    # the hexapod (paper frame P: x forward, y up; robots/hexapod/FRAMES.md)
+    Signal("joint.{leg}.{name}.reference", "rad", "joint",
+           "planned joint angle Theta_d of eq. (4) (the controller's reference)"),
+    Signal("joint.{leg}.{name}.torque_inertial", "N m", "joint",
+           "inertial term H(Theta) Theta_dd of eq. (6) (tau_ijI of Figs. 7-8)"),
+    Signal("joint.{leg}.{name}.torque_coriolis", "N m", "joint",
+           "centrifugal/Coriolis term c(Theta, Theta_dot) of eq. (6) (tau_ijCC)"),
+    Signal("joint.{leg}.{name}.torque_gravity", "N m", "joint",
+           "gravitational term g(Theta) of eq. (6) (tau_ijG)"),
+    Signal("foot.{leg}.{axis}", "m", "P", "foot centre, paper frame (x forward, y up)"),
+    Signal("foot.{leg}.v{axis}", "m/s", "P", "foot centre velocity, paper frame"),
+    Signal("foot.{leg}.{axis}_ref", "m", "P", "planned foot position p_Fd of eqs. (1)-(2)"),
+    Signal("foot.{leg}.v{axis}_ref", "m/s", "P", "planned foot velocity (Figs. 4-5)"),
+    Signal("foot.{leg}.a{axis}_ref", "m/s^2", "P", "planned foot acceleration (Figs. 4-5)"),
+    Signal("segment.{name}.{axis}", "m", "P",
+           "body segment (hip point x_iH, y_iH of eq. 6), paper frame"),
+    Signal("segment.{name}.v{axis}", "m/s", "P", "body segment velocity, paper frame"),
+    Signal("segment.{name}.force.{axis}", "N", "P",
+           "inter-segment spring-dashpot force F_RH of eq. (10) on the segment"),
     # the hopper's controller (handrolled/hopper/control.py)
     Signal("hopper.phase", "-", "-", "0 flight, 1 compression, 2 thrust"),
     Signal("hopper.thrust", "m", "joint", "spring compression commanded, eq. (20)"),
@@ -86,7 +105,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("wheel.{name}.power", "W", "wheel", "drive power"),
 )
 
-_PARTS = {"{leg}": r"[LR][FB]", "{name}": r"[A-Za-z0-9_]+", "{axis}": r"[xyz]"}
+_PARTS = {"{leg}": r"[LR][FMB]", "{name}": r"[A-Za-z0-9_]+", "{axis}": r"[xyz]"}
 
 
 @cache

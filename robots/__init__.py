@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "quadruped", "hopper", "rover")
+ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "quadruped", "hopper", "rover", "hexapod")
 ROOT = Path(__file__).resolve().parent
 
 
@@ -25,18 +25,19 @@ class Param:
 def side_sign(leg: str) -> float:
     """+1 for a left leg, -1 for a right one.
 
-    One leg-naming convention for every robot: side first, then front or back
-    (``LF``, ``RF``, ``LB``, ``RB``); each robot's frames say which body axis "left" and
-    "front" point along."""
-    if len(leg) != 2 or leg[0] not in "LR" or leg[1] not in "FB":
-        raise ValueError(f"leg name {leg!r} is not side (L/R) then front/back (F/B)")
+    One leg-naming convention for every robot: side first, then front, middle or back
+    (``LF``, ``RF``, ``LM``, ``RM``, ``LB``, ``RB``; the middle legs are the hexapod's);
+    each robot's frames say which body axis "left" and "front" point along."""
+    if len(leg) != 2 or leg[0] not in "LR" or leg[1] not in "FMB":
+        raise ValueError(f"leg name {leg!r} is not side (L/R) then front/middle/back (F/M/B)")
     return 1.0 if leg[0] == "L" else -1.0
 
 
 def front_sign(leg: str) -> float:
-    """+1 for a front leg, -1 for a back one (the convention of :func:`side_sign`)."""
+    """+1 for a front leg, -1 for a back one, 0 for a middle one (the convention of
+    :func:`side_sign`)."""
     side_sign(leg)  # validates the name
-    return 1.0 if leg[1] == "F" else -1.0
+    return {"F": 1.0, "M": 0.0, "B": -1.0}[leg[1]]
 
 
 class UnknownRobotError(KeyError):

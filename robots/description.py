@@ -140,9 +140,33 @@ def _mj_shape(s: Shape) -> str:
     raise ValueError(f"unknown shape kind {s.kind!r}")
 
 
+_IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
+def _carrier_slide(desc: Description, link: Link) -> Link | None:
+    """The only child of ``link`` when ``link`` is a massless slide that MJCF can fold into
+    that child as its first joint, else None.
+
+    MuJoCo rejects a moving body without mass, but an MJCF body may carry several joints,
+    applied in order from its parent: a massless link on a prismatic joint, without
+    rotation, shapes or sites, whose one child moves on its own joint without rotation, is
+    exactly that child's body with the slide as its first joint (a translation along a
+    fixed axis commutes with the child's own; the two joints' axes stay in the same frame).
+    The URDF keeps the two links; the MJCF has one body named after the child."""
+    if (link.joint != "prismatic" or link.shapes or link.sites or link.R_PJ != _IDENTITY
+            or (link.inertial is not None and link.inertial.mass != 0.0)):
+        return None
+    kids = desc.children(link.name)
+    if (len(kids) != 1 or kids[0].joint not in ("revolute", "prismatic")
+            or kids[0].R_PJ != _IDENTITY):
+        return None
+    return kids[0]
+
+
 def to_mjcf(desc: Description) -> str:
     """MJCF text: explicit inertials, collision-free geometry (engines switch on foot
-    contact themselves when a scenario asks for native contact)."""
+    contact themselves when a scenario asks for native contact). A massless slide link
+    becomes the first joint of its child's body (:func:`_carrier_slide`)."""
     lines = [
         f'<mujoco model="{desc.name}">',
         '  <compiler angle="radian" autolimits="true"/>',
@@ -151,19 +175,30 @@ def to_mjcf(desc: Description) -> str:
         "  <worldbody>",
     ]
 
+    def joint(link: Link, ind: str) -> None:
+        kind = "hinge" if link.joint == "revolute" else "slide"
+        rng = f' range="{_v(link.limit)}"' if link.limit else ""
+        lines.append(
+            f'{ind}  <joint name="{link.joint_name}" type="{kind}" axis="{_v(link.axis)}"'
+            f'{rng} damping="0" armature="0" frictionloss="0"/>'
+        )
+
     def body(link: Link, depth: int) -> None:
         ind = "  " * depth
+        carried = _carrier_slide(desc, link)
+        if carried is not None:  # a massless slide link: its joint goes into its child
+            slide, link = link, carried
+            pos = np.asarray(slide.p_PJ) + np.asarray(link.p_PJ)
+        else:
+            slide, pos = None, np.asarray(link.p_PJ)
         quat = rotation_to_quat_wxyz(link.R_PJ)
-        lines.append(f'{ind}<body name="{link.name}" pos="{_v(link.p_PJ)}" quat="{_v(quat)}">')
+        lines.append(f'{ind}<body name="{link.name}" pos="{_v(pos)}" quat="{_v(quat)}">')
+        if slide is not None:
+            joint(slide, ind)
         if link.joint == "free":
             lines.append(f'{ind}  <freejoint name="{link.joint_name or link.name}"/>')
         elif link.joint in ("revolute", "prismatic"):
-            kind = "hinge" if link.joint == "revolute" else "slide"
-            rng = f' range="{_v(link.limit)}"' if link.limit else ""
-            lines.append(
-                f'{ind}  <joint name="{link.joint_name}" type="{kind}" axis="{_v(link.axis)}"'
-                f'{rng} damping="0" armature="0" frictionloss="0"/>'
-            )
+            joint(link, ind)
         if link.inertial is not None:
             I = np.asarray(link.inertial.inertia)
             order = ((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))

@@ -41,7 +41,9 @@ def test_defaults_lie_inside_their_ranges(robot):
 
 LENGTHS = {"landing_gear": ("l_U", "l_L", "D_x", "D_y", "D_z", "link_radius", "foot_radius"),
            "quadruped": ("l_2", "l_3", "foot_radius"), "rover": ("l", "w", "r", "b"),
-           "hopper": ("r_0", "r_1", "r_2", "r_h", "foot_radius", "d")}
+           "hopper": ("r_0", "r_1", "r_2", "r_h", "foot_radius", "d"),
+           "hexapod": ("S_P", "L_i1", "L_i2", "r_link", "r_F", "w_b", "h_b", "L_S", "H_B",
+                       "F_C", "Delta_yF_max")}
 
 
 @pytest.mark.parametrize("robot", ROBOT_NAMES)

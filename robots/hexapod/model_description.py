@@ -6,9 +6,10 @@ own slide x / slide z pair from the ground (the hip coordinates x_iH, y_iH of eq
 absolute joint coordinates; eq. (10)'s spring-dashpots act between adjacent segments as
 forces on these slides), two legs per segment (left at +y, right at -y), each with a hip
 and a knee revolute joint about -y and a foot mass at the shank tip. The slide-x links are
-massless, which MuJoCo rejects: URDF only (PyBullet, Pinocchio).
+massless: the URDF keeps them as links, the MJCF (where a moving body must have mass)
+folds each into its segment's body as that body's first joint, exactly the same tree.
 *hexapod_leg*: one leg (LF) with its hip point of mass M_b / n on slide x / slide z: the
-four coordinates Theta = [x_iH, y_iH, theta_i1, theta_i2] of eq. (6). URDF only.
+four coordinates Theta = [x_iH, y_iH, theta_i1, theta_i2] of eq. (6). MJCF and URDF.
 *hexapod_fixed*: the segments welded to the world at the hip height H_B, the twelve leg
 joints free: the legs' kinematics and dynamics audit. MJCF and URDF.
 *hexapod_rigid*: the segments welded into one body on a free joint (the limit of stiff
@@ -134,5 +135,6 @@ def hexapod_description(variant: str = "hexapod", p: HexapodParams = PARAMS) -> 
     else:
         raise ValueError(f"unknown hexapod variant {variant!r}; use one of "
                          f"{', '.join(VARIANTS)}")
-    formats = ("urdf",) if variant in ("hexapod", "hexapod_leg") else ("mjcf", "urdf")
-    return Description(variant, tuple(links), (0.0, 0.0, -p.g), 1.0 / p.f_sr, formats)
+    # MJCF folds each massless slide-x link into its segment as the body's first joint
+    # (robots.description._carrier_slide), so every variant has both files
+    return Description(variant, tuple(links), (0.0, 0.0, -p.g), 1.0 / p.f_sr)
