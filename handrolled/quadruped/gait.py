@@ -153,11 +153,13 @@ def leg_ik_rates(model: QuadrupedModel, theta: np.ndarray, pd0: np.ndarray,
     return np.array([t1d, *t23]), np.array([t1dd, *t23dd])
 
 
-def plan(model: QuadrupedModel, gait: Gait, t: float, height: float, foot_z: float = 0.0
-         ) -> PlannedState:
+def plan(model: QuadrupedModel, gait: Gait, t: float, height: float, foot_z: float = 0.0,
+         lateral: tuple[float, float, float] | None = None) -> PlannedState:
     """The planned state at time t: the body origin at ``height``, the stance feet (frame 4
-    origins) at ``foot_z`` (a foot sphere's radius above a ground at z = 0)."""
-    y, yd, ydd = sway(gait, t)
+    origins) at ``foot_z`` (a foot sphere's radius above a ground at z = 0).  ``lateral``
+    (y, y', y'') replaces the gait's sway: the balanced trot (balance.py) solves it from
+    the moment balance about the support diagonal."""
+    y, yd, ydd = sway(gait, t) if lateral is None else lateral
     p_B = np.array([gait.speed * t, y, height])
     v_B = np.array([gait.speed, yd, 0.0])
     a_B = np.array([0.0, ydd, 0.0])

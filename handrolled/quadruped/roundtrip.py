@@ -12,11 +12,12 @@ planned motion the torques cannot produce (they do not).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from handrolled.quadruped.gait import Gait, plan
+from handrolled.quadruped.gait import Gait, PlannedState, plan
 from handrolled.quadruped.inverse import feedforward
 from handrolled.quadruped.robot import QuadrupedModel
 from handrolled.quadruped.simulation import PinnedFeetSimulation
@@ -38,19 +39,24 @@ class RoundTrip:
 
 
 def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray,
-               dt: float, duration: float) -> RoundTrip:
+               dt: float, duration: float,
+               planner: Callable[[float], PlannedState] | None = None) -> RoundTrip:
     """Integrate eq. (5) with the supporting feet pinned (section 5), open loop from the
     planned initial state with the planned torques, recording the plan and the integrated
-    motion at every step."""
+    motion at every step.  ``planner`` (t -> planned state) replaces the gait's own plan,
+    e.g. the balanced trot of balance.py."""
     n = int(round(duration / dt))
-    s0 = plan(model, gait, 0.0, height)
+    if planner is None:
+        def planner(t: float) -> PlannedState:
+            return plan(model, gait, t, height)
+    s0 = planner(0.0)
     sim = PinnedFeetSimulation(model, g_W, dt)
     sim.reset(s0.p_WB, np.eye(3), s0.theta, np.concatenate([s0.v_WB, np.zeros(3),
                                                              s0.thetad.ravel()]), s0.stance)
     rec = {k: np.zeros((n, 12)) for k in ("tp", "tdp", "tddp", "t", "td", "tdd")}
     res, roll, ts = np.zeros((n, 6)), np.zeros(n), np.arange(n) * dt
     for k in range(n):
-        s = plan(model, gait, ts[k], height)
+        s = planner(float(ts[k]))
         ff = feedforward(model, s, g_W)
         R = sim.R_WB
         rec["tp"][k], rec["tdp"][k], rec["tddp"][k] = (s.theta.ravel(), s.thetad.ravel(),
