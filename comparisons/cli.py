@@ -498,6 +498,8 @@ def check(
 
     skipped = tuple(s for r in robots for s in comparison(r).scenarios
                     if scenario and s not in scenario)
+    if scenario:  # a subset run: a study tied to the scenarios it left out did not run
+        skipped += tuple({key[1] for key in base} - set(metrics["scenario"]))
     _gate(metrics, base, skipped, directory, junit)
 
 

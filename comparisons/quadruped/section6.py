@@ -25,7 +25,7 @@ STEPS = (2e-3, 1e-3, 5e-4)  # [s]
 # (one diagonal pair in the air).
 HORIZON = {"walk": 1.0, "trot": 0.3}  # [s]
 JOINT = JOINTS.index("HFE") + 3 * LEGS.index("RB")
-MIN_RATIO = 1.5
+MIN_RATIO = 1.5  # 2 x 3/4
 REASON = ("first-order integration of a dynamically consistent plan: the error must halve "
           "with the step (ratio 2; 1.5 allows for the O(dt^2) terms)")
 QUANTITIES = (("acceleration", "thetadd"), ("velocity", "thetad"), ("displacement", "theta"))
@@ -38,7 +38,7 @@ QUANTITIES = (("acceleration", "thetadd"), ("velocity", "thetad"), ("displacemen
 # the step's error out of its asymptotic range at these steps.
 BALANCED = "balanced trot"
 BALANCED_CYCLES = 1
-MAX_RATIO = 2.7  # 2 x 4/3, as MIN_RATIO is 2 x 3/4
+MAX_RATIO = 2.0 * 4.0 / 3.0  # as MIN_RATIO is 2 x 3/4: the same factor either side of 2
 BALANCED_REASON = ("first-order integration (semi-implicit Euler) of a dynamically "
                    f"consistent plan: the error halves with the step (ratio 2; {MIN_RATIO:g} "
                    f"to {MAX_RATIO:g} allows for the O(dt^2) terms)")
