@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from comparisons.audit import ROUND_OFF, TermResult, random_states
+from comparisons.audit import ROUND_OFF, TermResult, random_states, worst_state
 from comparisons.free_swing import compare_swings, integration_error_row
 from dynval.model import ModelError, call, capabilities, check_model
 from engines import DescriptionError
@@ -162,20 +162,12 @@ def _coordinate(names: Sequence[str], shape: tuple[int, ...], flat: int, kind: s
 def _term(audit: OwnAudit, term: str, equation: str, engine: str, states: list[tuple],
           seed: int, tolerance: float, names: Sequence[str], kind: str,
           hand: Callable[[tuple], np.ndarray], ref: Callable[[tuple], np.ndarray]) -> None:
-    worst_rel, worst_abs, worst = -1.0, 0.0, None
-    for s in states:
-        h, r = hand(s), np.asarray(ref(s), dtype=float)
-        diff = np.abs(h - r)
-        rel = float(diff.max()) / max(float(np.abs(r).max()), 1e-300)
-        worst_abs = max(worst_abs, float(diff.max()))
-        if rel > worst_rel:
-            i = int(np.argmax(diff))
-            worst_rel = rel
-            worst = Worst(term, engine, _coordinate(names, h.shape, i, kind), *s,
-                          float(h.ravel()[i]), float(r.ravel()[i]))
-    audit.worst[(term, engine)] = worst
-    audit.results.append(TermResult(term, equation, "model", engine, worst_rel, worst_abs, -1,
-                                    len(states), seed, tolerance, worst.coordinate))
+    w = worst_state(hand, ref, states)
+    where = _coordinate(names, w.shape, w.index, kind)
+    audit.worst[(term, engine)] = Worst(term, engine, where, *w.state, w.hand_value,
+                                        w.ref_value)
+    audit.results.append(TermResult(term, equation, "model", engine, w.rel, w.abs, w.index,
+                                    len(states), seed, tolerance, where))
 
 
 def audit_model(model: Any, description: Path | str, samples: int = 200, seed: int = 0,

@@ -4,12 +4,8 @@ draws its chapter and ``dynval check --model`` gates it against baselines."""
 
 from __future__ import annotations
 
-import json
-import platform
-from datetime import date
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from comparisons import manifest
@@ -64,27 +60,15 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
 def write_run(audit: OwnAudit, out: Path, spec: str, samples: int, seed: int
               ) -> pd.DataFrame:
     """Write metrics.parquet/json, summary.json and the manifest under ``out``."""
-    from comparisons.pipeline import VERSION, _records, git_commit
-    from engines import versions
+    from comparisons.pipeline import run_summary, write_results
 
     manifest.begin(out)
     started = manifest.now()
     rows, chapter = rows_and_chapter(audit)
     metrics = metrics_frame(rows)
-    summary = {"dynval_version": VERSION, "git_commit": git_commit(),
-               "date": date.today().isoformat(),
-               "machine": f"{platform.system()} {platform.machine()}, "
-                          f"Python {platform.python_version()}",
-               "versions": {**versions(), "numpy": np.__version__}, "tier": "audit",
-               "seed": seed, "samples": samples, "overrides": [],
-               "tasks": {"total": 1, "from_cache": 0},
-               "robots": {audit.label: chapter.to_dict()}}
-    manifest.write_atomic(out / "metrics.parquet",
-                          lambda tmp: metrics.to_parquet(tmp, index=False))
-    manifest.write_atomic(out / "metrics.json", lambda tmp: tmp.write_text(
-        json.dumps(_records(metrics), indent=1)))
-    manifest.write_atomic(out / "summary.json", lambda tmp: tmp.write_text(
-        json.dumps(summary, indent=1)))
+    summary = run_summary("audit", seed, samples, [], 1, 0)
+    summary["robots"][audit.label] = chapter.to_dict()
+    write_results(out, metrics, summary)
     manifest.finish(out, "audit", started, {"model": spec,
                                             "description": str(audit.description),
                                             "samples": samples, "seed": seed})

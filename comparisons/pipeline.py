@@ -54,8 +54,6 @@ def validate_all(out: Path, robots: list[str] | None = None,
     metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
     each robot's assembled chapter are read from it where nothing they depend on changed
     (``comparisons.tasks``, ``comparisons.assembly``)."""
-    from engines import versions
-
     manifest.begin(out)  # an unwritable folder is found now; the old manifest goes first
     started = manifest.now()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
@@ -64,16 +62,9 @@ def validate_all(out: Path, robots: list[str] | None = None,
     timings = _load_timings(timings_path)
     outcomes = execute(tasks, workers, scheduler, cache_dir, report, timings)
     _store_timings(timings_path, timings, outcomes)
-    summary = {"dynval_version": VERSION, "git_commit": git_commit(),
-               "date": date.today().isoformat(),
-               "machine": f"{platform.system()} {platform.machine()}, "
-                          f"Python {platform.python_version()}",
-               "versions": {**versions(), "numpy": np.__version__},
-               "tier": tier, "seed": seed, "samples": plans[0][1].samples if plans else samples,
-               "overrides": overrides or [],
-               "tasks": {"total": len(outcomes),
-                         "from_cache": sum(o.cached for o in outcomes.values())},
-               "robots": {}}
+    summary = run_summary(tier, seed, plans[0][1].samples if plans else samples,
+                          overrides or [], len(outcomes),
+                          sum(o.cached for o in outcomes.values()))
     rows = []
     for (ladder, inp), robot_tasks in zip(plans, by_robot, strict=True):
         robot_rows, chapter = assembly.assemble(ladder, inp, robot_tasks, outcomes, out,
@@ -81,18 +72,38 @@ def validate_all(out: Path, robots: list[str] | None = None,
         rows += robot_rows
         summary["robots"][ladder.robot] = chapter.to_dict()
     metrics = metrics_frame(rows)
-    manifest.write_atomic(out / "metrics.parquet",
-                          lambda tmp: metrics.to_parquet(tmp, index=False))
-    manifest.write_atomic(out / "metrics.json", lambda tmp: tmp.write_text(
-        json.dumps(_records(metrics), indent=1)))
-    manifest.write_atomic(out / "summary.json", lambda tmp: tmp.write_text(
-        json.dumps(summary, indent=1, default=_json_default)))
+    write_results(out, metrics, summary)
     manifest.finish(out, "validate", started, {
         "robots": [ladder.robot for ladder, _ in plans], "scenarios": scenarios,
         "tier": tier, "samples": summary["samples"], "seed": seed,
         "overrides": overrides or [], "git_commit": summary["git_commit"],
         "versions": summary["versions"]})
     return metrics
+
+
+def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks: int,
+                from_cache: int) -> dict:
+    """summary.json's record of a run (code, machine, engines, inputs); the chapters go
+    under "robots"."""
+    from engines import versions
+
+    return {"dynval_version": VERSION, "git_commit": git_commit(),
+            "date": date.today().isoformat(),
+            "machine": f"{platform.system()} {platform.machine()}, "
+                       f"Python {platform.python_version()}",
+            "versions": {**versions(), "numpy": np.__version__},
+            "tier": tier, "seed": seed, "samples": samples, "overrides": overrides,
+            "tasks": {"total": tasks, "from_cache": from_cache}, "robots": {}}
+
+
+def write_results(out: Path, metrics: pd.DataFrame, summary: dict) -> None:
+    """metrics.parquet, metrics.json and summary.json, each written atomically."""
+    manifest.write_atomic(out / "metrics.parquet",
+                          lambda tmp: metrics.to_parquet(tmp, index=False))
+    manifest.write_atomic(out / "metrics.json", lambda tmp: tmp.write_text(
+        json.dumps(_records(metrics), indent=1)))
+    manifest.write_atomic(out / "summary.json", lambda tmp: tmp.write_text(
+        json.dumps(summary, indent=1, default=_json_default)))
 
 
 def _load_timings(path: Path | None) -> dict[str, float]:
