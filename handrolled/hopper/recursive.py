@@ -5,8 +5,9 @@ The same spatial algebra as ``handrolled.hopper.soa`` (corrected form): velociti
 accelerations outwards link by link, eqs. (3) and (12); spatial forces inwards, eq. (15);
 joint forces as their projections, eq. (18). The mass matrix is sum_k J_k^T M_k J_k over
 the links' spatial Jacobians, built outwards with J_k = Phi_{k,k-1} J_{k-1} + H_k (the
-columns of Phi H). Compiled with numba; the tests hold every term to the operator products
-at round-off.
+columns of Phi H). One compiled function (``_terms``) computes M, J and tau with scalar
+loops; the simulation step, the inverse dynamics and the mass matrix all call it, and the
+tests hold every term to the operator products at round-off.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import numpy as np
 from numba import njit
 
 from handrolled.hopper.chain import REVOLUTE, Chain
-from handrolled.so3 import skew
 
 
 @njit(cache=True)
@@ -63,50 +63,10 @@ def _rot(a, angle):
 
 
 @njit(cache=True)
-def _frames(kind, axis, offset, com, inertia, mass, q):
-    n = kind.shape[0]
-    R_prev = np.eye(3)
-    p_prev = np.zeros(3)
-    h = np.zeros((n, 3))
-    lvec = np.zeros((n, 3))
-    l_c = np.zeros((n, 3))
-    Mk = np.zeros((n, 6, 6))
-    p = np.zeros((n, 3))
-    for k in range(n):
-        h[k] = _mv(R_prev, axis[k])
-        if kind[k] == REVOLUTE:
-            R = _mm(R_prev, _rot(axis[k], q[k]))
-            pk = p_prev + _mv(R_prev, offset[k])
-        else:
-            R = R_prev
-            pk = p_prev + _mv(R_prev, offset[k] + axis[k] * q[k])
-        lvec[k] = pk - p_prev
-        p[k] = pk
-        l_c[k] = _mv(R, com[k])
-        L = skew(l_c[k])
-        Mk[k, :3, :3] = _mm(_mm(R, inertia[k]), R.T) - mass[k] * _mm(L, L)  # eq. (15)
-        Mk[k, :3, 3:] = mass[k] * L
-        Mk[k, 3:, :3] = -mass[k] * L
-        for i in range(3):
-            Mk[k, 3 + i, 3 + i] = mass[k]
-        R_prev = R
-        p_prev = pk
-    return h, lvec, l_c, Mk, p
-
-
-@njit(cache=True)
 def _phi(l, V):
     """Phi_{k,k-1} V, eq. (5)."""
     out = V.copy()
     out[3:] -= np.cross(l, V[:3])
-    return out
-
-
-@njit(cache=True)
-def _phi_T(l, F):
-    """Phi_{k,k-1}^T F: a spatial force moved from frame k to frame k-1."""
-    out = F.copy()
-    out[:3] += np.cross(l, F[3:])
     return out
 
 
@@ -123,62 +83,18 @@ def _H(kind, h):
 @njit(cache=True)
 def rnea(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip):
     """tau = M qdd + C + M_b Vd_base + J^T F_tip on a still base (eqs. 12, 15, 18)."""
-    h, lvec, l_c, Mk, _ = _frames(kind, axis, offset, com, inertia, mass, q)
-    return _rnea(kind, mass, h, lvec, l_c, Mk, qd, qdd, Vd_base, F_tip)
-
-
-@njit(cache=True)
-def _rnea(kind, mass, h, lvec, l_c, Mk, qd, qdd, Vd_base, F_tip):
-    n = kind.shape[0]
-    V = np.zeros((n, 6))
-    A = np.zeros((n, 6))
-    V_prev = np.zeros(6)
-    A_prev = Vd_base.copy()
-    for k in range(n):
-        Hk = _H(kind[k], h[k])
-        V[k] = _phi(lvec[k], V_prev) + Hk * qd[k]  # eq. (3)
-        w_prev = V_prev[:3]
-        a = np.zeros(6)
-        a[3:] = np.cross(w_prev, np.cross(w_prev, lvec[k]))
-        if kind[k] == REVOLUTE:
-            a[:3] = np.cross(w_prev, V[k, :3])
-        else:
-            a[3:] += 2.0 * np.cross(w_prev, h[k]) * qd[k]
-        A[k] = _phi(lvec[k], A_prev) + Hk * qdd[k] + a  # eq. (12)
-        V_prev = V[k]
-        A_prev = A[k]
-    tau = np.zeros(n)
-    F = F_tip.copy()  # Phi_t^T F_t: the tip is the last frame's origin
-    for k in range(n - 1, -1, -1):
-        w = V[k, :3]
-        b = np.zeros(6)
-        b[:3] = np.cross(w, _mv(Mk[k, :3, :3], w))
-        b[3:] = mass[k] * np.cross(w, np.cross(w, l_c[k]))
-        F = F + _mv(Mk[k], A[k]) + b  # eq. (15)
-        tau[k] = np.dot(_H(kind[k], h[k]), F)  # eq. (18)
-        F = _phi_T(lvec[k], F)
-    return tau
+    return _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip,
+                  1.0)[2]
 
 
 @njit(cache=True)
 def mass_and_jacobian(kind, axis, offset, com, inertia, mass, q):
     """The generalised mass matrix sum_k J_k^T M_k J_k and the tip Jacobian of eq. (9)
     (the tip at the last frame's origin)."""
-    h, lvec, l_c, Mk, p = _frames(kind, axis, offset, com, inertia, mass, q)
-    return _mass_jac(kind, h, lvec, Mk)
-
-
-@njit(cache=True)
-def _mass_jac(kind, h, lvec, Mk):
-    n = kind.shape[0]
-    Jk = np.zeros((6, n))
-    M = np.zeros((n, n))
-    for k in range(n):
-        for j in range(k):
-            Jk[:, j] = _phi(lvec[k], Jk[:, j])
-        Jk[:, k] = _H(kind[k], h[k])
-        M += _mm(Jk.T, _mm(Mk[k], Jk))
-    return M, Jk
+    zero = np.zeros(q.shape[0])
+    M, J, _ = _terms(kind, axis, offset, com, inertia, mass, q, zero, zero, np.zeros(6),
+                     np.zeros(6), 1.0)
+    return M, J
 
 
 class Recursive:
@@ -249,11 +165,23 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
                coriolis=1.0):
     """One semi-implicit Euler step of M q_dd = tau - (C + M_b Vd_base + J^T F_tip), and
     the tip's position and velocity after it: the whole of a simulation step in one
-    compiled call. The same recursions as :func:`rnea` and :func:`mass_and_jacobian`
-    (eqs. 3, 12, 15, 18 and sum_k J_k^T M_k J_k), written with scalar loops into a few
-    arrays: at this size the small temporaries of the vector form cost three times the
-    arithmetic (the tests hold the two to round-off). ``coriolis`` 0 drops the sliding
-    joint's Coriolis term 2 w x h theta_dot, as the printed eq. (12) does (soa.bias_a)."""
+    compiled call. ``coriolis`` 0 drops the sliding joint's Coriolis term 2 w x h
+    theta_dot, as the printed eq. (12) does (soa.bias_a)."""
+    M, _, bias = _terms(kind, axis, offset, com, inertia, mass, q, qd, np.zeros(q.shape[0]),
+                        Vd_base, F_tip, coriolis)
+    qd_next = qd + dt * np.linalg.solve(M, tau - bias)
+    q_next = q + dt * qd_next
+    foot, foot_v = tip_state(kind, axis, offset, com, inertia, mass, q_next, qd_next)
+    return q_next, qd_next, foot, foot_v
+
+
+@njit(cache=True)
+def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, coriolis):
+    """(M, J, tau): the mass matrix sum_k J_k^T M_k J_k, the last link's spatial Jacobian
+    (the tip's, eq. 9) and tau = M qdd + C + M_b Vd_base + J^T F_tip by the Newton-Euler
+    recursions (3), (12), (15), (18), written with scalar loops into a few arrays: at this
+    size the small temporaries of a vector form cost three times the arithmetic (the
+    tests hold every term to the operator products at round-off)."""
     n = kind.shape[0]
     R = np.empty((n, 3, 3))
     h = np.empty((n, 3))
@@ -330,7 +258,7 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
                 for r in range(6):
                     acc += Jk[r, a] * MJ[r, b]
                 M[a, b] += acc
-    # bias by the Newton-Euler recursions at q_dd = 0, eqs. (3), (12), (15), (18)
+    # tau by the Newton-Euler recursions, eqs. (3), (12), (15), (18)
     V = np.zeros((n, 6))
     A = np.zeros((n, 6))
     Vp = np.zeros(6)
@@ -351,12 +279,14 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
             _cross_into(Vp[:3], V[k, :3], v3)  # w_{k-1} x w_k
             for i in range(3):
                 A[k, i] += v3[i]
+                A[k, i] += h[k, i] * qdd[k]  # H_k theta_dd_k
         else:
             for i in range(3):
                 V[k, 3 + i] += h[k, i] * qd[k]
             _cross_into(Vp[:3], h[k], v3)  # 2 w_{k-1} x h_k theta_dot_k
             for i in range(3):
                 A[k, 3 + i] += coriolis * 2.0 * v3[i] * qd[k]
+                A[k, 3 + i] += h[k, i] * qdd[k]  # H_k theta_dd_k
         _cross_into(Vp[:3], lv[k], w_l)  # w_{k-1} x (w_{k-1} x l)
         _cross_into(Vp[:3], w_l, v3)
         for i in range(3):
@@ -364,7 +294,7 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
         Vp = V[k]
         Ap = A[k]
     F = F_tip.copy()
-    bias = np.zeros(n)
+    tau_out = np.zeros(n)
     Iw = np.empty(3)
     for k in range(n - 1, -1, -1):
         w = V[k, :3]
@@ -385,14 +315,11 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
         acc = 0.0
         for i in range(3):
             acc += h[k, i] * (F[i] if kind[k] == REVOLUTE else F[3 + i])
-        bias[k] = acc
+        tau_out[k] = acc
         _cross_into(lv[k], F[3:], v3)  # Phi^T: the moment about the parent's origin
         for i in range(3):
             F[i] += v3[i]
     for a in range(n):  # the mass matrix is symmetric: fill the upper triangle
         for b in range(a + 1, n):
             M[a, b] = M[b, a]
-    qd_next = qd + dt * np.linalg.solve(M, tau - bias)
-    q_next = q + dt * qd_next
-    foot, foot_v = tip_state(kind, axis, offset, com, inertia, mass, q_next, qd_next)
-    return q_next, qd_next, foot, foot_v
+    return M, Jk, tau_out
