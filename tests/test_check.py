@@ -62,3 +62,22 @@ def test_check_noise_floor_passes_a_1e12_change_and_fails_a_1e6_change(tmp_path)
                               "--set", "hopper.M=10.00001"])
     assert res.exit_code == 1, res.output
     assert "moved" in res.output
+
+
+def test_a_halving_ratio_moves_past_its_floor_and_not_below_it():
+    """A step-halving ratio is held to FLOOR_REL of itself (3e-9 is two numpy builds'
+    round-off on the quadruped's walk), any other figure to MOVE_REL."""
+    from comparisons.check import KEY, compare_to_baseline
+    from reports.chapter import MetricRow, metrics_frame
+
+    def status(metric: str, baseline: float, current: float) -> str:
+        row = MetricRow("quadruped", "section 6", "L5", "walk dt=0.002", "joint.RB.HFE.velocity",
+                        "inverse kinematics", "handrolled", metric, current, None, True, "",
+                        "recomputed")
+        key = tuple(getattr(row, k) for k in KEY)
+        return compare_to_baseline(metrics_frame([row]),
+                                   {key: {"value": baseline, "passed": True}})[0].status
+
+    assert status("halving_ratio", 2.0, 2.0 * (1 + 3e-9)) == "ok"
+    assert status("halving_ratio", 2.0, 2.0 * (1 + 4e-8)) == "moved"
+    assert status("max_pct_error", 2.0, 2.0 * (1 + 3e-9)) == "moved"
