@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from robots import ROOT
+from dynval.robots import ROOT
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@ landing reproduces them, and a 5 % heavier lower leg moves them (exit 1, JUnit f
 
 from typer.testing import CliRunner
 
-from comparisons.cli import app
+from dynval.comparisons.cli import app
 
 runner = CliRunner()
 ARGS = ["check", "--robot", "landing_gear", "--scenario", "flat"]
@@ -68,8 +68,8 @@ def test_a_halving_ratio_moves_past_its_floor_and_not_below_it():
     """A step-halving ratio is held to FLOOR_REL of itself (3e-9 is two numpy builds'
     round-off on the quadruped's walk), to PYBULLET_RATIO_REL where PyBullet is a side,
     any other figure to MOVE_REL."""
-    from comparisons.check import KEY, compare_to_baseline
-    from reports.chapter import MetricRow, metrics_frame
+    from dynval.comparisons.check import KEY, compare_to_baseline
+    from dynval.reports.chapter import MetricRow, metrics_frame
 
     def status(metric: str, baseline: float, current: float, ref: str = "mujoco") -> str:
         row = MetricRow("quadruped", "section 6", "L5", "walk dt=0.002", "joint.RB.HFE.velocity",

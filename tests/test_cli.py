@@ -5,9 +5,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from comparisons.check import BaselineError, compare_to_baseline, load_baselines
-from comparisons.cli import app
-from engines import DescriptionError
+from dynval.comparisons.check import BaselineError, compare_to_baseline, load_baselines
+from dynval.comparisons.cli import app
+from dynval.engines import DescriptionError
 
 runner = CliRunner()
 
@@ -50,7 +50,7 @@ def test_corrupt_baseline(tmp_path):
 
 
 def test_malformed_mjcf_is_reported(tmp_path):
-    from engines.mujoco_engine import load_model
+    from dynval.engines.mujoco_engine import load_model
 
     bad = tmp_path / "bad.xml"
     bad.write_text("<mujoco><worldbody><body><joint type='hinge'/></body></wor")
@@ -59,7 +59,7 @@ def test_malformed_mjcf_is_reported(tmp_path):
 
 
 def test_malformed_urdf_is_reported(tmp_path):
-    from engines.pinocchio_engine import PinocchioTerms
+    from dynval.engines.pinocchio_engine import PinocchioTerms
 
     bad = tmp_path / "bad.urdf"
     bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>")
@@ -76,7 +76,7 @@ def test_pinocchio_cannot_run_a_scenario(tmp_path):
 def test_diverging_run_is_stopped():
     import math
 
-    from comparisons.harness import DivergenceError, run
+    from dynval.comparisons.harness import DivergenceError, run
 
     class Blowup:
         implementation, t = "toy", 0.0
@@ -92,7 +92,7 @@ def test_diverging_run_is_stopped():
 
 
 def test_an_engine_that_resets_itself_or_a_body_that_leaves_is_stopped():
-    from comparisons.harness import DivergenceError, run
+    from dynval.comparisons.harness import DivergenceError, run
 
     class Resets:  # MuJoCo's answer to an instability: the state and time start again
         implementation, t = "toy", 0.0
@@ -119,8 +119,8 @@ def test_an_engine_that_resets_itself_or_a_body_that_leaves_is_stopped():
 
 def test_check_flags_a_moved_figure():
 
-    from comparisons.check import KEY
-    from reports.chapter import MetricRow, metrics_frame
+    from dynval.comparisons.check import KEY
+    from dynval.reports.chapter import MetricRow, metrics_frame
 
     row = MetricRow("landing_gear", "flat", "L4", "shared", "body.roll", "mujoco", "handrolled",
                     "rmse", 1.0, None, True, "", "agreement")

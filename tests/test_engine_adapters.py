@@ -2,7 +2,7 @@
 (closed-form) expected value, as MuJoCo's own binding tests do: MuJoCo's free-joint
 quaternion and body-frame angular velocity, PyBullet's centre-of-mass link frame, limits of
 prismatic joints in metres, joints looked up by name, a fixed-base planar robot (slide,
-slide, hinge: the hopper's root) in all three engines, and the protocols of engines.base."""
+slide, hinge: the hopper's root) in all three engines, and the protocols of dynval.engines.base."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engines import DescriptionError, load_description, load_terms
-from engines.base import (
+from dynval.engines import DescriptionError, load_description, load_terms
+from dynval.engines.base import (
     DescriptionFacts,
     DynamicsTerms,
     FloatingState,
@@ -20,9 +20,9 @@ from engines.base import (
     PointForce,
     Simulation,
 )
-from engines.mujoco_engine import MujocoSimulation, MujocoTerms
-from engines.pinocchio_engine import PinocchioTerms
-from engines.pybullet_engine import PybulletSimulation, PybulletTerms
+from dynval.engines.mujoco_engine import MujocoSimulation, MujocoTerms
+from dynval.engines.pinocchio_engine import PinocchioTerms
+from dynval.engines.pybullet_engine import PybulletSimulation, PybulletTerms
 
 G = 9.81
 # the planar robot: a rail (fixed root), a cart sliding along x (m1), a cart sliding along
@@ -303,8 +303,8 @@ def test_every_adapter_satisfies_its_protocols(planar, arm):
 
 # --- L0 on the planar robot, written by the description generator -------------------
 def test_the_description_check_labels_prismatic_limits_in_metres(tmp_path):
-    from comparisons.description_check import check_description
-    from robots.description import Description, Inertial, Link, to_mjcf, to_urdf
+    from dynval.comparisons.description_check import check_description
+    from dynval.robots.description import Description, Inertial, Link, to_mjcf, to_urdf
 
     def inertial(m: float, com: tuple, diag: tuple) -> Inertial:
         return Inertial(m, com, ((diag[0], 0.0, 0.0), (0.0, diag[1], 0.0), (0.0, 0.0, diag[2])))

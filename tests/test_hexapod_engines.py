@@ -4,12 +4,12 @@ free swing (L3) and the closed walk with the shared controller, body springs and
 import numpy as np
 import pytest
 
-from comparisons import description_check
-from comparisons.hexapod import audit, trajectories
-from comparisons.hexapod.scenarios import SCENARIOS, run_one
-from robots import ROOT
-from robots.hexapod import descriptions
-from robots.hexapod.params import PARAMS as p
+from dynval.comparisons import description_check
+from dynval.comparisons.hexapod import audit, trajectories
+from dynval.comparisons.hexapod.scenarios import SCENARIOS, run_one
+from dynval.robots import ROOT
+from dynval.robots.hexapod import descriptions
+from dynval.robots.hexapod.params import PARAMS as p
 
 DESC = ROOT / "hexapod"
 

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from handrolled.hexapod import (
+from dynval.handrolled.hexapod import (
     body,
     fractional,
     ground,
@@ -17,11 +17,11 @@ from handrolled.hexapod import (
     planning,
     transmission,
 )
-from handrolled.hexapod.robot import PlanarHexapod, simulate
-from handrolled.rk4 import rk4_step
-from robots import ROOT
-from robots.hexapod.params import GAITS, station_x
-from robots.hexapod.params import PARAMS as p
+from dynval.handrolled.hexapod.robot import PlanarHexapod, simulate
+from dynval.handrolled.rk4 import rk4_step
+from dynval.robots import ROOT
+from dynval.robots.hexapod.params import GAITS, station_x
+from dynval.robots.hexapod.params import PARAMS as p
 
 lm = lagrange.LegMass.of(p)
 EPS = np.finfo(float).eps
@@ -447,7 +447,7 @@ def test_a_short_walk_keeps_the_body_up_and_the_tripod_on_the_ground():
 
 
 def test_parameters_are_valid_and_relations_checked():
-    from robots.parameters import ParameterError, validate_params
+    from dynval.robots.parameters import ParameterError, validate_params
 
     validate_params(p)
     with pytest.raises(ParameterError, match="H_B"):

@@ -4,11 +4,11 @@ the closed loop in every implementation."""
 import numpy as np
 import pytest
 
-from comparisons import description_check, harness
-from comparisons.hopper import audit, claims, trajectories
-from comparisons.hopper.scenarios import SCENARIOS, run_one
-from robots.hopper import descriptions
-from robots.hopper.params import PARAMS as p
+from dynval.comparisons import description_check, harness
+from dynval.comparisons.hopper import audit, claims, trajectories
+from dynval.comparisons.hopper.scenarios import SCENARIOS, run_one
+from dynval.robots.hopper import descriptions
+from dynval.robots.hopper.params import PARAMS as p
 
 
 def test_descriptions_agree_with_parameters_in_every_engine(hopper_dir):

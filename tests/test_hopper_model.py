@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.hopper.scenarios import SCENARIOS
-from handrolled.hopper import chain, contact, soa
-from handrolled.hopper.control import Observation, foot_angle, stance_torque
-from handrolled.hopper.model import PlanarHopper
-from handrolled.hopper.recursive import Recursive
-from robots.hopper.params import PARAMS as p
+from dynval.comparisons.hopper.scenarios import SCENARIOS
+from dynval.handrolled.hopper import chain, contact, soa
+from dynval.handrolled.hopper.control import Observation, foot_angle, stance_torque
+from dynval.handrolled.hopper.model import PlanarHopper
+from dynval.handrolled.hopper.recursive import Recursive
+from dynval.robots.hopper.params import PARAMS as p
 
 CHAINS = {"manipulator": chain.manipulator, "planar": chain.planar, "full": chain.full}
 
@@ -131,7 +131,7 @@ def test_controller_signs():
 
 
 def test_parameters_are_valid_and_relations_checked():
-    from robots.parameters import ParameterError, validate_params
+    from dynval.robots.parameters import ParameterError, validate_params
 
     validate_params(p)
     with pytest.raises(ParameterError, match="r_1"):
@@ -141,7 +141,7 @@ def test_parameters_are_valid_and_relations_checked():
 
 
 def test_scenario_references_step_at_their_times():
-    from comparisons.hopper.scenarios import piecewise
+    from dynval.comparisons.hopper.scenarios import piecewise
 
     ref = piecewise(SCENARIOS["speed"].x_dot_d)
     assert [ref(t) for t in (0.0, 1.99, 2.0, 6.5, 11.0)] == [0.0, 0.0, 0.4, 0.8, 0.2]

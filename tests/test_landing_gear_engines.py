@@ -5,15 +5,15 @@ import math
 import numpy as np
 import pytest
 
-from comparisons import description_check
-from comparisons.landing_gear import audit, trajectories
-from comparisons.landing_gear.scenarios import SCENARIOS, run_one
-from comparisons.metrics import pair_metrics
-from handrolled.landing_gear.model import Forms
-from robots.generate import generated_files
-from robots.landing_gear import descriptions
-from robots.landing_gear.params import LEGS
-from robots.landing_gear.params import PARAMS as p
+from dynval.comparisons import description_check
+from dynval.comparisons.landing_gear import audit, trajectories
+from dynval.comparisons.landing_gear.scenarios import SCENARIOS, run_one
+from dynval.comparisons.metrics import pair_metrics
+from dynval.handrolled.landing_gear.model import Forms
+from dynval.robots.generate import generated_files
+from dynval.robots.landing_gear import descriptions
+from dynval.robots.landing_gear.params import LEGS
+from dynval.robots.landing_gear.params import PARAMS as p
 
 
 def test_shipped_descriptions_are_generated_from_the_parameters():
@@ -111,8 +111,8 @@ def test_free_swing_trajectories_agree_and_integration_error_is_first_order(lg_d
 
 
 def test_paper_engine_frame_conversion_round_trips():
-    from comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
-    from handrolled.landing_gear.state import rotation_from_angles
+    from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
+    from dynval.handrolled.landing_gear.state import rotation_from_angles
 
     R = rotation_from_angles(0.3, -0.2, 1.1)
     assert np.allclose(R_PB_from_R_WB(R_WB_from_R_PB(R)), R)
@@ -124,8 +124,8 @@ def test_paper_engine_frame_conversion_round_trips():
 def test_whole_robot_feet_match_the_engines_through_the_frame_conversion(lg_dir, engine):
     """L1 on the floating robot: feet from eqs. (18)-(19) placed by the body pose vs the
     engine's feet, at random body poses and joint angles, through the one conversion."""
-    from comparisons.landing_gear.loop import InitialState, make_plant
-    from handrolled.landing_gear.state import rotation_from_angles
+    from dynval.comparisons.landing_gear.loop import InitialState, make_plant
+    from dynval.handrolled.landing_gear.state import rotation_from_angles
 
     rng = np.random.default_rng(7)
     hand = make_plant("handrolled", p, "as_derived", "shared", 0.0, 0.0, Forms(), lg_dir)

@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from handrolled.landing_gear import com_dynamics, single_leg
-from handrolled.landing_gear.contact import R_PS, R_SP, SlopeContact, ground_normal_P
-from handrolled.landing_gear.state import attitude_angles, rotation_from_angles
-from handrolled.rk4 import rk4_step
-from robots.landing_gear.params import PARAMS as p
+from dynval.handrolled.landing_gear import com_dynamics, single_leg
+from dynval.handrolled.landing_gear.contact import R_PS, R_SP, SlopeContact, ground_normal_P
+from dynval.handrolled.landing_gear.state import attitude_angles, rotation_from_angles
+from dynval.handrolled.rk4 import rk4_step
+from dynval.robots.landing_gear.params import PARAMS as p
 
 ARGS = (p.m_U, p.m_L, p.l_U, p.l_L)
 
@@ -114,7 +114,7 @@ def test_attitude_angles_round_trip():
 
 
 def test_row_cross_product_is_np_cross_to_the_bit():
-    from handrolled.landing_gear.model import _cross_rows
+    from dynval.handrolled.landing_gear.model import _cross_rows
 
     rng = np.random.default_rng(0)
     for _ in range(200):

@@ -11,8 +11,8 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from comparisons.cli import app
-from comparisons.manifest import IncompleteRunError, finish, verify
+from dynval.comparisons.cli import app
+from dynval.comparisons.manifest import IncompleteRunError, finish, verify
 
 runner = CliRunner()
 QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", "ci",
@@ -67,7 +67,7 @@ def test_sigint_during_validate_leaves_nothing_complete(done, tmp_path):
 
     out = tmp_path / "interrupted"
     shutil.copytree(done, out)  # a complete folder, about to be overwritten
-    proc = subprocess.Popen([sys.executable, "-m", "comparisons.cli", *QUICK, "--no-cache",
+    proc = subprocess.Popen([sys.executable, "-m", "dynval.comparisons.cli", *QUICK, "--no-cache",
                              "--out", str(out)], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, env={**os.environ})
     # wait until work has started (the first task line), then interrupt
@@ -87,7 +87,7 @@ def test_narrow_table_cells_keep_their_words_whole():
     """The report's tables once split "yes" into "ye/s" and "-1.6e-06" across lines."""
     from reportlab.lib.units import cm
 
-    from reports.pdf import _table
+    from dynval.reports.pdf import _table
 
     words = ["yes", "known", "-1.6e-06", "settled_abs_deg"]
     t = _table([["ok", "value", "value", "metric"], words],
@@ -107,7 +107,7 @@ def test_a_heading_is_never_left_at_the_foot_of_a_page(tmp_path):
     from reportlab.lib.pagesizes import A4
     from reportlab.platypus import SimpleDocTemplate, Spacer
 
-    from reports.pdf import _p
+    from dynval.reports.pdf import _p
 
     assert _p("L3: trajectories", "Heading2").getKeepWithNext()
     assert not _p("body text").getKeepWithNext()

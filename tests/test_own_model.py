@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from comparisons.cli import app
-from comparisons.own_model import audit_model
+from dynval.comparisons.cli import app
+from dynval.comparisons.own_model import audit_model
 from dynval.model import ModelError, load_object
 from dynval.testing import assert_model_matches
 

@@ -8,15 +8,15 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.registry import BadOverrideError, apply_overrides
-from robots import ROBOT_NAMES
-from robots.parameters import ParameterError, Range, describe, specs, validate_params
+from dynval.comparisons.registry import BadOverrideError, apply_overrides
+from dynval.robots import ROBOT_NAMES
+from dynval.robots.parameters import ParameterError, Range, describe, specs, validate_params
 
 
 def defaults(robot: str):
     import importlib
 
-    return importlib.import_module(f"robots.{robot}.params").PARAMS
+    return importlib.import_module(f"dynval.robots.{robot}.params").PARAMS
 
 
 @pytest.mark.parametrize("robot", ROBOT_NAMES)
@@ -113,9 +113,9 @@ def test_good_overrides_keep_their_types():
 
 
 def test_a_quadruped_mass_override_reaches_the_model_and_the_descriptions():
-    from handrolled.quadruped.robot import build_model
-    from robots.quadruped import descriptions
-    from robots.quadruped.params import LEGS, total_mass
+    from dynval.handrolled.quadruped.robot import build_model
+    from dynval.robots.quadruped import descriptions
+    from dynval.robots.quadruped.params import LEGS, total_mass
 
     p0 = defaults("quadruped")
     p = apply_overrides("quadruped", p0, ["quadruped.m_thigh=1.2"])
@@ -138,7 +138,7 @@ def test_the_command_line_refuses_a_bad_override_before_running(tmp_path):
     """Exit 2 with the one sentence, and nothing written (issue 12, item 3)."""
     from typer.testing import CliRunner
 
-    from comparisons.cli import app
+    from dynval.comparisons.cli import app
 
     out = tmp_path / "out"
     res = CliRunner().invoke(app, ["run", "rover", "--set", "rover.m_seg=nan", "--out", str(out)])

@@ -11,8 +11,8 @@ from PIL import Image as PILImage
 from reportlab.lib.pagesizes import A4
 from reportlab.platypus import Image, SimpleDocTemplate
 
-from reports.figures import _png
-from reports.pngimage import PNGImage, parse, png_flowable
+from dynval.reports.figures import _png
+from dynval.reports.pngimage import PNGImage, parse, png_flowable
 
 
 def _figure_png() -> bytes:

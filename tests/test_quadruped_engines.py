@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from comparisons import description_check
-from comparisons.audit import ROUND_OFF
-from comparisons.cli import app
-from comparisons.quadruped import audit, frames, trajectories
-from comparisons.quadruped.scenarios import SCENARIOS, run_one
-from handrolled.quadruped.robot import build_model
-from robots import ROOT
-from robots.quadruped import descriptions
-from robots.quadruped.model_description import joint_names
-from robots.quadruped.params import LEGS, PARAMS, R_B0_PRINTED, total_mass
+from dynval.comparisons import description_check
+from dynval.comparisons.audit import ROUND_OFF
+from dynval.comparisons.cli import app
+from dynval.comparisons.quadruped import audit, frames, trajectories
+from dynval.comparisons.quadruped.scenarios import SCENARIOS, run_one
+from dynval.handrolled.quadruped.robot import build_model
+from dynval.robots import ROOT
+from dynval.robots.quadruped import descriptions
+from dynval.robots.quadruped.model_description import joint_names
+from dynval.robots.quadruped.params import LEGS, PARAMS, R_B0_PRINTED, total_mass
 
 DESC = ROOT / "quadruped"
 
@@ -62,7 +62,7 @@ def test_audit_catches_a_wrong_dh_offset():
 
 
 def test_printed_frame_0_puts_the_feet_above_the_body():
-    from handrolled.quadruped.kinematics import foot_position
+    from dynval.handrolled.quadruped.kinematics import foot_position
 
     printed = build_model(R_B0=R_B0_PRINTED)
     assert foot_position(printed, 0, PARAMS.theta_stand)[2] > 0.2
@@ -71,8 +71,8 @@ def test_printed_frame_0_puts_the_feet_above_the_body():
 def test_mujoco_and_pinocchio_agree_through_the_free_joint_maps():
     """Engine against engine, no hand-rolled model: MuJoCo's world-frame linear velocity
     and its qacc map onto Pinocchio's body-twist coordinates."""
-    from engines.mujoco_engine import MujocoTerms
-    from engines.pinocchio_engine import PinocchioTerms
+    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioTerms
 
     mj = MujocoTerms(DESC / "quadruped.xml")
     pn = PinocchioTerms(DESC / "quadruped.urdf", (0, 0, -9.81), floating=True,

@@ -4,14 +4,14 @@ ground-reaction assumptions of section 4, the gaits and the section-6 round trip
 import numpy as np
 import pytest
 
-from handrolled import ModelInputError
-from handrolled.quadruped import grf, kinematics, terms
-from handrolled.quadruped.gait import TROT, WALK, plan, sway
-from handrolled.quadruped.inverse import feedforward
-from handrolled.quadruped.reduced import body_pose_from_stance, constrained_forward_dynamics
-from handrolled.quadruped.robot import build_model
-from handrolled.quadruped.roundtrip import max_percentage_error, round_trip
-from robots.quadruped.params import LEGS, PARAMS, R_B0, R_B0_PRINTED, total_mass
+from dynval.handrolled import ModelInputError
+from dynval.handrolled.quadruped import grf, kinematics, terms
+from dynval.handrolled.quadruped.gait import TROT, WALK, plan, sway
+from dynval.handrolled.quadruped.inverse import feedforward
+from dynval.handrolled.quadruped.reduced import body_pose_from_stance, constrained_forward_dynamics
+from dynval.handrolled.quadruped.robot import build_model
+from dynval.handrolled.quadruped.roundtrip import max_percentage_error, round_trip
+from dynval.robots.quadruped.params import LEGS, PARAMS, R_B0, R_B0_PRINTED, total_mass
 
 MODEL = build_model()
 G = np.array([0.0, 0.0, -9.81])
@@ -58,7 +58,7 @@ def test_inverse_kinematics_refuses_a_foot_out_of_reach():
 
 def test_mass_matrix_is_symmetric_positive_definite_with_the_total_mass():
     rng = np.random.default_rng(5)
-    from comparisons.quadruped.frames import random_rotation
+    from dynval.comparisons.quadruped.frames import random_rotation
 
     for _ in range(5):
         R, th = random_rotation(rng), rng.uniform(-np.pi, np.pi, 12)
@@ -71,7 +71,7 @@ def test_mass_matrix_is_symmetric_positive_definite_with_the_total_mass():
 
 def test_gravity_on_the_floating_base_is_the_weight_in_body_axes():
     rng = np.random.default_rng(6)
-    from comparisons.quadruped.frames import random_rotation
+    from dynval.comparisons.quadruped.frames import random_rotation
 
     R, th = random_rotation(rng), rng.uniform(-np.pi, np.pi, 12)
     Gv = terms.gravity_vector(MODEL, R, th, G)
@@ -143,7 +143,7 @@ def test_pinned_forward_dynamics_returns_the_plan_where_the_assumptions_are_cons
 
 def test_body_pose_is_recovered_from_three_supporting_feet():
     rng = np.random.default_rng(8)
-    from comparisons.quadruped.frames import random_rotation
+    from dynval.comparisons.quadruped.frames import random_rotation
 
     R, p = random_rotation(rng), rng.uniform(-1, 1, 3)
     p_B4 = np.array([kinematics.foot_position(MODEL, k, PARAMS.theta_stand) for k in range(3)])
@@ -154,7 +154,7 @@ def test_body_pose_is_recovered_from_three_supporting_feet():
 
 @pytest.mark.parametrize("roll_deg", [0.0, 7.0, -20.0])
 def test_body_pose_is_recovered_from_two_feet_and_the_roll(roll_deg):
-    from handrolled.so3 import matrix_from_euler_zyx
+    from dynval.handrolled.so3 import matrix_from_euler_zyx
 
     R = matrix_from_euler_zyx(0.3, -0.1, np.radians(roll_deg))
     p = np.array([0.2, -0.1, 0.3])
@@ -175,7 +175,7 @@ def test_round_trip_error_of_the_walk_halves_with_the_step():
 def test_assumption_errors_vanish_for_forces_that_obey_the_assumptions():
     import pandas as pd
 
-    from comparisons.quadruped.assumptions import assumption_errors
+    from dynval.comparisons.quadruped.assumptions import assumption_errors
 
     rows = []
     for t in np.arange(0.0, WALK.period, 0.05):

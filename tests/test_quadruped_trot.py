@@ -5,14 +5,14 @@ trip on it must converge at first order; the paper's trot must keep its erratum.
 import numpy as np
 import pytest
 
-from comparisons.quadruped import section6
-from handrolled.quadruped.balance import balanced_trot, diagonal_moment
-from handrolled.quadruped.gait import TROT, plan
-from handrolled.quadruped.inverse import feedforward
-from handrolled.quadruped.kinematics import standing_height
-from handrolled.quadruped.robot import build_model
-from handrolled.quadruped.roundtrip import max_percentage_error, round_trip
-from robots.quadruped.params import PARAMS
+from dynval.comparisons.quadruped import section6
+from dynval.handrolled.quadruped.balance import balanced_trot, diagonal_moment
+from dynval.handrolled.quadruped.gait import TROT, plan
+from dynval.handrolled.quadruped.inverse import feedforward
+from dynval.handrolled.quadruped.kinematics import standing_height
+from dynval.handrolled.quadruped.robot import build_model
+from dynval.handrolled.quadruped.roundtrip import max_percentage_error, round_trip
+from dynval.robots.quadruped.params import PARAMS
 
 MODEL = build_model()
 G = np.array([0.0, 0.0, -PARAMS.g])

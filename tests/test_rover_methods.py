@@ -13,12 +13,12 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.rover import drawbar_readings, estimates, soil_tables, tables
-from comparisons.rover.scenarios import SCENARIOS, initial_state, scenario_params
-from comparisons.rover.validate import _table_47_erratum
-from handrolled.rover import terramechanics as tm
-from handrolled.rover.kinematics import entry_angle
-from handrolled.rover.steady_state import (
+from dynval.comparisons.rover import drawbar_readings, estimates, soil_tables, tables
+from dynval.comparisons.rover.scenarios import SCENARIOS, initial_state, scenario_params
+from dynval.comparisons.rover.validate import _table_47_erratum
+from dynval.handrolled.rover import terramechanics as tm
+from dynval.handrolled.rover.kinematics import entry_angle
+from dynval.handrolled.rover.steady_state import (
     NoSteadyStateError,
     constvel,
     drawbar_pull,
@@ -26,8 +26,8 @@ from handrolled.rover.steady_state import (
     top_speed_from_resistance,
     top_speed_from_wheel_power,
 )
-from robots import ROOT
-from robots.rover.params import (
+from dynval.robots import ROOT
+from dynval.robots.rover.params import (
     G_EARTH,
     G_MOON,
     LRV,
@@ -36,7 +36,7 @@ from robots.rover.params import (
     PARAMS,
     SSL_ROVER,
 )
-from robots.rover.soil import load_soil
+from dynval.robots.rover.soil import load_soil
 
 DESC = ROOT / "rover"
 DRY = load_soil("dry_sand")

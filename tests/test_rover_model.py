@@ -6,16 +6,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from comparisons import description_check
-from comparisons.rover import audit
-from comparisons.rover.frames import pose_from_q, q_from_pose, qd_from_velocity, velocity_from_q
-from comparisons.rover.scenarios import SCENARIOS, initial_state, run_one, scenario_params
-from handrolled.rover.kinematics import adjacent_transforms, joint_frames
-from handrolled.rover.model import HandRolledRover
-from robots import ROOT
-from robots.rover import descriptions
-from robots.rover.params import PARAMS, R_W0
-from robots.rover.soil import load_soil
+from dynval.comparisons import description_check
+from dynval.comparisons.rover import audit
+from dynval.comparisons.rover.frames import (
+    pose_from_q,
+    q_from_pose,
+    qd_from_velocity,
+    velocity_from_q,
+)
+from dynval.comparisons.rover.scenarios import SCENARIOS, initial_state, run_one, scenario_params
+from dynval.handrolled.rover.kinematics import adjacent_transforms, joint_frames
+from dynval.handrolled.rover.model import HandRolledRover
+from dynval.robots import ROOT
+from dynval.robots.rover import descriptions
+from dynval.robots.rover.params import PARAMS, R_W0
+from dynval.robots.rover.soil import load_soil
 
 DESC = ROOT / "rover"
 SOIL = load_soil("dry_sand")
@@ -60,8 +65,8 @@ def test_printed_wheel_force_sign_is_caught():
 def test_wrong_inertia_is_caught(tmp_path):
     from dataclasses import replace
 
-    from robots.description import to_mjcf, to_urdf
-    from robots.rover.model_description import rover_description
+    from dynval.robots.description import to_mjcf, to_urdf
+    from dynval.robots.rover.model_description import rover_description
 
     wrong = rover_description("rover_chain", replace(PARAMS, m_seg=PARAMS.m_seg * 1.01))
     (tmp_path / "rover_chain.xml").write_text(to_mjcf(wrong))
@@ -100,7 +105,7 @@ def test_straight_driving_keeps_heading():
 
 
 def test_printed_sign_run_stops_with_a_clear_error():
-    from comparisons.rover.loop import WheelLeftSoilError
+    from dynval.comparisons.rover.loop import WheelLeftSoilError
 
     with pytest.raises(WheelLeftSoilError, match="left the soil at t ="):
         run_one(PARAMS, SCENARIOS["steady_A"], "handrolled", "shared", DESC, duration=1.0,
@@ -117,7 +122,7 @@ def test_rk4_and_euler_agree_on_a_steady_state():
 def test_unknown_rover_scenario_from_cli():
     from typer.testing import CliRunner
 
-    from comparisons.cli import app
+    from dynval.comparisons.cli import app
 
     res = CliRunner().invoke(app, ["run", "rover", "--scenario", "moonwalk"])
     assert res.exit_code != 0 and "unknown scenario 'moonwalk'" in res.output
@@ -126,7 +131,7 @@ def test_unknown_rover_scenario_from_cli():
 def test_rover_native_contact_is_refused(tmp_path: Path):
     from typer.testing import CliRunner
 
-    from comparisons.cli import app
+    from dynval.comparisons.cli import app
 
     res = CliRunner().invoke(app, ["run", "rover", "--scenario", "steady_A", "--contact",
                                    "native", "--out", str(tmp_path)])

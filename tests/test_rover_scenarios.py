@@ -7,13 +7,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from comparisons.rover import soil_tables, tables
-from comparisons.rover.scenarios import SCENARIOS, run_one
-from handrolled.rover import terramechanics as tm
-from handrolled.rover.steady_state import sinkage_for_load
-from robots import ROOT
-from robots.rover.params import PARAMS
-from robots.rover.soil import load_soil
+from dynval.comparisons.rover import soil_tables, tables
+from dynval.comparisons.rover.scenarios import SCENARIOS, run_one
+from dynval.handrolled.rover import terramechanics as tm
+from dynval.handrolled.rover.steady_state import sinkage_for_load
+from dynval.robots import ROOT
+from dynval.robots.rover.params import PARAMS
+from dynval.robots.rover.soil import load_soil
 
 DESC = ROOT / "rover"
 DRY = load_soil("dry_sand")

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from comparisons.ladder import Inputs
-from comparisons.rover import settling, tables, turning_sweep
-from comparisons.rover.validate import LADDER
-from robots import ROOT
-from robots.rover.params import PARAMS
+from dynval.comparisons.ladder import Inputs
+from dynval.comparisons.rover import settling, tables, turning_sweep
+from dynval.comparisons.rover.validate import LADDER
+from dynval.robots import ROOT
+from dynval.robots.rover.params import PARAMS
 
 DESC = ROOT / "rover"
 DEG = 180.0 / math.pi

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
-from handrolled.rover import terramechanics as tm
-from handrolled.rover.steady_state import NoSteadyStateError, constvel, sinkage_for_load
-from robots.rover.soil import SOIL_DIR, SOIL_NAMES, Soil, SoilFileError, load_soil
+from dynval.handrolled.rover import terramechanics as tm
+from dynval.handrolled.rover.steady_state import NoSteadyStateError, constvel, sinkage_for_load
+from dynval.robots.rover.soil import SOIL_DIR, SOIL_NAMES, Soil, SoilFileError, load_soil
 
 DRY = load_soil("dry_sand")
 LUNAR = load_soil("lunar_soil_simulant")

@@ -1,4 +1,4 @@
-"""handrolled.so3 against scipy's Rotation, an independent implementation, and against the
+"""dynval.handrolled.so3 against scipy's Rotation, an independent implementation, and against the
 identities that define each function."""
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from handrolled import so3
+from dynval.handrolled import so3
 
 RNG = np.random.default_rng(20250917)
 ROUND_OFF = 1e-14

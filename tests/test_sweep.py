@@ -4,7 +4,7 @@ values as columns, a figure per metric, and a second run served from the cache."
 import pandas as pd
 from typer.testing import CliRunner
 
-from comparisons.cli import app
+from dynval.comparisons.cli import app
 
 runner = CliRunner()
 ARGS = ["sweep", "landing_gear", "--scenario", "flat", "--tier", "ci", "--workers", "1",

@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from comparisons.harness import DivergenceError
-from comparisons.ladder import Inputs
-from comparisons.landing_gear.validate import LADDER
-from comparisons.tasks import Outcome, ResultCache, Task, execute, task_digest
-from robots import ROOT
+from dynval.comparisons.harness import DivergenceError
+from dynval.comparisons.ladder import Inputs
+from dynval.comparisons.landing_gear.validate import LADDER
+from dynval.comparisons.tasks import Outcome, ResultCache, Task, execute, task_digest
+from dynval.robots import ROOT
 
 
 def _tasks() -> list[Task]:
@@ -91,6 +91,22 @@ def test_a_failure_is_the_task_result_and_raises_when_read():
         out["r boom"].get()
 
 
+def _stale_build(x: float) -> float:
+    raise ModuleNotFoundError("No module named 'handrolled'")  # a compiled cache gone stale
+
+
+def test_a_failure_of_the_machine_is_not_stored_as_the_result(tmp_path):
+    """A divergence is the task's result and is cached; an import error (a stale numba
+    cache after a move) is the machine's, and the next run computes the task again."""
+    diverges = Task("r boom", "landing_gear", _diverge, (1e9,))
+    stale = Task("r stale", "landing_gear", _stale_build, (1.0,))
+    first = execute([diverges, stale], cache_dir=tmp_path)
+    assert isinstance(first["r stale"].error, ModuleNotFoundError)
+    again = execute([diverges, stale], cache_dir=tmp_path)
+    assert again["r boom"].cached and isinstance(again["r boom"].error, DivergenceError)
+    assert not again["r stale"].cached
+
+
 def test_task_keys_are_unique():
     t = _tasks()[0]
     with pytest.raises(ValueError, match="share the key"):
@@ -98,13 +114,14 @@ def test_task_keys_are_unique():
 
 
 def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
-    from comparisons.tasks import _closure, _roots
+    from dynval.comparisons.tasks import _closure, _roots
 
     run = next(t for t in _tasks() if t.key.endswith("flat shared handrolled"))
     code = _closure(_roots(run))
-    for needed in ("handrolled.landing_gear.model", "comparisons.landing_gear.loop",
-                   "engines.mujoco_engine", "robots.landing_gear.params", "handrolled.so3"):
+    for needed in ("dynval.handrolled.landing_gear.model", "dynval.comparisons.landing_gear.loop",
+                   "dynval.engines.mujoco_engine", "dynval.robots.landing_gear.params",
+                   "dynval.handrolled.so3"):
         assert needed in code
-    for unrelated in ("comparisons.cli", "reports.pdf", "handrolled.rover.model",
-                      "comparisons.quadruped.validate"):
+    for unrelated in ("dynval.comparisons.cli", "dynval.reports.pdf",
+                      "dynval.handrolled.rover.model", "dynval.comparisons.quadruped.validate"):
         assert unrelated not in code

@@ -8,10 +8,10 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-import robots
-from comparisons.check import BaselineError, compare_to_baseline, load_baselines
-from comparisons.cli import app
-from reports.chapter import MetricRow, metrics_frame
+import dynval.robots
+from dynval.comparisons.check import BaselineError, compare_to_baseline, load_baselines
+from dynval.comparisons.cli import app
+from dynval.reports.chapter import MetricRow, metrics_frame
 
 runner = CliRunner()
 
@@ -29,13 +29,13 @@ def test_a_stiff_ground_that_blows_up_stops_with_exit_3(tmp_path):
 
 def test_a_description_edited_by_hand_is_refused(tmp_path, monkeypatch):
     root = tmp_path / "robots"
-    shutil.copytree(robots.ROOT / "landing_gear", root / "landing_gear")
+    shutil.copytree(dynval.robots.ROOT / "landing_gear", root / "landing_gear")
     xml = root / "landing_gear" / "landing_gear_as_built.xml"
     text = xml.read_text()
     i = text.index('mass="')
     j = text.index('"', i + 6)
     xml.write_text(text[:i] + 'mass="9.99"' + text[j + 1:])
-    monkeypatch.setattr(robots, "ROOT", root)
+    monkeypatch.setattr(dynval.robots, "ROOT", root)
     res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
                               "mujoco", "--out", str(tmp_path / "out")])
     assert res.exit_code == 2
@@ -80,11 +80,11 @@ def test_tables_are_not_cut_in_a_pipe():
     import subprocess
     import sys
 
-    from comparisons.registry import comparison
+    from dynval.comparisons.registry import comparison
 
-    out = subprocess.run([sys.executable, "-m", "comparisons.cli", "list"], capture_output=True,
-                         text=True, check=True).stdout
-    longest = max((sc.title for r in robots.ROBOT_NAMES
+    out = subprocess.run([sys.executable, "-m", "dynval.comparisons.cli", "list"],
+                         capture_output=True, text=True, check=True).stdout
+    longest = max((sc.title for r in dynval.robots.ROBOT_NAMES
                    for sc in comparison(r).scenarios.values()), key=len)
     assert longest in out  # whole, on one line
     assert "quadruped.m_thigh" in out and "kg" in out  # parameters with units and ranges
@@ -93,7 +93,7 @@ def test_tables_are_not_cut_in_a_pipe():
 def test_an_override_nothing_uses_is_named():
     """An override for a robot not in the run, or one a scenario replaces with its own
     value, was dropped without a word (issue 12, item 3)."""
-    from comparisons.registry import unused_overrides
+    from dynval.comparisons.registry import unused_overrides
 
     assert unused_overrides(["hopper"], ["landing_gear.k=2000"]) == [
         "override landing_gear.k=2000 is not used: landing_gear is not in this run (hopper)"]

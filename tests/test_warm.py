@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from comparisons import assembly
-from comparisons.cli import app
-from comparisons.ladder import Inputs, RobotLadder
-from comparisons.landing_gear.validate import LADDER
-from comparisons.tasks import Outcome, Task, _closure, _roots
-from robots import ROOT
+from dynval.comparisons import assembly
+from dynval.comparisons.cli import app
+from dynval.comparisons.ladder import Inputs, RobotLadder
+from dynval.comparisons.landing_gear.validate import LADDER
+from dynval.comparisons.tasks import Outcome, Task, _closure, _roots
+from dynval.robots import ROOT
 
 runner = CliRunner()
 QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", "ci",
@@ -76,7 +76,7 @@ def test_a_warm_run_writes_what_the_cold_run_wrote(runs):
 
 
 def test_the_cached_report_is_the_report_drawn_afresh(runs, tmp_path):
-    from reports.pdf import build_report
+    from dynval.reports.pdf import build_report
 
     warm = runs / "warm"  # its figures came from the figure cache
     again = build_report(warm, tmp_path / "fresh.pdf", cache_dir=None)  # every one drawn
@@ -115,6 +115,7 @@ def test_the_address_follows_every_outcome_the_inputs_and_the_code():
     unaddressed = {**outcomes, tasks[0].key: Outcome(tasks[0].key)}
     assert assembly.assembly_digest(LADDER, inp, tasks, unaddressed) is None
     code = _closure(_roots(Task("assemble", "landing_gear", LADDER.assembled)))
-    for needed in ("comparisons.ladder", "comparisons.metrics", "comparisons.harness",
-                   "comparisons.landing_gear.validate", "reports.chapter"):
+    for needed in ("dynval.comparisons.ladder", "dynval.comparisons.metrics",
+                   "dynval.comparisons.harness", "dynval.comparisons.landing_gear.validate",
+                   "dynval.reports.chapter"):
         assert needed in code

@@ -1,5 +1,0 @@
-"""The hexapod (Silva, Tenreiro Machado, Lopes, Robotica 2005) on the validation ladder."""
-
-from comparisons.hexapod.validate import LADDER
-
-__all__ = ["LADDER"]

@@ -1,5 +1,0 @@
-"""The landing gear's rungs of the validation ladder."""
-
-from comparisons.landing_gear.validate import LADDER
-
-__all__ = ["LADDER"]

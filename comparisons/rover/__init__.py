@@ -1,5 +1,0 @@
-"""The rover's rungs of the validation ladder."""
-
-from comparisons.rover.validate import LADDER
-
-__all__ = ["LADDER"]

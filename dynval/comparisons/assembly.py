@@ -1,0 +1,94 @@
+"""A robot's assembled chapter, cached by content.
+
+Assembling a chapter from the tasks' outcomes (comparisons, tidy traces, Parquet) is a
+pure function of those outcomes, the robot's inputs and the assembling code, so a warm
+``validate`` (every task read from the results cache) need not redo it.  The entry's
+address is derived from the outcomes' own content addresses (``Outcome.digest``), the
+inputs and the source digest of the assembling code (``dynval.comparisons.ladder`` and the robot's
+modules, closed over their imports); the entry holds the metric rows, the chapter and the
+bytes of every part written under the output folder, which a hit writes again unchanged.
+Without a digest for every outcome (``--no-cache``) nothing is read or stored; an entry
+that cannot be read is assembled again, never trusted."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from dataclasses import replace
+from pathlib import Path
+
+from dynval.comparisons.ladder import Assembled, Inputs, RobotLadder
+from dynval.comparisons.manifest import write_atomic
+from dynval.comparisons.tasks import Outcome, Task, inputs_digest, source_digest
+from dynval.reports.chapter import Chapter, MetricRow
+
+ASSEMBLY_FORMAT = 1  # bump when the stored form of an assembly changes
+
+
+def assembly_digest(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
+                    outcomes: dict[str, Outcome]) -> str | None:
+    """The content address of a robot's assembly, or None when an outcome has none (the
+    results cache was not used)."""
+    digests = [(t.key, outcomes[t.key].digest) for t in tasks]
+    if not digests or not all(d for _, d in digests):
+        return None
+    code = source_digest(Task("assemble", ladder.robot, ladder.assembled))
+    h = hashlib.sha256(f"{ASSEMBLY_FORMAT}:{ladder.robot}:{code}".encode())
+    h.update(repr(digests).encode())
+    # the inputs themselves (hooks read the parameters; the description folder counts by
+    # its content, as in a task's address, and by where it lies, as the tasks' own calls do)
+    h.update(pickle.dumps(replace(inp, desc_dir=str(inp.desc_dir)), protocol=4))
+    h.update(inputs_digest(Path(inp.desc_dir)).encode())
+    return h.hexdigest()
+
+
+def _path(cache_dir: Path, digest: str) -> Path:
+    return Path(cache_dir) / "assembled" / f"{digest}.pkl"
+
+
+def load(cache_dir: Path, digest: str) -> Assembled | None:
+    """The stored assembly, or None (an unreadable or malformed entry is removed)."""
+    path = _path(cache_dir, digest)
+    if not path.is_file():
+        return None
+    try:
+        stored = pickle.loads(path.read_bytes())
+        if not (isinstance(stored, Assembled) and isinstance(stored.chapter, Chapter)
+                and isinstance(stored.rows, list)
+                and all(isinstance(r, MetricRow) for r in stored.rows)
+                and isinstance(stored.files, dict)
+                and all(isinstance(k, str) and isinstance(v, bytes)
+                        for k, v in stored.files.items())):
+            raise ValueError("not a stored assembly")
+    except Exception:  # noqa: BLE001 - any unreadable entry is assembled again
+        path.unlink(missing_ok=True)
+        return None
+    return stored
+
+
+def store(cache_dir: Path, digest: str, done: Assembled) -> None:
+    path = _path(cache_dir, digest)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(pickle.dumps(done, protocol=4))
+    tmp.replace(path)  # atomic: a reader sees the whole entry or none
+
+
+def assemble(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
+             outcomes: dict[str, Outcome], out: Path, cache_dir: Path | None
+             ) -> tuple[list[MetricRow], Chapter]:
+    """The robot's metric rows and chapter, with its parts written under ``out``: from the
+    assembly cache where the same outcomes were assembled by the same code before, else
+    assembled (and stored)."""
+    digest = (assembly_digest(ladder, inp, tasks, outcomes) if cache_dir is not None
+              else None)
+    hit = load(cache_dir, digest) if digest else None
+    if hit is not None:
+        for rel, data in hit.files.items():
+            write_atomic(out / rel, lambda tmp, d=data: tmp.write_bytes(d))
+        return hit.rows, hit.chapter
+    done = ladder.assembled(inp, outcomes, out)
+    if digest:
+        store(cache_dir, digest, done)
+    return done.rows, done.chapter

@@ -1,0 +1,244 @@
+"""Benchmarks (not timed tests), as ratios against MuJoCo on the same run:
+the landing gear's per-step cost on its slope scenario, the rover's simulated seconds
+per wall-clock second at its 1 ms step (straight driving at 3 m/s), and the quadruped's
+RNEA and mass matrix per call against Pinocchio's and its trot step against the engines.
+
+    python -m dynval.comparisons.bench landing_gear [--steps N]
+    python -m dynval.comparisons.bench rover [--steps N]
+    python -m dynval.comparisons.bench quadruped [--steps N]
+    python -m dynval.comparisons.bench hopper [--steps N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
+from dynval.comparisons.landing_gear.scenarios import SCENARIOS
+from dynval.handrolled.landing_gear.model import Forms
+from dynval.robots import ROOT
+from dynval.robots.landing_gear.params import PARAMS
+
+
+def bench_landing_gear(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per step: the plant step alone ("model") and the whole closed loop
+    (observation, controller, contact law, step)."""
+    p, sc = PARAMS, SCENARIOS["slope_lc"]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        plant = make_plant(
+            impl, p, "as_derived", "shared", aSL, aAZ, Forms(), ROOT / "landing_gear"
+        )
+        plant.reset(initial_state(p, aSL, aAZ))
+        loop = LandingGearLoop(plant, p, aSL, aAZ, True, "shared", Forms())
+        for _ in range(200):  # warm-up (numba compilation, caches)
+            loop.advance()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / steps
+        tau, F = np.zeros((4, 2)), loop.F_PF.copy()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            plant.step(tau, F, 0.0)
+        model = (time.perf_counter() - t0) / steps
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
+def bench_rover(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per 1 ms step of the plant alone ("model": wheel-soil forces from the
+    implementation's state plus the dynamics step) and of the closed loop (plus the
+    torque-from-power drive), on straight driving at 3 m/s."""
+    from dynval.comparisons.rover.loop import RoverLoop
+    from dynval.comparisons.rover.loop import make_plant as rover_plant
+    from dynval.comparisons.rover.scenarios import SCENARIOS as ROVER_SCENARIOS
+    from dynval.comparisons.rover.scenarios import initial_state as rover_initial
+    from dynval.comparisons.rover.scenarios import scenario_params
+    from dynval.robots.rover.params import PARAMS as ROVER
+    from dynval.robots.rover.soil import load_soil
+
+    sc = ROVER_SCENARIOS["straight_3"]
+    p = scenario_params(ROVER, sc)
+    soil = load_soil(p.soil)
+    q, qd, T0, P0, _ = rover_initial(p, sc, soil)
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        plant = rover_plant(impl, p, soil.as_tuple(), sc.rigid, ROOT / "rover")
+        plant.reset(q, qd)
+        loop = RoverLoop(plant, p, np.full((2, 2), T0), np.full((2, 2), P0), None)
+        for _ in range(200):
+            loop.advance()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / steps
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            plant.advance(loop.T)
+        model = (time.perf_counter() - t0) / steps
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
+def _per_call(fn, n: int) -> float:
+    fn()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n
+
+
+def bench_quadruped_terms(calls: int) -> dict[str, dict[str, float]]:
+    """Seconds per call from Python, floating base (18 coordinates), at a seeded state:
+    the hand-rolled RNEA and M (RNEA, Walker-Orin) against Pinocchio's rnea and crba."""
+    import pinocchio as pin
+
+    from dynval.comparisons.quadruped import frames
+    from dynval.comparisons.quadruped.audit import random_states
+    from dynval.handrolled.quadruped import rnea, terms
+    from dynval.handrolled.quadruped.robot import build_model
+    from dynval.robots.quadruped.model_description import joint_names
+
+    model = build_model()
+    s = random_states(1, 0)[0]
+    th, g = s.theta.reshape(4, 3), np.array([0.0, 0.0, -9.81])
+    nu, nudot = s.nu, s.nudot
+    pm = pin.buildModelFromUrdf(str(ROOT / "quadruped" / "quadruped.urdf"),
+                                pin.JointModelFreeFlyer())
+    pd = pm.createData()
+    from dynval.engines.pinocchio_engine import PinocchioTerms
+
+    order = PinocchioTerms(ROOT / "quadruped" / "quadruped.urdf", floating=True,
+                           joint_names=joint_names())
+    q = order._q(frames.pinocchio_q(s.p_WB, s.R_WB, s.theta))
+    v, a = order._v(nu), order._v(nudot)
+    return {
+        "RNEA": {"handrolled": _per_call(lambda: rnea.inverse_dynamics(
+            model, s.R_WB, nu[:6], nudot[:6], th, nu[6:], nudot[6:], g), calls),
+            "pinocchio": _per_call(lambda: pin.rnea(pm, pd, q, v, a), calls)},
+        "M": {"handrolled": _per_call(lambda: terms.mass_matrix(model, s.R_WB, th), calls),
+              "pinocchio": _per_call(lambda: pin.crba(pm, pd, q), calls)},
+    }
+
+
+def bench_quadruped(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per 1 ms trot step: the plant step alone ("model": the pinned-feet eq. (5)
+    for the hand-rolled model, the engine's step with native contact) and the closed loop
+    (plan, inverse dynamics with section 4's forces, PD)."""
+    from dynval.comparisons.quadruped.loop import QuadrupedLoop
+    from dynval.comparisons.quadruped.loop import make_plant as quad_plant
+    from dynval.handrolled.quadruped.gait import TROT
+    from dynval.robots.quadruped.params import PARAMS as QUAD
+
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        loop = QuadrupedLoop(quad_plant(impl, QUAD, ROOT / "quadruped"), QUAD, TROT)
+        for _ in range(20):
+            loop.advance()
+        n = min(steps, 250)  # a quarter of a trot cycle at most: the body is not balanced
+        t0 = time.perf_counter()
+        for _ in range(n):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / n
+        tau = loop.tau.copy()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            loop.plant.step(tau, loop.stance)
+        model = (time.perf_counter() - t0) / n
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
+def bench_hopper(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per step on the speed run (shared contact): the plant step alone ("model")
+    and the closed loop (phase machine, eqs. 20-23, leg spring, contact law 24-25)."""
+    from dynval.comparisons.hopper.loop import HopperLoop
+    from dynval.comparisons.hopper.loop import make_plant as hopper_plant
+    from dynval.comparisons.hopper.scenarios import SCENARIOS as HOPPER_SCENARIOS
+    from dynval.comparisons.hopper.scenarios import initial_state as hopper_initial
+    from dynval.comparisons.hopper.scenarios import piecewise
+    from dynval.robots.hopper.params import PARAMS as HOP
+
+    sc = HOPPER_SCENARIOS["speed"]
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        plant = hopper_plant(impl, HOP, "shared", ROOT / "hopper")
+        plant.reset(*hopper_initial(HOP))
+        loop = HopperLoop(plant, HOP, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d))
+        for _ in range(200):  # warm-up (numba compilation)
+            loop.advance()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / steps
+        F = loop.F_foot.copy()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            plant.step(0.0, 0.0, F)
+        model = (time.perf_counter() - t0) / steps
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
+def bench_hopper_terms(calls: int) -> dict[str, float]:
+    """Seconds per evaluation of eq. (19)'s M and bias on the 5-DoF planar chain: the
+    literal operator products against the compiled recursions."""
+    from dynval.handrolled.hopper import chain, soa
+    from dynval.handrolled.hopper.recursive import Recursive
+    from dynval.robots.hopper.params import PARAMS as HOP
+
+    c = chain.planar(HOP)
+    rec = Recursive(c)
+    q, qd = np.array([0.1, 1.4, 0.05, 0.2, 0.9]), np.array([0.3, -1.0, 0.2, 1.0, -0.5])
+    g, zero = soa.gravity_acceleration(HOP.g), np.zeros(5)
+
+    def recursive() -> None:
+        rec.mass_and_jacobian(q)
+        rec.inverse_dynamics(q, qd, zero, g)
+
+    recursive()  # compile
+    return {"operator products": _per_call(lambda: soa.terms(c, q, qd), calls),
+            "recursions": _per_call(recursive, calls)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("robot", choices=["landing_gear", "rover", "quadruped", "hopper"])
+    ap.add_argument("--steps", type=int, default=5000)
+    args = ap.parse_args()
+    if args.robot == "quadruped":
+        for term, r in bench_quadruped_terms(args.steps).items():
+            print(f"{term:<5} handrolled {r['handrolled'] * 1e6:8.2f} us/call, pinocchio "
+                  f"{r['pinocchio'] * 1e6:6.2f} us/call: {r['handrolled'] / r['pinocchio']:.1f} x")
+    if args.robot == "hopper":
+        t = bench_hopper_terms(min(args.steps, 2000))
+        ratio = t["operator products"] / t["recursions"]
+        print(f"eq. (19) M and bias: operator products {t['operator products'] * 1e6:.1f} "
+              f"us, recursions {t['recursions'] * 1e6:.1f} us: {ratio:.1f} x faster")
+    bench = {"landing_gear": bench_landing_gear, "rover": bench_rover,
+             "quadruped": bench_quadruped, "hopper": bench_hopper}[args.robot]
+    res = bench(args.steps)
+    ref = res["mujoco"]
+    print(
+        f"{'implementation':<12} {'model us/step':>14} {'x MuJoCo':>9} "
+        f"{'loop us/step':>13} {'x MuJoCo':>9}"
+    )
+    for impl, r in res.items():
+        print(
+            f"{impl:<12} {r['model'] * 1e6:14.1f} {r['model'] / ref['model']:9.2f} "
+            f"{r['closed_loop'] * 1e6:13.1f} {r['closed_loop'] / ref['closed_loop']:9.2f}"
+        )
+    if args.robot == "rover":
+        for impl, r in res.items():
+            print(f"{impl:<12} closed loop runs {1e-3 / r['closed_loop']:.1f} x real time "
+                  f"at dt = 1 ms (the thesis' MATLAB code: 0.03-0.04 x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,552 @@
+"""The ``dynval`` command line (the contract in SPEC.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from dynval.comparisons.progress import StepProgress, TaskProgress  # noqa: E402
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Validate hand-derived robot models against MuJoCo, PyBullet, Pinocchio.",
+)
+console = Console(stderr=True, soft_wrap=True)  # one error, one line: no hard wraps
+OutOpt = Annotated[Path, typer.Option("--out", help="output folder")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="ROBOT.PARAMETER=VALUE override")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", help="processes on this machine (default: every core)")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", envvar="DYNVAL_SCHEDULER",
+    help="a Dask scheduler address (tcp://HOST:PORT) to run the tasks on")]
+TierOpt = Annotated[str, typer.Option(
+    "--tier", help="full: every scenario to its end; ci: the first seconds of each, fewer "
+                   "audit states, with baselines of its own")]
+NoCacheOpt = Annotated[bool, typer.Option(
+    "--no-cache", help="recompute every task (the results cache is neither read nor written)")]
+
+
+def _stdout() -> Console:
+    """Standard output for tables: at a terminal its width; otherwise (a pipe, a CI log)
+    wide enough that no table is ever cut or wrapped."""
+    import sys
+
+    return Console() if sys.stdout.isatty() else Console(width=10_000, no_color=True)
+
+
+class UserError(Exception):
+    """A mistake by the user: printed as one sentence, exit code 2."""
+
+
+def _user_errors(fn):
+    """Turn expected failures into one clear sentence and a non-zero exit."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from dynval.comparisons.check import BaselineError
+        from dynval.comparisons.harness import DivergenceError
+        from dynval.comparisons.manifest import IncompleteRunError
+        from dynval.comparisons.registry import BadOverrideError
+        from dynval.engines import DescriptionError, UnknownEngineError
+        from dynval.handrolled import ModelInputError
+        from dynval.model import ModelError
+        from dynval.robots import UnknownRobotError
+
+        try:
+            return fn(*args, **kwargs)
+        except (
+            UnknownRobotError,
+            UnknownEngineError,
+            BadOverrideError,
+            DescriptionError,
+            BaselineError,
+            UserError,
+            ModelInputError,
+            ModelError,
+            IncompleteRunError,
+        ) as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+        except DivergenceError as exc:
+            console.print(f"[red]error:[/red] {exc}; no result was written as complete")
+            raise typer.Exit(3) from None
+        except KeyError as exc:  # unknown scenario and similar lookups
+            console.print(f"[red]error:[/red] {exc.args[0] if exc.args else exc}")
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+@app.command("list")
+def list_cmd() -> None:
+    """Robots, their scenarios, the engines, and every parameter with its unit and range."""
+    from dynval.comparisons.registry import comparison
+    from dynval.engines import ENGINE_NAMES, TERM_ENGINES
+    from dynval.robots import ROBOT_NAMES
+    from dynval.robots.parameters import describe
+
+    table = Table("robot", "scenario", "title")
+    for robot in ROBOT_NAMES:
+        for name, sc in comparison(robot).scenarios.items():
+            table.add_row(robot, name, sc.title)
+    _stdout().print(table)
+    _stdout().print(
+        f"simulation engines: {', '.join(ENGINE_NAMES)}; "
+        f"dynamics-term engines: {', '.join(TERM_ENGINES)}"
+    )
+    params = Table("parameter", "value", "unit", "valid range", "description",
+                   title="parameters (--set ROBOT.PARAMETER=VALUE)")
+    for robot in ROBOT_NAMES:
+        for row in describe(comparison(robot).default_params):
+            params.add_row(row["parameter"], row["value"], row["unit"], row["range"],
+                           row["description"])
+    _stdout().print(params)
+
+
+@app.command()
+@_user_errors
+def run(
+    robot: str,
+    scenario: Annotated[str | None, typer.Option()] = None,
+    engine: Annotated[list[str] | None, typer.Option("--engine")] = None,
+    contact: Annotated[str, typer.Option()] = "shared",
+    out: OutOpt = Path("dynval-out"),
+    set_: SetOpt = None,
+) -> None:
+    """Run one scenario of ROBOT with the hand-rolled model and the chosen engines."""
+    from dynval.comparisons import harness, manifest
+    from dynval.comparisons.registry import apply_overrides, comparison, description_dir
+    from dynval.engines import check_engine
+    from dynval.reports.chapter import traces_path
+
+    comp = comparison(robot)
+    if contact not in comp.contact_modes:
+        raise UserError(
+            f"unknown contact mode {contact!r}; use one of {', '.join(comp.contact_modes)}"
+        )
+    sc_name = scenario or next(iter(comp.scenarios))
+    if sc_name not in comp.scenarios:
+        raise UserError(
+            f"unknown scenario {sc_name!r} for {robot}; known: {', '.join(comp.scenarios)}"
+        )
+    engines = [check_engine(e) for e in (engine or ["mujoco", "pybullet"])]
+    impls = [i for i in ["handrolled", *engines] if comp.supports(i, contact)]
+    refused = [e for e in engines if e not in impls]
+    if engine and refused:
+        raise UserError(f"{robot}: {refused[0]} does not run with {contact} contact; "
+                        f"use --contact {'native' if contact == 'shared' else 'shared'}")
+    for e in refused:
+        console.print(f"{robot}: {e} runs with other contact than {contact!r}; not run")
+    params = apply_overrides(robot, comp.default_params, set_ or [])
+    _warn_unused([robot], set_, [sc_name])
+    manifest.begin(out)
+    started = manifest.now()
+    desc = description_dir(robot, params, comp.default_params, out)
+    wide = {}
+    with StepProgress(console) as prog:
+        for impl in impls:
+            wide[impl] = comp.run_one(params, comp.scenarios[sc_name], impl, contact, desc,
+                                      progress=prog.step(f"{robot} {sc_name} {impl}"))
+    path = traces_path(out, robot, sc_name, contact)
+    traces = harness.tidy(wide).assign(robot=robot, scenario=sc_name, variant=contact)
+    manifest.write_atomic(path, lambda tmp: traces.to_parquet(tmp, index=False))
+    manifest.finish(out, "run", started, {"robot": robot, "scenario": sc_name,
+                                          "contact": contact, "engines": engines,
+                                          "overrides": set_ or []})
+    console.print(f"wrote {path}")
+
+
+@app.command()
+@_user_errors
+def audit(
+    robot: Annotated[str | None, typer.Argument(help="a built-in robot")] = None,
+    samples: Annotated[int, typer.Option()] = 1000,
+    seed: Annotated[int, typer.Option()] = 0,
+    model: Annotated[str | None, typer.Option(
+        help="your own model, PATH.py:OBJECT or package.module:OBJECT")] = None,
+    description: Annotated[Path | None, typer.Option(
+        help="its URDF (MuJoCo, PyBullet, Pinocchio) or MJCF (MuJoCo)")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="with --model: write the figures and report.pdf here")] = None,
+) -> None:
+    """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; or of
+    your own --model against its --description (L0-L3)."""
+    if samples < 1:
+        raise UserError("--samples must be at least 1")
+    if model is not None or description is not None:
+        if robot is not None or model is None or description is None:
+            raise UserError("audit either a built-in ROBOT or --model with --description")
+        _audit_own(model, description, samples, seed, out)
+        return
+    if robot is None:
+        raise UserError("name a ROBOT to audit, or give --model and --description")
+    from dynval.comparisons.registry import comparison
+
+    comp = comparison(robot)
+    from dynval.comparisons.registry import description_dir
+
+    desc = description_dir(robot, comp.default_params, comp.default_params, Path("."))
+    results = comp.full_audit(comp.default_params, desc, samples, seed)
+    table = Table(
+        "term",
+        "equation",
+        "form",
+        "reference",
+        "max rel error",
+        "max abs error",
+        "worst at",
+        "verdict",
+        title=f"{robot} audit, {samples} states, seed {seed}",
+    )
+    for r in results:
+        verdict = "agrees" if r.passed else ("erratum" if r.form == "printed" else "DIFFERS")
+        table.add_row(
+            r.term,
+            r.equation,
+            r.form,
+            r.reference,
+            f"{r.max_rel_error:.2e}",
+            f"{r.max_abs_error:.2e}",
+            r.worst_name or "-",
+            verdict,
+        )
+    _stdout().print(table)
+    if any(not r.passed and r.form != "printed" for r in results):
+        raise typer.Exit(1)
+
+
+def _own_audit(spec: str, description: Path, samples: int, seed: int):
+    from dynval.comparisons.own_model import audit_model
+    from dynval.model import load_object
+
+    return audit_model(load_object(spec), description, samples, seed,
+                       label=spec.rsplit(":", 1)[1])
+
+
+def _audit_own(spec: str, description: Path, samples: int, seed: int,
+               folder: Path | None = None) -> None:
+    """``dynval audit --model ... --description ...``: the table, what was not checked,
+    each failure in words (and, with ``--out``, the figures and the report); exit 1 when
+    a term, the L0 reading or the free swing differs."""
+    res = _own_audit(spec, description, samples, seed)
+    if folder is not None:
+        from dynval.comparisons.own_model_run import write_run
+        from dynval.reports import build_report
+
+        write_run(res, folder, spec, samples, seed)
+        console.print(f"wrote {build_report(folder)}")
+    out = _stdout()
+    l0_bad = [r for r in res.l0 if not r["passed"]]
+    out.print(f"L0: {len(res.l0)} readings of {description.name} compared across engines, "
+              f"{len(l0_bad)} differ")
+    for r in l0_bad:
+        out.print(f"  {r['engine']}: {r['quantity']} differs by {r['max_error']:.3g}")
+    table = Table("term", "computed by", "reference", "max rel error", "max abs error",
+                  "worst at", "verdict",
+                  title=f"{res.label} vs {description.name}, {samples} states, seed {seed}")
+    for r in res.results:
+        table.add_row(r.term, r.equation, r.reference, f"{r.max_rel_error:.2e}",
+                      f"{r.max_abs_error:.2e}", r.worst_name or "-",
+                      "agrees" if r.passed else "DIFFERS")
+    out.print(table)
+    if res.l3:
+        swing = Table("step [s]", "comparison", "max |diff|", "tol",
+                      title="L3: free swing from rest")
+        for r in res.l3:
+            swing.add_row(f"{r['step']:g}", r["comparison"], f"{r['max_abs']:.2e}",
+                          "-" if r["tolerance"] is None else f"{r['tolerance']:g}")
+        out.print(swing)
+    for line in res.unchecked:
+        out.print(f"not checked: {line}")
+    for r in res.failures:
+        out.print(res.explain(r))
+    for r in res.l3_failures:
+        out.print(f"{res.label}: L3 {r['comparison']} at dt = {r['step']:g} s differs by "
+                  f"{r['max_abs']:.3g} (tolerance {r['tolerance']:g})")
+    if res.failures or l0_bad or res.l3_failures:
+        raise typer.Exit(1)
+
+
+@app.command()
+@_user_errors
+def validate(
+    out: OutOpt = Path("dynval-out"),
+    set_: SetOpt = None,
+    robot: Annotated[list[str] | None, typer.Option("--robot")] = None,
+    scenario: Annotated[list[str] | None, typer.Option("--scenario")] = None,
+    samples: Annotated[int, typer.Option()] = 1000,
+    seed: Annotated[int, typer.Option()] = 0,
+    tier: TierOpt = "full",
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Every robot, default scenarios, all engines, then the report."""
+    metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers, scheduler,
+                        no_cache)
+    import os
+
+    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.reports import build_report
+
+    pdf = build_report(out, workers=workers or os.cpu_count() or 1,
+                       cache_dir=None if no_cache else default_cache_dir())
+    console.print(f"wrote {pdf}")
+    line, failed = verdict_line(out, metrics)
+    console.print(line, highlight=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def verdict_line(out: Path, metrics) -> tuple[str, int]:
+    """One line of counts per rung verdict and of figures outside tolerance, and how many
+    of those are not declared as known, explained differences."""
+    import json
+    from collections import Counter
+
+    summary = json.loads((out / "summary.json").read_text())
+    verdicts = Counter(r["verdict"] for ch in summary["robots"].values()
+                       for r in ch["rungs"].values())
+    bad = metrics[~metrics["passed"]]
+    unexplained = int((bad["known"] == "").sum())
+    line = ("verdict: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+            + f" (rungs); {len(bad)} figures outside tolerance, {len(bad) - unexplained} of "
+            f"them known differences" + (f"; {unexplained} unexplained: exit 1"
+                                         if unexplained else ""))
+    return line, unexplained
+
+
+def _warn_unused(robots: list[str], overrides: list[str] | None,
+                 scenarios: list[str] | None) -> None:
+    """Say which overrides what runs will not use (dynval.comparisons.registry.unused_overrides)."""
+    from dynval.comparisons.registry import unused_overrides
+
+    for line in unused_overrides(robots, overrides or [], scenarios):
+        console.print(f"[yellow]warning:[/yellow] {line}")
+
+
+def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
+              scheduler=None, no_cache=False):
+    import os
+
+    from dynval.comparisons.ladder import TIERS
+    from dynval.comparisons.pipeline import validate_all
+    from dynval.comparisons.registry import apply_overrides, comparison
+    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.robots import ROBOT_NAMES
+
+    robots = robot or list(ROBOT_NAMES)
+    known = {r: comparison(r).scenarios for r in robots}
+    for s in scenario or []:
+        # with --robot each named robot must have it; without, at least one robot must
+        owners = [r for r in robots if s in known[r]]
+        missing = [r for r in robots if s not in known[r]]
+        if not owners:
+            raise UserError(f"no robot has a scenario {s!r}; 'dynval list' shows them all")
+        if robot and missing:
+            r = missing[0]
+            raise UserError(
+                f"unknown scenario {s!r} for {r}; known: {', '.join(known[r])}"
+            )
+    if workers is not None and workers < 1:
+        raise UserError("--workers must be at least 1")
+    for r in robots:  # every override valid before anything runs
+        apply_overrides(r, comparison(r).default_params, set_ or [])
+    _warn_unused(robots, set_, scenario)
+    if tier not in TIERS:
+        raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
+    with TaskProgress(console) as prog:
+        metrics = validate_all(out, robot, scenario, set_ or [], samples, seed, tier=tier,
+                               workers=workers or os.cpu_count() or 1, scheduler=scheduler,
+                               cache_dir=None if no_cache else default_cache_dir(),
+                               timings_path=default_cache_dir() / f"timings-{tier}.json",
+                               report=prog.report)
+    return metrics
+
+
+@app.command()
+@_user_errors
+def sweep(
+    robot: str,
+    scenario: Annotated[str, typer.Option("--scenario", help="the scenario to sweep")],
+    vary: Annotated[list[str], typer.Option(
+        "--vary", help="ROBOT.NAME=LO:HI:N: a parameter or scenario field and its values")],
+    out: OutOpt = Path("dynval-out/sweep"),
+    set_: SetOpt = None,
+    tier: TierOpt = "full",
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Run one scenario over a grid of parameter values, every implementation at every
+    point; writes sweep.parquet and sweep.pdf (an interrupted sweep resumes from the
+    cache)."""
+    import os
+
+    from dynval.comparisons.sweep import sweep as run_sweep
+    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.reports.sweep import build_sweep_report
+
+    if workers is not None and workers < 1:
+        raise UserError("--workers must be at least 1")
+    with TaskProgress(console) as prog:
+        table = run_sweep(out, robot, scenario, vary, set_ or [], tier,
+                          workers=workers or os.cpu_count() or 1, scheduler=scheduler,
+                          cache_dir=None if no_cache else default_cache_dir(),
+                          report=prog.report)
+    from dynval.comparisons.manifest import verify
+
+    pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
+    console.print(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
+
+
+@app.command()
+@_user_errors
+def report(out: OutOpt = Path("dynval-out")) -> None:
+    """Build the PDF from the runs stored under --out."""
+    import os
+
+    from dynval.comparisons.manifest import verify
+    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.reports import build_report
+    from dynval.reports.pdf import ReportInputError
+
+    try:
+        if (out / "sweep.parquet").is_file():  # a sweep folder: its own section
+            from dynval.comparisons.sweep import load
+            from dynval.reports.sweep import build_sweep_report
+
+            table, m = load(out)
+            console.print(f"wrote {build_sweep_report(out, table, m)}")
+            return
+        verify(out)
+        pdf = build_report(out, workers=os.cpu_count() or 1, cache_dir=default_cache_dir())
+    except ReportInputError as exc:
+        raise UserError(str(exc)) from None
+    console.print(f"wrote {pdf}")
+
+
+@app.command()
+@_user_errors
+def check(
+    baseline: Annotated[Path | None, typer.Option("--baseline")] = None,
+    junit: Annotated[Path | None, typer.Option("--junit")] = None,
+    out: OutOpt = Path("dynval-out/check"),
+    set_: SetOpt = None,
+    robot: Annotated[list[str] | None, typer.Option("--robot")] = None,
+    scenario: Annotated[list[str] | None, typer.Option("--scenario")] = None,
+    update: Annotated[bool, typer.Option("--update", help="rewrite the baselines")] = False,
+    tier: TierOpt = "ci",
+    run_dir: Annotated[Path | None, typer.Option(
+        "--run", help="check the figures of a finished 'dynval validate --out DIR' instead "
+                      "of recomputing")] = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_cache: NoCacheOpt = False,
+    model: Annotated[str | None, typer.Option(
+        help="gate your own model (PATH.py:OBJECT) instead of the built-in robots; "
+             "baselines in --baseline (default ./dynval-baselines)")] = None,
+    description: Annotated[Path | None, typer.Option(help="the --model's URDF or MJCF")] = None,
+) -> None:
+    """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
+    past its baseline."""
+    from dynval.comparisons.check import (
+        BASELINE_DIR,
+        load_baselines,
+        write_baselines,
+    )
+    from dynval.robots import ROBOT_NAMES
+
+    if model is not None or description is not None:
+        if model is None or description is None or robot or run_dir is not None:
+            raise UserError("check --model takes --description, and no --robot or --run")
+        from dynval.comparisons.own_model_run import rows_and_chapter
+        from dynval.reports.chapter import metrics_frame
+
+        audit = _own_audit(model, description, 200, 0)
+        metrics = metrics_frame(rows_and_chapter(audit)[0])
+        directory = baseline or Path("dynval-baselines")
+        if update:
+            for path in write_baselines(metrics, directory):
+                console.print(f"wrote {path}")
+            return
+        _gate(metrics, load_baselines(directory, [audit.label]), (), directory, junit)
+        return
+    robots = robot or list(ROBOT_NAMES)
+    if run_dir is not None:
+        if update:
+            raise UserError("--update recomputes the figures; it does not take --run")
+        metrics, tier = _finished_run(run_dir)
+        robots = robot or sorted(set(metrics["robot"]))
+    directory = baseline or BASELINE_DIR / tier
+    if not update:
+        base = load_baselines(directory, robots)  # fail fast on a corrupt baseline
+    if run_dir is None:
+        metrics = _validate(out, set_, robots, scenario, 1000, 0, tier, workers, scheduler,
+                            no_cache)
+    if update:
+        for path in write_baselines(metrics, directory):
+            console.print(f"wrote {path}")
+        return
+    from dynval.comparisons.registry import comparison
+
+    skipped = tuple(s for r in robots for s in comparison(r).scenarios
+                    if scenario and s not in scenario)
+    if scenario:  # a subset run: a study tied to the scenarios it left out did not run
+        skipped += tuple({key[1] for key in base} - set(metrics["scenario"]))
+    _gate(metrics, base, skipped, directory, junit)
+
+
+def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
+          junit: Path | None) -> None:
+    """Every figure against its baseline: the table of those that moved; exit 1 if any."""
+    from dynval.comparisons.check import KEY, compare_to_baseline, write_junit
+
+    findings = compare_to_baseline(metrics, base, skipped)
+    bad = [f for f in findings if f.status != "ok"]
+    table = Table("status", *KEY, "baseline", "current",
+                  title=f"{len(bad)} of {len(findings)} figures moved")
+    for f in bad:
+        table.add_row(f.status, *[str(k) for k in f.key], _fmt(f.baseline), _fmt(f.current))
+    if bad:
+        _stdout().print(table)
+    console.print(f"{len(bad)} of {len(findings)} figures moved, failed, went missing or "
+                  "are new against the baselines in " + str(directory), highlight=False)
+    if junit:
+        write_junit(findings, junit)
+    if bad:
+        raise typer.Exit(1)
+
+
+def _finished_run(run_dir: Path):
+    """The metrics and tier of a finished validate run."""
+    import json
+
+    import pandas as pd
+
+    from dynval.comparisons.manifest import verify
+
+    verify(run_dir)
+    summary, metrics = run_dir / "summary.json", run_dir / "metrics.parquet"
+    try:
+        return pd.read_parquet(metrics), json.loads(summary.read_text()).get("tier", "full")
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read the run in {run_dir} ({exc})") from None
+
+
+def _fmt(v) -> str:
+    return "-" if v is None else f"{v:.6g}"
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

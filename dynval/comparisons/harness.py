@@ -1,0 +1,106 @@
+"""Generic closed-loop runner: steps any ``ClosedLoop`` to the end, records its
+signals, stops with a clear error on divergence, and shows progress."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
+import pandas as pd
+
+from dynval.comparisons.signals import check_names
+from dynval.engines import EngineInstabilityError
+
+
+class DivergenceError(RuntimeError):
+    """A run produced a non-finite or runaway signal."""
+
+
+class ClosedLoop(Protocol):
+    """One implementation of one scenario: plant, controllers and contact wired together."""
+
+    implementation: str
+    t: float
+
+    def advance(self) -> None: ...
+
+    def signals(self) -> dict[str, float]: ...
+
+
+def run_length(duration: float, until: float | None) -> float:
+    """A scenario's length, or ``until`` where that is earlier (a shortened run)."""
+    return duration if until is None else min(duration, until)
+
+
+def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
+        limit: float = 1e6, progress: Callable[[float], None] | None = None,
+        workspace: dict[str, float] | None = None) -> pd.DataFrame:
+    """Step ``loop`` for ``duration`` seconds and return a wide frame (time x signal).
+
+    Raises DivergenceError naming the signal and time where a value is NaN or beyond
+    ``limit`` in magnitude, where a signal of ``workspace`` has moved further from its
+    start than the distance given for it (a body far outside the scenario's workspace), or
+    where the loop's time does not advance by one step (an engine that reset itself after
+    an instability, as MuJoCo does).
+    """
+    n_steps = int(round(duration / dt))
+    rows: list[list[float]] = []
+    names: list[str] | None = None
+    start: dict[str, float] = {}
+    report_every = max(1, n_steps // 100)
+    for k in range(n_steps + 1):
+        if k % record_every == 0 or k == n_steps:
+            sig = loop.signals()
+            if names is None:
+                names = list(sig)
+                check_names(names)  # one name, one unit and frame (dynval.comparisons.signals)
+                start = {n: sig[n] for n in workspace or {}}
+            values = [sig[n] for n in names]
+            for name, v in zip(names, values, strict=True):
+                if not math.isfinite(v) or abs(v) > limit:
+                    raise DivergenceError(
+                        f"{loop.implementation} diverged: signal {name} = {v:.3g} at "
+                        f"t = {loop.t:.4f} s"
+                    )
+            for name, reach in (workspace or {}).items():
+                if abs(sig[name] - start[name]) > reach:
+                    raise DivergenceError(
+                        f"{loop.implementation} left the scenario's workspace: signal {name} "
+                        f"= {sig[name]:.3g} ({sig[name] - start[name]:+.3g} from its start, "
+                        f"bound {reach:g}) at t = {loop.t:.4f} s")
+            rows.append([loop.t, *values])
+        if k == n_steps:
+            break
+        t_before = loop.t
+        try:
+            loop.advance()
+        except EngineInstabilityError as exc:
+            raise DivergenceError(f"{loop.implementation} diverged: {exc}") from None
+        if not abs(loop.t - t_before - dt) <= 1e-6 * dt + 1e-9:
+            raise DivergenceError(
+                f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "
+                f"{loop.t:.4f} s in one step of {dt:g} s (the engine reset itself after an "
+                "instability)")
+        if progress is not None and k % report_every == 0:
+            progress(k / n_steps)
+    if progress is not None:
+        progress(1.0)
+    return pd.DataFrame(np.array(rows), columns=["time", *names])
+
+
+def tidy(wide: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Wide frames per implementation -> tidy (time, implementation, signal, value)."""
+    parts = []
+    for impl, df in wide.items():
+        long = df.melt(id_vars="time", var_name="signal", value_name="value")
+        long.insert(1, "implementation", impl)
+        parts.append(long)
+    return pd.concat(parts, ignore_index=True)
+
+
+def wide_from_tidy(traces: pd.DataFrame, implementation: str) -> pd.DataFrame:
+    """Inverse of :func:`tidy` for one implementation."""
+    sub = traces[traces["implementation"] == implementation]
+    return sub.pivot(index="time", columns="signal", values="value").reset_index()

@@ -1,0 +1,214 @@
+"""The hexapod closed loop for each implementation: the same FO PD^alpha controller (eqs.
+14-16, every f_sr / f_sc steps, zero-order hold), the ideal drive with saturation (7), the
+body spring-dashpots of eq. (10) and the ground law (11) or (12) are evaluated here, in
+shared code, from each implementation's own state, and applied as slide forces, joint
+torques and point forces on the feet.
+
+Plants: the hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit
+Euler with the forces held over the step, and MuJoCo / PyBullet on the generated
+``hexapod.xml`` / ``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground,
+legs on hip and knee hinges), whose own integrators are that same scheme. State in the
+paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12, ...].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
+from dynval.engines.base import FloatingState, PointForce
+from dynval.handrolled.hexapod import body, lagrange, planning, transmission
+from dynval.handrolled.hexapod.control import FractionalPD
+from dynval.handrolled.hexapod.ground import Foot
+from dynval.handrolled.hexapod.robot import PlanarHexapod
+from dynval.robots.hexapod.params import HexapodParams, leg_names
+
+ORIGIN = np.zeros(3)
+JOINTS = ("hip", "knee")
+
+
+@dataclass(frozen=True)
+class PlantState:
+    """Paper-frame coordinates and rates, and the feet's positions and velocities (n x 2)."""
+
+    t: float
+    q: np.ndarray
+    qd: np.ndarray
+    feet: np.ndarray
+    feet_v: np.ndarray
+
+
+class HandrolledPlant:
+    """PlanarHexapod behind the plant interface (forces held over each step)."""
+
+    name = "handrolled"
+
+    def __init__(self, p: HexapodParams) -> None:
+        self.model = PlanarHexapod(p)
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        self.model.q, self.model.qd, self.model.t = q.copy(), qd.copy(), 0.0
+
+    def observe(self) -> PlantState:
+        m = self.model
+        feet, feet_v = m.feet(m.q, m.qd)
+        return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
+
+    def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
+        """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
+        forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
+        m = self.model
+        Q = np.concatenate([F_seg.ravel(), tau])
+        for i, idx in enumerate(m.idx):
+            if F_feet[i].any():
+                Q[idx] += lagrange.J_F(m.q[idx], m.lm).T @ F_feet[i]
+        m.step_held(Q)
+
+
+class EnginePlant:
+    """An engine's hexapod (fixed ground link, slides and hinges) in paper coordinates."""
+
+    def __init__(self, sim, p: HexapodParams) -> None:
+        self.sim, self.name = sim, sim.name
+        self.off = robot_offset(p)
+        self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        z = np.zeros(3)
+        self.sim.reset(FloatingState(z, np.eye(3), z, z, q - self.off, qd.copy()))
+
+    def observe(self) -> PlantState:
+        s = self.sim.state()
+        pts = [self.sim.point(f, ORIGIN) for f in self.feet_links]
+        feet = np.array([[pw[0], pw[2]] for pw, _ in pts])
+        feet_v = np.array([[vw[0], vw[2]] for _, vw in pts])
+        return PlantState(self.sim.time, s.q + self.off, s.qd.copy(), feet, feet_v)
+
+    def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
+        forces = [PointForce(link, ORIGIN, np.array([F[0], 0.0, F[1]]))
+                  for link, F in zip(self.feet_links, F_feet, strict=True) if F.any()]
+        self.sim.step(np.concatenate([F_seg.ravel(), tau]), forces)
+
+
+def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Path):
+    """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``)."""
+    if contact != "shared":
+        raise ValueError(f"contact mode {contact!r}: the hexapod runs with the shared ground "
+                         "law of eqs. (11)-(12) only")
+    if implementation == "handrolled":
+        return HandrolledPlant(p)
+    joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
+    if implementation == "mujoco":
+        from dynval.engines.mujoco_engine import MujocoSimulation
+
+        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g)
+    elif implementation == "pybullet":
+        from dynval.engines.pybullet_engine import PybulletSimulation
+
+        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, floating=False)
+    else:
+        raise ValueError(f"unknown implementation {implementation!r}")
+    return EnginePlant(sim, p)
+
+
+# The plan puts every foot exactly on the ground at t = 0 (y = 0), where the contact test
+# y < 0 of eqs. (11)-(12) would be decided by round-off: an engine's foot at -6e-17 m
+# touches down a step before the hand model's at 0, its touchdown point eta_F0 a step's
+# travel apart, and the runs differ by 1e-8 rad from the first millisecond. Starting the
+# body this much lower puts every foot definitely in contact (1.7 N each on K_yF, 0.5 % of
+# the robot's weight per foot), and no later crossing sits within round-off of y = 0 [m].
+START_SINK = 1e-6
+
+
+def planned_start(p: HexapodParams) -> tuple[np.ndarray, np.ndarray]:
+    """The plan at t = 0 (PlanarHexapod.reset_to_plan): segments on their planned hips at
+    V_F, joints on the planned references, the body START_SINK below H_B."""
+    r = PlanarHexapod(p)
+    r.reset_to_plan(0.0)
+    q = r.q.copy()
+    q[1:2 * p.n_seg:2] -= START_SINK
+    return q, r.qd.copy()
+
+
+class HexapodLoop:
+    """Controller + drive + body springs + ground + plant (module docstring)."""
+
+    def __init__(self, plant, p: HexapodParams, body_form: str = "corrected") -> None:
+        self.plant, self.p, self.body_form = plant, p, body_form
+        self.implementation = plant.name
+        self.k, self.n = p.n_seg, p.n
+        self.dt = 1.0 / p.f_sr
+        self.ratio = int(round(p.f_sr / p.f_sc))
+        self.legs = leg_names(p)
+        self.lm = lagrange.LegMass.of(p)
+        self.controller = FractionalPD(p)
+        self.feet = [Foot() for _ in range(self.n)]
+        self.steps = 0
+        self.tau_C = np.zeros(2 * self.n)
+        self.Th_d = np.zeros(2 * self.n)
+        self.s = plant.observe()
+        self.qd_prev = self.s.qd.copy()
+        self.t = self.s.t
+        self._update_inputs()
+
+    def reference(self, t: float) -> np.ndarray:
+        """Theta_d of every joint at t, eq. (4)."""
+        return np.concatenate([planning.joint_reference(t, i, self.p)[0]
+                               for i in range(self.n)])
+
+    def _update_inputs(self) -> None:
+        s, p, k = self.s, self.p, self.k
+        self.F_feet = np.array([f.force(s.feet[i], s.feet_v[i], p)  # eqs. (11)-(12)
+                                for i, f in enumerate(self.feet)])
+        fx, fy = body.F_RH(s.q[0:2 * k:2], s.q[1:2 * k:2], s.qd[0:2 * k:2],
+                           s.qd[1:2 * k:2], p, self.body_form)  # eq. (10)
+        self.F_seg = np.column_stack([fx, fy])
+        if self.steps % self.ratio == 0:  # controller sample, held until the next one
+            self.Th_d = self.reference(self.t)
+            self.tau_C = self.controller(self.Th_d, s.q[2 * k:])  # eqs. (14), (16)
+        self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7), ideal drive
+
+    def advance(self) -> None:
+        self.plant.step(self.F_seg, self.tau_m, self.F_feet)
+        self.steps += 1
+        self.qd_prev = self.s.qd
+        self.s = self.plant.observe()
+        self.t = self.s.t
+        self._update_inputs()
+
+    def signals(self) -> dict[str, float]:
+        s, k, p = self.s, self.k, self.p
+        out = {"com.x": float(np.mean(s.q[0:2 * k:2])), "com.y": float(np.mean(s.q[1:2 * k:2])),
+               "com.vx": float(np.mean(s.qd[0:2 * k:2])),
+               "com.vy": float(np.mean(s.qd[1:2 * k:2]))}
+        for m in range(k):
+            seg = f"segment.seg{m + 1}"
+            out[f"{seg}.x"], out[f"{seg}.y"] = s.q[2 * m], s.q[2 * m + 1]
+            out[f"{seg}.force.x"], out[f"{seg}.force.y"] = self.F_seg[m]
+        for i, leg in enumerate(self.legs):
+            for j, name in enumerate(JOINTS):
+                c = 2 * k + 2 * i + j
+                out[f"joint.{leg}.{name}.angle"] = s.q[c]
+                out[f"joint.{leg}.{name}.rate"] = s.qd[c]
+                out[f"joint.{leg}.{name}.torque"] = self.tau_m[2 * i + j]
+                out[f"joint.{leg}.{name}.reference"] = self.Th_d[2 * i + j]
+            out[f"foot.{leg}.x"], out[f"foot.{leg}.y"] = s.feet[i]
+            out[f"foot.{leg}.force.x"], out[f"foot.{leg}.force.y"] = self.F_feet[i]
+        # eq. (6)'s torque split of leg 1 (Figs. 7-8) from this implementation's state, the
+        # acceleration as the rate difference over the last step
+        idx = np.array([0, 1, 2 * k, 2 * k + 1])
+        qdd = (s.qd[idx] - self.qd_prev[idx]) / self.dt
+        terms = lagrange.torque_terms(s.q[idx], s.qd[idx], qdd, self.lm, p.g)
+        for j, name in enumerate(JOINTS):
+            leg = f"joint.{self.legs[0]}.{name}"
+            out[f"{leg}.torque_inertial"] = terms["I"][2 + j]
+            out[f"{leg}.torque_coriolis"] = terms["CC"][2 + j]
+            out[f"{leg}.torque_gravity"] = terms["G"][2 + j]
+        plan = planning.leg_plan(self.t, 0, p)  # Figs. 4-5: the planned foot of leg 1
+        leg = f"foot.{self.legs[0]}"
+        out[f"{leg}.x_ref"], out[f"{leg}.y_ref"] = plan.p_Fd
+        out[f"{leg}.vy_ref"], out[f"{leg}.ay_ref"] = plan.v_Fd[1], plan.a_Fd[1]
+        return out

@@ -1,0 +1,76 @@
+"""The hexapod's scenarios (the paper's Sec. V.2: Figs. 4-8 for WG beta = 50 % and EPFC
+beta = 35 %) and how one is run for each implementation.
+
+Length: one cycle T = L_S / V_F = 1 s, the span of the paper's time plots (the impact
+spikes it points out near t = 0.9 s and the rebound at about 0.95 s are within it). The
+robot starts on its plan at t = 0; the simulation steps at f_sr = 20 kHz, the controller
+samples at f_sc = 2 kHz; traces are recorded at 1 kHz."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from dynval.comparisons import harness
+from dynval.comparisons.hexapod.loop import HexapodLoop, make_plant, planned_start
+from dynval.robots.hexapod.params import HexapodParams
+
+IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
+CONTACT_MODES = ("shared",)
+
+# How far the body may move from its start before a run is called diverged: it walks V_F T
+# = 1 m in a cycle and its hips stay within centimetres of H_B [m].
+WORKSPACE = {"com.x": 3.0, "com.y": 0.3}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    gait: str
+    beta: float
+    profile: str  # eq. (1a) "cycloid" or (1b) "sine"
+    ground: str  # eq. (11) "linear" or (12) "nonlinear"
+    duration: float  # [s]
+    description: str
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "WG_50": Scenario(
+        "WG_50", "Wave gait, beta = 50 % (Figs. 4, 6, 7, 9-11)", "WG", 0.5, "cycloid",
+        "nonlinear", 1.0,
+        "One cycle (T = 1 s) of the wave gait at duty factor 0.5 (the tripod gait), V_F = 1 "
+        "m/s, cycloidal foot transfers (1a), ideal drives saturating at 400 N m (7), the "
+        "non-linear ground of eq. (12) on compact clay, the FO PD^0.5 of Table IV at 2 kHz."),
+    "EPFC_35": Scenario(
+        "EPFC_35", "Equal phase full cycle gait, beta = 35 % (Figs. 5, 8)", "EPFC", 0.35,
+        "cycloid", "nonlinear", 1.0,
+        "One cycle of the equal phase full cycle gait at duty factor 0.35: longer transfers "
+        "(t_T = 0.65 s) than the wave gait's; otherwise as WG_50."),
+}
+
+
+def scenario_params(p: HexapodParams, sc: Scenario) -> HexapodParams:
+    """The parameters a scenario runs with: its gait, duty factor, profile and ground."""
+    return p.with_(gait=sc.gait, beta=sc.beta, profile=sc.profile, ground=sc.ground,
+                   transmission="ideal")
+
+
+def run_one(p: HexapodParams, sc: Scenario, implementation: str, contact: str,
+            desc_dir: Path, body_form: str = "corrected",
+            progress: Callable[[float], None] | None = None, duration: float | None = None,
+            until: float | None = None, **changes) -> pd.DataFrame:
+    """Wide trace (time x signal) of one implementation in one scenario (``duration``
+    replaces its length, ``until`` stops it early; ``changes`` replace parameters after the
+    scenario's own, e.g. profile="sine"; ``body_form`` "printed" runs eq. (10) as printed)."""
+    p = scenario_params(p, sc).with_(**changes) if changes else scenario_params(p, sc)
+    plant = make_plant(implementation, p, contact, desc_dir)
+    plant.reset(*planned_start(p))
+    loop = HexapodLoop(plant, p, body_form)
+    record_every = max(1, int(round(p.f_sr / 1000.0)))  # 1 kHz traces
+    length = harness.run_length(duration or sc.duration, until)
+    return harness.run(loop, length, 1.0 / p.f_sr, record_every, progress=progress,
+                       workspace=WORKSPACE)

@@ -1,0 +1,199 @@
+"""The hopper closed loop for each implementation: the same Raibert controller, leg
+spring and (in shared mode) the same contact law (24)-(25) read each implementation's
+state in the planar coordinates (x, z, phi, theta_1, r) of robots/hopper/FRAMES.md."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.handrolled.hopper import contact
+from dynval.handrolled.hopper.control import Observation, RaibertController
+from dynval.handrolled.hopper.model import PlanarHopper
+from dynval.robots.hopper.params import HopperParams
+
+JOINT_NAMES = ["hip", "leg"]
+ORIGIN = np.zeros(3)
+
+
+@dataclass(frozen=True)
+class PlantState:
+    """Planar coordinates and rates, the foot's (x, z) position and velocity, and the
+    body's out-of-plane offset y (zero by symmetry; recorded to show it)."""
+
+    t: float
+    q: np.ndarray
+    qd: np.ndarray
+    foot: np.ndarray
+    foot_v: np.ndarray
+    y: float = 0.0
+
+
+def R_WB_of_pitch(phi: float) -> np.ndarray:
+    """Body attitude for a pitch phi counter-clockwise in the x-z plane (about -y)."""
+    c, s = math.cos(phi), math.sin(phi)
+    return np.array([[c, 0.0, -s], [0.0, 1.0, 0.0], [s, 0.0, c]])
+
+
+def pitch_of_R_WB(R: np.ndarray) -> float:
+    """Inverse of :func:`R_WB_of_pitch` (the body's x axis is (cos phi, 0, sin phi))."""
+    return math.atan2(R[2, 0], R[0, 0])
+
+
+class HandrolledPlant:
+    """The planar SOA model behind the plant interface."""
+
+    name = "handrolled"
+
+    def __init__(self, p: HopperParams, form: str = "corrected") -> None:
+        self.model = PlanarHopper(p, form)
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        self.model.reset(q, qd)
+
+    def observe(self) -> PlantState:
+        m = self.model
+        foot, foot_v = m.foot()
+        return PlantState(m.time, m.q.copy(), m.qd.copy(), foot[[0, 2]], foot_v[[0, 2]])
+
+    def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
+        F = np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
+        self.model.step(tau_hip, F_leg, F)
+
+
+class EnginePlant:
+    """An engine's free-base hopper seen in the planar coordinates."""
+
+    def __init__(self, sim) -> None:
+        self.sim = sim
+        self.name = sim.name
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        x, z, phi, th, r = q
+        self.sim.reset(FloatingState(np.array([x, 0.0, z]), R_WB_of_pitch(phi),
+                                     np.array([qd[0], 0.0, qd[1]]),
+                                     np.array([0.0, -qd[2], 0.0]),
+                                     np.array([th, r]), np.array(qd[3:5])))
+
+    def observe(self) -> PlantState:
+        s = self.sim.state()
+        foot, foot_v = self.sim.point("leg", ORIGIN)
+        q = np.array([s.p_WB[0], s.p_WB[2], pitch_of_R_WB(s.R_WB), s.q[0], s.q[1]])
+        qd = np.array([s.v_WB_W[0], s.v_WB_W[2], -s.w_WB_W[1], s.qd[0], s.qd[1]])
+        return PlantState(self.sim.time, q, qd, foot[[0, 2]], foot_v[[0, 2]], s.p_WB[1])
+
+    def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
+        forces = [] if F_foot is None else [
+            PointForce("leg", ORIGIN, np.array([F_foot[0], 0.0, F_foot[1]]))]
+        self.sim.step(np.array([tau_hip, F_leg]), forces)
+
+    def native_foot_force(self) -> np.ndarray:
+        """The engine's own ground force on the foot, (x, z)."""
+        return self.sim.contact_forces()["leg"][[0, 2]]
+
+
+def native_ground(p: HopperParams) -> Ground:
+    """The ground plane for native contact, lowered by the foot radius so that contact
+    begins when the foot point reaches x_1 as in eq. (24); stiffness and damping are eq.
+    (24)'s at the static penetration (e k delta^(e-1), c_max); MuJoCo's are scaled by the
+    foot's own apparent mass at the start (the unsprung leg the contact stops first)."""
+    n = np.array([0.0, 0.0, 1.0])
+    return Ground(n, (p.x_1 - p.foot_radius) * n, contact.contact_stiffness(p), p.c_max, p.mu,
+                  None, ("foot",))
+
+
+def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir: Path,
+               form: str = "corrected"):
+    """A plant of the named implementation, loading engine descriptions from desc_dir
+    (``form``: the hand-rolled model's bias of eq. (12), see PlanarHopper)."""
+    if implementation == "handrolled":
+        if contact_mode != "shared":
+            raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
+        return HandrolledPlant(p, form)
+    ground = native_ground(p) if contact_mode == "native" else None
+    if implementation == "mujoco":
+        from dynval.engines.mujoco_engine import MujocoSimulation
+
+        sim = MujocoSimulation(desc_dir / "hopper.xml", JOINT_NAMES, p.dt, (0.0, 0.0, -p.g),
+                               ground)
+    elif implementation == "pybullet":
+        from dynval.engines.pybullet_engine import PybulletSimulation
+
+        if ground is not None:
+            ground = Ground(ground.normal_W, ground.point_W, ground.stiffness, ground.damping,
+                            ground.friction, ground.mass_scale, ("leg",))
+        sim = PybulletSimulation(desc_dir / "hopper.urdf", JOINT_NAMES, p.dt,
+                                 (0.0, 0.0, -p.g), ground)
+    else:
+        raise ValueError(f"unknown implementation {implementation!r}")
+    return EnginePlant(sim)
+
+
+Reference = Callable[[float], float]
+
+
+class HopperLoop:
+    """Controller + leg spring + contact + plant; ``contact_mode`` is "shared" (eqs. 24-25
+    evaluated here from the plant's foot state) or "native" (the engine's own)."""
+
+    def __init__(self, plant, p: HopperParams, contact_mode: str, h_d: Reference,
+                 x_dot_d: Reference, controlled: bool = True, attitude_sign: float = 1.0
+                 ) -> None:
+        self.plant = plant
+        self.p = p
+        self.implementation = plant.name
+        self.contact_mode = contact_mode
+        self.h_d, self.x_dot_d = h_d, x_dot_d
+        self.controller = RaibertController(p, p.z_0, attitude_sign, controlled)
+        self.steps = 0
+        self.tau_hip, self.u = 0.0, 0.0
+        self.F_min = math.inf  # the least normal force while in contact
+        self.s = plant.observe()
+        self.t = self.s.t
+        self._update_inputs()
+
+    def _ground_force(self) -> np.ndarray:
+        s = self.s
+        if self.contact_mode == "native":
+            return self.plant.native_foot_force()
+        F_n = contact.normal_force(s.foot[1], s.foot_v[1], self.p)  # eq. (24)
+        return np.array([contact.friction_force(F_n, s.foot_v[0], self.p), F_n])  # eq. (25)
+
+    def _update_inputs(self) -> None:
+        s, p = self.s, self.p
+        self.F_foot = self._ground_force()
+        touching = s.foot[1] < p.x_1 if self.contact_mode == "shared" else self.F_foot[1] > 0.0
+        if touching:
+            self.F_min = min(self.F_min, float(self.F_foot[1]))
+        if self.steps % p.control_every == 0:  # controller sampling
+            o = Observation(*s.q[:2], *s.q[2:], *s.qd, touching)
+            self.tau_hip, self.u = self.controller.step(o, self.h_d(self.t), self.x_dot_d(self.t))
+        self.F_leg = contact.leg_force(s.q[4], s.qd[4], self.u, p)
+
+    def advance(self) -> None:
+        applied = self.F_foot if self.contact_mode == "shared" else None
+        self.plant.step(self.tau_hip, self.F_leg, applied)
+        self.steps += 1
+        self.s = self.plant.observe()
+        self.t = self.s.t
+        self._update_inputs()
+
+    def signals(self) -> dict[str, float]:
+        s = self.s
+        return {
+            "com.x": s.q[0], "com.z": s.q[1], "com.vx": s.qd[0], "com.vz": s.qd[1],
+            "body.pitch": s.q[2], "body.pitch_rate": s.qd[2], "body.y": s.y,
+            "joint.hip.angle": s.q[3], "joint.hip.rate": s.qd[3],
+            "joint.hip.torque": self.tau_hip,
+            "joint.leg.extension": s.q[4], "joint.leg.extension_rate": s.qd[4],
+            "joint.leg.force": self.F_leg,
+            "foot.x": s.foot[0], "foot.z": s.foot[1],
+            "foot.force.normal": self.F_foot[1], "foot.force.x": self.F_foot[0],
+            "hopper.phase": float(self.controller.phase), "hopper.thrust": self.u,
+            "hopper.height_ref": self.h_d(self.t), "hopper.speed_ref": self.x_dot_d(self.t),
+        }

@@ -1,0 +1,507 @@
+"""The validation ladder, written once: L0 descriptions, L1/L2 audit, L3 contact-free
+trajectories, L4 scenarios, L5 published results, the error budget and the errata.
+
+A robot declares what it has by subclassing :class:`RobotLadder` (its audit, scenarios
+with their variants, figures, requirements, extra runs, recomputed tables, errata and
+budget); the ladder does the rest in two steps.  :meth:`RobotLadder.tasks` lists every
+independent piece of work (each scenario run of each implementation, the audit, L3, the
+budget and errata runs) as pure function calls, which ``dynval.comparisons.tasks.execute`` runs
+on any back end or reads from the cache; :meth:`RobotLadder.assemble` then stores the
+traces, compares every implementation with the reference, judges each rung with one
+verdict and returns the metric rows and the chapter (``dynval.comparisons.pipeline`` runs both
+steps for every robot at once)."""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+
+from dynval.comparisons import description_check, harness
+from dynval.comparisons.audit import TermResult
+from dynval.comparisons.manifest import write_atomic
+from dynval.comparisons.metrics import Tolerance, compare
+from dynval.comparisons.signals import display
+from dynval.comparisons.tasks import Outcome, Task
+from dynval.reports.chapter import (
+    BudgetRow,
+    Chapter,
+    DataTable,
+    DescriptionRow,
+    Erratum,
+    Figure,
+    MetricRow,
+    ParameterRow,
+    Rung,
+    ScenarioInfo,
+    TrajectoryRow,
+    XYFigure,
+    traces_path,
+)
+from dynval.robots import ROOT, robot_module
+
+Wide = dict[str, pd.DataFrame]  # implementation -> wide trace (time x signal)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of running a scenario: which implementation runs with which contact mode,
+    the reference the others are compared with, and the tolerances that apply."""
+
+    name: str
+    runs: tuple[tuple[str, str], ...]  # (implementation, contact mode)
+    tolerances: dict[tuple[str, str], Tolerance] = field(default_factory=dict)
+    reference: str = "mujoco"
+
+    @property
+    def implementations(self) -> list[str]:
+        return [impl for impl, _ in self.runs]
+
+
+@dataclass
+class AuditResults:
+    """L1 (kinematics) and L2 (dynamics terms) results.  A term audited in its
+    ``printed`` form next to a ``corrected`` one is measured for its erratum; every other
+    result (including a printed form that has no correction) is held to its tolerance."""
+
+    kinematics: list[TermResult]
+    dynamics: list[TermResult]
+
+    def is_erratum(self, r: TermResult) -> bool:
+        return r.form == "printed" and any(
+            c.form == "corrected" and c.term == r.term and c.reference == r.reference
+            for c in self.kinematics + self.dynamics)
+
+
+# The ci tier: every rung at full fidelity on a subset (SPEC, Running at scale): the first
+# CI_SECONDS of each scenario run, CI_SAMPLES audit states.  Its figures have their own
+# baselines; tolerances that judge a whole run (settling, final values) do not apply.
+TIERS = ("full", "ci")
+CI_SECONDS = 1.0  # [s]
+CI_SAMPLES = 100
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything a robot's tasks depend on (picklable: tasks may run in other
+    processes or on other machines)."""
+
+    params: Any
+    desc_dir: Path
+    scenarios: tuple[str, ...]
+    samples: int
+    seed: int
+    tier: str = "full"
+
+    @property
+    def until(self) -> float | None:
+        """Where scenario runs stop early (the ci tier), or None for their full length."""
+        return CI_SECONDS if self.tier == "ci" else None
+
+
+@dataclass
+class Context:
+    """What a robot's hooks see while the chapter is assembled: the inputs, the tasks'
+    outcomes, and what earlier rungs gave."""
+
+    inputs: Inputs
+    out: Path
+    chapter: Chapter
+    outcomes: dict[str, Outcome]
+    robot: str
+    rows: list[MetricRow] = field(default_factory=list)
+    wide: dict[tuple[str, str], Wide] = field(default_factory=dict)
+    audit: AuditResults | None = None
+    store: dict[str, Any] = field(default_factory=dict)  # a robot's results between hooks
+    files: dict[str, bytes] = field(default_factory=dict)  # parts written under out
+
+    def write(self, path: Path, data: bytes) -> None:
+        """Write a part of the output folder (atomically) and remember its bytes, so that
+        a cached assembly (dynval.comparisons.assembly) writes the very same file again."""
+        write_atomic(path, lambda tmp: tmp.write_bytes(data))
+        self.files[path.relative_to(self.out).as_posix()] = data
+
+    @property
+    def params(self) -> Any:
+        return self.inputs.params
+
+    @property
+    def desc_dir(self) -> Path:
+        return self.inputs.desc_dir
+
+    @property
+    def scenarios(self) -> list[str]:
+        return list(self.inputs.scenarios)
+
+    def result(self, name: str) -> Any:
+        """The value of the robot's task ``name`` (its exception raised again if it
+        failed)."""
+        return self.outcomes[f"{self.robot} {name}"].get()
+
+    def runs(self, variant: str) -> dict[str, Wide]:
+        """Scenario -> implementation -> trace, for one variant."""
+        return {sc: w for (sc, v), w in self.wide.items() if v == variant}
+
+
+def scaled(signals: list[str]) -> tuple[list[str], list[float]]:
+    """Display units and SI-to-display factors of declared signals (angles in degrees)."""
+    pairs = [display(s) for s in signals]
+    return [u for u, _ in pairs], [k for _, k in pairs]
+
+
+@dataclass(frozen=True)
+class TimePlot:
+    """A figure of signals over time in a scenario run; the ladder names the run and takes
+    the display units from the signal declarations."""
+
+    title: str
+    signals: list[str]
+    caption: str
+
+
+@dataclass(frozen=True)
+class PathPlot:
+    """A figure of one signal against another (a path) in a scenario run."""
+
+    title: str
+    x: str
+    y: str
+    unit: str
+    scale: float
+    relative: bool
+    caption: str
+
+
+@dataclass
+class Assembled:
+    """What assembling a robot's chapter gives: the metric rows, the chapter, and the bytes
+    of every part it wrote under the output folder (by path relative to the folder)."""
+
+    rows: list[MetricRow]
+    chapter: Chapter
+    files: dict[str, bytes]
+
+
+def rows_verdict(rows: list[MetricRow]) -> str:
+    """``agrees`` when every toleranced row is within its tolerance, else ``differs``."""
+    return "agrees" if all(r.passed for r in rows if r.tolerance is not None) else "differs"
+
+
+class RobotLadder:
+    """A robot's declaration; override what the robot has.  Hooks that a robot leaves
+    alone contribute nothing, and the rung says so (``not applicable``)."""
+
+    robot: str = ""
+    title: str = ""
+    paper: str = ""
+    implementations: tuple[str, ...] = ("handrolled", "mujoco", "pybullet")
+    contact_modes: tuple[str, ...] = ("shared",)
+    l1_what: str = "kinematics vs engines"  # what the rung notes say was compared
+    l2_what: str = "dynamics terms vs engines"
+    audit_reason: str = "round-off: the hand model and the engines describe the same tree"
+    budget_what: str = ""
+
+    # --- found by the layout: robots/<robot>/params.py (PARAMS, table),
+    # comparisons/<robot>/scenarios.py (SCENARIOS, run_one), comparisons/<robot>/audit.py
+    # (full_audit) ---------------------------------------------------------------------
+    def _module(self, layer: str, name: str) -> ModuleType:
+        return importlib.import_module(f"dynval.{layer}.{self.robot}.{name}")
+
+    @property
+    def default_params(self) -> Any:
+        return self._module("robots", "params").PARAMS
+
+    @property
+    def scenarios(self) -> dict[str, Any]:
+        return self._module("comparisons", "scenarios").SCENARIOS
+
+    def run_one(self, params: Any, scenario: Any, implementation: str, contact: str,
+                desc_dir: Path, **kwargs: Any) -> pd.DataFrame:
+        """One implementation's wide trace (time x signal) of one scenario."""
+        return self._module("comparisons", "scenarios").run_one(
+            params, scenario, implementation, contact, desc_dir, **kwargs)
+
+    def scenario_params(self, params: Any, scenario: Any) -> Any:
+        """The parameters a scenario runs with (``scenario_params`` of the robot's
+        scenarios module where it has one: a scenario may replace some values)."""
+        own = getattr(self._module("comparisons", "scenarios"), "scenario_params", None)
+        return params if own is None else own(params, scenario)
+
+    def full_audit(self, params: Any, desc_dir: Path, samples: int, seed: int
+                   ) -> list[TermResult]:
+        """Every audited term, for ``dynval audit``."""
+        return self._module("comparisons", "audit").full_audit(params, desc_dir, samples, seed)
+
+    # --- what a robot declares -------------------------------------------------------
+    def supports(self, implementation: str, contact: str) -> bool:
+        """Whether an implementation runs in a contact mode: by default the hand-rolled
+        model has only the paper's (shared) contact and the engines have every mode."""
+        return implementation != "handrolled" or contact == "shared"
+
+    def descriptions(self, p: Any) -> dict:
+        """The robot's descriptions (name -> dynval.robots.description.Description)."""
+        return robot_module(self.robot).descriptions(p)
+
+    def parameters(self, p: Any) -> list:
+        """The parameter table (dynval.robots.Param) for the appendix."""
+        return self._module("robots", "params").table(p)
+
+    def audit_terms(self, inp: Inputs) -> AuditResults:
+        raise NotImplementedError
+
+    def l3(self, inp: Inputs) -> tuple[list[TrajectoryRow], list[MetricRow], Rung] | None:
+        """Contact-free trajectories: rows for the chapter, metric rows and the rung."""
+        return None
+
+    def extra_tasks(self, inp: Inputs) -> dict[str, tuple[Callable[..., Any], tuple, dict]]:
+        """The robot's own work beside the scenario runs (budget and errata runs, a
+        paper's studies): name -> (function, args, kwargs); hooks read the results with
+        ``ctx.result(name)``."""
+        return {}
+
+    def variants(self, scenario: Any) -> list[Variant]:
+        raise NotImplementedError
+
+    def compared_signals(self, scenario: Any, variant: Variant, wide: Wide) -> list[str]:
+        """Signals compared with the reference: by default every recorded one."""
+        return [s for s in wide[variant.reference].columns if s != "time"]
+
+    def requirements(self, ctx: Context, scenario: Any, variant: Variant, implementation: str,
+                     df: pd.DataFrame) -> list[MetricRow]:
+        return []
+
+    def scenario_extras(self, ctx: Context, scenario: Any, variant: Variant, wide: Wide
+                        ) -> tuple[Wide, list[MetricRow], list[DataTable]]:
+        """Extra traces stored and drawn beside the implementations' (e.g. a paper's
+        assumed forces), extra metric rows and tables of one scenario run."""
+        return {}, [], []
+
+    def figures(self, ctx: Context, scenario: Any, variant: Variant
+                ) -> list[TimePlot | PathPlot]:
+        return []
+
+    def figure_tag(self, scenario: Any, variant: Variant) -> str:
+        """What a figure's title says about its run."""
+        return f"{scenario.name}, {variant.name} contact"
+
+    def scenario_description(self, scenario: Any) -> str:
+        return scenario.description
+
+    def known_difference(self, row: MetricRow) -> str | None:
+        """The declared reason when a failing row is a known, explained difference."""
+        return None
+
+    def recomputed(self, ctx: Context) -> None:
+        """The paper's tables and studies recomputed (append to ctx.chapter.tables and
+        ctx.rows)."""
+
+    def l5(self, ctx: Context) -> Rung:
+        raise NotImplementedError
+
+    def budget(self, ctx: Context) -> list[BudgetRow]:
+        return []
+
+    def errata(self, ctx: Context) -> list[Erratum]:
+        return []
+
+    def notes(self, ctx: Context) -> list[str]:
+        return []
+
+    def conventions(self, p: Any) -> list[str]:
+        """The paragraphs of robots/<robot>/FRAMES.md, for the report appendix."""
+        text = (ROOT / self.robot / "FRAMES.md").read_text()
+        return [q.replace("\n", " ") for q in text.split("\n\n")[1:] if q.strip()]
+
+    # --- the ladder itself --------------------------------------------------------------
+    def inputs(self, p: Any, desc_dir: Path, scenarios: list[str] | None = None,
+               samples: int = 1000, seed: int = 0, tier: str = "full") -> Inputs:
+        if tier not in TIERS:
+            raise ValueError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
+        names = (list(self.scenarios) if scenarios is None
+                 else [s for s in scenarios if s in self.scenarios])
+        return Inputs(p, desc_dir, tuple(names), min(samples, CI_SAMPLES) if tier == "ci"
+                      else samples, seed, tier)
+
+    def tasks(self, inp: Inputs) -> list[Task]:
+        """Every independent piece of work of this robot's chapter."""
+        def task(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Task:
+            return Task(f"{self.robot} {name}", self.robot, fn, args, kwargs,
+                        inputs=(inp.desc_dir,))
+
+        out = [task("L0 descriptions", self.l0_rows, inp),
+               task("L1/L2 audit", self.audit_terms, inp), task("L3", self.l3, inp)]
+        for name in inp.scenarios:
+            sc = self.scenarios[name]
+            for variant in self.variants(sc):
+                out += [task(_run_name(name, variant.name, impl), self.run_one, inp.params, sc,
+                             impl, contact, inp.desc_dir, until=inp.until)
+                        for impl, contact in variant.runs]
+        out += [task(name, fn, *args, **kwargs)
+                for name, (fn, args, kwargs) in self.extra_tasks(inp).items()]
+        return out
+
+    def assemble(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path
+                 ) -> tuple[list[MetricRow], Chapter]:
+        """The chapter and metric rows from the tasks' outcomes; traces are written under
+        ``out/runs``."""
+        done = self.assembled(inp, outcomes, out)
+        return done.rows, done.chapter
+
+    def assembled(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path) -> Assembled:
+        """:meth:`assemble`, with the bytes of the parts written (for the assembly cache)."""
+        p = inp.params
+        chapter = Chapter(self.robot, self.title, self.paper,
+                          conventions=self.conventions(p),
+                          parameters=[ParameterRow(**pr.__dict__) for pr in self.parameters(p)])
+        ctx = Context(inp, out, chapter, outcomes, self.robot)
+        self._l0(ctx)
+        self._audit(ctx)
+        l3 = ctx.result("L3")
+        if l3 is not None:
+            chapter.trajectories, rows, chapter.rungs["L3"] = l3
+            ctx.rows += rows
+        else:
+            chapter.rungs["L3"] = Rung("not applicable", "no contact-free trajectory rung")
+        for name in ctx.scenarios:
+            self._scenario(ctx, self.scenarios[name])
+        if inp.until is not None:
+            ctx.rows = [_reported_only(r, inp.until) if r.rung == "L4" else r for r in ctx.rows]
+        self._l4_rung(ctx)
+        self.recomputed(ctx)
+        chapter.rungs["L5"] = self.l5(ctx)
+        chapter.budget = self.budget(ctx)
+        if chapter.budget:
+            ctx.rows += [MetricRow(self.robot, b.scenario, "budget", "-", b.signal, b.component,
+                                   "-", "rms_diff", b.value, None, True,
+                                   f"error budget component, {b.unit}", "budget")
+                         for b in chapter.budget]
+            chapter.rungs["budget"] = Rung("recomputed", self.budget_what)
+        else:
+            chapter.rungs["budget"] = Rung("not applicable",
+                                           "the budget's scenario was not run")
+        chapter.errata = self.errata(ctx)
+        chapter.notes = self.notes(ctx)
+        return Assembled(ctx.rows, chapter, ctx.files)
+
+    def l0_rows(self, inp: Inputs) -> tuple[list[str], list[DescriptionRow]]:
+        """L0: each description against the parameter set in every engine."""
+        descs = self.descriptions(inp.params)
+        return list(descs), [DescriptionRow(**r) for d in descs.values()
+                             for r in description_check.check_description(d, inp.desc_dir)]
+
+    def _l0(self, ctx: Context) -> None:
+        descs, rows = ctx.result("L0 descriptions")
+        ctx.chapter.description_check = rows
+        engines = sorted({r.engine for r in rows})
+        worst = {e: max(r.max_error for r in rows if r.engine == e) for e in engines}
+        ctx.chapter.rungs["L0"] = Rung(
+            "agrees" if all(r.passed for r in rows) else "differs",
+            f"{len(rows)} checks of {len(descs)} descriptions ({', '.join(descs)}) against "
+            f"the parameter set in {', '.join(engines)}; worst "
+            + ", ".join(f"{e} {worst[e]:.1e}" for e in engines)
+            + "; failing: " + (", ".join(f"{r.file} {r.engine} {r.quantity}"
+                                         for r in rows if not r.passed) or "none"))
+
+    def _audit(self, ctx: Context) -> None:
+        res = ctx.audit = ctx.result("L1/L2 audit")
+        ctx.chapter.audit = res.kinematics + res.dynamics
+        for rung, results, what in (("L1", res.kinematics, self.l1_what),
+                                    ("L2", res.dynamics, self.l2_what)):
+            ctx.rows += [self._audit_row(rung, r, res.is_erratum(r)) for r in results]
+            ctx.chapter.rungs[rung] = _audit_rung(results, res.is_erratum, what)
+
+    def _audit_row(self, rung: str, r: TermResult, erratum: bool) -> MetricRow:
+        return MetricRow(self.robot, "audit", rung, r.form, r.term, r.reference, "handrolled",
+                         "max_rel_error", r.max_rel_error, None if erratum else r.tolerance,
+                         True if erratum else r.passed,
+                         "the printed form, measured for its erratum" if erratum
+                         else self.audit_reason, "erratum" if erratum else "agreement")
+
+    def _scenario(self, ctx: Context, sc: Any) -> None:
+        variants = self.variants(sc)
+        ctx.chapter.scenarios.append(ScenarioInfo(sc.name, sc.title,
+                                                  [v.name for v in variants],
+                                                  self.scenario_description(sc)))
+        for variant in variants:
+            wide: Wide = {}
+            for impl, _ in variant.runs:
+                wide[impl] = ctx.result(_run_name(sc.name, variant.name, impl))
+                ctx.rows += self.requirements(ctx, sc, variant, impl, wide[impl])
+            ctx.wide[(sc.name, variant.name)] = wide
+            extra, rows, tables = self.scenario_extras(ctx, sc, variant, wide)
+            traces = harness.tidy({**wide, **extra})
+            stored = traces.assign(robot=self.robot, scenario=sc.name, variant=variant.name)
+            buf = io.BytesIO()
+            stored.to_parquet(buf, index=False)
+            ctx.write(traces_path(ctx.out, self.robot, sc.name, variant.name), buf.getvalue())
+            ctx.rows += compare(wide, self.robot, sc.name, variant.name,
+                                self.compared_signals(sc, variant, wide), variant.reference,
+                                [i for i in variant.implementations if i != variant.reference],
+                                variant.tolerances)
+            ctx.rows += rows
+            ctx.chapter.tables += tables
+            tag = self.figure_tag(sc, variant)
+            for fig in self.figures(ctx, sc, variant):
+                if isinstance(fig, PathPlot):
+                    ctx.chapter.xy_figures.append(XYFigure(
+                        f"{fig.title} ({tag})", sc.name, variant.name, fig.x, fig.y, fig.unit,
+                        fig.scale, fig.relative, fig.caption))
+                else:
+                    units, scales = scaled(fig.signals)
+                    ctx.chapter.figures.append(Figure(
+                        f"{fig.title} ({tag})", sc.name, variant.name, fig.signals, units,
+                        scales, fig.caption))
+
+    def _l4_rung(self, ctx: Context) -> None:
+        ctx.rows = [replace(r, known=self.known_difference(r) or "")
+                    if r.rung == "L4" and not r.passed else r for r in ctx.rows]
+        judged = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
+        failed = [r for r in judged if not r.passed]
+        known = {id(r): r.known or None for r in failed}
+        unexplained = [r for r in failed if known[id(r)] is None]
+        n_var = sum(len(self.variants(self.scenarios[s])) for s in ctx.scenarios)
+        verdict = "agrees" if not failed else "differs"
+        note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
+                f"{len(judged)} toleranced figures outside tolerance"
+                + (f" ({len(failed) - len(unexplained)} known)" if failed else "")
+                + "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
+                          f"{r.value:.3g} (tol {r.tolerance:.3g})"
+                          + (f", known: {known[id(r)]}" if known[id(r)] else "")
+                          for r in failed))
+        ctx.chapter.rungs["L4"] = Rung(verdict, note)
+
+
+def _reported_only(row: MetricRow, until: float) -> MetricRow:
+    """A scenario figure of a shortened run: tracked by its tier's baseline, not judged."""
+    if row.tolerance is None:
+        return row
+    return replace(row, tolerance=None, passed=True,
+                   reason=f"ci tier, first {until:g} s only: reported and tracked by the ci "
+                          f"baseline (tolerance {row.tolerance:.3g} applies to the full run: "
+                          f"{row.reason})")
+
+
+def _run_name(scenario: str, variant: str, implementation: str) -> str:
+    return f"{scenario} {variant} {implementation}"
+
+
+def _audit_rung(results: list[TermResult], is_erratum: Callable[[TermResult], bool],
+                what: str) -> Rung:
+    judged = [r for r in results if not is_erratum(r)]
+    printed_bad = [r for r in results if is_erratum(r) and not r.passed]
+    if not judged:
+        return Rung("not applicable", f"{what}: nothing to compare")
+    worst = max(judged, key=lambda r: r.max_rel_error)
+    note = (f"{what}: worst relative {worst.max_rel_error:.1e} ({worst.term} vs "
+            f"{worst.reference}) over {max(r.samples for r in judged)} states")
+    if printed_bad:
+        w = max(printed_bad, key=lambda r: r.max_rel_error)
+        note += (f"; the printed {', '.join(sorted({r.term for r in printed_bad}))} off by up "
+                 f"to relative {w.max_rel_error:.2g} (erratum)")
+    return Rung("agrees" if all(r.passed for r in judged) else "differs", note)

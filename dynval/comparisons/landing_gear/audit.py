@@ -1,0 +1,119 @@
+"""Landing-gear audit: the single-leg Lagrange equations (12)-(13) against MuJoCo,
+PyBullet and Pinocchio on the fixed-base as-derived leg, the moment sums (7)-(9)
+against r x F, and the leg kinematics (18)-(19) against the engines (L1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dynval.comparisons.audit import TermResult, compare_term, random_states
+from dynval.engines import load_terms
+from dynval.engines.base import DynamicsTerms
+from dynval.handrolled.landing_gear import com_dynamics, single_leg
+from dynval.robots.landing_gear.params import R_WP, LandingGearParams
+
+TERMS = {
+    "M": "(12)-(13) inertia",
+    "C": "(12)-(13) Coriolis/centrifugal",
+    "G": "(12)-(13) gravity",
+    "tau": "(12)-(13) inverse dynamics",
+}
+
+
+def _hand_terms(p: LandingGearParams, printed: bool):
+    args = (p.m_U, p.m_L, p.l_U, p.l_L)
+    return {
+        "M": lambda s: single_leg.mass_matrix(s[0][1], *args),
+        "C": lambda s: single_leg.coriolis_vector(s[0][1], s[1][0], s[1][1], p.m_L, p.l_U, p.l_L),
+        "G": lambda s: single_leg.gravity_vector(s[0][0], s[0][1], *args, p.g, printed),
+        "tau": lambda s: single_leg.joint_torques(s[0], s[1], s[2], *args, p.g, printed),
+    }
+
+
+def _engine_terms(engine: DynamicsTerms):
+    return {
+        "M": lambda s: engine.mass_matrix(s[0]),
+        "C": lambda s: engine.bias(s[0], s[1]) - engine.gravity(s[0]),
+        "G": lambda s: engine.gravity(s[0]),
+        "tau": lambda s: engine.inverse_dynamics(s[0], s[1], s[2]),
+    }
+
+
+def leg_engines(desc_dir: Path, p: LandingGearParams) -> list[DynamicsTerms]:
+    """The three references (MuJoCo, PyBullet, Pinocchio), loaded from the as-derived
+    fixed-base leg files."""
+    stem = desc_dir / "landing_gear_leg_as_derived"
+    return list(load_terms(stem.with_suffix(".xml"), stem.with_suffix(".urdf"),
+                           (0.0, 0.0, -p.g)).values())
+
+
+def leg_dynamics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
+                       seed: int) -> list[TermResult]:
+    """Eqs. (12)-(13), printed and corrected, against each engine at seeded states."""
+    states = random_states(samples, seed, 2)
+    results = []
+    for engine in leg_engines(desc_dir, p):
+        ref = _engine_terms(engine)
+        for form in single_leg.FORMS:
+            hand = _hand_terms(p, single_leg.is_printed(form))
+            for term, eq in TERMS.items():
+                results.append(compare_term(term, eq, form, engine.name, hand[term], ref[term],
+                                            states, seed))
+    return results
+
+
+def moment_audit(samples: int, seed: int, n_feet: int = 4) -> list[TermResult]:
+    """Eqs. (7)-(9), printed and corrected, against sum(r_i x F_i) at random r and F."""
+    rng = np.random.default_rng(seed)
+    states = [(rng.uniform(-0.3, 0.3, (n_feet, 3)), rng.uniform(-40, 40, (n_feet, 3)))
+              for _ in range(samples)]
+
+    def reference(s):
+        return np.cross(s[0], s[1]).sum(axis=0)
+
+    return [
+        compare_term("sum M", "(7)-(9) moment sums", form, "r x F",
+                     lambda s, pr=single_leg.is_printed(form): com_dynamics.moment_sums(
+                         s[0], s[1], pr), reference, states, seed)
+        for form in single_leg.FORMS
+    ]
+
+
+def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
+                         seed: int) -> list[TermResult]:
+    """Eqs. (18)-(19) and their Jacobian against the engines (L1).  The leg plane is
+    (y_W, z_W) of the engine frame; PyBullet is compared on positions only (its
+    Jacobian, now right in the adapter, is not yet a row of the baseline)."""
+    states = random_states(samples, seed, 2)
+    foot = np.array([p.l_L, 0.0, 0.0])
+    mj, pb, pn = leg_engines(desc_dir, p)
+    plane = R_WP[:, :2]  # paper leg-plane axes x_L, y_L as W columns
+
+    def hand_fk(s):
+        return single_leg.forward_kinematics(s[0][0], s[0][1], p.l_U, p.l_L)
+
+    def hand_J(s):
+        return single_leg.jacobian(s[0][0], s[0][1], p.l_U, p.l_L)
+
+    refs_fk = {
+        "mujoco": lambda s: plane.T @ mj.frame_position("LF_foot", s[0]),
+        "pybullet": lambda s: plane.T @ pb.frame_position("LF_lower", s[0], foot),
+        "pinocchio": lambda s: plane.T @ pn.frame_position("LF_lower", s[0], foot),
+    }
+    refs_J = {
+        "mujoco": lambda s: plane.T @ mj.frame_jacobian("LF_foot", s[0]),
+        "pinocchio": lambda s: plane.T @ pn.frame_jacobian("LF_lower", s[0], foot),
+    }
+    out = [compare_term("foot position", "(18)-(19)", "printed", name, hand_fk, f, states, seed)
+           for name, f in refs_fk.items()]
+    out += [compare_term("foot Jacobian", "J of (14)", "derived", name, hand_J, f, states, seed)
+            for name, f in refs_J.items()]
+    return out
+
+
+def full_audit(p: LandingGearParams, desc_dir: Path, samples: int, seed: int) -> list[TermResult]:
+    """Every audited term: kinematics (L1), leg dynamics and moment sums (L2)."""
+    return (leg_kinematics_audit(p, desc_dir, samples, seed)
+            + leg_dynamics_audit(p, desc_dir, samples, seed) + moment_audit(samples, seed))

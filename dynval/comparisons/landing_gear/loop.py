@@ -1,0 +1,179 @@
+"""The landing gear closed loop for each implementation: the same controller and the
+same contact law read each implementation's state (paper frame P)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
+from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.handrolled.landing_gear.contact import SlopeContact, ground_normal_P
+from dynval.handrolled.landing_gear.control import LandingGearController
+from dynval.handrolled.landing_gear.model import (
+    DecoupledLandingGear,
+    Forms,
+    feet_in_body,
+    standing_angles,
+    system_inertia,
+)
+from dynval.handrolled.landing_gear.state import Observation, attitude_angles
+from dynval.robots.landing_gear.params import JOINTS, LEGS, R_BL, LandingGearParams, p_BH
+
+JOINT_NAMES = [f"{leg}_{j}" for leg in LEGS for j in JOINTS]
+FOOT_LINKS = [f"{leg}_lower" for leg in LEGS]
+
+
+@dataclass(frozen=True)
+class InitialState:
+    p_PB: np.ndarray
+    R_PB: np.ndarray
+    v_PB: np.ndarray
+    omega_B: np.ndarray
+    theta: np.ndarray
+
+
+def initial_state(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> InitialState:
+    """Level body above the slope origin, lowest foot ``clearance`` above the ground,
+    descending at the reference rate."""
+    theta = standing_angles(p)
+    r_B, _ = feet_in_body(theta, np.zeros((4, 2)), np.array([p_BH(leg, p) for leg in LEGS]),
+                          np.array([R_BL(leg) for leg in LEGS]), p.l_U, p.l_L)
+    n = ground_normal_P(alpha_SL, alpha_AZ)
+    h = (p.clearance - np.min(r_B @ n)) / n[1]
+    return InitialState(np.array([0.0, h, 0.0]), np.eye(3), np.array([0.0, p.ydot_ref, 0.0]),
+                        np.zeros(3), theta)
+
+
+class EnginePlant:
+    """An engine simulation seen through the paper's coordinates."""
+
+    def __init__(self, sim, p: LandingGearParams) -> None:
+        self.sim = sim
+        self.p = p
+        self.name = sim.name
+        self.foot_offset = np.array([p.l_L, 0.0, 0.0])
+
+    def reset(self, s: InitialState) -> None:
+        R_WB = R_WB_from_R_PB(s.R_PB)
+        self.sim.reset(FloatingState(vec_W(s.p_PB), R_WB, vec_W(s.v_PB),
+                                     R_WB @ vec_W(s.omega_B), s.theta.reshape(-1),
+                                     np.zeros(8)))
+
+    def observe(self) -> Observation:
+        s = self.sim.state()
+        R_PB = R_PB_from_R_WB(s.R_WB)
+        feet = [self.sim.point(link, self.foot_offset) for link in FOOT_LINKS]
+        return Observation(
+            self.sim.time, vec_P(s.p_WB), R_PB, vec_P(s.v_WB_W),
+            R_PB.T @ vec_P(s.w_WB_W), s.q.reshape(4, 2), s.qd.reshape(4, 2),
+            vec_P(np.array([f[0] for f in feet])), vec_P(np.array([f[1] for f in feet])),
+        )
+
+    def step(self, tau: np.ndarray, F_PF: np.ndarray | None, F_th: float) -> None:
+        forces = [PointForce("body", np.zeros(3), vec_W(np.array([0.0, F_th, 0.0])))]
+        if F_PF is not None:
+            forces += [PointForce(link, self.foot_offset, vec_W(F))
+                       for link, F in zip(FOOT_LINKS, F_PF, strict=True)]
+        self.sim.step(tau.reshape(-1), forces)
+
+    def native_foot_forces(self) -> np.ndarray:
+        f = self.sim.contact_forces()
+        return vec_P(np.array([f[link] for link in FOOT_LINKS]))
+
+
+class HandrolledPlant(DecoupledLandingGear):
+    """The hand-rolled model with the same reset interface as the engine plants."""
+
+    def reset(self, s: InitialState) -> None:  # type: ignore[override]
+        super().reset(s.p_PB, s.R_PB, s.v_PB, s.omega_B, s.theta, np.zeros((4, 2)))
+
+
+class LandingGearLoop:
+    """Controller + contact + plant; ``contact`` is "shared" or "native"."""
+
+    def __init__(self, plant, p: LandingGearParams, alpha_SL: float, alpha_AZ: float,
+                 level_controller: bool, contact: str, forms: Forms) -> None:
+        self.plant = plant
+        self.p = p
+        self.implementation = plant.name
+        self.contact_mode = contact
+        self.law = SlopeContact(p.k, p.b, p.mu_S, p.mu_D, alpha_SL, alpha_AZ)
+        self.controller = LandingGearController(p, level_controller, forms.level)
+        self.t = 0.0
+        self.obs = plant.observe()
+        self.F_PF = np.zeros((4, 3))
+        self.tau = np.zeros((4, 2))
+        self.F_th = 0.0
+        self._update_inputs()
+
+    def _update_inputs(self) -> None:
+        obs = self.obs
+        if self.contact_mode == "shared":
+            self.F_PF = self.law.forces(obs.p_PF, obs.v_PF)
+        else:
+            self.F_PF = self.plant.native_foot_forces()
+        any_contact = bool(np.any(self.law.normal_forces(self.F_PF) > 0.0))
+        self.tau = self.controller.joint_torques(obs, self.p.dt)
+        self.F_th = self.controller.thrust(obs, any_contact)
+
+    def advance(self) -> None:
+        applied = self.F_PF if self.contact_mode == "shared" else None
+        self.plant.step(self.tau, applied, self.F_th)
+        self.obs = self.plant.observe()
+        self.t = self.obs.t
+        self._update_inputs()
+
+    def signals(self) -> dict[str, float]:
+        obs = self.obs
+        roll, pitch, yaw = attitude_angles(obs.R_PB)
+        out = {"body.roll": roll, "body.pitch": pitch, "body.yaw": yaw,
+               "com.x": obs.p_PB[0], "com.y": obs.p_PB[1], "com.z": obs.p_PB[2],
+               "body.thrust": self.F_th}
+        F_n = self.law.normal_forces(self.F_PF)
+        for i, leg in enumerate(LEGS):
+            for j, joint in enumerate(JOINTS):
+                out[f"joint.{leg}.{joint}.angle"] = obs.theta[i, j]
+                out[f"joint.{leg}.{joint}.torque"] = self.tau[i, j]
+            out[f"foot.{leg}.force.normal"] = F_n[i]
+            out[f"foot.{leg}.force.y"] = self.F_PF[i, 1]
+        return out
+
+
+def ground_for_native(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> Ground:
+    """The slope as an engine plane, shifted by the foot radius so that contact begins when
+    the foot point reaches n = 0, as in eq. (26); each foot's apparent mass converts k, b
+    for MuJoCo."""
+    n_W = vec_W(ground_normal_P(alpha_SL, alpha_AZ))
+    return Ground(n_W, -p.foot_radius * n_W, p.k, p.b, p.mu_S, None,
+                  tuple(f"{leg}_foot" for leg in LEGS))
+
+
+def make_plant(implementation: str, p: LandingGearParams, mass_model: str, contact: str,
+               alpha_SL: float, alpha_AZ: float, forms: Forms, desc_dir: Path):
+    """A plant of the named implementation, loading engine descriptions from desc_dir."""
+    if implementation == "handrolled":
+        theta0 = standing_angles(p)
+        return HandrolledPlant(p, np.array([p_BH(leg, p) for leg in LEGS]),
+                               np.array([R_BL(leg) for leg in LEGS]),
+                               system_inertia(p, theta0), forms)
+    stem = f"landing_gear_{mass_model}"
+    ground = ground_for_native(p, alpha_SL, alpha_AZ) if contact == "native" else None
+    if implementation == "mujoco":
+        from dynval.engines.mujoco_engine import MujocoSimulation
+
+        sim = MujocoSimulation(desc_dir / f"{stem}.xml", JOINT_NAMES, p.dt, (0.0, 0.0, -p.g),
+                               ground)
+    elif implementation == "pybullet":
+        from dynval.engines.pybullet_engine import PybulletSimulation
+
+        if ground is not None:
+            ground = Ground(ground.normal_W, ground.point_W, ground.stiffness, ground.damping,
+                            ground.friction, ground.mass_scale, tuple(FOOT_LINKS))
+        sim = PybulletSimulation(desc_dir / f"{stem}.urdf", JOINT_NAMES, p.dt,
+                                 (0.0, 0.0, -p.g), ground)
+    else:
+        raise ValueError(f"unknown implementation {implementation!r}")
+    return EnginePlant(sim, p)

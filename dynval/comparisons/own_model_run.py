@@ -1,0 +1,75 @@
+"""A user model's audit written as a run folder like ``dynval validate``'s: metric rows
+(Parquet and JSON), a chapter in summary.json and the manifest, so that ``dynval report``
+draws its chapter and ``dynval check --model`` gates it against baselines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from dynval.comparisons import manifest
+from dynval.comparisons.ladder import rows_verdict
+from dynval.comparisons.own_model import OwnAudit
+from dynval.reports.chapter import (
+    Chapter,
+    DescriptionRow,
+    MetricRow,
+    Rung,
+    TrajectoryRow,
+    metrics_frame,
+)
+
+REASON = "the model and the engine describe the same tree: round-off"
+
+
+def _rung(term: str) -> str:
+    return "L1" if term.startswith(("p[", "J[")) else "L2"
+
+
+def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
+    """The metric rows and the report chapter of one audit."""
+    label = audit.label
+    rows = [MetricRow(label, "audit", _rung(r.term), "model", r.term, r.reference, "model",
+                      "max_rel_error", r.max_rel_error, r.tolerance, r.passed, REASON,
+                      "agreement") for r in audit.results]
+    rows += [MetricRow(label, "description", "L0", "-", r["quantity"], r["engine"], "-",
+                       "max_error", r["max_error"], r["tolerance"], r["passed"],
+                       "what two engines read from one file", "agreement") for r in audit.l0]
+    rows += [MetricRow(label, "L3 free swing", "L3", f"dt={r['step']:g}", "joint coordinates",
+                       r["comparison"].split(" vs ")[1], "model", "max_abs", r["max_abs"],
+                       r["tolerance"], r["tolerance"] is None or r["max_abs"] <= r["tolerance"],
+                       r["reason"], "agreement") for r in audit.l3]
+    ch = Chapter(label, f"{label} (your model)", f"{label} against {audit.description.name}")
+    ch.description_check = [DescriptionRow(**r) for r in audit.l0]
+    ch.audit = list(audit.results)
+    ch.trajectories = [TrajectoryRow(**{**r, "unit": "rad or m"}) for r in audit.l3]
+    ch.notes = [f"Not checked: {line}" for line in audit.unchecked]
+    for rung, what in (("L0", "the description in each engine"),
+                       ("L1", "frames named by the model"), ("L2", "dynamics terms"),
+                       ("L3", "free swing from rest")):
+        judged = [r for r in rows if r.rung == rung]
+        ch.rungs[rung] = (Rung(rows_verdict(judged), f"{what}: {len(judged)} figures")
+                          if judged else Rung("not applicable", f"{what}: nothing to compare"))
+    for rung in ("L4", "L5", "budget"):
+        ch.rungs[rung] = Rung("not applicable", "a model audit has no scenarios, published "
+                                                "numbers or error budget")
+    return rows, ch
+
+
+def write_run(audit: OwnAudit, out: Path, spec: str, samples: int, seed: int
+              ) -> pd.DataFrame:
+    """Write metrics.parquet/json, summary.json and the manifest under ``out``."""
+    from dynval.comparisons.pipeline import run_summary, write_results
+
+    manifest.begin(out)
+    started = manifest.now()
+    rows, chapter = rows_and_chapter(audit)
+    metrics = metrics_frame(rows)
+    summary = run_summary("audit", seed, samples, [], 1, 0)
+    summary["robots"][audit.label] = chapter.to_dict()
+    write_results(out, metrics, summary)
+    manifest.finish(out, "audit", started, {"model": spec,
+                                            "description": str(audit.description),
+                                            "samples": samples, "seed": seed})
+    return metrics

@@ -1,0 +1,142 @@
+"""Validate robots end to end and store the figures the report and ``check`` read."""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dynval.comparisons import assembly, manifest
+from dynval.comparisons.ladder import Inputs, RobotLadder
+from dynval.comparisons.registry import apply_overrides, comparison, description_dir
+from dynval.comparisons.tasks import Outcome, Report, execute
+from dynval.reports.chapter import metrics_frame
+from dynval.robots import ROBOT_NAMES
+
+VERSION = "0.1.0"
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=Path(__file__).parent, check=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def plan(robots: list[str] | None = None, scenarios: list[str] | None = None,
+         overrides: list[str] | None = None, samples: int = 1000, seed: int = 0,
+         out: Path = Path("dynval-out"), tier: str = "full") -> list[tuple[RobotLadder, Inputs]]:
+    """Each robot's declaration and inputs (overrides applied; descriptions regenerated
+    under ``out`` when the parameters differ from the shipped ones)."""
+    plans = []
+    for robot in robots or list(ROBOT_NAMES):
+        ladder = comparison(robot)
+        params = apply_overrides(robot, ladder.default_params, overrides or [])
+        desc = description_dir(robot, params, ladder.default_params, out)
+        plans.append((ladder, ladder.inputs(params, desc, scenarios, samples, seed, tier)))
+    return plans
+
+
+def validate_all(out: Path, robots: list[str] | None = None,
+                 scenarios: list[str] | None = None, overrides: list[str] | None = None,
+                 samples: int = 1000, seed: int = 0, *, tier: str = "full", workers: int = 1,
+                 scheduler: str | None = None, cache_dir: Path | None = None,
+                 timings_path: Path | None = None, report: Report | None = None
+                 ) -> pd.DataFrame:
+    """Run every rung of every robot as one graph of tasks; write the traces,
+    metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
+    each robot's assembled chapter are read from it where nothing they depend on changed
+    (``dynval.comparisons.tasks``, ``dynval.comparisons.assembly``)."""
+    manifest.begin(out)  # an unwritable folder is found now; the old manifest goes first
+    started = manifest.now()
+    plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
+    by_robot = [ladder.tasks(inp) for ladder, inp in plans]
+    tasks = [t for robot_tasks in by_robot for t in robot_tasks]
+    timings = _load_timings(timings_path)
+    outcomes = execute(tasks, workers, scheduler, cache_dir, report, timings)
+    _store_timings(timings_path, timings, outcomes)
+    summary = run_summary(tier, seed, plans[0][1].samples if plans else samples,
+                          overrides or [], len(outcomes),
+                          sum(o.cached for o in outcomes.values()))
+    rows = []
+    for (ladder, inp), robot_tasks in zip(plans, by_robot, strict=True):
+        robot_rows, chapter = assembly.assemble(ladder, inp, robot_tasks, outcomes, out,
+                                                cache_dir)
+        rows += robot_rows
+        summary["robots"][ladder.robot] = chapter.to_dict()
+    metrics = metrics_frame(rows)
+    write_results(out, metrics, summary)
+    manifest.finish(out, "validate", started, {
+        "robots": [ladder.robot for ladder, _ in plans], "scenarios": scenarios,
+        "tier": tier, "samples": summary["samples"], "seed": seed,
+        "overrides": overrides or [], "git_commit": summary["git_commit"],
+        "versions": summary["versions"]})
+    return metrics
+
+
+def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks: int,
+                from_cache: int) -> dict:
+    """summary.json's record of a run (code, machine, engines, inputs); the chapters go
+    under "robots"."""
+    from dynval.engines import versions
+
+    return {"dynval_version": VERSION, "git_commit": git_commit(),
+            "date": date.today().isoformat(),
+            "machine": f"{platform.system()} {platform.machine()}, "
+                       f"Python {platform.python_version()}",
+            "versions": {**versions(), "numpy": np.__version__},
+            "tier": tier, "seed": seed, "samples": samples, "overrides": overrides,
+            "tasks": {"total": tasks, "from_cache": from_cache}, "robots": {}}
+
+
+def write_results(out: Path, metrics: pd.DataFrame, summary: dict) -> None:
+    """metrics.parquet, metrics.json and summary.json, each written atomically."""
+    manifest.write_atomic(out / "metrics.parquet",
+                          lambda tmp: metrics.to_parquet(tmp, index=False))
+    manifest.write_atomic(out / "metrics.json", lambda tmp: tmp.write_text(
+        json.dumps(_records(metrics), indent=1)))
+    manifest.write_atomic(out / "summary.json", lambda tmp: tmp.write_text(
+        json.dumps(summary, indent=1, default=_json_default)))
+
+
+def _load_timings(path: Path | None) -> dict[str, float]:
+    """Seconds each task took when it last ran (for longest-first ordering)."""
+    try:
+        return json.loads(path.read_text()) if path and path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _store_timings(path: Path | None, timings: dict[str, float],
+                   outcomes: dict[str, Outcome]) -> None:
+    if path is None:
+        return
+    timings.update({k: o.seconds for k, o in outcomes.items() if not o.cached})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(timings, indent=0, sort_keys=True))
+    tmp.replace(path)
+
+
+def _json_default(o):
+    if isinstance(o, np.generic):
+        return o.item()
+    raise TypeError(f"cannot store {type(o).__name__} in summary.json")
+
+
+def _records(metrics: pd.DataFrame) -> list[dict]:
+    recs = metrics.to_dict(orient="records")
+    for r in recs:
+        for k, v in r.items():
+            if isinstance(v, float) and not np.isfinite(v):
+                r[k] = None
+            elif isinstance(v, np.generic):
+                r[k] = v.item()
+    return recs

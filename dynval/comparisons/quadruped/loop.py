@@ -1,0 +1,154 @@
+"""One closed loop for every implementation: the plan's feedforward torques plus joint PD,
+read from each implementation's state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dynval.engines.base import FloatingState, Ground
+from dynval.handrolled.quadruped.gait import Gait, plan
+from dynval.handrolled.quadruped.inverse import feedforward
+from dynval.handrolled.quadruped.kinematics import standing_height
+from dynval.handrolled.quadruped.robot import build_model
+from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
+from dynval.handrolled.so3 import euler_zyx
+from dynval.robots.quadruped.model_description import joint_names, link_name
+from dynval.robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_mass
+
+
+class HandrolledPlant:
+    """The paper's model with its supporting feet pinned."""
+
+    name = "handrolled"
+
+    def __init__(self, p: QuadrupedParams) -> None:
+        self.sim = PinnedFeetSimulation(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt)
+
+    def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
+        self.sim.reset(p_WB, R_WB, theta, nu, stance)
+
+    def state(self) -> FloatingState:
+        s = self.sim
+        return FloatingState(s.p_WB, s.R_WB, s.R_WB @ s.nu[:3], s.R_WB @ s.nu[3:6],
+                             s.theta.copy(), s.nu[6:].copy())
+
+    def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
+        self.sim.step(tau, stance)
+
+    def foot_forces_W(self) -> np.ndarray:
+        """The pinned feet's constraint forces of the step just taken, world axes."""
+        return (self.sim.R_WB @ self.sim.F_foot_B.T).T
+
+
+class EnginePlant:
+    """An engine simulation with native foot contact."""
+
+    def __init__(self, sim) -> None:
+        self.sim = sim
+        self.name = sim.name
+
+    def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
+        self.sim.reset(FloatingState(p_WB, R_WB, R_WB @ nu[:3], R_WB @ nu[3:6],
+                                     np.ravel(theta), nu[6:]))
+
+    def state(self) -> FloatingState:
+        return self.sim.state()
+
+    def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
+        self.sim.step(np.ravel(tau), [])
+
+    def foot_forces_W(self) -> np.ndarray:
+        f = self.sim.contact_forces()
+        return np.array([f[link_name(leg, 3)] for leg in LEGS])
+
+
+def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path):
+    if implementation == "handrolled":
+        return HandrolledPlant(p)
+    feet = tuple(f"{leg}_foot" for leg in LEGS)
+    if implementation == "mujoco":
+        from dynval.engines.mujoco_engine import MujocoSimulation
+
+        # k, b become accelerations through a quarter of the robot's mass: a foot's own
+        # apparent mass (0.2-0.3 kg, the light shank) makes the contact chatter at 1 kHz
+        ground = Ground(np.array([0.0, 0.0, 1.0]), np.zeros(3), p.k_ground, p.b_ground, p.mu,
+                        total_mass(p) / 4.0, feet)
+        return EnginePlant(MujocoSimulation(desc_dir / "quadruped.xml", joint_names(), p.dt,
+                                            (0.0, 0.0, -p.g), ground))
+    if implementation == "pybullet":
+        from dynval.engines.pybullet_engine import PybulletSimulation
+
+        ground = Ground(np.array([0.0, 0.0, 1.0]), np.zeros(3), p.k_ground, p.b_ground, p.mu,
+                        None, tuple(link_name(leg, 3) for leg in LEGS))
+        return EnginePlant(PybulletSimulation(desc_dir / "quadruped.urdf", joint_names(),
+                                              p.dt, (0.0, 0.0, -p.g), ground))
+    raise ValueError(f"unknown implementation {implementation!r}")
+
+
+class QuadrupedLoop:
+    """Plan -> feedforward (section 4's assumed ground forces) + PD -> plant."""
+
+    def __init__(self, plant, p: QuadrupedParams, gait: Gait) -> None:
+        self.plant, self.p, self.gait = plant, p, gait
+        self.implementation = plant.name
+        self.model = build_model(p)
+        self.g_W = np.array([0.0, 0.0, -p.g])
+        self.height = standing_height(p)
+        self.t = 0.0
+        s0 = self._plan(0.0)
+        nu0 = np.concatenate([s0.v_WB, np.zeros(3), s0.thetad.ravel()])
+        plant.reset(s0.p_WB, np.eye(3), s0.theta, nu0, s0.stance)
+        self.F_W = np.zeros((4, 3))
+        self._F_sum, self._n_sum = np.zeros((4, 3)), 0
+        self.qdd = np.zeros(12)
+        self._update(plant.state())
+
+    def _plan(self, t: float):
+        return plan(self.model, self.gait, t, self.height, self.p.foot_radius)
+
+    def _update(self, st: FloatingState) -> None:
+        """Inputs for the next step from the plan at t and the plant's state ``st``."""
+        self.st = st
+        s = self._plan(self.t)
+        self.ff = feedforward(self.model, s, self.g_W)
+        self.tau = (self.ff.tau.ravel() + self.p.K_P * (s.theta.ravel() - st.q)
+                    + self.p.K_D * (s.thetad.ravel() - st.qd))
+        self.stance = s.stance
+
+    def advance(self) -> None:
+        qd_before = self.st.qd
+        self.plant.step(self.tau, self.stance)
+        st = self.plant.state()
+        # every implementation integrates semi-implicit Euler, qd += dt qdd: the difference
+        # of the rates over the step is the acceleration it used
+        self.qdd = (st.qd - qd_before) / self.p.dt
+        self._F_sum += self.plant.foot_forces_W()
+        self._n_sum += 1
+        self.t += self.p.dt
+        self._update(st)
+
+    def signals(self) -> dict[str, float]:
+        """The state now; foot forces are their mean over the steps since the last call
+        (an engine's contact force flickers from step to step, its impulse does not)."""
+        if self._n_sum:
+            self.F_W = self._F_sum / self._n_sum
+            self._F_sum, self._n_sum = np.zeros((4, 3)), 0
+        st = self.st
+        yaw, pitch, roll = euler_zyx(st.R_WB)
+        out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
+               "body.roll": roll, "body.pitch": pitch, "body.yaw": yaw}
+        q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)
+        out["joint.RB.HFE.acceleration"] = self.qdd.reshape(4, 3)[LEGS.index("RB"), 1]
+        tau = self.tau.reshape(4, 3)
+        for i, leg in enumerate(LEGS):
+            for j, joint in enumerate(JOINTS):
+                out[f"joint.{leg}.{joint}.angle"] = q[i, j]
+                out[f"joint.{leg}.{joint}.rate"] = qd[i, j]
+                out[f"joint.{leg}.{joint}.torque"] = tau[i, j]
+            for c, axis in enumerate("xyz"):
+                out[f"foot.{leg}.force.{axis}"] = self.F_W[i, c]
+                if self.implementation == "handrolled":
+                    out[f"foot.{leg}.force_assumed.{axis}"] = self.ff.F_foot_B[i, c]
+        return out

@@ -1,0 +1,72 @@
+"""The quadruped's scenarios (L4): the planned trot and static walk tracked by the
+hand-rolled feedforward torques plus joint PD, in the paper's model (supporting feet
+pinned: contact "shared") and in MuJoCo and PyBullet with their own foot contact
+("native")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from dynval.comparisons import harness
+from dynval.comparisons.quadruped.loop import QuadrupedLoop, make_plant
+from dynval.handrolled.quadruped.gait import GAITS
+from dynval.robots.quadruped.params import QuadrupedParams
+
+IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
+CONTACT_MODES = ("shared", "native")
+
+# How far the body may move from where a gait starts before the run is called diverged:
+# one cycle covers one stride (centimetres), the body stays at its standing height [m].
+WORKSPACE = {"body.x": 2.0, "body.y": 2.0, "body.z": 0.5}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    gait: str
+    cycles: int
+    description: str
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "trot": Scenario("trot", "Trot, one cycle", "trot", 1,
+                     "Section 6's dynamic trot (Fig. 4): RB+LF then LB+RF, one cycle (the "
+                     "body is not controlled about the support diagonal and falls later)."),
+    "walk": Scenario("walk", "Static walk, one cycle", "walk", 1,
+                     "Section 4.2's static walk: one leg at a time, RB, RF, LB, LF."),
+}
+
+
+def supports(implementation: str, contact: str) -> bool:
+    """The paper's model has only its pinned feet ("shared"); the engines only their own
+    contact ("native")."""
+    return (implementation == "handrolled") == (contact == "shared")
+
+
+def check_contact(implementation: str, contact: str) -> None:
+    """Refuse, in one sentence, a pairing ``supports`` rules out."""
+    if supports(implementation, contact):
+        return
+    if implementation == "handrolled":
+        raise ValueError("the hand-rolled quadruped has no native contact; its supporting "
+                         "feet are pinned (use contact 'shared')")
+    raise ValueError(f"{implementation} runs the quadruped with its own foot contact "
+                     "only (use contact 'native'); pinning its feet is not implemented")
+
+
+def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,
+            desc_dir: Path, progress: Callable[[float], None] | None = None,
+            duration: float | None = None, until: float | None = None) -> pd.DataFrame:
+    """Wide trace (time x signal) of one implementation in one scenario (``duration``
+    replaces the scenario's length, ``until`` stops it early)."""
+    check_contact(implementation, contact)
+    gait = GAITS[sc.gait]
+    loop = QuadrupedLoop(make_plant(implementation, p, desc_dir), p, gait)
+    length = harness.run_length(duration or sc.cycles * gait.period, until)
+    return harness.run(loop, length, p.dt, 10, progress=progress,
+                       workspace=WORKSPACE)

@@ -1,0 +1,357 @@
+"""The quadruped's declaration for the validation ladder: L0 descriptions, L1/L2 audit
+(fixed and floating base, the printed frame 0), L3 free swing and free flight, L4 trot and
+walk against the engines with section 4's assumed ground forces measured, section 6's
+round trip (L5), the errata and the budget (dynval.comparisons.ladder climbs it)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from dynval.comparisons import free_swing
+from dynval.comparisons.ladder import AuditResults, Context, Inputs, RobotLadder, TimePlot, Variant
+from dynval.comparisons.metrics import check_row, compare, recomputed_row, rms_diff
+from dynval.comparisons.quadruped import assumptions, audit, section6, trajectories
+from dynval.comparisons.quadruped.scenarios import (
+    CONTACT_MODES,
+    SCENARIOS,
+    Scenario,
+    run_one,
+    supports,
+)
+from dynval.handrolled.quadruped.gait import GAITS
+from dynval.handrolled.quadruped.robot import build_model
+from dynval.reports.chapter import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from dynval.robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams, total_mass
+
+ROBOT = "quadruped"
+DEG = 180.0 / np.pi  # signals are stored in radians; the budget shows degrees
+KIN_SAMPLES = 200
+FORCES = [f"foot.{leg}.force.{a}" for leg in LEGS for a in "xyz"]
+FORCES_ASSUMED = [f"foot.{leg}.force_assumed.{a}" for leg in LEGS for a in "xyz"]
+WEIGHT_TOL = 0.05
+REQ_WEIGHT = ("statics over the run: a level body at constant height, so the feet's mean "
+              "vertical force is the weight; 5 % allows for the body's vertical velocity "
+              "change over the run")
+# the paper's model runs with its pinned feet, the engines with their own foot contact
+NATIVE = Variant("native", (("handrolled", "shared"), ("mujoco", "native"),
+                            ("pybullet", "native")))
+
+
+class QuadrupedLadder(RobotLadder):
+    robot = ROBOT
+    title = "Twelve-joint quadruped (recursive Newton-Euler)"
+    paper = ("Sureshkumar, Harib, Oseni: Kinematic and dynamic analysis of quadruped legged "
+             "robots: a new formulation approach (ICINCO 2025); masses and lengths of the "
+             "Unitree A1")
+    contact_modes = CONTACT_MODES
+    l1_what = "Table 1 foot positions and Jacobians vs engines"
+    l2_what = ("RNEA M, C+G and tau, fixed and floating base (PyBullet through six explicit "
+               "base joints)")
+    audit_reason = "round-off: the RNEA of Table 1's chain and the engines describe the same tree"
+    budget_what = ("trot: section 4's assumed forces, the pinned feet, the engine and the "
+                   "step, one at a time")
+
+    def audit_terms(self, inp: Inputs) -> AuditResults:
+        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
+        model = build_model(p)
+        kin = audit.kinematics_audit(model, d, min(n, KIN_SAMPLES), seed)
+        kin_printed = audit.kinematics_audit(build_model(p, R_B0=R_B0_PRINTED), d,
+                                             min(n, KIN_SAMPLES), seed, form="printed")
+        return AuditResults(kin + kin_printed, audit.dynamics_audit(model, p, d, n, seed))
+
+    def l3(self, inp: Inputs):
+        p, d = inp.params, inp.desc_dir
+        rows = trajectories.free_swing(p, d) + trajectories.free_flight(p, d)
+        return free_swing.l3_result(
+            ROBOT, rows, f"fixed-base legs swinging {trajectories.DURATION:g} s and the whole "
+            f"robot tumbling {trajectories.FLIGHT_DURATION:g} s (joints and attitude)")
+
+    def supports(self, implementation: str, contact: str) -> bool:
+        return supports(implementation, contact)
+
+    def variants(self, sc: Scenario) -> list[Variant]:
+        return [NATIVE]
+
+    def scenario_description(self, sc: Scenario) -> str:
+        return sc.description + _gait_text(sc.gait)
+
+    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+                     df: pd.DataFrame) -> list[MetricRow]:
+        return [check_row(ROBOT, sc.name, variant.name, "foot.*.force.z", impl,
+                          "weight_balance_rel", _weight_balance(df, ctx.params), WEIGHT_TOL,
+                          REQ_WEIGHT)]
+
+    def scenario_extras(self, ctx: Context, sc: Scenario, variant: Variant, wide):
+        """Section 4's assumed forces as a pseudo-implementation, measured against the
+        engines' contact forces."""
+        assumed = wide["handrolled"][["time"] + FORCES_ASSUMED].rename(
+            columns=dict(zip(FORCES_ASSUMED, FORCES, strict=True)))
+        rows = compare({"mujoco": wide["mujoco"], "assumed": assumed}, ROBOT, sc.name,
+                       variant.name, FORCES, "mujoco", ["assumed"], {})
+        err = assumptions.assumption_errors(wide["handrolled"],
+                                            {e: wide[e] for e in ("mujoco", "pybullet")})
+        rows += [MetricRow(ROBOT, sc.name, "L4", f"{r['legs']} legs",
+                           f"foot.*.force.{r['axis']}", r["engine"], "handrolled (assumed)",
+                           "rms_error_N", r["rms_error"], None, True, r["assumption"],
+                           "agreement") for r in err]
+        return ({"assumed": assumed}, rows,
+                [DataTable.from_dict(assumptions.table(err, sc.name))])
+
+    def figure_tag(self, sc: Scenario, variant: Variant) -> str:
+        return f"{sc.name}; hand-rolled: pinned feet, engines: native contact"
+
+    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
+        return [
+            TimePlot("Body attitude", ["body.roll", "body.pitch"],
+                     "Roll and pitch; error panels show minus MuJoCo."),
+            TimePlot("Figs. 5-7 in closed loop: RB HFE acceleration, rate, angle",
+                     ["joint.RB.HFE.acceleration", "joint.RB.HFE.rate", "joint.RB.HFE.angle"],
+                     "The joint of the paper's Figs. 5-7 tracking the plan in every "
+                     "implementation; the acceleration is the rate difference over one step "
+                     "(each integrator's own)."),
+            TimePlot("HFE torques", [f"joint.{leg}.HFE.torque" for leg in LEGS],
+                     "Feedforward (inverse dynamics with section 4's forces) plus joint PD."),
+            TimePlot("Vertical ground forces", [f"foot.{leg}.force.z" for leg in LEGS],
+                     "Section 4's assumed forces at the plan (assumed), the pinned feet's "
+                     "constraint forces (hand-rolled) and the engines' contact forces, 10 ms "
+                     "means."),
+            TimePlot("Forward ground forces", [f"foot.{leg}.force.x" for leg in LEGS],
+                     "The X forces section 4 assumes equal on the supporting legs."),
+        ]
+
+    def extra_tasks(self, inp: Inputs) -> dict:
+        """Section 6's round trip (the paper's plans, and the balanced trot of issue 15
+        item 6 over whole cycles, in parallel), and the budget's MuJoCo trot at dt/2."""
+        tasks = {"section 6": (section6.run, (inp.params,), {}),
+                 "section 6 balanced trot": (section6.run_balanced, (inp.params,),
+                                             {"until": inp.until})}
+        if "trot" in inp.scenarios:
+            p = inp.params
+            tasks["budget mujoco dt/2"] = (run_one, (replace(p, dt=p.dt / 2), SCENARIOS["trot"],
+                                                     "mujoco", "native", inp.desc_dir),
+                                           {"until": inp.until})
+        return tasks
+
+    def recomputed(self, ctx: Context) -> None:
+        """Section 6's round trip: inverse dynamics of the plan, forward dynamics back."""
+        s6 = ctx.result("section 6")
+        ctx.rows += _section6_rows(s6)
+        ctx.chapter.tables += [DataTable.from_dict(section6.table(name, res))
+                               for name, res in s6.items()]
+        bal = ctx.result("section 6 balanced trot")
+        ctx.rows += _balanced_rows(bal)
+        ctx.chapter.tables.append(DataTable.from_dict(section6.balanced_table(bal)))
+
+    def l5(self, ctx: Context) -> Rung:
+        s6 = ctx.result("section 6")
+        walk = s6["walk"]["rows"]
+        bal = ctx.result("section 6 balanced trot")
+        ratios_ok = all(min(r["ratio"].values()) >= section6.MIN_RATIO for r in walk[:-1])
+        bal_ok = _balanced_ok(bal)
+        return Rung(
+            "recomputed" if ratios_ok and bal_ok else "differs",
+            "section 6's round trip recomputed (the paper's figure is held back): the walk's "
+            f"error halves with the step ({walk[-1]['displacement']:.3g} % displacement at "
+            f"{1e3 * walk[-1]['step']:g} ms; halving ratios "
+            + ("all" if ratios_ok else "not all") + f" at least {section6.MIN_RATIO:g}); the "
+            "planned trot is not dynamically consistent (unbalanced "
+            f"{s6['trot']['plan_residual'].get(2, float('nan')):.2f} N m about the support "
+            "diagonal) and its error does not fall with the step; the balanced trot (lateral "
+            f"path solved from that moment balance, {bal['plan_residual']:.1e} N m left) over "
+            f"{bal['cycles']} whole cycle: {bal['rows'][-1]['displacement']:.3g} % "
+            f"displacement at {1e3 * bal['rows'][-1]['step']:g} ms, halving ratios "
+            + ("all" if bal_ok else "not all") + f" within {section6.MIN_RATIO:g}-"
+            f"{section6.MAX_RATIO:g}. The paper's own maximum error is held back, so "
+            "nothing here is compared with it")
+
+    def budget(self, ctx: Context) -> list[BudgetRow]:
+        trot = ctx.runs("native").get("trot")
+        return [] if trot is None else _budget(ctx, trot)
+
+    def errata(self, ctx: Context) -> list[Erratum]:
+        printed = [r for r in ctx.audit.kinematics if r.form == "printed"]
+        return [Erratum(**e) for e in _errata(printed, ctx.result("section 6"))]
+
+    def notes(self, ctx: Context) -> list[str]:
+        return _notes(ctx.result("section 6")) + _balanced_notes(
+            ctx.result("section 6 balanced trot"))
+
+
+LADDER = QuadrupedLadder()
+
+
+def _budget(ctx: Context, trot: dict[str, pd.DataFrame]) -> list[BudgetRow]:
+    """What each modelling difference contributes on the trot, one at a time (RMS)."""
+    p = ctx.params
+    half = ctx.result("budget mujoco dt/2")
+    hand, mj, pb = trot["handrolled"], trot["mujoco"], trot["pybullet"]
+    steps = [
+        ("section 4's assumed forces vs the pinned feet's forces (hand-rolled run)",
+         hand, hand, "foot.RB.force_assumed.z"),
+        ("contact model: pinned feet (hand-rolled) vs native (MuJoCo)", hand, mj, None),
+        ("engine: MuJoCo vs PyBullet, both native", mj, pb, None),
+        (f"step: MuJoCo at dt = {p.dt:g} s vs dt/2", mj, half, None),
+        ("total: section 4's assumed forces vs MuJoCo", hand, mj, "assumed"),
+    ]
+    rows = []
+    for comp, a, b, alt in steps:
+        for sig, unit in (("joint.RB.HFE.angle", "deg"), ("body.roll", "deg"),
+                          ("foot.RB.force.z", "N")):
+            if alt is not None and not sig.startswith("foot"):
+                continue  # the assumed forces are forces only
+            if alt == "assumed":
+                value = rms_diff(b, a, sig, signal_b=sig.replace("force.", "force_assumed."))
+            else:
+                value = rms_diff(a, b, sig, scale=DEG if unit == "deg" else 1.0, signal_b=alt)
+            rows.append(BudgetRow("trot", sig, comp, value, f"{unit} RMS"))
+    return rows
+
+
+def _weight_balance(df: pd.DataFrame, p: QuadrupedParams) -> float:
+    """Mean total vertical foot force over the weight, less one."""
+    Fz = sum(df[f"foot.{leg}.force.z"] for leg in LEGS).to_numpy()[1:]  # first: no step yet
+    return float(Fz.mean() / (total_mass(p) * p.g) - 1.0)
+
+
+def _gait_text(name: str) -> str:
+    g = GAITS[name]
+    return (f" Plan: stride {g.stride:g} m per {g.period:g} s cycle, foot lift {g.height:g} m, "
+            f"each foot {100 * g.swing_fraction:g} % of the cycle in the air"
+            + (f", body sway +-{g.sway:g} m" if g.sway else "") + ".")
+
+
+def _section6_rows(s6: dict) -> list[MetricRow]:
+    """The paper's gaits: errors (recomputed) and, for the walk, the halving ratio's lower
+    bound (requirement); the paper's trot does not converge (its erratum)."""
+    return [row for name, res in s6.items()
+            for row in _trip_rows(name, res["rows"], None if name == "walk" else False)]
+
+
+def _balanced_ok(bal: dict) -> bool:
+    """Every halving ratio of the balanced trot within the first-order band."""
+    return all(section6.MIN_RATIO <= v <= section6.MAX_RATIO
+               for r in bal["rows"][:-1] for v in r["ratio"].values())
+
+
+def _balanced_rows(bal: dict) -> list[MetricRow]:
+    """The balanced trot's errors (recomputed) and halving ratios within the band."""
+    return _trip_rows(section6.BALANCED, bal["rows"], section6.MAX_RATIO)
+
+
+def _trip_rows(name: str, trip: list[dict], upper: float | None | bool) -> list[MetricRow]:
+    """One round trip's rows: each step's errors, and its halving ratios held to
+    [MIN_RATIO, upper] (``upper`` None: the lower bound only; False: no ratio rows)."""
+    rows = []
+    for r in trip:
+        variant = f"{name} dt={r['step']:g}"
+        for q, _ in section6.QUANTITIES:
+            rows.append(recomputed_row(
+                ROBOT, "section 6", f"joint.RB.HFE.{q}", "max_pct_error", r[q],
+                "the paper's figure is held back; reported, not toleranced",
+                variant=variant, reference="inverse kinematics"))
+            if r["ratio"] is None or upper is False:
+                continue
+            ratio = r["ratio"][q]
+            ok = ratio >= section6.MIN_RATIO and (upper is None or ratio <= upper)
+            reason = ("lower bound: " + section6.REASON if upper is None
+                      else "band: " + section6.BALANCED_REASON)
+            rows.append(MetricRow(
+                ROBOT, "section 6", "L5", variant, f"joint.RB.HFE.{q}", "inverse kinematics",
+                "handrolled", "halving_ratio", ratio, section6.MIN_RATIO, bool(ok), reason,
+                "requirement"))
+    return rows
+
+
+def _balanced_notes(bal: dict) -> list[str]:
+    rows = bal["rows"]
+    lo, hi = bal["lateral_mm"]
+    return [
+        "Issue 15 item 6, the balanced trot: the paper's trot (stride, lift, period and "
+        "foot profiles unchanged, body level at constant forward speed) with the body's "
+        "lateral position y(t) solved from the moment balance about the support diagonal, "
+        "the one equation two point feet cannot supply (erratum 4.3). That moment is affine "
+        "in y'', so y'' is solved at each instant; y, y' integrate it (DOP853, rtol 1e-11) "
+        "and the periodic path (an inverted pendulum about the diagonal) is found by "
+        f"shooting over one cycle ({bal['evaluations']} evaluations). The body sways "
+        f"{lo:.2f} to {hi:.2f} mm; the plan leaves at most {bal['plan_residual']:.1e} N m "
+        "about the diagonal. A lateral path rather than a roll keeps the body level, so the "
+        "plan, the inverse dynamics and the round trip are the paper's own. Section 6's "
+        f"round trip over {bal['cycles']} whole cycle ({bal['horizon']:g} s): "
+        + ", ".join(f"{r['acceleration']:.3g}/{r['velocity']:.3g}/{r['displacement']:.3g} % "
+                    f"at {1e3 * r['step']:g} ms" for r in rows)
+        + " (acceleration/velocity/displacement), halving ratios "
+        + "; ".join(" / ".join(f"{v:.2f}" for v in r["ratio"].values()) for r in rows[:-1])
+        + ": first order, falling with the step towards round-off, where the paper's "
+        "trot does not fall at all. The paper's plan and its erratum stay as they are; its "
+        "printed maximum error is held back and is not compared.",
+    ]
+
+
+def _errata(kin_printed, s6: dict) -> list[dict]:
+    worst = max(kin_printed, key=lambda r: r.max_rel_error)
+    trot = s6["trot"]["rows"][-1]
+    walk_res = s6["walk"]["plan_residual"].get(4, float("nan"))
+    return [
+        {"equation": "section 2", "term": "frame 0 axes",
+         "printed": "x_0, y_0, z_0 along y_B, x_B, z_B",
+         "corrected": "x_0 = y_B, y_0 = x_B, z_0 = -z_B",
+         "evidence": "the printed axes form a left-handed frame (determinant -1), which no "
+                     "rotation, MJCF or URDF can express; used as printed, the D-H chain puts "
+                     f"the feet above the hips: foot positions off by relative "
+                     f"{worst.max_rel_error:.2f} against {worst.reference}",
+         "effect": "with z_0 = -z_B, theta_1 = 90 deg hangs the leg down (Fig. 1.b) and the "
+                   "audit agrees with the engines to round-off; both forms are selectable "
+                   "(dynval.robots.quadruped.params R_B0, R_B0_PRINTED)"},
+        {"equation": "(3)-(4), section 4.1", "term": "four-leg assumption",
+         "printed": "4 vertical forces + one common X + one common Y: six unknowns, fully "
+                    "determined",
+         "corrected": "rank 5: the yaw moment is set by the common X and Y forces, which "
+                      "the force balance already fixes, and one split of the vertical forces "
+                      "is free; solved by least squares",
+         "evidence": f"A of the body equations has rank 5 at every four-leg instant; over a "
+                     f"planned walk cycle the four-leg phases leave up to {walk_res:.3f} N m "
+                     "of the body wrench unbalanced (three-leg phases: "
+                     f"{s6['walk']['plan_residual'].get(3, float('nan')):.1e})",
+         "effect": "the walk's four-leg phases are not exactly consistent; the round trip is "
+                   "checked over its first second, three-leg support only"},
+        {"equation": "(3)-(4), section 4.3", "term": "two-leg support",
+         "printed": "six unknown components determined directly from the equations of motion",
+         "corrected": "rank 5: two point forces make no moment about the line through the "
+                      "feet, and a force along that line is free",
+         "evidence": f"the planned trot leaves up to "
+                     f"{s6['trot']['plan_residual'].get(2, float('nan')):.2f} N m about the "
+                     "support diagonal unbalanced (gravity: the centre of mass is not above "
+                     "the diagonal except at mid-stance)",
+         "effect": f"open loop the body rolls {trot['roll_deg']:.1f} deg within "
+                   f"{s6['trot']['horizon']:g} s and the round-trip error does not fall with "
+                   "the step; section 5's 13th coordinate (roll) is this missing equation"},
+    ]
+
+
+def _notes(s6: dict) -> list[str]:
+    walk, trot = s6["walk"]["rows"], s6["trot"]["rows"]
+    return [
+        "The hand-rolled model is Table 1's D-H chain for each leg on a floating body, "
+        "with Craig's recursive Newton-Euler algorithm (eqs. 6.45-6.53) run outward from the "
+        "body and inward from each foot, the body's equations (3)-(4) closing it. M, C and G "
+        "of eq. (5) are the RNEA evaluated with unit accelerations, velocities alone and "
+        "gravity alone (Walker-Orin). The masses and lengths are the Unitree A1's (the paper "
+        "gives none); its 0.0838 m HAA-HFE offset is dropped because Table 1 has none.",
+        "Section 5's reduced coordinates are implemented as constraints: the supporting feet "
+        "are pinned points and eq. (5) is solved with zero foot acceleration; the body pose "
+        "then follows from the supporting legs, as the paper's 12 (walk) or 13 (trot) "
+        "coordinates say.",
+        "Section 6: over the walk's first second the back-right HFE errors are "
+        + ", ".join(f"{r['acceleration']:.3g}/{r['velocity']:.3g}/{r['displacement']:.3g} % "
+                    f"at {1e3 * r['step']:g} ms" for r in walk)
+        + " (acceleration/velocity/displacement): first order, they halve with the step. "
+        "The trot's plan is not dynamically consistent (erratum 4.3): "
+        + ", ".join(f"{r['displacement']:.3g} % at {1e3 * r['step']:g} ms" for r in trot)
+        + " displacement error, not falling with the step.",
+        "Closed loop (L4), feedforward torques from the plan plus joint PD keep all three "
+        "implementations on the plan for the scenario's length; the body is not controlled "
+        "about the support diagonal, so a longer trot falls over in every implementation.",
+    ]

@@ -1,0 +1,192 @@
+"""Rover audit: the DH kinematics of Table 3.1 with eq. (3.1) (hub positions and
+Jacobians, L1) and the modified Newton-Euler terms of eq. (3.32) (L2) against MuJoCo,
+PyBullet and Pinocchio on the explicit-chain description, whose joint coordinates are the
+thesis' q. The wheel-force terms F(q)[F_w] + N(q)[N_w] are checked, printed and corrected,
+against the generalised force sum(J_hub^T F) of the same forces applied at the hubs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dynval.comparisons.audit import TermResult, compare_term, random_states
+from dynval.engines import load_terms
+from dynval.engines.base import DynamicsTerms
+from dynval.handrolled.rover.dynamics import WHEEL_SIGN, mass_matrix, rnea, segment_inertias
+from dynval.handrolled.rover.kinematics import (
+    adjacent_transforms,
+    dh_parameters,
+    joint_frames,
+    point_jacobian,
+    segment_frame_index,
+)
+from dynval.robots.rover.model_description import hub_site, segment_name
+from dynval.robots.rover.params import R_W0, SIDES, RoverParams, cg_position, hub_positions
+
+TERMS = {
+    "M": "(3.32) mass matrix",
+    "C": "(3.32) B[qd qd] + C[qd^2]",
+    "G": "(3.32) gravity",
+    "tau": "(3.30)-(3.32) inverse dynamics",
+}
+
+
+class _Hand:
+    """The hand-rolled chain terms for one parameter set."""
+
+    def __init__(self, p: RoverParams) -> None:
+        self.p = p
+        n = p.n_segments
+        self.N = p.n_joints
+        self.hubs = [(i, s, hub_positions(p, i)[s]) for i in range(1, n + 1) for s in SIDES]
+        self.mass, self.p_C, self.I_C = segment_inertias(
+            self.N, p.m_seg, p.I_seg, [cg_position(p, i) for i in range(1, n + 1)])
+        self.none = np.zeros((self.N, 3))
+
+    def tau(self, q, qd, qdd, g, F_Cw=None, N_Cw=None, sign=0.0) -> np.ndarray:
+        F = self.none if F_Cw is None else F_Cw
+        Nw = self.none if N_Cw is None else N_Cw
+        return rnea(q, qd, qdd, g, self.p.l, self.mass, self.p_C, self.I_C, F, Nw, sign)
+
+    def hubs_0(self, q) -> tuple[np.ndarray, np.ndarray]:
+        """Hub positions (k x 3) and Jacobians (3k x N) in frame 0."""
+        T0 = joint_frames(adjacent_transforms(q, self.p.l))
+        _, _, _, _, revolute = dh_parameters(q, self.p.l)
+        P, J = [], []
+        for i, _, h in self.hubs:
+            k = segment_frame_index(i)
+            p0 = T0[k, :3, :3] @ h + T0[k, :3, 3]
+            P.append(p0)
+            J.append(point_jacobian(T0, revolute, k, p0))
+        return np.array(P), np.vstack(J)
+
+    def wheel_loads(self, q, F_0) -> tuple[np.ndarray, np.ndarray]:
+        """(3.28)-(3.29) for hub forces F_0 (k x 3, frame 0)."""
+        T0 = joint_frames(adjacent_transforms(q, self.p.l))
+        F_Cw, N_Cw = np.zeros((self.N, 3)), np.zeros((self.N, 3))
+        for (i, _, h), F in zip(self.hubs, F_0, strict=True):
+            k = segment_frame_index(i)
+            F_link = T0[k, :3, :3].T @ F
+            F_Cw[k] += F_link
+            N_Cw[k] += np.cross(h - cg_position(self.p, i), F_link)
+        return F_Cw, N_Cw
+
+
+def chain_engines(desc_dir: Path, p: RoverParams) -> list[DynamicsTerms]:
+    """The three references (MuJoCo, PyBullet, Pinocchio), loaded from the explicit-chain
+    files."""
+    return list(load_terms(desc_dir / "rover_chain.xml", desc_dir / "rover_chain.urdf",
+                           (0.0, 0.0, -p.g)).values())
+
+
+def _states(p: RoverParams, samples: int, seed: int) -> list:
+    return random_states(samples, seed, p.n_joints, q_range=np.pi, qd_range=3.0,
+                         qdd_range=10.0)
+
+
+def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
+                     seed: int) -> list[TermResult]:
+    """Hub positions (Table 3.1 with eq. 3.1) and hub Jacobians (3.14) vs the engines, in
+    frame 0. PyBullet is compared on positions only (as for the landing gear, its
+    Jacobian is not yet a row of the baseline)."""
+    hand = _Hand(p)
+    states = _states(p, samples, seed)
+    mj, pb, pn = chain_engines(desc_dir, p)
+    n = p.n_segments
+    R_0W = R_W0.T
+    hubs = [(segment_name(i, n), s, h) for i, s, h in hand.hubs]
+
+    def stack(f):
+        return lambda s: np.concatenate([R_0W @ f(s[0], link, side, h) for link, side, h in hubs])
+
+    refs_p = {
+        "mujoco": stack(lambda q, link, side, h: mj.frame_position(hub_site(link, side), q)),
+        "pybullet": stack(lambda q, link, side, h: pb.frame_position(link, q, h)),
+        "pinocchio": stack(lambda q, link, side, h: pn.frame_position(link, q, h)),
+    }
+
+    def stack_J(f):
+        return lambda s: np.vstack([R_0W @ f(s[0], link, side, h) for link, side, h in hubs])
+
+    refs_J = {
+        "mujoco": stack_J(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
+        "pinocchio": stack_J(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
+    }
+    out = [compare_term("hub position", "Table 3.1, (3.1)", "printed", name,
+                        lambda s: hand.hubs_0(s[0])[0].ravel(), f, states, seed)
+           for name, f in refs_p.items()]
+    out += [compare_term("hub Jacobian", "(3.14)", "printed", name,
+                         lambda s: hand.hubs_0(s[0])[1], f, states, seed)
+            for name, f in refs_J.items()]
+    return out
+
+
+def dynamics_audit(p: RoverParams, desc_dir: Path, samples: int,
+                   seed: int) -> list[TermResult]:
+    """M, velocity terms, gravity and inverse dynamics of (3.32) vs each engine."""
+    hand = _Hand(p)
+    states = _states(p, samples, seed)
+    z = np.zeros(p.n_joints)
+    terms = {
+        "M": lambda s: mass_matrix(s[0], p.l, hand.mass, hand.p_C, hand.I_C),
+        "C": lambda s: hand.tau(s[0], s[1], z, 0.0),
+        "G": lambda s: hand.tau(s[0], z, z, p.g),
+        "tau": lambda s: hand.tau(s[0], s[1], s[2], p.g),
+    }
+    results = []
+    for engine in chain_engines(desc_dir, p):
+        ref = {
+            "M": lambda s, e=engine: e.mass_matrix(s[0]),
+            "C": lambda s, e=engine: e.bias(s[0], s[1]) - e.gravity(s[0]),
+            "G": lambda s, e=engine: e.gravity(s[0]),
+            "tau": lambda s, e=engine: e.inverse_dynamics(s[0], s[1], s[2]),
+        }
+        for term, eq in TERMS.items():
+            results.append(compare_term(term, eq, "printed", engine.name, terms[term],
+                                        ref[term], states, seed))
+    return results
+
+
+def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
+                      seed: int) -> list[TermResult]:
+    """F(q)[F_w] + N(q)[N_w] of (3.32)-(3.33) with eq. (3.30) printed and corrected, as
+    the generalised force -(tau_with - tau_without) of soil forces at the hubs, against
+    sum(J_hub^T F) from MuJoCo's and Pinocchio's hub Jacobians."""
+    hand = _Hand(p)
+    states = _states(p, samples, seed)
+    rng = np.random.default_rng(seed + 1)
+    forces = [rng.uniform(-2000.0, 2000.0, (len(hand.hubs), 3)) for _ in states]
+    cases = [(s[0], F) for s, F in zip(states, forces, strict=True)]
+    mj, _, pn = chain_engines(desc_dir, p)
+    n = p.n_segments
+    R_0W = R_W0.T
+    z = np.zeros(p.n_joints)
+
+    def generalised(case, sign):
+        q, F = case
+        F_Cw, N_Cw = hand.wheel_loads(q, F)
+        return -(hand.tau(q, z, z, 0.0, F_Cw, N_Cw, sign) - hand.tau(q, z, z, 0.0))
+
+    def reference(jac):
+        def f(case):
+            q, F = case
+            return sum((R_0W @ jac(q, segment_name(i, n), side, h)).T @ Fk
+                       for (i, side, h), Fk in zip(hand.hubs, F, strict=True))
+        return f
+
+    refs = {
+        "mujoco": reference(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
+        "pinocchio": reference(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
+    }
+    return [compare_term("F[F_w] + N[N_w]", "(3.28)-(3.33) wheel forces", form, name,
+                         lambda c, sg=sign: generalised(c, sg), f, cases, seed)
+            for name, f in refs.items() for form, sign in WHEEL_SIGN.items()]
+
+
+def full_audit(p: RoverParams, desc_dir: Path, samples: int, seed: int) -> list[TermResult]:
+    """Every audited term: kinematics (L1), dynamics and wheel-force terms (L2)."""
+    return (kinematics_audit(p, desc_dir, samples, seed)
+            + dynamics_audit(p, desc_dir, samples, seed)
+            + wheel_force_audit(p, desc_dir, samples, seed))

@@ -1,0 +1,290 @@
+"""Validation as a graph of independent tasks: one executor interface, three back ends
+(serial, a local process pool on every core, a Dask ``distributed`` cluster), and a
+content-addressed results cache.
+
+A :class:`Task` is a pure function call: a module-level function (or a method of a
+module-level object) and picklable arguments.  Its result is the function's return value
+or the exception it raised (a run that diverged is a result too: the chapter says so).
+Whatever runs it, the same task gives the same bits, so serial, parallel, Dask and cached
+runs give identical figures."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import pickle
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("robots", "handrolled", "engines", "comparisons", "reports")
+CACHE_FORMAT = 1  # bump when the stored form of a result changes
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: ``fn(*args, **kwargs)`` for robot ``robot``; ``key`` names it in
+    progress lines and in the chapter's lookups."""
+
+    key: str
+    robot: str
+    fn: Callable[..., Any]
+    args: tuple = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    inputs: tuple[Path, ...] = ()  # files or folders the result depends on besides code
+
+
+@dataclass
+class Outcome:
+    """What a task gave: its value, or the exception it raised; where it came from."""
+
+    key: str
+    value: Any = None
+    error: BaseException | None = None
+    seconds: float = 0.0
+    cached: bool = False
+    digest: str = ""  # the task's content address where the cache is used, else ""
+
+    def get(self) -> Any:
+        """The value, or the task's exception raised again."""
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+# Failures of the machine, not of the task's inputs: a stale compiled cache naming a moved
+# module, a full disk, memory.  They are reported but never stored as the task's result.
+ENVIRONMENT_ERRORS = (ImportError, OSError, MemoryError)
+
+
+def run_task(task: Task) -> Outcome:
+    """Execute one task (in whichever process it lands), timing it and keeping an
+    expected failure as its result."""
+    t0 = time.perf_counter()
+    try:
+        value, error = task.fn(*task.args, **task.kwargs), None
+    except Exception as exc:  # noqa: BLE001 - a task's failure is its result
+        value, error = None, exc
+    return Outcome(task.key, value, error, time.perf_counter() - t0)
+
+
+# --- the cache ---------------------------------------------------------------------------
+@cache
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of a project module (``dynval.comparisons.ladder``), or None."""
+    parts = name.split(".")
+    if parts[0] != "dynval" or len(parts) < 2:
+        return None
+    base = PACKAGE_ROOT.joinpath(*parts[1:])
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            return f
+    return None
+
+
+@cache
+def _imports(name: str) -> frozenset[str]:
+    """The project modules a module imports anywhere in its source (inside functions too),
+    its parent packages included."""
+    f = _module_file(name)
+    if f is None:
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(f.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
+    return frozenset(m for m in found | parents if _module_file(m) is not None)
+
+
+def _closure(roots: set[str]) -> list[str]:
+    seen: set[str] = set()
+    todo = [r for r in roots if _module_file(r) is not None]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(_imports(m) - seen)
+    return sorted(seen)
+
+
+def _roots(task: Task) -> set[str]:
+    """Where a task's code starts: its function's module (and, for a method, its object's
+    class), and every module of the robot's own folders."""
+    fn = task.fn
+    roots = {fn.__module__}
+    owner = getattr(fn, "__self__", None)
+    if owner is not None:
+        roots.add(type(owner).__module__)
+    for layer in LAYERS:
+        folder = PACKAGE_ROOT / layer / task.robot
+        roots.update(f"dynval.{layer}.{task.robot}.{f.stem}" for f in folder.glob("*.py"))
+    return roots
+
+
+@cache
+def _data_digest(robot: str) -> str:
+    """The robot's data files (descriptions, soils, frames) and the engine versions."""
+    from dynval.engines import versions
+
+    h = hashlib.sha256(repr(sorted(versions().items())).encode())
+    folder = PACKAGE_ROOT / "robots" / robot
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and f.suffix in (".xml", ".urdf", ".soil", ".md"):
+            h.update(str(f.relative_to(folder)).encode() + _file_digest(f).encode())
+    return h.hexdigest()
+
+
+def source_digest(task: Task) -> str:
+    """Digest of the source a task depends on: the project modules its code imports
+    (closed over their imports), the robot's data files and the engine versions.  A
+    change elsewhere (the command line, the report) leaves its results valid."""
+    return _roots_digest(task.robot, frozenset(_roots(task)))
+
+
+@cache  # a robot's tasks share a few roots: the closure is walked once per root set
+def _roots_digest(robot: str, roots: frozenset[str]) -> str:
+    h = hashlib.sha256(_data_digest(robot).encode())
+    for m in _closure(set(roots)):
+        h.update(m.encode() + _file_digest(_module_file(m)).encode())
+    return h.hexdigest()
+
+
+def inputs_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    files = [path] if path.is_file() else sorted(f for f in path.rglob("*") if f.is_file())
+    for f in files:
+        if f.suffix in (".xml", ".urdf", ".soil"):
+            h.update(f.name.encode() + _file_digest(f).encode())
+    return h.hexdigest()
+
+
+def task_digest(task: Task) -> str:
+    """The content address of a task: the call (function and arguments), the source of
+    the modules it depends on and the engine versions, and its input files."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}:{source_digest(task)}".encode())
+    # functions pickle by qualified name, dataclasses of parameters by value
+    # an input folder counts by its content (below), not by where it happens to lie
+    where = {Path(p): f"<input {i}>" for i, p in enumerate(task.inputs)}
+    args = tuple(where.get(a, a) if isinstance(a, Path) else a for a in task.args)
+    h.update(pickle.dumps((task.fn, args, sorted(task.kwargs.items())), protocol=4))
+    for p in task.inputs:
+        h.update(inputs_digest(Path(p)).encode())
+    return h.hexdigest()
+
+
+class ResultCache:
+    """Results stored under their content address; an entry that cannot be read is
+    recomputed, never trusted."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+
+    def _path(self, digest: str) -> Path:
+        return self.directory / digest[:2] / f"{digest}.pkl"
+
+    def load(self, digest: str) -> Outcome | None:
+        path = self._path(digest)
+        if not path.is_file():
+            return None
+        try:
+            with path.open("rb") as f:
+                stored = pickle.load(f)
+            if not isinstance(stored, Outcome) or stored.key is None:
+                raise ValueError("not a stored outcome")
+        except Exception:  # noqa: BLE001 - any unreadable entry is recomputed
+            path.unlink(missing_ok=True)
+            return None
+        stored.cached = True
+        return stored
+
+    def store(self, digest: str, outcome: Outcome) -> None:
+        path = self._path(digest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(outcome, f, protocol=4)
+        tmp.replace(path)  # atomic: a reader sees the whole entry or none
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("DYNVAL_CACHE") or
+                Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dynval")
+
+
+# --- executing ---------------------------------------------------------------------------
+Report = Callable[[Outcome, int, int], None]  # (outcome, done, total)
+
+
+def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = None,
+            cache_dir: Path | None = None, report: Report | None = None,
+            timings: dict[str, float] | None = None) -> dict[str, Outcome]:
+    """Run every task once and return its outcome by key.
+
+    ``workers`` 1 runs them here, one after another; more runs a process pool; a
+    ``scheduler`` address sends them to a Dask cluster.  Cached outcomes are taken as they
+    are; the rest run longest first (``timings``: seconds by key from an earlier run)."""
+    tasks = list(tasks)
+    keys = [t.key for t in tasks]
+    if len(set(keys)) != len(keys):
+        dup = next(k for k in keys if keys.count(k) > 1)
+        raise ValueError(f"two tasks share the key {dup!r}")
+    cache_ = ResultCache(cache_dir) if cache_dir is not None else None
+    digests = {t.key: task_digest(t) for t in tasks} if cache_ else {}
+    done: dict[str, Outcome] = {}
+    todo = []
+    for t in tasks:
+        hit = cache_.load(digests[t.key]) if cache_ else None
+        if hit is not None:
+            hit.digest = digests[t.key]
+            done[t.key] = hit
+            if report:
+                report(hit, len(done), len(tasks))
+        else:
+            todo.append(t)
+    todo.sort(key=lambda t: -(timings or {}).get(t.key, float("inf")))
+
+    def finished(o: Outcome) -> None:
+        done[o.key] = o
+        if cache_ and not isinstance(o.error, ENVIRONMENT_ERRORS):
+            o.digest = digests[o.key]
+            cache_.store(digests[o.key], o)
+        if report:
+            report(o, len(done), len(tasks))
+
+    if scheduler:
+        _dask(todo, scheduler, finished)
+    elif workers > 1 and len(todo) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(run_task, t) for t in todo]
+            for fut in as_completed(futures):
+                finished(fut.result())
+    else:
+        for t in todo:
+            finished(run_task(t))
+    return {k: done[k] for k in keys}
+
+
+def _dask(todo: list[Task], scheduler: str, finished: Callable[[Outcome], None]) -> None:
+    """The same tasks on an existing Dask ``distributed`` cluster."""
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    with Client(scheduler) as client:
+        futures = [client.submit(run_task, t, key=f"dynval-{i}-{t.key}", pure=False)
+                   for i, t in enumerate(todo)]
+        for fut in dask_completed(futures):
+            finished(fut.result())

@@ -1,0 +1,90 @@
+"""Engine adapters: MuJoCo, PyBullet and Pinocchio behind the protocols of
+:mod:`dynval.engines.base` (a simulation, dynamics terms, description facts).
+Nothing here imports a hand-rolled model; engines load description files by path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dynval.engines.base import DescriptionFacts, DynamicsTerms
+
+ENGINE_NAMES: tuple[str, ...] = ("mujoco", "pybullet")
+TERM_ENGINES: tuple[str, ...] = ("mujoco", "pybullet", "pinocchio")
+
+
+class UnknownEngineError(KeyError):
+    """An engine name that dynval does not know."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class EngineInstabilityError(RuntimeError):
+    """An engine reported that its simulation went unstable (and may have reset itself)."""
+
+
+class DescriptionError(ValueError):
+    """A description file that an engine cannot load or that is inconsistent."""
+
+
+def check_engine(name: str, allowed: tuple[str, ...] = ENGINE_NAMES) -> str:
+    """``name`` if it is one of ``allowed``, else an error saying what it can do instead."""
+    if name in TERM_ENGINES and name not in allowed:
+        raise UnknownEngineError(f"engine {name!r} computes dynamics terms only and cannot run "
+                                 "a scenario; it serves 'dynval audit'")
+    if name not in allowed:
+        raise UnknownEngineError(f"unknown engine {name!r}; known engines: {', '.join(allowed)}")
+    return name
+
+
+def load_terms(mjcf: Path | str | None, urdf: Path | str,
+               gravity: Sequence[float] = (0.0, 0.0, -9.81),
+               joint_names: Sequence[str] | None = None) -> dict[str, DynamicsTerms]:
+    """The dynamics terms of one fixed-base robot in every term engine, by engine name in
+    the order of TERM_ENGINES: MuJoCo from the MJCF (left out when ``mjcf`` is None),
+    PyBullet and Pinocchio from the URDF, all with the same gravity [m/s^2] and, when
+    given, the same joint order."""
+    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioTerms
+    from dynval.engines.pybullet_engine import PybulletTerms
+
+    terms: dict[str, DynamicsTerms] = {}
+    if mjcf is not None:
+        terms["mujoco"] = MujocoTerms(mjcf, gravity, joint_names=joint_names)
+    terms["pybullet"] = PybulletTerms(urdf, gravity, joint_names=joint_names)
+    terms["pinocchio"] = PinocchioTerms(urdf, gravity, joint_names=joint_names)
+    return terms
+
+
+def load_description(mjcf: Path | str | None, urdf: Path | str,
+                     floating: bool) -> dict[str, DescriptionFacts]:
+    """What each engine made of one robot's description files, by engine name in the order
+    of TERM_ENGINES (MuJoCo left out when ``mjcf`` is None).  Loading is itself the check
+    that every file loads.  ``floating`` loads PyBullet's root as a free body, which keeps
+    its inertial (PyBullet discards a fixed base's); Pinocchio reads the URDF as written."""
+    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioTerms
+    from dynval.engines.pybullet_engine import PybulletTerms
+
+    facts: dict[str, DescriptionFacts] = {}
+    if mjcf is not None:
+        facts["mujoco"] = MujocoTerms(mjcf)
+    facts["pybullet"] = PybulletTerms(urdf, floating=floating)
+    facts["pinocchio"] = PinocchioTerms(urdf)
+    return facts
+
+
+def versions() -> dict[str, str]:
+    """Installed engine versions, for the report cover."""
+    import mujoco
+    import pinocchio
+    import pybullet
+
+    return {
+        "mujoco": mujoco.__version__,
+        "pybullet": str(pybullet.getAPIVersion()),
+        "pinocchio": pinocchio.__version__,
+    }

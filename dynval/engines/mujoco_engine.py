@@ -1,0 +1,434 @@
+"""MuJoCo adapter: simulation and dynamics terms from an MJCF file, any joint layout
+(a free root, a fixed root, a planar or prismatic root made of slide and hinge joints).
+
+Conventions handled here: free-joint qpos is (p, quat wxyz), qvel is (v world,
+omega *body*); point forces go in through mj_applyFT; joint torques through
+qfrc_applied (no actuators, so no actuator dynamics); joints, bodies and sites are
+looked up by name, never by position in the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import mujoco
+import numpy as np
+
+from dynval.engines import DescriptionError, EngineInstabilityError
+from dynval.engines.base import (
+    JOINT_UNITS,
+    FloatingState,
+    Ground,
+    JointLimit,
+    LinkInertial,
+    PointForce,
+    cross3,
+    inertia_from_principal,
+)
+
+_J = mujoco.mjtJoint
+_ONE_DOF = {int(_J.mjJNT_HINGE): "revolute", int(_J.mjJNT_SLIDE): "prismatic"}
+# (qpos, qvel) sizes of each joint type
+_SIZES = {int(_J.mjJNT_FREE): (7, 6), int(_J.mjJNT_BALL): (4, 3), int(_J.mjJNT_SLIDE): (1, 1),
+          int(_J.mjJNT_HINGE): (1, 1)}
+
+
+BADQACC = int(mujoco.mjtWarning.mjWARN_BADQACC)
+WARNINGS: list[str] = []  # MuJoCo's warnings of this process, newest last
+
+
+def _keep_warning(message: str) -> None:
+    """MuJoCo's warnings are kept here (the adapter turns the ones that matter into errors)
+    instead of going to MUJOCO_LOG.TXT in whatever folder the user is in."""
+    WARNINGS.append(message)
+
+
+mujoco.set_mju_user_warning(_keep_warning)
+
+
+def load_model(path: Path | str) -> mujoco.MjModel:
+    """Compile an MJCF (or URDF) file, turning MuJoCo's errors into a DescriptionError.
+    A URDF keeps its fixed-joint links as bodies (MuJoCo's URDF import would fuse them into
+    their parents, and a frame a model names, like a hand, would be gone)."""
+    try:
+        if Path(path).suffix.lower() == ".urdf":
+            spec = mujoco.MjSpec.from_file(str(path))
+            spec.compiler.fusestatic = False
+            return spec.compile()
+        return mujoco.MjModel.from_xml_path(str(path))
+    except (ValueError, FileNotFoundError) as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DescriptionError(f"{path}: MuJoCo cannot load this MJCF ({msg})") from None
+
+
+def quat_to_R(q: np.ndarray) -> np.ndarray:
+    R = np.zeros(9)
+    mujoco.mju_quat2Mat(R, np.asarray(q, dtype=float))
+    return R.reshape(3, 3)
+
+
+def R_to_quat(R: np.ndarray) -> np.ndarray:
+    q = np.zeros(4)
+    mujoco.mju_mat2Quat(q, np.asarray(R, dtype=float).reshape(9))
+    return q
+
+
+class _MujocoModel:
+    """A compiled MJCF model: names to ids, and what MuJoCo made of the description
+    (shared by the simulation and the terms)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.model = load_model(path)
+        self._body_ids: dict[str, int] = {}
+
+    def _id(self, kind: mujoco.mjtObj, name: str) -> int:
+        """The id of a named object, or -1."""
+        return mujoco.mj_name2id(self.model, kind, name)
+
+    def _name(self, kind: mujoco.mjtObj, i: int) -> str:
+        return mujoco.mj_id2name(self.model, kind, i)
+
+    def joint_id(self, name: str) -> int:
+        j = self._id(mujoco.mjtObj.mjOBJ_JOINT, name)
+        if j < 0:
+            raise DescriptionError(f"MJCF model has no joint named {name!r}")
+        return j
+
+    def body_id(self, link: str) -> int:
+        if link not in self._body_ids:
+            b = self._id(mujoco.mjtObj.mjOBJ_BODY, link)
+            if b < 0:
+                raise DescriptionError(f"MJCF model has no body named {link!r}")
+            self._body_ids[link] = b
+        return self._body_ids[link]
+
+    def _one_dof_joints(self) -> list[tuple[int, str, str]]:
+        """(id, name, "revolute" or "prismatic") of every hinge and slide joint."""
+        m = self.model
+        return [(j, self._name(mujoco.mjtObj.mjOBJ_JOINT, j), _ONE_DOF[int(m.jnt_type[j])])
+                for j in range(m.njnt) if int(m.jnt_type[j]) in _ONE_DOF]
+
+    def link_inertials(self) -> dict[str, LinkInertial]:
+        """Every body's mass, CoM and inertia in body axes (MuJoCo keeps principal moments
+        and their frame; they are turned back into a full inertia here)."""
+        m = self.model
+        return {self._name(mujoco.mjtObj.mjOBJ_BODY, b): LinkInertial(
+                    float(m.body_mass[b]), m.body_ipos[b].copy(),
+                    inertia_from_principal(m.body_inertia[b], quat_to_R(m.body_iquat[b])))
+                for b in range(1, m.nbody)}
+
+    def joint_axes(self) -> dict[str, np.ndarray]:
+        """Axis of every hinge and slide joint in its body's frame."""
+        return {name: self.model.jnt_axis[j].copy() for j, name, _ in self._one_dof_joints()}
+
+    def joint_limits(self) -> dict[str, JointLimit]:
+        """Range of every hinge [rad] and slide [m] joint; (-inf, inf) where unlimited."""
+        m = self.model
+        out = {}
+        for j, name, kind in self._one_dof_joints():
+            lo, hi = m.jnt_range[j] if m.jnt_limited[j] else (-np.inf, np.inf)
+            out[name] = JointLimit(float(lo), float(hi), JOINT_UNITS[kind])
+        return out
+
+    def total_mass(self) -> float:
+        """Sum of MuJoCo's body masses, world body included [kg]."""
+        return float(np.sum(self.model.body_mass))
+
+    def _joint_addresses(self, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """qpos and qvel indices of the named joints, in the order given."""
+        m = self.model
+        iq, iv = [], []
+        for name in names:
+            j = self.joint_id(name)
+            nq, nv = _SIZES[int(m.jnt_type[j])]
+            iq += range(m.jnt_qposadr[j], m.jnt_qposadr[j] + nq)
+            iv += range(m.jnt_dofadr[j], m.jnt_dofadr[j] + nv)
+        return np.array(iq, dtype=int), np.array(iv, dtype=int)
+
+
+class MujocoSimulation(_MujocoModel):
+    """Time-stepping a tree with joint torques and point forces.
+
+    The root is floating when the MJCF's first joint is a free joint on its root body;
+    otherwise it is fixed (welded, or moved only by the named joints)."""
+
+    name = "mujoco"
+
+    def __init__(self, path: Path | str, joint_names: Sequence[str], dt: float,
+                 gravity: Sequence[float] | None = None, ground: Ground | None = None) -> None:
+        super().__init__(path)
+        self.dt = dt
+        self._gravity = gravity  # None: the file's
+        self._configure()
+        m = self.model
+        free = [j for j in range(m.njnt) if int(m.jnt_type[j]) == int(_J.mjJNT_FREE)]
+        if free and (free != [0] or m.jnt_bodyid[0] != 1):
+            raise DescriptionError(f"{path}: the only free joint must be the root body's "
+                                   "first joint")
+        self.floating = bool(free)
+        self.root = 1  # the root link: the first body of the worldbody
+        self.qadr, self.dof = self._joint_addresses(joint_names)
+        if len(self.qadr) != len(joint_names) or len(self.dof) != len(joint_names):
+            raise DescriptionError(f"{path}: joint_names must name hinge and slide joints only")
+        if ground is not None:
+            self._add_ground(ground)
+
+    def _configure(self) -> None:
+        """Step, gravity and fresh data for the (re)compiled model."""
+        self.model.opt.timestep = self.dt
+        if self._gravity is not None:
+            self.model.opt.gravity[:] = self._gravity
+        self.data = mujoco.MjData(self.model)
+
+    def _add_ground(self, ground: Ground) -> None:
+        """Native contact: a plane in an MjSpec copy, and the contact geoms switched on.
+
+        The paper's k, b [N/m, N s/m] become solref = (-k/m_e, -b/m_e) [1/s^2, 1/s]: MuJoCo
+        imposes the contact-point acceleration -K r - B v, so the force law is matched when
+        m_e is the contact's apparent mass.  With ``ground.mass_scale`` None, m_e is
+        computed for each foot at the state passed to ``reset``.  solimp = (0.99, 0.99,
+        0.001) keeps the impedance near one; the contact geoms get priority so their
+        parameters, not the plane's, are used.  MuJoCo still solves a constraint, not the
+        force law of the paper: the static split of a four-foot stance is its solver's.
+        """
+        spec = mujoco.MjSpec.from_string(self._xml_text())
+        z = np.asarray(ground.normal_W, float)
+        x = np.cross([0.0, 1.0, 0.0], z)
+        x /= np.linalg.norm(x)
+        R = np.column_stack([x, np.cross(z, x), z])
+        plane = spec.worldbody.add_geom()
+        plane.name = "ground"
+        plane.type = mujoco.mjtGeom.mjGEOM_PLANE
+        plane.size = [0, 0, 1]
+        plane.pos = np.asarray(ground.point_W, float)
+        plane.quat = R_to_quat(R)
+        self.ground = ground
+        m_e = ground.mass_scale or 1.0
+        solref = [-ground.stiffness / m_e, -ground.damping / m_e]
+        for g in spec.geoms:
+            if g.name == "ground" or g.name in ground.contact_geoms:
+                g.contype, g.conaffinity = 1, 1
+                g.solref = solref
+                g.solimp = [0.99, 0.99, 0.001, 0.5, 2.0]
+                g.friction = [ground.friction, 0.0, 0.0]
+                g.condim = 3
+                g.priority = 0 if g.name == "ground" else 1
+        self.model = spec.compile()
+        self._configure()
+        self._geom_to_link = {}
+        for name in ground.contact_geoms:
+            gid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, name)
+            if gid < 0:
+                raise DescriptionError(f"MJCF model has no contact geom named {name!r}")
+            self._geom_to_link[gid] = mujoco.mj_id2name(
+                self.model, mujoco.mjtObj.mjOBJ_BODY, int(self.model.geom_bodyid[gid]))
+
+    def _xml_text(self) -> str:
+        import os
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "m.xml")
+            mujoco.mj_saveLastXML(out, self.model)
+            return Path(out).read_text()
+
+    def reset(self, s: FloatingState) -> None:
+        """State ``s`` at time zero; a fixed root ignores the root fields of ``s``."""
+        d = self.data
+        mujoco.mj_resetData(self.model, d)
+        if self.floating:
+            d.qpos[0:3] = s.p_WB
+            d.qpos[3:7] = R_to_quat(s.R_WB)
+            d.qvel[0:3] = s.v_WB_W
+            d.qvel[3:6] = np.asarray(s.R_WB).T @ s.w_WB_W  # free-joint omega: body frame
+        d.qpos[self.qadr] = s.q
+        d.qvel[self.dof] = s.qd
+        mujoco.mj_forward(self.model, d)
+        if getattr(self, "ground", None) is not None and self.ground.mass_scale is None:
+            self._set_solref_from_apparent_mass()
+
+    def apparent_mass(self, gid: int, normal_W: np.ndarray) -> float:
+        """1/(n^T J M^-1 J^T n) at the centre of geom ``gid`` for the current state [kg]."""
+        m, d = self.model, self.data
+        jacp = np.zeros((3, m.nv))
+        mujoco.mj_jac(m, d, jacp, None, d.geom_xpos[gid], int(m.geom_bodyid[gid]))
+        Jn = normal_W @ jacp
+        x = np.zeros(m.nv)
+        mujoco.mj_solveM(m, d, x.reshape(1, -1), Jn.reshape(1, -1))
+        return 1.0 / float(Jn @ x)
+
+    def _set_solref_from_apparent_mass(self) -> None:
+        self.contact_mass = {}
+        for gid, link in self._geom_to_link.items():
+            m_e = self.apparent_mass(gid, np.asarray(self.ground.normal_W, float))
+            self.contact_mass[link] = m_e
+            self.model.geom_solref[gid] = [-self.ground.stiffness / m_e,
+                                           -self.ground.damping / m_e]
+
+    def state(self) -> FloatingState:
+        d = self.data
+        q, qd = d.qpos[self.qadr].copy(), d.qvel[self.dof].copy()
+        if self.floating:
+            R = quat_to_R(d.qpos[3:7])
+            return FloatingState(d.qpos[0:3].copy(), R, d.qvel[0:3].copy(), R @ d.qvel[3:6],
+                                 q, qd)
+        b = self.root
+        vel = np.zeros(6)  # (omega, v of the body origin), world axes
+        mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
+        return FloatingState(d.xpos[b].copy(), d.xmat[b].reshape(3, 3).copy(), vel[3:].copy(),
+                             vel[:3].copy(), q, qd)
+
+    def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """World position and velocity of a point fixed in a link (mjOBJ_XBODY: velocity at
+        the link frame origin; mjOBJ_BODY would give it at the link's centre of mass)."""
+        b = self.body_id(link)
+        d = self.data
+        R = d.xmat[b].reshape(3, 3)
+        p = d.xpos[b] + R @ offset
+        vel = np.zeros(6)
+        mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
+        w, v_origin = vel[:3], vel[3:]
+        return p, v_origin + cross3(w, p - d.xpos[b])
+
+    def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        d = self.data
+        d.qfrc_applied[:] = 0.0
+        d.qfrc_applied[self.dof] = tau
+        for f in forces:
+            b = self.body_id(f.link)
+            p = d.xpos[b] + d.xmat[b].reshape(3, 3) @ f.offset
+            mujoco.mj_applyFT(self.model, d, f.F_W, np.zeros(3), p, b, d.qfrc_applied)
+        bad_before = d.warning[BADQACC].number
+        mujoco.mj_step(self.model, d)
+        if d.warning[BADQACC].number > bad_before:  # MuJoCo reset the state: say so
+            raise EngineInstabilityError(
+                f"MuJoCo found its accelerations unstable (mjWARN_BADQACC) and reset the "
+                f"simulation at t = {d.time:.4f} s")
+        mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
+
+    def contact_forces(self) -> dict[str, np.ndarray]:
+        """Native-contact force on the link of each contact geom, world frame [N]."""
+        out = {name: np.zeros(3) for name in getattr(self, "_geom_to_link", {}).values()}
+        f6 = np.zeros(6)
+        d = self.data
+        for i in range(d.ncon):
+            c = d.contact[i]
+            for gid, sign in ((c.geom[0], -1.0), (c.geom[1], 1.0)):
+                if gid in self._geom_to_link:
+                    mujoco.mj_contactForce(self.model, d, i, f6)
+                    frame = np.asarray(c.frame).reshape(3, 3)  # rows: normal, t1, t2
+                    out[self._geom_to_link[gid]] += sign * (frame.T @ f6[:3])
+        return out
+
+    @property
+    def time(self) -> float:
+        return float(self.data.time)
+
+
+class MujocoTerms(_MujocoModel):
+    """M(q), bias, gravity and inverse dynamics of an MJCF model, and its frames.
+
+    q and v are MuJoCo's qpos and qvel (a free joint included) unless ``joint_names``
+    is given: then they are those joints' coordinates, in that order, and every other
+    joint stays at its reference position.  ``gravity`` replaces the file's when given.
+    """
+
+    name = "mujoco"
+
+    def __init__(self, path: Path | str, gravity: Sequence[float] | None = None, *,
+                 joint_names: Sequence[str] | None = None) -> None:
+        super().__init__(path)
+        if gravity is not None:
+            self.model.opt.gravity[:] = gravity
+        self.data = mujoco.MjData(self.model)
+        if joint_names is None:
+            self._iq, self._iv = np.arange(self.model.nq), np.arange(self.model.nv)
+        else:
+            self._iq, self._iv = self._joint_addresses(joint_names)
+
+    def _set(self, q: np.ndarray, v: np.ndarray | None = None) -> None:
+        d = self.data
+        d.qpos[:] = self.model.qpos0
+        d.qpos[self._iq] = q
+        d.qvel[:] = 0.0
+        if v is not None:
+            d.qvel[self._iv] = v
+        d.qacc[:] = 0.0
+        mujoco.mj_forward(self.model, d)
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        self._set(q)
+        M = np.zeros((self.model.nv, self.model.nv))
+        mujoco.mj_fullM(self.model, self.data, M)
+        return M[np.ix_(self._iv, self._iv)]
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        self._set(q, v)
+        return self.data.qfrc_bias[self._iv]
+
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.bias(q, np.zeros(len(self._iv)))
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        self._set(q, v)
+        self.data.qacc[:] = 0.0
+        self.data.qacc[self._iv] = vdot
+        mujoco.mj_inverse(self.model, self.data)
+        return self.data.qfrc_inverse[self._iv]
+
+    def acceleration(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Unforced forward dynamics vdot(q, v) (gravity only)."""
+        self._set(q, v)
+        return self.data.qacc[self._iv]
+
+    def simulate(self, q0: np.ndarray, v0: np.ndarray, dt: float, n: int) -> np.ndarray:
+        """Joint positions over n steps of MuJoCo's own (semi-implicit Euler) integrator."""
+        m, d = self.model, self.data
+        m.opt.timestep = dt
+        mujoco.mj_resetData(m, d)
+        d.qpos[self._iq], d.qvel[self._iv] = q0, v0
+        out = [d.qpos[self._iq]]
+        for _ in range(n):
+            mujoco.mj_step(m, d)
+            out.append(d.qpos[self._iq])
+        return np.array(out)
+
+    def _frame(self, name: str) -> tuple[mujoco.mjtObj, int]:
+        """A site of that name, else a body."""
+        for kind in (mujoco.mjtObj.mjOBJ_SITE, mujoco.mjtObj.mjOBJ_BODY):
+            i = self._id(kind, name)
+            if i >= 0:
+                return kind, i
+        raise DescriptionError(f"MJCF model has no site or body named {name!r}")
+
+    def _point(self, name: str, offset: np.ndarray | None) -> tuple[np.ndarray, int]:
+        """World position of the point and the body it is fixed in, at the state set."""
+        kind, i = self._frame(name)
+        d = self.data
+        if kind == mujoco.mjtObj.mjOBJ_SITE:
+            p, R, body = d.site_xpos[i], d.site_xmat[i], int(self.model.site_bodyid[i])
+        else:
+            p, R, body = d.xpos[i], d.xmat[i], i
+        if offset is None:
+            return p.copy(), body
+        return p + R.reshape(3, 3) @ np.asarray(offset, dtype=float), body
+
+    def frame_position(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """World position of a site or body frame, or of the point ``offset`` in it."""
+        self._set(q)
+        return self._point(name, offset)[0]
+
+    def frame_jacobian(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """3 x n linear Jacobian of that point (a site itself: MuJoCo's mj_jacSite)."""
+        self._set(q)
+        jacp = np.zeros((3, self.model.nv))
+        kind, i = self._frame(name)
+        if kind == mujoco.mjtObj.mjOBJ_SITE and offset is None:
+            mujoco.mj_jacSite(self.model, self.data, jacp, None, i)
+        else:
+            p, body = self._point(name, offset)
+            mujoco.mj_jac(self.model, self.data, jacp, None, p, body)
+        return jacp[:, self._iv]

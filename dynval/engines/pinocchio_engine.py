@@ -1,0 +1,166 @@
+"""Pinocchio adapter: dynamics terms (crba, rnea) and kinematics of a URDF, fixed-base or
+on a free flyer (q = (p, quaternion x y z w, joints), v = (v, omega) in the root's local
+frame, a = dv/dt)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pinocchio as pin
+
+from dynval.engines import DescriptionError
+from dynval.engines.base import JOINT_UNITS, JointLimit, LinkInertial
+
+
+def _continuous_as_revolute(urdf: str) -> str:
+    """The URDF text with its continuous joints made unlimited revolute ones: Pinocchio
+    stores a continuous joint's angle as (cos, sin), two coordinates for one velocity, which
+    every other engine and the caller's q read as one angle; the dynamics are the same."""
+    if "continuous" not in urdf:
+        return urdf
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(urdf)
+    for joint in root.iter("joint"):
+        if joint.get("type") == "continuous":
+            joint.set("type", "revolute")
+            if joint.find("limit") is None:
+                ET.SubElement(joint, "limit", lower="-1e3", upper="1e3", effort="0",
+                              velocity="0")
+    return ET.tostring(root, encoding="unicode")
+
+
+class PinocchioTerms:
+    """M(q), bias, gravity and inverse dynamics of a URDF; ``floating`` puts its root link
+    on a free flyer.  Pinocchio orders a URDF's joints its own way; ``joint_names`` gives
+    the caller's order, in which every q, v and result here is read and returned (after
+    the free flyer's 7 and 6 coordinates when floating)."""
+
+    name = "pinocchio"
+
+    def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
+                 joint_names: Sequence[str] | None = None, floating: bool = False) -> None:
+        if not Path(path).is_file():
+            raise DescriptionError(f"{path}: URDF file not found")
+        try:
+            xml = _continuous_as_revolute(Path(path).read_text())
+            if floating:
+                self.model = pin.buildModelFromXML(xml, pin.JointModelFreeFlyer())
+            else:
+                self.model = pin.buildModelFromXML(xml)
+        except (RuntimeError, ValueError) as exc:
+            raise DescriptionError(f"{path}: Pinocchio cannot load this URDF ({exc})") from None
+        self.model.gravity.linear = np.asarray(gravity, dtype=float)
+        self.data = self.model.createData()
+        nb_q, nb_v = (7, 6) if floating else (0, 0)
+        self._iq = np.arange(self.model.nq)
+        self._iv = np.arange(self.model.nv)
+        if joint_names is not None:
+            missing = [n for n in joint_names if not self.model.existJointName(n)]
+            if missing:
+                raise DescriptionError(f"{path}: URDF model has no joint named {missing[0]!r}")
+            ids = [self.model.getJointId(n) for n in joint_names]
+            self._iq = np.r_[np.arange(nb_q), [self.model.joints[i].idx_q for i in ids]]
+            self._iv = np.r_[np.arange(nb_v), [self.model.joints[i].idx_v for i in ids]]
+
+    def _q(self, q) -> np.ndarray:
+        out = np.zeros(self.model.nq)
+        out[self._iq] = q
+        return out
+
+    def _v(self, v) -> np.ndarray:
+        out = np.zeros(self.model.nv)
+        out[self._iv] = v
+        return out
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        M = pin.crba(self.model, self.data, self._q(q))
+        M = np.triu(M) + np.triu(M, 1).T
+        return M[np.ix_(self._iv, self._iv)]
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return self.inverse_dynamics(q, v, np.zeros(len(self._iv)))
+
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.bias(q, np.zeros(len(self._iv)))
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        tau = pin.rnea(self.model, self.data, self._q(q), self._v(v), self._v(vdot))
+        return tau[self._iv].copy()
+
+    def _frame(self, name: str) -> int:
+        if not self.model.existFrame(name):
+            raise DescriptionError(f"URDF model has no link or joint named {name!r}")
+        if self.model.existFrame(name, pin.FrameType.BODY):  # a link shares a joint's name
+            return self.model.getFrameId(name, pin.FrameType.BODY)
+        return self.model.getFrameId(name)
+
+    def frame_position(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """World position of frame ``name`` (a link or joint) or of the point ``offset``
+        fixed in it."""
+        pin.framesForwardKinematics(self.model, self.data, self._q(q))
+        oMf = self.data.oMf[self._frame(name)]
+        if offset is None:
+            return oMf.translation.copy()
+        return oMf.translation + oMf.rotation @ np.asarray(offset)
+
+    def frame_jacobian(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """3 x n linear Jacobian of that point, world axes."""
+        q = self._q(q)
+        fid = self._frame(name)
+        pin.computeJointJacobians(self.model, self.data, q)
+        pin.framesForwardKinematics(self.model, self.data, q)
+        J = pin.getFrameJacobian(self.model, self.data, fid, pin.LOCAL_WORLD_ALIGNED)
+        J = np.reshape(J, (6, self.model.nv))  # eigenpy returns a 6-vector when nv is 1
+        if offset is None:
+            return J[:3, self._iv]
+        r = self.data.oMf[fid].rotation @ np.asarray(offset)
+        return (J[:3] - np.cross(r, J[3:].T).T)[:, self._iv]  # v_point = v_frame + omega x r
+
+    # --- description facts ---------------------------------------------------------------
+    def _one_dof_joints(self) -> list[tuple[int, str, str, np.ndarray]]:
+        """(id, name, "revolute" or "prismatic", axis in the joint frame) of every
+        one-coordinate joint, from its motion subspace S = (linear; angular)."""
+        out = []
+        q0 = pin.neutral(self.model)
+        for j in range(1, self.model.njoints):
+            joint = self.model.joints[j]
+            if joint.nq != 1 or joint.nv != 1:
+                continue
+            jdata = joint.createData()
+            joint.calc(jdata, q0)
+            S = np.asarray(jdata.S).ravel()
+            kind = "revolute" if np.any(S[3:]) else "prismatic"
+            out.append((j, self.model.names[j], kind, S[3:] if kind == "revolute" else S[:3]))
+        return out
+
+    def _link_of_joint(self) -> dict[int, str]:
+        """The link that follows each joint: the body frame attached to its joint frame."""
+        frames = self.model.frames
+        return {f.parentJoint: f.name for f in frames
+                if f.type == pin.FrameType.BODY
+                and frames[f.parentFrame].type == pin.FrameType.JOINT}
+
+    def link_inertials(self) -> dict[str, LinkInertial]:
+        """The inertia Pinocchio carries on each joint, by the name of the link after it
+        (links welded to that link are merged into it)."""
+        links = self._link_of_joint()
+        return {links[j]: LinkInertial(float(Y.mass), Y.lever.copy(), Y.inertia.copy())
+                for j, Y in enumerate(self.model.inertias) if j in links}
+
+    def joint_axes(self) -> dict[str, np.ndarray]:
+        """Axis of every revolute and prismatic joint in its child link's frame."""
+        return {name: axis for _, name, _, axis in self._one_dof_joints()}
+
+    def joint_limits(self) -> dict[str, JointLimit]:
+        """Position limits of every revolute [rad] and prismatic [m] joint."""
+        lo, hi = self.model.lowerPositionLimit, self.model.upperPositionLimit
+        out = {}
+        for j, name, kind, _ in self._one_dof_joints():
+            i = self.model.joints[j].idx_q
+            out[name] = JointLimit(float(lo[i]), float(hi[i]), JOINT_UNITS[kind])
+        return out

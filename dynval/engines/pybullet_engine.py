@@ -1,0 +1,397 @@
+"""PyBullet adapter: simulation (floating or fixed base) and fixed-base dynamics terms
+from URDF, any joint layout.
+
+Pitfalls handled here: every joint's default velocity motor is switched off; link
+and joint damping are set to zero; inertia is read from the file
+(URDF_USE_INERTIA_FROM_FILE; PyBullet turns a full inertia into principal axes and
+rotates its inertial frame accordingly); every pose PyBullet reports (LINK_FRAME
+included) is a link's inertial (centre-of-mass) frame, converted back to the link frame
+here; calculateJacobian takes its point from the link origin along the inertial frame's
+axes; external forces are re-applied every step (PyBullet clears them); joints are looked up
+by name (PyBullet numbers them in file order, fixed joints included).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pybullet
+from pybullet_utils.bullet_client import BulletClient
+
+from dynval.engines import DescriptionError
+from dynval.engines.base import (
+    JOINT_UNITS,
+    FloatingState,
+    Ground,
+    JointLimit,
+    LinkInertial,
+    PointForce,
+    cross3,
+    inertia_from_principal,
+)
+
+_ONE_DOF = {pybullet.JOINT_REVOLUTE: "revolute", pybullet.JOINT_PRISMATIC: "prismatic"}
+
+
+def _quat_xyzw_to_R(q) -> np.ndarray:
+    return np.array(pybullet.getMatrixFromQuaternion(q)).reshape(3, 3)
+
+
+def _R_to_quat_xyzw(R: np.ndarray) -> list[float]:
+    from dynval.engines.mujoco_engine import R_to_quat
+
+    w, x, y, z = R_to_quat(R)
+    return [x, y, z, w]
+
+
+def _point_from_com_frame(link_state, offset) -> np.ndarray:
+    """World position of a point given in the link frame, computed from the link's CoM
+    frame: PyBullet's reported link-frame origin carries ~1e-8 m of error, the CoM frame
+    does not."""
+    p_com, q_com, p_LI, q_LI = link_state[0], link_state[1], link_state[2], link_state[3]
+    R_WL = _quat_xyzw_to_R(q_com) @ _quat_xyzw_to_R(q_LI).T
+    return np.array(p_com) + R_WL @ (np.asarray(offset) - np.array(p_LI))
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Silence the C-level chatter PyBullet prints on connect and URDF load."""
+    fd = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            yield
+    finally:
+        os.dup2(fd, 1)
+        os.close(fd)
+
+
+def _load(client: BulletClient, path: Path | str, fixed: bool) -> int:
+    if not Path(path).is_file():
+        raise DescriptionError(f"{path}: URDF file not found")
+    try:
+        with _quiet():
+            return client.loadURDF(str(path), useFixedBase=fixed,
+                               flags=pybullet.URDF_USE_INERTIA_FROM_FILE)
+    except pybullet.error:
+        raise DescriptionError(f"{path}: PyBullet cannot load this URDF") from None
+
+
+def _links_without_inertial(path: Path | str) -> list[str]:
+    """The URDF's links that declare no <inertial> (massless by the URDF standard)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.parse(str(path)).getroot()
+    except ET.ParseError:
+        return []
+    return [lk.get("name", "") for lk in root.iter("link") if lk.find("inertial") is None]
+
+
+class _Client:
+    """One PyBullet world holding one URDF: names to indices, and what PyBullet made of
+    the description (shared by the simulation and the terms)."""
+
+    def __init__(self, path: Path | str, fixed: bool, gravity: np.ndarray) -> None:
+        with _quiet():
+            self.client = BulletClient(connection_mode=pybullet.DIRECT)
+        self.client.setGravity(*gravity)
+        self.floating = not fixed
+        self.body = _load(self.client, path, fixed)
+        c = self.client
+        self.joint_index: dict[str, int] = {}
+        self.link_index: dict[str, int] = {c.getBodyInfo(self.body)[0].decode(): -1}
+        for j in range(c.getNumJoints(self.body)):
+            info = c.getJointInfo(self.body, j)
+            self.joint_index[info[1].decode()] = j
+            self.link_index[info[12].decode()] = j
+        # URDF: a link without <inertial> has no mass; PyBullet gives it 1 kg and a unit
+        # inertia (a frame such as a hand or a tool point would weigh a kilogram)
+        for name in _links_without_inertial(path):
+            if self.link_index.get(name, -1) >= 0:
+                c.changeDynamics(self.body, self.link_index[name], mass=0.0,
+                                 localInertiaDiagonal=[0.0, 0.0, 0.0])
+        # the joints with a degree of freedom, in PyBullet's order (that of its q vectors)
+        self.movable = [j for j in range(c.getNumJoints(self.body))
+                        if c.getJointInfo(self.body, j)[2] != pybullet.JOINT_FIXED]
+        c.setJointMotorControlArray(self.body, self.movable, pybullet.VELOCITY_CONTROL,
+                                    forces=[0.0] * len(self.movable))
+        for link in self.link_index.values():
+            c.changeDynamics(self.body, link, linearDamping=0.0, angularDamping=0.0,
+                             jointDamping=0.0)
+
+    def joints(self, names: Sequence[str]) -> list[int]:
+        missing = [n for n in names if n not in self.joint_index]
+        if missing:
+            raise DescriptionError(f"URDF model has no joint named {missing[0]!r}")
+        return [self.joint_index[n] for n in names]
+
+    def link(self, name: str) -> int:
+        if name not in self.link_index:
+            raise DescriptionError(f"URDF model has no link named {name!r}")
+        return self.link_index[name]
+
+    def _one_dof_joints(self) -> list[tuple[int, str, str]]:
+        """(index, name, "revolute" or "prismatic") of every joint PyBullet moves."""
+        out = []
+        for name, j in self.joint_index.items():
+            kind = self.client.getJointInfo(self.body, j)[2]
+            if kind in _ONE_DOF:
+                out.append((j, name, _ONE_DOF[kind]))
+        return out
+
+    def _inertial_frame(self, li: int) -> np.ndarray:
+        """Rotation from link ``li``'s inertial (principal) frame to its link frame, by
+        MuJoCo's quaternion conversion (the L0 figures' reference; PyBullet's own
+        conversion differs in the last bits)."""
+        from dynval.engines.mujoco_engine import quat_to_R
+
+        x, y, z, w = self.client.getDynamicsInfo(self.body, li)[4]
+        return quat_to_R([w, x, y, z])
+
+    def link_inertials(self) -> dict[str, LinkInertial]:
+        """Every link's mass, CoM and inertia in link axes; a fixed base is left out, since
+        PyBullet discards its inertial (mass zero)."""
+        out = {}
+        for name, li in self.link_index.items():
+            if li == -1 and not self.floating:
+                continue
+            info = self.client.getDynamicsInfo(self.body, li)
+            out[name] = LinkInertial(float(info[0]), np.array(info[3]),
+                                     inertia_from_principal(info[2], self._inertial_frame(li)))
+        return out
+
+    def joint_axes(self) -> dict[str, np.ndarray]:
+        """Axis of every revolute and prismatic joint in its child link's frame (PyBullet
+        gives it in the child's inertial frame)."""
+        return {name: self._inertial_frame(j) @ np.array(self.client.getJointInfo(self.body,
+                                                                                  j)[13])
+                for j, name, _ in self._one_dof_joints()}
+
+    def joint_limits(self) -> dict[str, JointLimit]:
+        """Limits of every revolute [rad] and prismatic [m] joint, as PyBullet read them."""
+        out = {}
+        for j, name, kind in self._one_dof_joints():
+            info = self.client.getJointInfo(self.body, j)
+            out[name] = JointLimit(float(info[8]), float(info[9]), JOINT_UNITS[kind])
+        return out
+
+    def _link_state(self, li: int) -> tuple:
+        """(p_WI, quat_WI, p_LI, quat_LI) of link ``li``'s inertial frame I, as
+        getLinkState gives them; the base (-1) in the same form."""
+        if li >= 0:
+            return self.client.getLinkState(self.body, li, computeForwardKinematics=1)
+        p_WI, q_WI = self.client.getBasePositionAndOrientation(self.body)
+        info = self.client.getDynamicsInfo(self.body, -1)
+        return p_WI, q_WI, info[3], info[4]
+
+
+class PybulletSimulation(_Client):
+    """Time-stepping a tree with joint torques and point forces; ``floating`` puts the
+    URDF's root link on a free body, else it is fixed where the file puts it."""
+
+    name = "pybullet"
+
+    def __init__(self, path: Path | str, joint_names: Sequence[str], dt: float,
+                 gravity: Sequence[float] = (0.0, 0.0, -9.81), ground: Ground | None = None,
+                 floating: bool = True) -> None:
+        super().__init__(path, fixed=not floating, gravity=np.asarray(gravity))
+        self.dt = dt
+        self.client.setTimeStep(dt)
+        self.client.setPhysicsEngineParameter(numSubSteps=0, deterministicOverlappingPairs=1)
+        self.jidx = self.joints(joint_names)
+        info = self.client.getDynamicsInfo(self.body, -1)
+        self.p_BI = np.array(info[3])  # base inertial frame in the base link frame
+        self.R_BI = _quat_xyzw_to_R(info[4])
+        self._time = 0.0
+        self._foot_links: dict[int, str] = {}
+        # link states of the current step: the loop reads a foot, then applies a force at
+        # it, on the same state; cleared whenever the state changes
+        self._link_states: dict[int, tuple] = {}
+        c = self.client  # BulletClient makes a new partial on every attribute access
+        self._getLinkState, self._stepSimulation = c.getLinkState, c.stepSimulation
+        self._applyExternalForce = c.applyExternalForce
+        if ground is not None:
+            self._add_ground(ground)
+
+    def _add_ground(self, ground: Ground) -> None:
+        """Native contact: a static plane; k and b map to PyBullet's contactStiffness and
+        contactDamping (force units), friction to lateralFriction."""
+        c = self.client
+        z = np.asarray(ground.normal_W, float)
+        x = np.cross([0.0, 1.0, 0.0], z)
+        x /= np.linalg.norm(x)
+        R = np.column_stack([x, np.cross(z, x), z])
+        shape = c.createCollisionShape(pybullet.GEOM_PLANE)
+        self.plane = c.createMultiBody(0, shape, basePosition=list(ground.point_W),
+                                       baseOrientation=_R_to_quat_xyzw(R))
+        c.changeDynamics(self.plane, -1, lateralFriction=ground.friction,
+                         contactStiffness=ground.stiffness, contactDamping=ground.damping)
+        for link_name in ground.contact_geoms:
+            li = self.link(link_name)
+            self._foot_links[li] = link_name
+            c.changeDynamics(self.body, li, lateralFriction=ground.friction,
+                             contactStiffness=ground.stiffness, contactDamping=ground.damping)
+
+    def reset(self, s: FloatingState) -> None:
+        """State ``s`` at time zero; a fixed root ignores the root fields of ``s``."""
+        c = self.client
+        if self.floating:
+            R_WI = s.R_WB @ self.R_BI
+            p_WI = s.p_WB + s.R_WB @ self.p_BI
+            c.resetBasePositionAndOrientation(self.body, list(p_WI), _R_to_quat_xyzw(R_WI))
+            v_WI = s.v_WB_W + cross3(s.w_WB_W, p_WI - s.p_WB)
+            c.resetBaseVelocity(self.body, list(v_WI), list(s.w_WB_W))
+        for j, q, qd in zip(self.jidx, s.q, s.qd, strict=True):
+            c.resetJointState(self.body, j, float(q), float(qd))
+        self._time = 0.0
+        self._link_states.clear()
+
+    def state(self) -> FloatingState:
+        c = self.client
+        p_WI, q_WI = c.getBasePositionAndOrientation(self.body)
+        v_WI, w = c.getBaseVelocity(self.body)
+        R_WI = _quat_xyzw_to_R(q_WI)
+        R_WB = R_WI @ self.R_BI.T
+        p_WB = np.array(p_WI) - R_WB @ self.p_BI
+        w = np.array(w)
+        v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
+        js = c.getJointStates(self.body, self.jidx) if self.jidx else []
+        return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
+                             np.array([s[1] for s in js], dtype=float))
+
+    def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        li = self.link(link)
+        if li == -1:
+            s = self.state()
+            p = s.p_WB + s.R_WB @ offset
+            return p, s.v_WB_W + cross3(s.w_WB_W, p - s.p_WB)
+        ls = self._link_states.get(li)
+        if ls is None:
+            ls = self._link_states[li] = self._getLinkState(
+                self.body, li, computeLinkVelocity=1, computeForwardKinematics=1)
+        p = _point_from_com_frame(ls, offset)
+        w = np.array(ls[7])
+        return p, np.array(ls[6]) + cross3(w, np.asarray(p) - np.array(ls[0]))
+
+    def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        c = self.client
+        if self.jidx:
+            c.setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
+                                        forces=[float(t) for t in tau])
+        for f in forces:
+            p, _ = self.point(f.link, f.offset)
+            self._applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),
+                                     pybullet.WORLD_FRAME)
+        self._stepSimulation()
+        self._link_states.clear()
+        self._time += self.dt
+
+    def contact_forces(self) -> dict[str, np.ndarray]:
+        """Native-contact force on each foot link, world frame [N]."""
+        out = {name: np.zeros(3) for name in self._foot_links.values()}
+        for cp in self.client.getContactPoints(bodyA=self.body):
+            if cp[3] in self._foot_links:
+                n = np.array(cp[7])  # contact normal on B, pointing towards A
+                F = cp[9] * n + cp[10] * np.array(cp[11]) + cp[12] * np.array(cp[13])
+                out[self._foot_links[cp[3]]] += F
+        return out
+
+    @property
+    def time(self) -> float:
+        return self._time
+
+
+class PybulletTerms(_Client):
+    """M(q), bias, gravity and inverse dynamics of a fixed-base URDF, and its links'
+    points.  q, v and the results are in ``joint_names`` order (default: PyBullet's, the
+    file's order of its moving joints); unnamed joints stay at zero.  ``floating`` loads
+    the root as a free body, for the description facts only: PyBullet's mass matrix and
+    inverse dynamics are unreliable for a floating base (give it six explicit joints)."""
+
+    name = "pybullet"
+
+    def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
+                 joint_names: Sequence[str] | None = None, floating: bool = False) -> None:
+        super().__init__(path, fixed=not floating, gravity=np.asarray(gravity))
+        self.path = Path(path)
+        names = [n for n, j in self.joint_index.items() if j in self.movable] \
+            if joint_names is None else list(joint_names)
+        idx = self.joints(names)
+        fixed = [n for n, j in zip(names, idx, strict=True) if j not in self.movable]
+        if fixed:
+            raise DescriptionError(f"{path}: joint {fixed[0]!r} is fixed")
+        # position in PyBullet's q vector of each named joint
+        self._order = np.array([self.movable.index(j) for j in idx], dtype=int)
+
+    def _engine_q(self, x: np.ndarray) -> list[float]:
+        """A vector in the caller's joint order as PyBullet's (moving joints, file order)."""
+        if self.floating:
+            raise DescriptionError(f"{self.path}: PyBullet's dynamics terms are unreliable "
+                                   "for a floating base; use a fixed base with six explicit "
+                                   "base joints")
+        out = np.zeros(len(self.movable))
+        out[self._order] = x
+        return [float(v) for v in out]
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        M = np.array(self.client.calculateMassMatrix(self.body, self._engine_q(q)))
+        return M[np.ix_(self._order, self._order)]
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        tau = self.client.calculateInverseDynamics(self.body, self._engine_q(q),
+                                                   self._engine_q(v), self._engine_q(vdot))
+        return np.array(tau)[self._order]
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return self.inverse_dynamics(q, v, np.zeros_like(q))
+
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.bias(q, np.zeros(len(self._order)))
+
+    def simulate(self, q0: np.ndarray, v0: np.ndarray, dt: float, n: int) -> np.ndarray:
+        """Joint positions over n steps of PyBullet's own integrator, no joint torque."""
+        c = self.client
+        c.setTimeStep(dt)
+        self._set_joints(q0, v0)
+        out = [np.array(q0, dtype=float)]
+        for _ in range(n):
+            c.stepSimulation()
+            states = c.getJointStates(self.body, self.movable)
+            out.append(np.array([s[0] for s in states])[self._order])
+        return np.array(out)
+
+    def _set_joints(self, q: np.ndarray, v: np.ndarray | None = None) -> list[float]:
+        """Every moving joint at q (and v, else at rest); PyBullet's q vector."""
+        qe = self._engine_q(q)
+        ve = self._engine_q(np.zeros(len(self._order)) if v is None else v)
+        for j, x, xd in zip(self.movable, qe, ve, strict=True):
+            self.client.resetJointState(self.body, j, x, xd)
+        return qe
+
+    def frame_position(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """World position of link ``name``'s frame origin or of the point ``offset`` in it
+        (from the link's CoM frame, which PyBullet reports without error)."""
+        self._set_joints(q)
+        return _point_from_com_frame(self._link_state(self.link(name)),
+                                     np.zeros(3) if offset is None else offset)
+
+    def frame_jacobian(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        """3 x n linear Jacobian of that point by calculateJacobian, whose point is measured
+        from the link frame's origin but along the axes of the link's inertial (principal)
+        frame: the offset is rotated into those axes first."""
+        qe = self._set_joints(q)
+        li = self.link(name)
+        if li == -1:  # the fixed base does not move
+            return np.zeros((3, len(self._order)))
+        R_LI = _quat_xyzw_to_R(self._link_state(li)[3])
+        r = np.zeros(3) if offset is None else np.asarray(offset, dtype=float)
+        zero = [0.0] * len(qe)
+        J, _ = self.client.calculateJacobian(self.body, li, list(R_LI.T @ r), qe, zero, zero)
+        return np.array(J)[:, self._order]

@@ -1,0 +1,45 @@
+"""The joint controller of Sec. V.1 (Fig. 3): the fractional-order PD^alpha G_c1 of eq. (14),
+discretised by eq. (16) with Table III's coefficients (recomputed by
+``fractional.pade_coefficients``), in series with the P controller G_c2, sampled at f_sc.
+
+G_c1j(z) = K_pj + K_j A(z^-1) / B(z^-1), K_j = K_alphaj f_sc^alphaj (see ``fractional``).
+The demanded torque is tau_C = G_c2 [G_c1 (Theta_d - Theta) - f J_F^T F_RF], f = 1 with the
+force feedback loop of Fig. 3 and 0 without (the position/velocity loop, where G_c1 and G_c2
+are one block). The paper gives no value for G_c2 (params.K_c2) and does not print Fig. 3's
+loop algebra; this is the cascade its text describes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynval.handrolled.hexapod.fractional import DiscreteFilter, K_derivative, pade_coefficients
+from dynval.robots.hexapod.params import HexapodParams
+
+
+class FractionalPD:
+    """G_c1 and G_c2 for the 2n joints (hip, knee of leg 1, then leg 2, ...)."""
+
+    def __init__(self, p: HexapodParams, force_feedback: bool = False) -> None:
+        self.p = p
+        self.force_feedback = force_feedback
+        self.K_p = np.tile([p.K_p1, p.K_p2], p.n)
+        self.filters = []
+        for j in range(2 * p.n):
+            K_alpha, alpha = (p.K_alpha1, p.alpha_1) if j % 2 == 0 else (p.K_alpha2, p.alpha_2)
+            a, b = pade_coefficients(alpha)  # Table III, eq. (16)
+            self.filters.append(DiscreteFilter(a, b, K_derivative(K_alpha, alpha, p.f_sc)))
+
+    def reset(self) -> None:
+        for f in self.filters:
+            f.reset()
+
+    def __call__(self, Theta_d: np.ndarray, Theta: np.ndarray,
+                 JtF: np.ndarray | None = None) -> np.ndarray:
+        """tau_C for one controller sample; JtF the ground's joint torques J_F^T F_RF."""
+        e = np.asarray(Theta_d) - np.asarray(Theta)
+        # eq. (14) with the derivative term by eq. (16)
+        u = self.K_p * e + np.array([f(ek) for f, ek in zip(self.filters, e, strict=True)])
+        if self.force_feedback and JtF is not None:
+            u = u - JtF
+        return self.p.K_c2 * u  # G_c2

@@ -1,0 +1,97 @@
+"""Raibert's three-part controller as the paper writes it, eqs. (20)-(23), with the phase
+machine of Sec. 3 and 6: flight, compression (stance while the body still descends),
+thrust (stance from the bottom to lift-off).
+
+* height, eq. (20): at each apex (the body's vertical speed turning negative in flight)
+  Delta l = Delta l_old + k_p (h_d - h_max), h_max that apex; during the next thrust the
+  leg spring is compressed by Delta l ("while robot is in contact with the ground a desired
+  value was given ... at other phases zero"). Taken at the apex rather than at touchdown
+  so that a foot that bounces on a stiff ground within one stance (no apex) does not
+  count as a hop;
+* speed, eqs. (21)-(22): in flight the hip servoes the leg to the foot-placement angle;
+* attitude, eq. (23): in stance the hip torque rights the body.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dynval.robots.hopper.params import HopperParams
+
+FLIGHT, COMPRESSION, THRUST = 0, 1, 2
+
+
+@dataclass
+class Observation:
+    """What the controller reads: body centre (x, z), pitch phi, hip angle theta_1, leg
+    length r, their rates, and whether the foot touches the ground."""
+
+    x: float
+    z: float
+    phi: float
+    theta_1: float
+    r: float
+    x_dot: float
+    z_dot: float
+    phi_dot: float
+    theta_1_dot: float
+    r_dot: float
+    contact: bool
+
+
+def foot_angle(o: Observation, x_dot_d: float, p: HopperParams) -> float:
+    """theta_d of eq. (21): the hip angle that puts the foot x_dot T_s / 2 ahead of the hip
+    plus k_x (x_dot - x_dot_d); the sine is kept within [-1, 1]."""
+    s = o.x_dot * p.T_s / (2.0 * o.r) + p.k_x * (o.x_dot - x_dot_d) / o.r
+    return -o.phi + math.asin(max(-1.0, min(1.0, s)))
+
+
+def flight_torque(o: Observation, theta_d: float, p: HopperParams) -> float:
+    """Eq. (22): tau = -k_p (theta - theta_d) - k_v theta_dot."""
+    return -p.k_p_f * (o.theta_1 - theta_d) - p.k_v_f * o.theta_1_dot
+
+
+def stance_torque(o: Observation, phi_d: float, p: HopperParams, sign: float = 1.0) -> float:
+    """Eq. (23): tau = +k_p (phi - phi_d) + k_v phi_dot (``sign`` -1 flips it, for the test
+    that the printed sign is the one that keeps the body upright)."""
+    return sign * (p.k_p_s * (o.phi - phi_d) + p.k_v_s * o.phi_dot)
+
+
+class RaibertController:
+    """The phase machine and eqs. (20)-(23); ``step`` returns (hip torque, thrust u)."""
+
+    def __init__(self, p: HopperParams, z_0: float, attitude_sign: float = 1.0,
+                 active: bool = True) -> None:
+        self.p = p
+        self.active = active
+        self.attitude_sign = attitude_sign
+        self.phase = FLIGHT
+        self.h_max = z_0
+        self.dl = p.dl_0
+        self.rising = False
+        self.touchdowns = 0
+
+    def step(self, o: Observation, h_d: float, x_dot_d: float, phi_d: float = 0.0
+             ) -> tuple[float, float]:
+        p = self.p
+        if self.phase == FLIGHT:
+            if o.contact:
+                self.phase = COMPRESSION
+                self.touchdowns += 1
+            elif self.rising and o.z_dot <= 0.0:  # the apex: eq. (20) for the next thrust
+                self.h_max = o.z
+                self.dl = min(p.dl_max, max(0.0, self.dl + p.k_h * (h_d - self.h_max)))
+        elif not o.contact:
+            self.phase = FLIGHT
+        elif self.phase == COMPRESSION and o.z_dot >= 0.0:
+            self.phase = THRUST
+        self.rising = o.z_dot > 0.0
+        if not self.active:
+            return 0.0, 0.0
+        if self.phase == FLIGHT:
+            tau = flight_torque(o, foot_angle(o, x_dot_d, p), p)  # (21)-(22)
+        else:
+            tau = stance_torque(o, phi_d, p, self.attitude_sign)  # (23)
+        tau = max(-p.tau_max, min(p.tau_max, tau))
+        return tau, (self.dl if self.phase == THRUST else 0.0)

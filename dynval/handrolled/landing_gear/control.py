@@ -1,0 +1,82 @@
+"""Controllers of Secs. II and IV: thrust (10), PI level controller (20)-(24),
+inverse kinematics references (15)-(17) and the PID joint controllers with the
+motor torque limit (Table 2).
+
+``level_form`` selects the pitch signs of eqs. (21)-(24):
+* ``"printed"``: LF +, LB -, RF -, RB + on y_inc_pitch, as printed.  This pairs the
+  diagonal legs (LF with RB), so it twists the body instead of pitching it;
+* ``"corrected"``: LF -, LB +, RF -, RB +: both front legs move together.  The overall
+  sign follows from the right-handed frame that roll = theta_z, pitch = theta_x implies
+  (x left, y up, z forward): a positive theta_x lowers the nose, e_x = -theta_x < 0,
+  so the front legs lengthen with -y_inc_pitch.  The printed RF and RB rows already
+  have these signs; LF and LB are flipped.  See the errata.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynval.handrolled.landing_gear import com_dynamics, single_leg
+from dynval.handrolled.landing_gear.state import Observation, attitude_angles
+
+LEVEL_FORMS = ("printed", "corrected")
+# eqs. (21)-(24): sign of (y_roll, y_pitch) for legs LF, LB, RF, RB
+ROLL_SIGN = np.array([1.0, 1.0, -1.0, -1.0])
+PITCH_SIGN_PRINTED = np.array([1.0, -1.0, -1.0, 1.0])
+PITCH_SIGN_CORRECTED = np.array([-1.0, 1.0, -1.0, 1.0])
+
+
+class LandingGearController:
+    """Thrust, level and joint controllers acting on any implementation's Observation."""
+
+    def __init__(self, p, level_controller: bool = True, level_form: str = "corrected") -> None:
+        if level_form not in LEVEL_FORMS:
+            raise ValueError(f"unknown level-controller form {level_form!r}")
+        self.p = p
+        self.level_controller = level_controller
+        self.pitch_sign = PITCH_SIGN_PRINTED if level_form == "printed" else PITCH_SIGN_CORRECTED
+        # ASSUMPTION: leg heights are held inside the workspace (2 % margin on full
+        # extension and folding), which the paper leaves unstated
+        l_max = 0.98 * (p.l_U + p.l_L)
+        l_min = 1.02 * abs(p.l_U - p.l_L) + 0.02
+        self.reach = (np.sqrt(max(l_min**2 - p.x_0**2, 1e-6)), np.sqrt(l_max**2 - p.x_0**2))
+        self.reset()
+
+    def reset(self) -> None:
+        self.int_e = np.zeros(2)  # integrals of (e_z, e_x) for eq. (20)
+        self.int_theta = np.zeros((4, 2))  # PID integrals
+        self.t_touchdown: float | None = None
+        self.y_ref = np.full(4, self.p.y_0)
+        self.theta_ref = np.zeros((4, 2))
+
+    def leg_heights(self, obs: Observation, dt: float) -> np.ndarray:
+        """Leg height references y_LF..y_RB: eqs. (20)-(24)."""
+        if not self.level_controller:
+            return np.full(4, self.p.y_0)
+        roll, pitch, _ = attitude_angles(obs.R_PB)
+        e = np.array([0.0 - roll, 0.0 - pitch])  # e_i = theta_d - theta
+        self.int_e += e * dt
+        y_inc = self.p.K_P_level * e + self.p.K_I_level * self.int_e  # eq. (20)
+        y = self.p.y_0 + ROLL_SIGN * y_inc[0] + self.pitch_sign * y_inc[1]  # eqs. (21)-(24)
+        return np.clip(y, *self.reach)
+
+    def thrust(self, obs: Observation, any_contact: bool) -> float:
+        """Eq. (10) until the first touchdown, then ramped to zero (assumption)."""
+        p = self.p
+        F_th = com_dynamics.thrust(obs.v_PB[1], p.ydot_ref, p.C_thrust, p.m, p.g)
+        if any_contact and self.t_touchdown is None:
+            self.t_touchdown = obs.t
+        if self.t_touchdown is None:
+            return F_th
+        return F_th * max(0.0, 1.0 - (obs.t - self.t_touchdown) / p.thrust_ramp)
+
+    def joint_torques(self, obs: Observation, dt: float) -> np.ndarray:
+        """PID joint torques (Table 2), limited to +-T_max; shape (4, 2)."""
+        p = self.p
+        self.y_ref = self.leg_heights(obs, dt)
+        for i, y in enumerate(self.y_ref):
+            self.theta_ref[i] = single_leg.inverse_kinematics(p.x_0, y, p.l_U, p.l_L)
+        e = self.theta_ref - obs.theta
+        self.int_theta += e * dt
+        tau = p.K_P_joint * e + p.K_I_joint * self.int_theta - p.K_D_joint * obs.thetad
+        return np.clip(tau, -p.T_max, p.T_max)

@@ -1,0 +1,139 @@
+"""The paper's decoupled landing-gear model (Secs. II-III, Fig. 3).
+
+The body is the point mass m with inertia I at the body centre (eqs. 1-9); each leg
+is an independent fixed-base two-link model (eqs. 12-14) whose foot force enters
+through J^T; legs move the feet but do not push back on the body except through
+the ground forces.  Integration is semi-implicit Euler at the step dt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from dynval.handrolled import so3
+from dynval.handrolled.landing_gear import com_dynamics, single_leg
+from dynval.handrolled.landing_gear.state import Observation
+from dynval.robots.landing_gear.params import LEGS, R_BL, LandingGearParams, body_inertia_P, p_BH
+
+
+@dataclass(frozen=True)
+class Forms:
+    """Which form of each audited equation the model uses ("printed" or "corrected")."""
+
+    leg_gravity: str = "corrected"  # eq. (12)
+    moments: str = "corrected"  # eqs. (7)-(9)
+    level: str = "corrected"  # eqs. (21)-(24), used by the controller
+
+    @classmethod
+    def printed(cls) -> Forms:
+        return cls("printed", "printed", "printed")
+
+
+def standing_angles(p: LandingGearParams) -> np.ndarray:
+    """Joint angles (4 x 2) of the initial leg height y_0: eqs. (15)-(17)."""
+    return np.array([single_leg.inverse_kinematics(p.x_0, p.y_0, p.l_U, p.l_L)] * 4)
+
+
+def system_inertia(p: LandingGearParams, theta: np.ndarray) -> np.ndarray:
+    """Diagonal inertia of the whole system about the body centre at the pose theta (4 x 2)
+    [kg m^2]: the body box plus the link point masses (Sec. III) at the knees and feet,
+    the I of eqs. (4)-(6), which the paper holds constant."""
+    I = body_inertia_P(p).copy()
+    for i, leg in enumerate(LEGS):
+        hf = single_leg.forward_kinematics(theta[i, 0], theta[i, 1], p.l_U, p.l_L)
+        knee = np.array([p.l_U * np.cos(theta[i, 0]), p.l_U * np.sin(theta[i, 0]), 0.0])
+        for mass, r_L in ((p.m_U, knee), (p.m_L, np.array([hf[0], hf[1], 0.0]))):
+            r = p_BH(leg, p) + R_BL(leg) @ r_L
+            I += mass * (r @ r * np.eye(3) - np.outer(r, r))
+    return np.diag(I).copy()
+
+
+@njit(cache=True)
+def feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L):
+    """Foot positions and velocities relative to the body, body axes (n x 3 each)."""
+    n = theta.shape[0]
+    r_B = np.zeros((n, 3))
+    rd_B = np.zeros((n, 3))
+    for i in range(n):
+        p_hf = single_leg.forward_kinematics(theta[i, 0], theta[i, 1], l_U, l_L)  # eqs. (18)-(19)
+        J = single_leg.jacobian(theta[i, 0], theta[i, 1], l_U, l_L)
+        v_hf = J @ thetad[i]
+        r_B[i] = p_BH[i] + R_BL[i] @ np.array([p_hf[0], p_hf[1], 0.0])
+        rd_B[i] = R_BL[i] @ np.array([v_hf[0], v_hf[1], 0.0])
+    return r_B, rd_B
+
+
+@njit(cache=True)
+def step_kernel(p_PB, v_PB, R_PB, omega_B, theta, thetad, tau, F_PF, F_th, dt, m, g, I_diag,
+                p_BH, R_BL, m_U, m_L, l_U, l_L, printed_gravity, printed_moments):
+    """One semi-implicit Euler step of the decoupled model; returns the new state."""
+    r_B, _ = feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L)
+    F_B = F_PF @ R_PB  # rows: R_PB^T F_i
+    a_PB = com_dynamics.linear_acceleration(F_PF, F_th, m, g)  # eqs. (1)-(3)
+    M_B = com_dynamics.moment_sums(r_B, F_B, printed_moments)  # eqs. (7)-(9)
+    omegad_B = com_dynamics.angular_acceleration(M_B, omega_B, I_diag)  # eqs. (4)-(6)
+    thetadd = np.zeros_like(theta)
+    for i in range(theta.shape[0]):
+        F_L = R_BL[i].T @ F_B[i]
+        thetadd[i] = single_leg.forward_dynamics(  # eq. (14)
+            theta[i], thetad[i], tau[i], F_L[:2], m_U, m_L, l_U, l_L, g, printed_gravity
+        )
+    v_new = v_PB + a_PB * dt
+    omega_new = omega_B + omegad_B * dt
+    thetad_new = thetad + thetadd * dt
+    return (p_PB + v_new * dt, v_new, R_PB @ so3.exp(omega_new * dt), omega_new,
+            theta + thetad_new * dt, thetad_new)
+
+
+class DecoupledLandingGear:
+    """The hand-rolled plant: state, observation and step, all in the paper frame P."""
+
+    name = "handrolled"
+
+    def __init__(self, p, p_BH: np.ndarray, R_BL: np.ndarray, I_diag: np.ndarray,
+                 forms: Forms = Forms()) -> None:
+        self.p = p
+        self.p_BH = np.ascontiguousarray(p_BH, dtype=float)
+        self.R_BL = np.ascontiguousarray(R_BL, dtype=float)
+        self.I_diag = np.asarray(I_diag, dtype=float)
+        self.forms = forms
+        self._printed_gravity = single_leg.is_printed(forms.leg_gravity)
+        self._printed_moments = single_leg.is_printed(forms.moments)
+        self.t = 0.0
+
+    def reset(self, p_PB, R_PB, v_PB, omega_B, theta, thetad) -> None:
+        self.t = 0.0
+        self.p_PB = np.array(p_PB, dtype=float)
+        self.R_PB = np.array(R_PB, dtype=float)
+        self.v_PB = np.array(v_PB, dtype=float)
+        self.omega_B = np.array(omega_B, dtype=float)
+        self.theta = np.array(theta, dtype=float)
+        self.thetad = np.array(thetad, dtype=float)
+
+    def observe(self) -> Observation:
+        r_B, rd_B = feet_in_body(self.theta, self.thetad, self.p_BH, self.R_BL,
+                                 self.p.l_U, self.p.l_L)
+        p_PF = self.p_PB + r_B @ self.R_PB.T
+        v_PF = self.v_PB + (_cross_rows(self.omega_B, r_B) + rd_B) @ self.R_PB.T
+        return Observation(self.t, self.p_PB.copy(), self.R_PB.copy(), self.v_PB.copy(),
+                           self.omega_B.copy(), self.theta.copy(), self.thetad.copy(), p_PF, v_PF)
+
+    def step(self, tau: np.ndarray, F_PF: np.ndarray, F_th: float) -> None:
+        p = self.p
+        (self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad) = step_kernel(
+            self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad,
+            np.ascontiguousarray(tau, dtype=float), np.ascontiguousarray(F_PF, dtype=float),
+            float(F_th), p.dt, p.m, p.g, self.I_diag, self.p_BH, self.R_BL, p.m_U, p.m_L,
+            p.l_U, p.l_L, self._printed_gravity, self._printed_moments,
+        )
+        self.t += p.dt
+
+
+def _cross_rows(w: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """w x r_i for each row of r: np.cross's arithmetic, without its axis handling that
+    costs more than the sums for four feet."""
+    return np.column_stack([w[1] * r[:, 2] - w[2] * r[:, 1], w[2] * r[:, 0] - w[0] * r[:, 2],
+                            w[0] * r[:, 1] - w[1] * r[:, 0]])

@@ -1,0 +1,79 @@
+"""Ground reaction forces from the body's six equations (3)-(4) under the paper's
+assumptions (section 4): four legs, X forces equal and Y forces equal (4.1); three legs,
+X forces equal, the Y force of the stance leg beside the lifted one free and the two
+opposite Y forces equal (4.2); two legs, all six components free (4.3); none, zero.
+
+Each assumption makes the foot forces a linear function F = P x of six unknowns x; the
+body equations  sum F_j = f_b,  sum p_j x F_j = n_b  (body axes, body origin) become
+A x = w with A = [sum P_j; sum p_j x P_j].  A is not always invertible, against what
+sections 4.1 and 4.3 say: with four legs the yaw moment is fixed by the two common
+horizontal forces, which the force balance already sets, and one split of the vertical
+forces is free (rank 5); with two point contacts no force makes a moment about the line
+through the feet (rank 5).  Those cases are solved in the least-squares sense (minimum
+norm), with moments taken about the supporting feet's centroid so that the unbalanced
+part of the wrench, returned as the residual, is a pure moment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynval.handrolled.vec3 import cross
+from dynval.robots.quadruped.params import LEGS, side_sign
+
+
+def _patterns(stance: tuple[str, ...]) -> list[dict[str, np.ndarray]]:
+    """The unknowns of the support case: each is a force direction on a set of legs."""
+    ex, ey, ez = np.eye(3)
+    if len(stance) == 4:  # section 4.1
+        return [{leg: ez} for leg in stance] + [{leg: ex for leg in stance},
+                                                {leg: ey for leg in stance}]
+    if len(stance) == 3:  # section 4.2
+        lifted = next(leg for leg in LEGS if leg not in stance)
+        same = [leg for leg in stance if side_sign(leg) == side_sign(lifted)]
+        opposite = [leg for leg in stance if leg not in same]
+        return ([{leg: ez} for leg in stance] + [{leg: ex for leg in stance},
+                                                 {leg: ey for leg in same},
+                                                 {leg: ey for leg in opposite}])
+    if len(stance) == 2:  # section 4.3
+        return [{leg: e} for leg in stance for e in (ex, ey, ez)]
+    if len(stance) == 0:
+        return []
+    raise ValueError(f"no assumption of section 4 covers {len(stance)} legs in contact")
+
+
+def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray,
+                      c: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, list[dict[str, np.ndarray]]]:
+    """A of the body equations for the support case, moments about the point c (body
+    origin when omitted), and the unknowns' patterns."""
+    pats = _patterns(tuple(stance))
+    c = np.zeros(3) if c is None else c
+    A = np.zeros((6, len(pats)))
+    for k, pat in enumerate(pats):
+        for leg, e in pat.items():
+            j = LEGS.index(leg)
+            A[:3, k] += e
+            A[3:, k] += cross(p_B4[j] - c, e)
+    return A, pats
+
+
+def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Foot forces (4 x 3, body axes, legs in ``LEGS`` order) that supply the body wrench
+    (f_b, n_b) under the assumption for ``stance``, and the part of the wrench they leave
+    unbalanced (zero where A has full rank; otherwise a pure moment)."""
+    F = np.zeros((4, 3))
+    if not stance:
+        return F, np.concatenate([f_b, n_b])
+    # moments about the centroid of the supporting feet: there the part of the wrench no
+    # assumed force can make is a pure moment (about the support line, or yaw)
+    c = np.mean([p_B4[LEGS.index(leg)] for leg in stance], axis=0)
+    w = np.concatenate([f_b, n_b - np.array(cross(c, f_b))])
+    A, pats = assumption_matrix(stance, p_B4, c)
+    x = np.linalg.lstsq(A, w, rcond=None)[0]
+    for k, pat in enumerate(pats):
+        for leg, e in pat.items():
+            F[LEGS.index(leg)] += x[k] * e
+    residual = w - A @ x
+    return F, residual

@@ -1,0 +1,50 @@
+"""The numbers the hand-rolled quadruped needs, packed as arrays for the compiled
+recursions: Table 1's D-H rows and each link's inertial in its own D-H frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dynval.robots.quadruped import params as qp
+
+
+@dataclass(frozen=True)
+class QuadrupedModel:
+    """Arrays indexed [leg, link] in the order of ``qp.LEGS`` and links 1, 2, 3."""
+
+    alpha: np.ndarray  # (4,) alpha_{i-1} of Table 1 rows 1..4 [rad]
+    a: np.ndarray  # (4,) a_{i-1} [m]
+    R_B0: np.ndarray  # (3, 3) frame 0 in the body frame
+    p_B0: np.ndarray  # (4, 3) HAA joint (frame 0 origin) of each leg in B [m]
+    m: np.ndarray  # (4, 3) link masses [kg]
+    P_C: np.ndarray  # (4, 3, 3) link centre of mass in its frame [m]
+    I_C: np.ndarray  # (4, 3, 3, 3) inertia about the centre of mass, link frame [kg m^2]
+    m_b: float  # body mass [kg]
+    P_Cb: np.ndarray  # (3,) body centre of mass in B [m]
+    I_Cb: np.ndarray  # (3, 3) body inertia about its centre of mass, B axes [kg m^2]
+
+    @property
+    def total_mass(self) -> float:
+        return float(self.m_b + self.m.sum())
+
+
+def build_model(p: qp.QuadrupedParams = qp.PARAMS, R_B0: np.ndarray | None = None
+                ) -> QuadrupedModel:
+    """The model of the parameter set; ``R_B0`` replaces section 2's frame 0 (e.g. the
+    printed, left-handed one)."""
+    legs = [qp.leg_inertials(leg, p) for leg in qp.LEGS]
+    body = qp.body_inertial(p)
+    return QuadrupedModel(
+        alpha=np.array(qp.ALPHA, dtype=float),
+        a=np.array(qp.dh_a(p), dtype=float),
+        R_B0=np.array(qp.R_B0 if R_B0 is None else R_B0, dtype=float),
+        p_B0=np.array([qp.p_B0(leg, p) for leg in qp.LEGS]),
+        m=np.array([[i.mass for i in links] for links in legs]),
+        P_C=np.array([[i.com for i in links] for links in legs], dtype=float),
+        I_C=np.array([[i.matrix() for i in links] for links in legs]),
+        m_b=body.mass,
+        P_Cb=np.array(body.com, dtype=float),
+        I_Cb=body.matrix(),
+    )

@@ -1,0 +1,289 @@
+"""Build ``report.pdf`` from ``summary.json``, ``metrics.parquet`` and the stored traces."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import reportlab.rl_config
+
+reportlab.rl_config.useA85 = 0  # images stored binary: smaller, and no slow ASCII85 pass
+import pandas as pd  # noqa: E402
+from reportlab.lib import colors  # noqa: E402
+from reportlab.lib.pagesizes import A4  # noqa: E402
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet  # noqa: E402
+from reportlab.lib.units import cm  # noqa: E402
+from reportlab.platypus import (  # noqa: E402
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from dynval.reports.chapter import RUNGS, VERDICTS, Chapter, DataTable  # noqa: E402
+from dynval.reports.figures import Rendered, render_all  # noqa: E402
+from dynval.reports.pngimage import png_flowable  # noqa: E402
+
+STYLES = getSampleStyleSheet()
+VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),
+                   "differs": colors.HexColor("#f2a7a7"), "recomputed": colors.HexColor("#cfe0f5"),
+                   "erratum": colors.HexColor("#f7d79a"),
+                   "not applicable": colors.HexColor("#dddddd")}
+
+
+class ReportInputError(ValueError):
+    """A missing or unreadable input file."""
+
+
+def _read(out_dir: Path) -> tuple[dict, pd.DataFrame]:
+    s, m = out_dir / "summary.json", out_dir / "metrics.parquet"
+    for f in (s, m):
+        if not f.is_file():
+            raise ReportInputError(f"{f} is missing; run 'dynval validate --out {out_dir}' first")
+    try:
+        return json.loads(s.read_text()), pd.read_parquet(m)
+    except (json.JSONDecodeError, OSError, ValueError) as exc:
+        raise ReportInputError(f"cannot read the inputs in {out_dir} ({exc})") from None
+
+
+class _Paragraph(Paragraph):
+    """A paragraph that breaks its lines once per width.  A table cell is wrapped to size
+    its row, again to be drawn, and again on every page a long table is split over; the
+    lines depend on the width only (reportlab's ``wrap`` ignores the height), so a repeated
+    width returns the first answer (most of the report's build time otherwise)."""
+
+    _wrapped: tuple[float, tuple[float, float]] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        if (self._wrapped is not None and self._wrapped[0] == availWidth
+                and hasattr(self, "blPara")):  # split() drops the lines: break them again
+            return self._wrapped[1]
+        size = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, size)
+        return size
+
+    def split(self, availWidth: float, availHeight: float) -> list:  # noqa: N803
+        self._wrapped = None
+        return super().split(availWidth, availHeight)
+
+
+def _p(text: str, style: str = "BodyText") -> Paragraph:
+    para = _Paragraph(str(text).replace("&", "&amp;").replace("<", "&lt;"), STYLES[style])
+    if style.startswith("Heading"):  # a heading goes to the next page with what it heads,
+        para.keepWithNext = 1  # never left at a page's foot (or alone on a page)
+    return para
+
+
+def _table(rows: list[list], widths=None, font: int = 7) -> Table:
+    t = Table([[_small(c, font) for c in r] for r in rows], colWidths=widths, repeatRows=1)
+    t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                           ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8f0")),
+                           ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           # 2 pt, not reportlab's 6 pt, either side: a narrow column keeps
+                           # its words whole ("yes", "-1.6e-06") instead of splitting them
+                           ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                           ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
+    return t
+
+
+@cache
+def _small_style(font: float) -> ParagraphStyle:
+    return STYLES["BodyText"].clone("small", fontSize=font, leading=font + 1.5)
+
+
+def _small(x, font: float) -> Paragraph:
+    if isinstance(x, float):
+        x = f"{x:.3g}"
+    return _Paragraph(str(x).replace("&", "&amp;").replace("<", "&lt;"), _small_style(font))
+
+
+def _image(rendered: Rendered, width: float) -> list:
+    if rendered is None:
+        return [_p("(no traces stored for this run)")]
+    png, aspect = rendered
+    return [png_flowable(png, width, width * aspect)]
+
+
+def _data_table(tab: DataTable, images: dict[int, Rendered]) -> list:
+    """A recomputed table of the paper: title, the table, its caption, and its figure
+    where the table has one."""
+    return [KeepTogether([_p(tab.title, "Heading4"),
+                          _table([tab.columns] + tab.rows, font=6.5),
+                          _p(tab.caption)])] + (_image(images[id(tab)], 16 * cm)
+                                                if tab.plot else [])
+
+
+def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool = True,
+                 workers: int = 1, cache_dir: Path | None = None) -> Path:
+    """Write the validation PDF for the runs under ``out_dir`` and return its path; the
+    figures are drawn on ``workers`` processes, or read from ``cache_dir`` where the same
+    figure of the same traces was drawn before (the same bytes either way)."""
+    out_dir = Path(out_dir)
+    summary, metrics = _read(out_dir)
+    pdf_path = pdf_path or out_dir / "report.pdf"
+    story = [_p("dynval validation report", "Title"),
+             _p(f"dynval {summary['dynval_version']}, commit {summary['git_commit']}, "
+                f"{summary['date']}; {summary['machine']}"),
+             _p("Engines: " + ", ".join(f"{k} {v}" for k, v in summary["versions"].items())),
+             _p(_run_line(summary))]
+    chapters = [Chapter.from_dict(ch) for ch in summary["robots"].values()]
+    story += [_p(_verdict_line(chapters, metrics), "Heading3"), Spacer(1, 8),
+              _p("Summary", "Heading1")]
+    rows = [["robot", *RUNGS]]
+    notes = [["robot", "rung", "note"]]
+    for ch in chapters:
+        rows.append([ch.robot] + [ch.rungs[r].verdict if r in ch.rungs else "not applicable"
+                                  for r in RUNGS])
+        notes += [[ch.robot, r, ch.rungs[r].note] for r in RUNGS if r in ch.rungs]
+    t = _table(rows, font=8)
+    for i, row in enumerate(rows[1:], start=1):
+        for j, v in enumerate(row[1:], start=1):
+            t.setStyle([("BACKGROUND", (j, i), (j, i), VERDICT_COLOURS.get(v, colors.white))])
+    story += [t, Spacer(1, 6), _table([["verdict", "meaning"]]
+                                      + [[k, v] for k, v in VERDICTS.items()],
+                                      [3 * cm, 14 * cm]),
+              Spacer(1, 6), _table(notes, [2.5 * cm, 1.5 * cm, 13 * cm])]
+    jobs = [(out_dir, ch.robot, fig) for ch in chapters
+            for fig in ch.figures + ch.xy_figures + [t for t in ch.tables if t.plot]]
+    images = {id(j[2]): r for j, r in zip(jobs, render_all(jobs, workers, cache_dir),
+                                          strict=True)}
+    for ch in chapters:
+        story += _chapter(out_dir, ch, metrics, images)
+    story += [PageBreak(), _p("Appendix: parameters and conventions", "Heading1")]
+    for ch in chapters:
+        story += [_p(ch.robot, "Heading2"), _table(
+            [["symbol", "value", "unit", "source"]]
+            + [[q.symbol, q.value, q.unit, q.source] for q in ch.parameters],
+            [3 * cm, 2.5 * cm, 2.5 * cm, 9 * cm])]
+        story += [_p(c) for c in ch.conventions]
+    doc = _Outlined(str(pdf_path), pagesize=A4, invariant=1, pageCompression=compress,
+                            title="dynval validation report", leftMargin=2 * cm,
+                            rightMargin=2 * cm)
+    doc.build(story, onFirstPage=_footer, onLaterPages=_footer)
+    return pdf_path
+
+
+class _Outlined(SimpleDocTemplate):
+    """A document whose headings become PDF bookmarks: a robot (Heading1) and, under it,
+    its sections and rungs (Heading2)."""
+
+    def afterFlowable(self, flowable) -> None:  # noqa: N802 - reportlab's hook name
+        if not isinstance(flowable, Paragraph):
+            return
+        level = {"Heading1": 0, "Heading2": 1}.get(flowable.style.name)
+        if level is None:
+            return
+        text = flowable.getPlainText()
+        self._marks = getattr(self, "_marks", 0) + 1
+        key = f"heading{self._marks}"  # deterministic: the file is the same when rebuilt
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
+
+
+def _run_line(summary: dict) -> str:
+    tasks = summary.get("tasks", {})
+    return (f"Tier {summary.get('tier', 'full')}, {summary['samples']} audit states, seed "
+            f"{summary['seed']}; overrides: {', '.join(summary['overrides']) or 'none'}; "
+            f"{tasks.get('from_cache', 0)} of {tasks.get('total', 0)} tasks from the results "
+            "cache (the same bits as a recomputation).")
+
+
+def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
+    """The first page's verdict: rung verdicts counted, figures outside tolerance, errata."""
+    counts: dict[str, int] = {}
+    for ch in chapters:
+        for r in ch.rungs.values():
+            counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    bad = metrics[~metrics["passed"]]
+    known = int((bad["known"] != "").sum()) if "known" in bad else 0
+    return ("Verdict: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+            + f" (rungs of {len(chapters)} robot{'s' if len(chapters) != 1 else ''}); "
+            f"{len(bad)} figures outside tolerance "
+            f"({known} known differences); {sum(len(ch.errata) for ch in chapters)} errata "
+            "in the papers.")
+
+
+def _footer(canvas, doc) -> None:
+    canvas.saveState()
+    canvas.setFont("Helvetica", 7)
+    canvas.drawRightString(A4[0] - 2 * cm, 1.2 * cm, f"dynval report, page {doc.page}")
+    canvas.restoreState()
+
+
+def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
+             images: dict[int, Rendered]) -> list:
+    """One robot's chapter: scenarios with their figures and tables, the recomputed
+    tables, then L0, L3, the audit, errata and the error budget."""
+    robot = ch.robot
+    story = [PageBreak(), _p(f"{robot}: {ch.title}", "Heading1"), _p(ch.paper)]
+    story += [_p(n) for n in ch.notes]
+    for sc in ch.scenarios:
+        story += [_p(sc.title, "Heading2"), _p(sc.description)]
+        for fig in [f for f in ch.figures if f.scenario == sc.name]:
+            story.append(KeepTogether([_p(fig.title, "Heading4"),
+                                       *_image(images[id(fig)], 16 * cm), _p(fig.caption)]))
+        for fig in [f for f in ch.xy_figures if f.scenario == sc.name]:
+            story.append(KeepTogether([_p(fig.title, "Heading4"),
+                                       *_image(images[id(fig)], 10 * cm), _p(fig.caption)]))
+        for tab in [t for t in ch.tables if t.scenario == sc.name]:
+            story += _data_table(tab, images)
+        sub = metrics[(metrics["robot"] == robot) & (metrics["scenario"] == sc.name)
+                      & metrics["tolerance"].notna()]
+        if len(sub):
+            t = _table(
+                [["variant", "signal", "ref", "candidate", "metric", "value", "tol", "ok",
+                  "reason"]]
+                + [[r.variant, r.signal, r.reference, r.candidate, r.metric, r.value,
+                    r.tolerance, "yes" if r.passed else ("known" if r.known else "NO"),
+                    r.reason + (f" Known difference: {r.known}" if r.known else "")]
+                   for r in sub.itertuples()],
+                [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
+                 1.0 * cm, 5.4 * cm])
+            for i, r in enumerate(sub.itertuples(), start=1):  # failing rows stand out
+                if not r.passed:
+                    t.setStyle([("BACKGROUND", (0, i), (-1, i),
+                                 VERDICT_COLOURS["erratum" if r.known else "differs"])])
+            story += [_p("Toleranced figures", "Heading4"), t]
+    loose = [t for t in ch.tables if t.scenario is None]
+    if loose:
+        story.append(_p("Recomputed tables", "Heading2"))
+        for tab in loose:
+            story += _data_table(tab, images)
+    if ch.description_check:
+        story += [_p("L0: descriptions against the parameter set", "Heading2"), _table(
+            [["file", "engine", "quantity", "max error", "tol", "ok"]]
+            + [[r.file, r.engine, r.quantity, r.max_error, r.tolerance,
+                "yes" if r.passed else "NO"] for r in ch.description_check])]
+    if ch.trajectories:
+        story += [_p("L3: trajectories without contact", "Heading2"), _table(
+            [["step [s]", "comparison", "max |diff|", "tol", "reason"]]
+            + [[r.step, r.comparison, f"{r.max_abs:.3g} {r.unit}",
+                "-" if r.tolerance is None else r.tolerance, r.reason]
+               for r in ch.trajectories], [1.5 * cm, 5 * cm, 2.5 * cm, 1.5 * cm, 6.5 * cm])]
+    erratum_terms = {(e.term, e.reference) for e in ch.audit if e.form == "corrected"}
+    story += [_p("L1/L2: kinematics and dynamics audit", "Heading2"), _table(
+        [["term", "equation", "form", "reference", "max rel", "max abs", "worst at",
+          "samples", "verdict"]]
+        + [[a.term, a.equation, a.form, a.reference, a.max_rel_error, a.max_abs_error,
+            a.worst_name or "-", a.samples,
+            "erratum" if a.form == "printed" and (a.term, a.reference) in erratum_terms
+            else "agrees" if a.passed else "DIFFERS"] for a in ch.audit])]
+    story += [_p("Errata", "Heading2")]
+    for e in ch.errata:
+        story.append(_table([["eq.", "term", "printed", "corrected"],
+                             [e.equation, e.term, e.printed, e.corrected],
+                             ["evidence", "", e.evidence, ""],
+                             ["effect", "", e.effect, ""]],
+                            [1.5 * cm, 2.5 * cm, 6.5 * cm, 6.5 * cm]))
+        story.append(Spacer(1, 4))
+    if ch.budget:
+        scen = ", ".join(sorted({b.scenario for b in ch.budget}))
+        story += [_p(f"Error budget ({scen})", "Heading2"), _table(
+            [["component", "signal", "value", "unit"]]
+            + [[b.component, b.signal, b.value, b.unit] for b in ch.budget],
+            [8 * cm, 3 * cm, 2.5 * cm, 2.5 * cm])]
+    return story
