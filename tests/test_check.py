@@ -84,3 +84,23 @@ def test_a_halving_ratio_moves_past_its_floor_and_not_below_it():
     # PyBullet's side: 1e-12 of a mass moves its ratios by up to 8.8e-4, a real change more
     assert status("halving_ratio", 2.0, 2.0 * (1 + 9e-4), "pybullet") == "ok"
     assert status("halving_ratio", 2.0, 2.0 * (1 + 2e-2), "pybullet") == "moved"
+
+
+def test_a_study_run_in_part_by_a_subset_is_not_run_and_one_run_whole_is_missing():
+    """`check --scenario disturbed_3_50` runs the rover's knock sweep with its engines on
+    that scenario's knocks only: the other knocks' engine figures are 'not run'; without
+    the subset (``partial`` empty) the same absence is 'missing'."""
+    from dynval.comparisons.check import KEY, compare_to_baseline
+    from dynval.reports.chapter import MetricRow, metrics_frame
+
+    def row(candidate: str) -> MetricRow:
+        return MetricRow("rover", "5.1.2 sweep 3 m/s", "L5", "-", "joint.q7.knock25.final",
+                         "-", candidate, "recomputed", 0.089, None, True, "", "recomputed")
+
+    base = {tuple(getattr(r, k) for k in KEY): {"value": r.value, "passed": True}
+            for r in (row("handrolled"), row("mujoco"))}
+    ran = metrics_frame([row("handrolled")])
+    part = compare_to_baseline(ran, base, partial=("5.1.2 sweep 3 m/s",))
+    whole = compare_to_baseline(ran, base)
+    assert sorted(f.status for f in part) == ["not run", "ok"]
+    assert sorted(f.status for f in whole) == ["missing", "ok"]

@@ -496,19 +496,27 @@ def check(
         return
     from dynval.comparisons.registry import comparison
 
-    skipped = tuple(s for r in robots for s in comparison(r).scenarios
-                    if scenario and s not in scenario)
-    if scenario:  # a subset run: a study tied to the scenarios it left out did not run
-        skipped += tuple({key[1] for key in base} - set(metrics["scenario"]))
-    _gate(metrics, base, skipped, directory, junit)
+    declared = {s for r in robots for s in comparison(r).scenarios}
+    skipped = tuple(s for s in declared if scenario and s not in scenario)
+    partial: tuple[str, ...] = ()
+    if scenario:  # a subset run: a study tied to the scenarios it left out did not run,
+        ran = set(metrics["scenario"])  # and one it ran may have run in part
+        skipped += tuple({key[1] for key in base} - ran)
+        partial = tuple(ran - declared)
+    _gate(metrics, base, skipped, directory, junit, partial)
 
 
 def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
-          junit: Path | None) -> None:
+          junit: Path | None, partial: tuple[str, ...] = ()) -> None:
     """Every figure against its baseline: the table of those that moved; exit 1 if any."""
     from dynval.comparisons.check import KEY, compare_to_baseline, write_junit
 
-    findings = compare_to_baseline(metrics, base, skipped)
+    findings = compare_to_baseline(metrics, base, skipped, partial)
+    not_run = sum(f.status == "not run" for f in findings)
+    if not_run:
+        console.print(f"{not_run} figures of studies this subset ran in part were not run "
+                      "(a check without --scenario runs them all)", highlight=False)
+    findings = [f for f in findings if f.status != "not run"]
     bad = [f for f in findings if f.status != "ok"]
     table = Table("status", *KEY, "baseline", "current",
                   title=f"{len(bad)} of {len(findings)} figures moved")
