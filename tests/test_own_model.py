@@ -39,6 +39,34 @@ def test_sympy_double_pendulum_matches():
     assert_model_matches(model, EX / "double_pendulum.urdf", samples=50)
 
 
+def test_a_floating_body_on_a_six_joint_base_chain_matches_pybullet_and_pinocchio():
+    """The floating body's SymPy equations against its explicit base chain: round-off in
+    both engines that load it; MuJoCo's refusal of the massless base links is said, not
+    reported as passed; its free fall follows PyBullet's."""
+    model = load_object(f"{EX / 'floating_body.py'}:FloatingBody")
+    audit = audit_model(model, EX / "floating_body.urdf", 100, 2)
+    assert {r.reference for r in audit.results} == {"pybullet", "pinocchio"}
+    assert {r.term for r in audit.results} == {"M", "bias", "G", "C v"}
+    assert not audit.failures, [audit.explain(r) for r in audit.failures]
+    assert any("MuJoCo refuses moving bodies without mass" in u for u in audit.unchecked)
+    assert audit.l0 and all(r["passed"] for r in audit.l0)
+    assert audit.l3 and not audit.l3_failures
+    assert not any("mujoco" in r["comparison"] for r in audit.l3)
+
+
+def test_a_floating_body_without_its_coriolis_terms_fails_on_them():
+    body = type(load_object(f"{EX / 'floating_body.py'}:FloatingBody"))
+
+    class QuasiStatic(body):  # C v dropped: the bias is gravity alone
+        def bias(self, q, v):
+            return super().bias(q, 0.0 * v)
+
+    model = QuasiStatic()
+    audit = audit_model(model, EX / "floating_body.urdf", 50, 0)
+    assert {r.term for r in audit.failures} == {"bias", "C v"}
+    assert "worst at" in audit.explain(audit.failures[0])
+
+
 def test_wrong_sign_is_named_with_term_coordinate_state_and_values():
     model = load_object(f"{EX / 'acrobot_wrong_sign.py'}:AcrobotWrongSign")
     with pytest.raises(AssertionError) as err:

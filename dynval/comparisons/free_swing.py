@@ -16,14 +16,17 @@ from dynval.reports.chapter import MetricRow, Rung, TrajectoryRow
 
 def compare_swings(hand_qdd: Callable, mj, pb, q0: np.ndarray, dt: float, n: int,
                    tolerance: float, reason: str) -> tuple[np.ndarray, list[dict]]:
-    """The hand model's trajectory and one row per engine pairing (max |diff| [rad])."""
+    """The hand model's trajectory and one row per engine pairing (max |diff| [rad]);
+    ``mj`` None where MuJoCo cannot load the description."""
     hand = integrate_euler(hand_qdd, q0, dt, n)
     zero = np.zeros_like(q0)
-    pairs = {
-        "mujoco (own integrator)": mj.simulate(q0, zero, dt, n),
-        "pybullet (own integrator)": pb.simulate(q0, zero, dt, n),
-        "mujoco accelerations, hand integrator": integrate_euler(mj.acceleration, q0, dt, n),
-    }
+    pairs = {"pybullet (own integrator)": pb.simulate(q0, zero, dt, n)}
+    if mj is not None:
+        pairs = {
+            "mujoco (own integrator)": mj.simulate(q0, zero, dt, n), **pairs,
+            "mujoco accelerations, hand integrator": integrate_euler(mj.acceleration, q0,
+                                                                     dt, n),
+        }
     rows = [{"step": dt, "comparison": f"handrolled vs {name}",
              "max_abs": float(np.max(np.abs(traj - hand))), "tolerance": tolerance,
              "reason": reason} for name, traj in pairs.items()]

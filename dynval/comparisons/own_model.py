@@ -12,8 +12,11 @@ its URDF or MJCF in MuJoCo, PyBullet and Pinocchio, rung by rung as the papers' 
   against RK4 (first order: halving the step halves it).
 
 The worst state of every term is kept with both values, so that a failure names the term,
-the coordinate, the state and what each side computed. Fixed-base descriptions only: a
-free root, or an explicit six-joint base chain, is not handled yet (say so).
+the coordinate, the state and what each side computed. A fixed root, or a floating body
+on an explicit six-joint base chain (three slides and three hinges through massless links:
+q means the same in every engine); MuJoCo refuses the massless links, so such a URDF is
+audited in PyBullet and Pinocchio and the audit says so. A free root (a free joint, whose
+velocity each engine orders and frames its own way) is not handled yet.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ class OwnAudit:
 def engines_for(description: Path, joint_names: Sequence[str],
                 gravity: Sequence[float]) -> tuple[dict[str, Any], list[str]]:
     """The term engines that read the description, and what is left out and why."""
-    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.mujoco_engine import MasslessBodyError, MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletTerms
 
@@ -98,19 +101,30 @@ def engines_for(description: Path, joint_names: Sequence[str],
     if kind not in (".urdf", ".xml"):
         raise DescriptionError(f"{description}: a description is a .urdf or an MJCF .xml")
     names = list(joint_names)
-    out: dict[str, Any] = {"mujoco": MujocoTerms(description, gravity, joint_names=names)}
     if kind == ".xml":
-        return out, ["PyBullet and Pinocchio read URDF only: the MJCF is audited in MuJoCo"]
+        return ({"mujoco": MujocoTerms(description, gravity, joint_names=names)},
+                ["PyBullet and Pinocchio read URDF only: the MJCF is audited in MuJoCo"])
+    out: dict[str, Any] = {}
+    left_out = []
+    try:
+        out["mujoco"] = MujocoTerms(description, gravity, joint_names=names)
+    except MasslessBodyError:
+        left_out.append("MuJoCo refuses moving bodies without mass (the links of an explicit "
+                        "base chain): the URDF is audited in PyBullet and Pinocchio")
     out["pybullet"] = PybulletTerms(description, gravity, joint_names=names)
     out["pinocchio"] = PinocchioTerms(description, gravity, joint_names=names)
-    return out, []
+    return out, left_out
 
 
 def _match_joints(description: Path, label: str, names: Sequence[str]) -> None:
     """The model's joint names must be the description's moving joints, each once."""
-    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.mujoco_engine import MasslessBodyError, MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioTerms
 
-    joints = list(MujocoTerms(description).joint_axes())
+    try:
+        joints = list(MujocoTerms(description).joint_axes())
+    except MasslessBodyError:  # an explicit base chain: Pinocchio reads it (URDF only)
+        joints = list(PinocchioTerms(description).joint_axes())
     unknown = [n for n in names if n not in joints]
     if unknown:
         raise ModelError(f"{label}.joint_names names {unknown[0]!r}, which {description.name} "
@@ -239,9 +253,9 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
                                "bias: L3 (trajectories) not run")
     elif "pybullet" not in engines:
-        audit.unchecked.append("L3 needs MuJoCo and PyBullet: run on the URDF")
+        audit.unchecked.append("L3 needs PyBullet: run on the URDF")
     else:
-        audit.l3 = free_swing(qdd, engines["mujoco"], engines["pybullet"], states[0][0])
+        audit.l3 = free_swing(qdd, engines.get("mujoco"), engines["pybullet"], states[0][0])
     return audit
 
 
@@ -256,7 +270,7 @@ def _accelerations(model: Any, label: str, n: int, has: list[str]
     return None
 
 
-def free_swing(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], mj: Any, pb: Any,
+def free_swing(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], mj: Any | None, pb: Any,
                q0: np.ndarray) -> list[dict]:
     """L3 rows: the model's swing from rest at q0 against each engine at each step, and
     the scheme's own error against RK4 at a tenth of the step."""

@@ -47,6 +47,11 @@ def _keep_warning(message: str) -> None:
 mujoco.set_mju_user_warning(_keep_warning)
 
 
+class MasslessBodyError(DescriptionError):
+    """MuJoCo refuses a moving body without mass or inertia, such as the massless links of
+    an explicit six-joint base chain (PyBullet and Pinocchio accept them)."""
+
+
 def load_model(path: Path | str) -> mujoco.MjModel:
     """Compile an MJCF (or URDF) file, turning MuJoCo's errors into a DescriptionError.
     A URDF keeps its fixed-joint links as bodies (MuJoCo's URDF import would fuse them into
@@ -59,7 +64,9 @@ def load_model(path: Path | str) -> mujoco.MjModel:
         return mujoco.MjModel.from_xml_path(str(path))
     except (ValueError, FileNotFoundError) as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DescriptionError(f"{path}: MuJoCo cannot load this MJCF ({msg})") from None
+        kind = "URDF" if Path(path).suffix.lower() == ".urdf" else "MJCF"
+        error = MasslessBodyError if "mjMINVAL" in msg else DescriptionError
+        raise error(f"{path}: MuJoCo cannot load this {kind} ({msg})") from None
 
 
 def quat_to_R(q: np.ndarray) -> np.ndarray:
