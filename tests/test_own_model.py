@@ -67,6 +67,44 @@ def test_a_floating_body_without_its_coriolis_terms_fails_on_them():
     assert "worst at" in audit.explain(audit.failures[0])
 
 
+def test_a_free_root_matches_mujoco_and_pinocchio_in_mujocos_convention():
+    """A rigid body on a free joint, Newton-Euler in closed form (q with a quaternion, v
+    with the world linear and body angular velocity): round-off against MuJoCo's free joint
+    and Pinocchio's free flyer converted; PyBullet and L3 are said to be left out."""
+    model = load_object(f"{EX / 'free_body.py'}:FreeBody")
+    audit = audit_model(model, EX / "free_body.urdf", 200, 3)
+    assert {r.reference for r in audit.results} == {"mujoco", "pinocchio"}
+    assert {r.term for r in audit.results} == {"M", "bias", "G", "C v"}
+    assert not audit.failures, [audit.explain(r) for r in audit.failures]
+    assert any("PyBullet's floating-base" in u for u in audit.unchecked)
+    assert any("L3 (trajectories) not run for a free root" in u for u in audit.unchecked)
+
+
+def test_a_free_body_with_its_inertia_about_the_centre_fails_on_the_rotation():
+    """The classic slip: the inertia about the centre of mass where the equations are
+    written about the body frame's origin. M and bias fail, at a rotational coordinate."""
+    body = type(load_object(f"{EX / 'free_body.py'}:FreeBody"))
+    I_C = body.mass_matrix.__globals__["I_C"]  # the example's inertia about the centre
+
+    class AboutCentre(body):
+        def mass_matrix(self, q):
+            M = super().mass_matrix(q)
+            M[3:, 3:] = I_C
+            return M
+
+    audit = audit_model(AboutCentre(), EX / "free_body.urdf", 50, 0)
+    assert "M" in {r.term for r in audit.failures}
+    worst = audit.worst[("M", "mujoco")].coordinate
+    assert worst.startswith("base w"), worst
+
+
+def test_a_model_base_other_than_fixed_or_free_is_one_sentence():
+    model = load_object(f"{EX / 'free_body.py'}:FreeBody")
+    model.base = "floating"
+    with pytest.raises(ModelError, match="FreeBody.base is 'floating'"):
+        audit_model(model, EX / "free_body.urdf", 5, 0)
+
+
 def test_wrong_sign_is_named_with_term_coordinate_state_and_values():
     model = load_object(f"{EX / 'acrobot_wrong_sign.py'}:AcrobotWrongSign")
     with pytest.raises(AssertionError) as err:

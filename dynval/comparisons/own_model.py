@@ -15,8 +15,9 @@ The worst state of every term is kept with both values, so that a failure names 
 the coordinate, the state and what each side computed. A fixed root, or a floating body
 on an explicit six-joint base chain (three slides and three hinges through massless links:
 q means the same in every engine); MuJoCo refuses the massless links, so such a URDF is
-audited in PyBullet and Pinocchio and the audit says so. A free root (a free joint, whose
-velocity each engine orders and frames its own way) is not handled yet.
+audited in PyBullet and Pinocchio and the audit says so. A free root (``base = "free"``):
+q and v in MuJoCo's free-joint convention, audited in MuJoCo and Pinocchio (its free flyer
+converted, ``PinocchioFreeRoot``); PyBullet's floating-base terms are not used.
 """
 
 from __future__ import annotations
@@ -88,12 +89,42 @@ class OwnAudit:
                 f"vdot = {np.array2string(w.vdot, precision=4)}")
 
 
-def engines_for(description: Path, joint_names: Sequence[str],
-                gravity: Sequence[float]) -> tuple[dict[str, Any], list[str]]:
-    """The term engines that read the description, and what is left out and why."""
+FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
+
+
+def _free_root(model: Any, label: str) -> bool:
+    """Whether the model declares a free root (``base = "free"``; the default is fixed)."""
+    base = getattr(model, "base", "fixed")
+    if base not in ("fixed", "free"):
+        raise ModelError(f"{label}.base is {base!r}: it is 'fixed' (the default) or 'free'")
+    return base == "free"
+
+
+def _quat(rotation_vector: np.ndarray) -> np.ndarray:
+    """The unit quaternion (w, x, y, z) of a rotation vector."""
+    angle = float(np.linalg.norm(rotation_vector))
+    axis = rotation_vector / angle if angle > 0.0 else np.zeros(3)
+    return np.r_[np.cos(angle / 2), np.sin(angle / 2) * axis]
+
+
+def engines_for(description: Path, joint_names: Sequence[str], gravity: Sequence[float],
+                free: bool = False) -> tuple[dict[str, Any], list[str]]:
+    """The term engines that read the description, and what is left out and why.  A free
+    root is MuJoCo's free joint and Pinocchio's free flyer in MuJoCo's convention (URDF)."""
     from dynval.engines.mujoco_engine import MasslessBodyError, MujocoTerms
-    from dynval.engines.pinocchio_engine import PinocchioTerms
+    from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletTerms
+
+    if free:
+        if description.suffix.lower() != ".urdf":
+            raise DescriptionError(f"{description}: a free root is audited on a URDF (an "
+                                   "MJCF names its free joint: list it in joint_names)")
+        names = list(joint_names)
+        return ({"mujoco": MujocoTerms(description, gravity, joint_names=names,
+                                       free_root=True),
+                 "pinocchio": PinocchioFreeRoot(description, gravity, joint_names=names)},
+                ["PyBullet's floating-base mass matrix and inverse dynamics are unreliable: "
+                 "a free root is audited in MuJoCo and Pinocchio"])
 
     if not description.is_file():
         raise DescriptionError(f"{description}: no such description file")
@@ -192,15 +223,19 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     check_model(model, label)
     description = Path(description)
     names = list(model.joint_names)
-    n = len(names)
+    free = _free_root(model, label)
+    coords = [*FREE_COORDINATES, *names] if free else names  # the entries of v
+    n = len(coords)
     if not description.is_file():
         raise DescriptionError(f"{description}: no such description file")
     _match_joints(description, label, names)
-    engines, unchecked = engines_for(description, names, gravity)
+    engines, unchecked = engines_for(description, names, gravity, free)
     audit = OwnAudit(label, description, unchecked=unchecked)
     audit.l0 = _l0(description, engines)
     has = capabilities(model)
     states = random_states(samples, seed, n)
+    if free:  # q = (p, unit quaternion w, x, y, z, joints): the draw's rotation vector
+        states = [(np.r_[q[:3], _quat(q[3:6]), q[6:]], v, a) for q, v, a in states]
 
     def m(method: str, shape: tuple[int, ...]) -> Callable[..., np.ndarray]:
         return lambda *a: call(model, label, method, shape, *a)
@@ -244,12 +279,15 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     for term, equation, hand, ref, kind in terms:
         for engine, eng in engines.items():
             try:
-                _term(audit, term, equation, engine, states, seed, tolerance, names, kind,
+                _term(audit, term, equation, engine, states, seed, tolerance, coords, kind,
                       hand, ref(eng))
             except DescriptionError as exc:
                 raise DescriptionError(f"{description}: {engine}: {exc}") from None
     qdd = _accelerations(model, label, n, has)
-    if qdd is None:
+    if free:
+        audit.unchecked.append("L3 (trajectories) not run for a free root: its swing needs "
+                               "PyBullet, whose floating-base terms are not used")
+    elif qdd is None:
         audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
                                "bias: L3 (trajectories) not run")
     elif "pybullet" not in engines:

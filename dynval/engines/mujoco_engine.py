@@ -52,14 +52,20 @@ class MasslessBodyError(DescriptionError):
     an explicit six-joint base chain (PyBullet and Pinocchio accept them)."""
 
 
-def load_model(path: Path | str) -> mujoco.MjModel:
+FREE_ROOT = "root"  # the name of the free joint load_model gives a URDF's root link
+
+
+def load_model(path: Path | str, free_root: bool = False) -> mujoco.MjModel:
     """Compile an MJCF (or URDF) file, turning MuJoCo's errors into a DescriptionError.
     A URDF keeps its fixed-joint links as bodies (MuJoCo's URDF import would fuse them into
-    their parents, and a frame a model names, like a hand, would be gone)."""
+    their parents, and a frame a model names, like a hand, would be gone); ``free_root``
+    puts a URDF's root link on a free joint named FREE_ROOT (a URDF has no free joint)."""
     try:
         if Path(path).suffix.lower() == ".urdf":
             spec = mujoco.MjSpec.from_file(str(path))
             spec.compiler.fusestatic = False
+            if free_root:
+                spec.worldbody.first_body().add_freejoint(name=FREE_ROOT)
             return spec.compile()
         return mujoco.MjModel.from_xml_path(str(path))
     except (ValueError, FileNotFoundError) as exc:
@@ -85,8 +91,8 @@ class _MujocoModel:
     """A compiled MJCF model: names to ids, and what MuJoCo made of the description
     (shared by the simulation and the terms)."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.model = load_model(path)
+    def __init__(self, path: Path | str, free_root: bool = False) -> None:
+        self.model = load_model(path, free_root)
         self._body_ids: dict[str, int] = {}
 
     def _id(self, kind: mujoco.mjtObj, name: str) -> int:
@@ -339,20 +345,24 @@ class MujocoTerms(_MujocoModel):
     q and v are MuJoCo's qpos and qvel (a free joint included) unless ``joint_names``
     is given: then they are those joints' coordinates, in that order, and every other
     joint stays at its reference position.  ``gravity`` replaces the file's when given.
+    ``free_root`` (a URDF) puts the root link on a free joint whose 7 and 6 coordinates
+    come first: q = (p_WB, quat_WB as w, x, y, z, joints), v = (v_WB in W, w_WB in B,
+    joint rates).
     """
 
     name = "mujoco"
 
     def __init__(self, path: Path | str, gravity: Sequence[float] | None = None, *,
-                 joint_names: Sequence[str] | None = None) -> None:
-        super().__init__(path)
+                 joint_names: Sequence[str] | None = None, free_root: bool = False) -> None:
+        super().__init__(path, free_root)
         if gravity is not None:
             self.model.opt.gravity[:] = gravity
         self.data = mujoco.MjData(self.model)
         if joint_names is None:
             self._iq, self._iv = np.arange(self.model.nq), np.arange(self.model.nv)
         else:
-            self._iq, self._iv = self._joint_addresses(joint_names)
+            names = [FREE_ROOT, *joint_names] if free_root else list(joint_names)
+            self._iq, self._iv = self._joint_addresses(names)
 
     def _set(self, q: np.ndarray, v: np.ndarray | None = None) -> None:
         d = self.data

@@ -62,8 +62,10 @@ class PinocchioTerms:
             if missing:
                 raise DescriptionError(f"{path}: URDF model has no joint named {missing[0]!r}")
             ids = [self.model.getJointId(n) for n in joint_names]
-            self._iq = np.r_[np.arange(nb_q), [self.model.joints[i].idx_q for i in ids]]
-            self._iv = np.r_[np.arange(nb_v), [self.model.joints[i].idx_v for i in ids]]
+            self._iq = np.r_[np.arange(nb_q), [self.model.joints[i].idx_q for i in ids]
+                             ].astype(int)  # int also when no joint is named
+            self._iv = np.r_[np.arange(nb_v), [self.model.joints[i].idx_v for i in ids]
+                             ].astype(int)
 
     def _q(self, q) -> np.ndarray:
         out = np.zeros(self.model.nq)
@@ -164,3 +166,57 @@ class PinocchioTerms:
             i = self.model.joints[j].idx_q
             out[name] = JointLimit(float(lo[i]), float(hi[i]), JOINT_UNITS[kind])
         return out
+
+
+class PinocchioFreeRoot:
+    """A URDF on Pinocchio's free flyer, read and answered in MuJoCo's free-joint
+    convention: q = (p_WB, quat_WB as w, x, y, z, joints), v = (v_WB in W, w_WB in B,
+    joint rates).  Pinocchio's free flyer takes the quaternion as x, y, z, w and both
+    velocities in B, so v_pin = T v with T = diag(R_WB^T, I, I); its acceleration is
+    d/dt v_pin = T vdot + c with c = (-w_WB x R_WB^T v_WB, 0, 0); and power gives the
+    generalised forces tau = T^T tau_pin.  Hence M = T^T M_pin T and
+    tau(q, v, vdot) = T^T rnea(q_pin, T v, T vdot + c)."""
+
+    name = "pinocchio"
+
+    def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
+                 joint_names: Sequence[str] | None = None) -> None:
+        self.terms = PinocchioTerms(path, gravity, joint_names=joint_names, floating=True)
+        self.joint_axes = self.terms.joint_axes
+        self.link_inertials = self.terms.link_inertials
+        self.joint_limits = self.terms.joint_limits
+
+    @staticmethod
+    def _R_T(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Pinocchio's q, R_WB and T for a MuJoCo-convention q."""
+        quat = np.asarray(q[3:7], dtype=float) / np.linalg.norm(q[3:7])
+        q_pin = np.r_[q[0:3], quat[1:4], quat[0], q[7:]]
+        R = pin.Quaternion(quat[0], quat[1], quat[2], quat[3]).toRotationMatrix()
+        T = np.eye(len(q) - 1)
+        T[0:3, 0:3] = R.T
+        return q_pin, R, T
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        q_pin, _, T = self._R_T(q)
+        return T.T @ self.terms.mass_matrix(q_pin) @ T
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        q_pin, R, T = self._R_T(q)
+        c = np.zeros(len(v))
+        c[0:3] = -np.cross(v[3:6], R.T @ v[0:3])
+        return T.T @ self.terms.inverse_dynamics(q_pin, T @ v, T @ vdot + c)
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return self.inverse_dynamics(q, v, np.zeros(len(v)))
+
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.bias(q, np.zeros(len(q) - 1))
+
+    def frame_position(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        return self.terms.frame_position(name, self._R_T(q)[0], offset)
+
+    def frame_jacobian(self, name: str, q: np.ndarray,
+                       offset: np.ndarray | None = None) -> np.ndarray:
+        q_pin, _, T = self._R_T(q)
+        return self.terms.frame_jacobian(name, q_pin, offset) @ T
