@@ -5,6 +5,7 @@ empty or is malformed is refused before any work, and new figures are reported."
 import json
 import shutil
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -108,3 +109,61 @@ def test_run_warns_about_an_unused_override(tmp_path):
                               "--set", "landing_gear.k=2000", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert "landing_gear.k=2000 is not used" in res.output
+
+
+def _bounce_run(tmp_path, **overrides):
+    from dynval.comparisons.hopper.scenarios import BOUNCE, run_one
+    from dynval.comparisons.registry import comparison, description_dir
+
+    p0 = comparison("hopper").default_params
+    p = p0.with_(**overrides)
+    return p, run_one(p, BOUNCE, "handrolled", "shared",
+                      description_dir("hopper", p, p0, tmp_path))
+
+
+def test_a_passive_run_that_gains_energy_stops_with_exit_3(tmp_path, monkeypatch):
+    """A ground 10^4 times stiffer is past semi-implicit Euler's step limit: the passive
+    bounce (no control, lossless ground) gains energy at its first impact. The workspace
+    check alone let it run until the body had been flung a metre up (t = 0.374 s); the
+    energy check stops it at the impact (issue 12, item 1)."""
+    from dynval.comparisons import harness
+    from dynval.comparisons.hopper import scenarios
+
+    with pytest.raises(harness.EnergyGainError, match="with no energy input") as err:
+        _bounce_run(tmp_path, k_c=1e10)
+    assert "t = 0.2" in str(err.value)  # the first touchdown, not the flung body
+    # through the command line, with the bounce the L3 rung runs made a `run` scenario
+    monkeypatch.setitem(scenarios.SCENARIOS, "bounce", scenarios.BOUNCE)
+    res = runner.invoke(app, ["run", "hopper", "--scenario", "bounce", "--engine", "mujoco",
+                              "--set", "hopper.k_c=1e10", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 3, res.output
+    assert "gained" in res.output and "no result was written as complete" in res.output
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("dt", [2e-4, 1e-4])
+def test_the_energy_bound_is_the_measured_drift_and_stops_no_normal_run(tmp_path, dt):
+    """The guard's bound rests on the drift measured here: the default bounce runs to its
+    end at the step and half of it, and its largest gain is the stated DRIFT_GAIN (scaled
+    with the step: first order, within the L3 rung's order tolerance, 2^0.2 = 1.15); a
+    ground 1000 times stiffer, still stable, is not stopped either."""
+    from dynval.comparisons.hopper.scenarios import (
+        BOUNCE,
+        DRIFT_DT,
+        DRIFT_GAIN,
+        energy_guard,
+        scenario_params,
+    )
+    from dynval.comparisons.hopper.trajectories import ORDER_TOL, energy
+
+    p, df = _bounce_run(tmp_path, dt=dt)
+    assert df["time"].iloc[-1] == pytest.approx(3.0)
+    E = energy(p, df)
+    gain = float(np.max(E - E[0]) / E[0])
+    expected = DRIFT_GAIN * dt / DRIFT_DT
+    assert expected / 2 ** ORDER_TOL <= gain <= expected * 2 ** ORDER_TOL
+    if dt == DRIFT_DT:
+        assert gain == pytest.approx(DRIFT_GAIN, rel=0.01)  # the constant is what is measured
+    guard = energy_guard(scenario_params(p, BOUNCE), BOUNCE)
+    assert guard.bound > 10 * gain * E[0]
+    _bounce_run(tmp_path, k_c=1e9, dt=dt)  # stiff but stable: runs to its end

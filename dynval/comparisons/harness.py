@@ -4,7 +4,8 @@ signals, stops with a clear error on divergence, and shows progress."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -16,6 +17,21 @@ from dynval.engines import EngineInstabilityError
 
 class DivergenceError(RuntimeError):
     """A run produced a non-finite or runaway signal."""
+
+
+class EnergyGainError(DivergenceError):
+    """A run with no energy input gained more mechanical energy than its integrator can."""
+
+
+@dataclass(frozen=True)
+class EnergyGuard:
+    """The energy check of a run in which nothing does work on the robot (no actuator, no
+    thrust, lossless or dissipative contact): its total mechanical energy, computed from a
+    sample's signals, may not rise above its first value by more than ``bound``."""
+
+    energy: Callable[[Mapping[str, float]], float]  # [J], from one sample's signals
+    bound: float  # [J]
+    basis: str  # why the bound is what it is, for the error message
 
 
 class ClosedLoop(Protocol):
@@ -36,19 +52,22 @@ def run_length(duration: float, until: float | None) -> float:
 
 def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
         limit: float = 1e6, progress: Callable[[float], None] | None = None,
-        workspace: dict[str, float] | None = None) -> pd.DataFrame:
+        workspace: dict[str, float] | None = None,
+        energy_guard: EnergyGuard | None = None) -> pd.DataFrame:
     """Step ``loop`` for ``duration`` seconds and return a wide frame (time x signal).
 
     Raises DivergenceError naming the signal and time where a value is NaN or beyond
     ``limit`` in magnitude, where a signal of ``workspace`` has moved further from its
     start than the distance given for it (a body far outside the scenario's workspace), or
     where the loop's time does not advance by one step (an engine that reset itself after
-    an instability, as MuJoCo does).
+    an instability, as MuJoCo does). Raises EnergyGainError where ``energy_guard`` is given
+    and the energy has risen above its start by more than its bound.
     """
     n_steps = int(round(duration / dt))
     rows: list[list[float]] = []
     names: list[str] | None = None
     start: dict[str, float] = {}
+    E_0 = 0.0
     report_every = max(1, n_steps // 100)
     for k in range(n_steps + 1):
         if k % record_every == 0 or k == n_steps:
@@ -57,6 +76,7 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 names = list(sig)
                 check_names(names)  # one name, one unit and frame (dynval.comparisons.signals)
                 start = {n: sig[n] for n in workspace or {}}
+                E_0 = energy_guard.energy(sig) if energy_guard else 0.0
             values = [sig[n] for n in names]
             for name, v in zip(names, values, strict=True):
                 if not math.isfinite(v) or abs(v) > limit:
@@ -70,6 +90,14 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                         f"{loop.implementation} left the scenario's workspace: signal {name} "
                         f"= {sig[name]:.3g} ({sig[name] - start[name]:+.3g} from its start, "
                         f"bound {reach:g}) at t = {loop.t:.4f} s")
+            if energy_guard is not None:
+                gain = energy_guard.energy(sig) - E_0
+                if gain > energy_guard.bound:
+                    raise EnergyGainError(
+                        f"{loop.implementation} gained {gain:.3g} J of mechanical energy "
+                        f"(from {E_0:.4g} J) at t = {loop.t:.4f} s with no energy input, more "
+                        f"than the {energy_guard.bound:.3g} J allowed for integration error "
+                        f"({energy_guard.basis})")
             rows.append([loop.t, *values])
         if k == n_steps:
             break

@@ -3,7 +3,7 @@ run for each implementation."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +12,7 @@ import pandas as pd
 
 from dynval.comparisons import harness
 from dynval.comparisons.hopper.loop import HopperLoop, make_plant
+from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
 IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
@@ -72,6 +73,49 @@ def scenario_params(p: HopperParams, sc: Scenario) -> HopperParams:
     return p.with_(c_max=0.0, b_stop=0.0) if not sc.controlled else p
 
 
+COORDS = ("com.x", "com.z", "body.pitch", "joint.hip.angle", "joint.leg.extension")
+RATES = ("com.vx", "com.vz", "body.pitch_rate", "joint.hip.rate", "joint.leg.extension_rate")
+
+# The energy guard of a run with no input (the passive bounce: no control, lossless ground
+# and stop). Semi-implicit Euler on this bounce gains at most DRIFT_GAIN x E_0 above its
+# start (measured over the 3 s bounce at DRIFT_DT: 0.38 J of 165 J, at the first hops'
+# impacts; the error is first order and halves with the step, as the L3 rows show). The
+# guard allows GUARD_FACTOR times that, scaled with the step: a ground 1000 times stiffer
+# (k_c = 1e9) is still stable at 0.2 ms and gains 3.7 % (under the 4.6 % allowed), while
+# one 10^4 times stiffer (1e10) is past the explicit step's limit and flings the body.
+DRIFT_GAIN = 2.3e-3  # [-] largest (E - E_0) / E_0 of the bounce at DRIFT_DT
+DRIFT_DT = 2.0e-4  # [s]
+GUARD_FACTOR = 20.0
+
+
+def mechanical_energy(p: HopperParams, model: PlanarHopper, sig: Mapping[str, float]) -> float:
+    """Total mechanical energy of one sample of a passive run [J]: kinetic and
+    gravitational (the chain's eq. 19 mass matrix), the leg spring and stop, and the
+    elastic energy of eq. (24)'s ground, k delta^(e+1)/(e+1)."""
+    q = np.array([sig[n] for n in COORDS])
+    qd = np.array([sig[n] for n in RATES])
+    r = q[4]
+    leg = 0.5 * p.k_L * (p.r_0 - r) ** 2 + (0.5 * p.k_stop * (r - p.r_0) ** 2 if r > p.r_0
+                                             else 0.0)
+    delta = max(p.x_1 - sig["foot.z"], 0.0)
+    ground = p.k_c * delta ** (p.e + 1.0) / (p.e + 1.0)
+    return model.energy(q, qd) + leg + ground
+
+
+def energy_guard(p: HopperParams, sc: Scenario) -> harness.EnergyGuard | None:
+    """The energy check of a scenario with no input (None for a controlled one); ``p`` are
+    the parameters it runs with."""
+    if sc.controlled:
+        return None
+    model = PlanarHopper(p)
+    E_0 = model.energy(*initial_state(p))  # the drop's energy above the ground [J]
+    share = GUARD_FACTOR * DRIFT_GAIN * p.dt / DRIFT_DT
+    return harness.EnergyGuard(
+        lambda sig: mechanical_energy(p, model, sig), share * E_0,
+        f"{GUARD_FACTOR:g} x semi-implicit Euler's measured drift on the bounce, "
+        f"{DRIFT_GAIN:g} E_0 at dt = {DRIFT_DT:g} s, scaled to dt = {p.dt:g} s")
+
+
 def initial_state(p: HopperParams) -> tuple[np.ndarray, np.ndarray]:
     """Level body at z_0, relaxed leg hanging straight down, at rest."""
     return np.array([0.0, p.z_0, 0.0, 0.0, p.r_0]), np.zeros(5)
@@ -92,4 +136,4 @@ def run_one(p: HopperParams, sc: Scenario, implementation: str, contact: str,
     record_every = max(1, int(round(1e-3 / p.dt)))  # 1 kHz traces
     length = harness.run_length(duration or sc.duration, until)
     return harness.run(loop, length, p.dt, record_every, progress=progress,
-                       workspace=WORKSPACE)
+                       workspace=WORKSPACE, energy_guard=energy_guard(p, sc))

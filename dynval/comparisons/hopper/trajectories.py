@@ -11,14 +11,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.hopper.scenarios import BOUNCE, IMPLEMENTATIONS, run_one, scenario_params
+from dynval.comparisons.hopper.scenarios import (
+    BOUNCE,
+    IMPLEMENTATIONS,
+    mechanical_energy,
+    run_one,
+    scenario_params,
+)
 from dynval.comparisons.ladder import rows_verdict
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.reports.chapter import MetricRow, Rung, TrajectoryRow
 from dynval.robots.hopper.params import HopperParams
 
-COORDS = ("com.x", "com.z", "body.pitch", "joint.hip.angle", "joint.leg.extension")
-RATES = ("com.vx", "com.vz", "body.pitch_rate", "joint.hip.rate", "joint.leg.extension_rate")
 # Same chain, same integrator, same contact law evaluated from each engine's state: what is
 # left is round-off. A micrometre is a thousandth of the ground's static penetration (2.3
 # mm), far below anything the bounce could show, and still orders above round-off.
@@ -31,18 +35,11 @@ ORDER_TOL = 0.2
 
 
 def energy(p: HopperParams, df: pd.DataFrame) -> np.ndarray:
-    """Total mechanical energy of a passive run at each sample [J]: kinetic and
-    gravitational (the chain's eq. 19 mass matrix), the leg spring and stop, and the
-    elastic energy of eq. (24)'s ground, k delta^(e+1)/(e+1)."""
+    """Total mechanical energy of a passive run at each sample [J]
+    (:func:`~dynval.comparisons.hopper.scenarios.mechanical_energy`)."""
     p = scenario_params(p, BOUNCE)
     model = PlanarHopper(p)
-    q, qd = df[list(COORDS)].to_numpy(), df[list(RATES)].to_numpy()
-    r = q[:, 4]
-    leg = 0.5 * p.k_L * (p.r_0 - r) ** 2 + np.where(r > p.r_0, 0.5 * p.k_stop * (r - p.r_0) ** 2,
-                                                    0.0)
-    delta = np.clip(p.x_1 - df["foot.z"].to_numpy(), 0.0, None)
-    ground = p.k_c * delta ** (p.e + 1.0) / (p.e + 1.0)
-    return np.array([model.energy(a, b) for a, b in zip(q, qd, strict=True)]) + leg + ground
+    return np.array([mechanical_energy(p, model, row) for row in df.to_dict("records")])
 
 
 def bounce(p: HopperParams, desc_dir: Path, until: float | None = None
