@@ -26,6 +26,7 @@ def done(tmp_path_factory):
     res = runner.invoke(app, [*QUICK, "--out", str(out)],
                         env={"DYNVAL_CACHE": str(out.parent / "cache")})
     assert res.exit_code in (0, 1), res.output
+    (out.parent / "done.log").write_text(f"{res.exit_code}\n{res.output}")
     return out
 
 
@@ -121,3 +122,141 @@ def test_a_heading_is_never_left_at_the_foot_of_a_page(tmp_path):
     first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"],
                            capture_output=True, text=True, check=True).stdout
     assert "A heading" not in first
+
+
+# Issue 12, items 7, 8, 10, 11: what a reader and a query find in a finished folder.
+
+
+def test_the_first_page_says_the_verdict_and_the_report_has_bookmarks(done):
+    """Item 10: a first-page verdict line with the errata count, the verdict words
+    defined, PDF bookmarks per robot and rung."""
+    import shutil
+
+    from dynval.reports.chapter import VERDICTS
+
+    pdf = (done / "report.pdf").read_bytes()
+    assert b"/Outlines" in pdf and b"landing_gear" in pdf
+    assert pdf.count(b"/Dest") >= 5  # the robot and its rungs, each a bookmark
+    if shutil.which("pdftotext") is None:
+        return
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(done / "report.pdf"), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "Verdict:" in first and "errata" in first
+    text = subprocess.run(["pdftotext", str(done / "report.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    for word, meaning in VERDICTS.items():
+        assert word in text and meaning.split()[0] in text
+
+
+def test_a_failing_row_is_highlighted(done, tmp_path, monkeypatch):
+    """Item 10: a toleranced figure that fails gets its row's background, red where it is
+    not a known difference."""
+    import shutil
+
+    import pandas as pd
+    from reportlab.platypus import Table
+
+    from dynval.reports import build_report
+    from dynval.reports.pdf import VERDICT_COLOURS
+
+    out = tmp_path / "fails"
+    shutil.copytree(done, out)
+    m = pd.read_parquet(out / "metrics.parquet")
+    i = m.index[(m["scenario"] == "flat") & (m["kind"] == "agreement")][0]
+    m.loc[i, "tolerance"], m.loc[i, "passed"] = 0.5 * abs(m.loc[i, "value"]), False
+    m.loc[i, "known"] = ""
+    m.to_parquet(out / "metrics.parquet", index=False)
+    styles = []
+    original = Table.setStyle
+    monkeypatch.setattr(Table, "setStyle", lambda self, s: (
+        styles.append(s.getCommands() if hasattr(s, "getCommands") else list(s)),
+        original(self, s))[1])
+    build_report(out)
+    red = [c for s in styles for c in s
+           if c[0] == "BACKGROUND" and c[3] == VERDICT_COLOURS["differs"] and c[2][0] == -1]
+    assert len(red) == 1  # the whole row of the one failing figure
+
+
+def test_axis_labels_carry_no_offset():
+    """Item 10: a signal near 0.83 with a 1e-12 ripple was labelled "1e-12+8.3e-1"."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    import dynval.reports.figures  # noqa: F401 - sets the report's rcParams
+
+    fig, ax = plt.subplots()
+    t = np.linspace(0.0, 1.0, 50)
+    ax.plot(t, 0.8305153076 + 1e-12 * np.sin(6 * t))
+    fig.canvas.draw()
+    assert ax.yaxis.get_offset_text().get_text() == ""
+    plt.close(fig)
+
+
+def test_report_figures_are_palette_pngs_at_the_report_dpi():
+    """Item 10: the report's weight is its figures; each is a 64-colour palette PNG at
+    DPI (160: 178 px per printed inch at 16 cm), not a 24-bit one at 200 dpi."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from dynval.reports.figures import DPI, _png
+
+    assert DPI <= 160
+    fig, ax = plt.subplots(figsize=(7, 3))
+    ax.plot([0, 1], [0, 1])
+    img = Image.open(io.BytesIO(_png(fig).getvalue()))
+    assert img.mode == "P" and img.size == (7 * DPI, 3 * DPI)
+
+
+def test_every_trace_says_what_it_is_and_one_query_reads_them_all(done):
+    """Item 11: robot, scenario, variant and implementation in every traces.parquet."""
+    import pandas as pd
+
+    parts = sorted((done / "runs").rglob("traces.parquet"))
+    assert parts
+    every = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    assert {"robot", "scenario", "variant", "implementation", "time", "signal",
+            "value"} <= set(every.columns)
+    assert every[["robot", "scenario", "variant", "implementation"]].notna().all().all()
+    assert set(every["implementation"]) >= {"handrolled", "mujoco"}
+
+
+def test_metric_rows_have_a_kind_a_query_can_tell_apart(done):
+    """Item 7: errata rows were stored passed = True with a round-off reason; each row now
+    has a kind, and the errata are found by it."""
+    import pandas as pd
+
+    from dynval.reports.chapter import KINDS
+
+    m = pd.read_parquet(done / "metrics.parquet")
+    assert set(m["kind"]) <= set(KINDS)
+    errata = m[m["kind"] == "erratum"]
+    assert len(errata) and "agreement" in set(m["kind"])  # the printed (21)-(24) forms
+
+
+def test_validate_ends_with_a_verdict_line_and_exit_1_on_an_unexplained_failure(done, tmp_path):
+    """Item 8: validate said "wrote report.pdf" and exit 0 while a figure failed."""
+    import shutil
+
+    import pandas as pd
+
+    from dynval.comparisons.cli import verdict_line
+
+    out = tmp_path / "v"
+    shutil.copytree(done, out)
+    m = pd.read_parquet(out / "metrics.parquet")
+    m["passed"] = True
+    line, failed = verdict_line(out, m)
+    assert line.startswith("verdict: ") and failed == 0 and "exit 1" not in line
+    i = m.index[m["tolerance"].notna()][0]
+    m.loc[i, "passed"], m.loc[i, "known"] = False, ""
+    line, failed = verdict_line(out, m)
+    assert failed == 1 and "1 unexplained: exit 1" in line
+    m.loc[i, "known"] = "declared in the chapter with its reason"
+    line, failed = verdict_line(out, m)
+    assert failed == 0 and "1 of them known differences" in line
+    # and the command itself: its last line is that verdict, its exit code follows it
+    code, *lines = (done.parent / "done.log").read_text().strip().splitlines()
+    assert lines[-1].startswith("verdict: ")
+    assert (code == "1") == ("unexplained: exit 1" in lines[-1])
