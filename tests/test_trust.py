@@ -167,3 +167,64 @@ def test_the_energy_bound_is_the_measured_drift_and_stops_no_normal_run(tmp_path
     guard = energy_guard(scenario_params(p, BOUNCE), BOUNCE)
     assert guard.bound > 10 * gain * E[0]
     _bounce_run(tmp_path, k_c=1e9, dt=dt)  # stiff but stable: runs to its end
+
+
+PENDULUM = ('<mujoco><worldbody><body name="link" pos="0 0 1"><joint name="j" type="hinge" '
+            'axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02" '
+            'mass="1"/></body></worldbody></mujoco>')
+
+
+def test_mujoco_s_reset_is_an_error_and_its_log_stays_out_of_the_folder(tmp_path, monkeypatch):
+    """Item 1: MuJoCo meets accelerations it cannot integrate (mjWARN_BADQACC) by resetting
+    the simulation and going on; the adapter raises instead. Item 13: its warning went to a
+    MUJOCO_LOG.TXT in whatever folder the user was in."""
+    from dynval.engines import EngineInstabilityError
+    from dynval.engines.mujoco_engine import MujocoSimulation
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.xml").write_text(PENDULUM)
+    sim = MujocoSimulation(tmp_path / "p.xml", ["j"], 1e-3, (0.0, 0.0, -9.81))
+    sim.step(np.array([1.0]), [])
+    with pytest.raises(EngineInstabilityError, match="mjWARN_BADQACC"):
+        sim.step(np.array([1e12]), [])  # 1e12 N m on 0.08 kg m^2: qacc past MuJoCo's 1e10
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.xml"]
+
+
+def test_every_data_file_of_the_package_goes_into_the_wheel():
+    """Item 12: the rover's soil files were not package data, so an installed wheel could
+    not run the rover. Every file under dynval/ that is not Python must match a
+    package-data pattern of its package (.ci/wheel-smoke then runs every robot from the
+    wheel)."""
+    import re
+    import subprocess
+    from pathlib import Path
+
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())[
+        "tool"]["setuptools"]["package-data"]
+    files = subprocess.run(["git", "ls-files", "dynval"], cwd=root, capture_output=True,
+                           text=True, check=True).stdout.split()
+    data = [f for f in files if not f.endswith(".py")]
+    assert any(f.endswith(".soil") for f in data)
+    for f in data:
+        covered = any(f.startswith(pkg.replace(".", "/") + "/") and any(  # setuptools' glob:
+            re.fullmatch(re.escape(pat).replace(r"\*", "[^/]*"), f[len(pkg) + 1:])  # * stops at /
+            for pat in pats) for pkg, pats in patterns.items())
+        assert covered, f"{f} is not package data: an installed wheel would lack it"
+
+
+def test_the_readme_links_only_what_a_clone_has():
+    """Item 13: the README linked ../shared/SPEC.md, outside the repository."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)", doc.read_text()):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path = (doc.parent / target).resolve()
+            assert path.is_relative_to(root) and path.exists(), f"{doc.name} links {target}"
+    assert "SPEC.md" not in (root / "README.md").read_text()
