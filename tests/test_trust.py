@@ -228,3 +228,20 @@ def test_the_readme_links_only_what_a_clone_has():
             path = (doc.parent / target).resolve()
             assert path.is_relative_to(root) and path.exists(), f"{doc.name} links {target}"
     assert "SPEC.md" not in (root / "README.md").read_text()
+
+
+def test_audit_numbers_are_whole_in_a_pipe():
+    """Item 9: piped at 80 columns, the audit table was cut to "1.73e-..." and "errat..."."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "dynval.comparisons.cli", "audit", "hopper",
+                          "--samples", "5"], capture_output=True, text=True, check=False,
+                         env={**os.environ, "COLUMNS": "80"})
+    assert res.returncode in (0, 1), res.stderr
+    assert "…" not in res.stdout and "..." not in res.stdout
+    rows = [line for line in res.stdout.splitlines() if "(1)-(2) tip velocity" in line]
+    assert rows and "erratum" in rows[0]
+    assert re.search(r"\d\.\d\de[+-]\d\d", rows[0])  # a whole number in the error columns
