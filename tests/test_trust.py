@@ -28,6 +28,21 @@ def test_a_stiff_ground_that_blows_up_stops_with_exit_3(tmp_path):
     assert not (tmp_path / "manifest.json").exists()
 
 
+@pytest.mark.parametrize("implementation", ["handrolled", "mujoco", "pybullet"])
+def test_each_implementation_of_the_stiff_landing_is_stopped(tmp_path, implementation):
+    """Item 1, engine by engine: PyBullet neither warns nor resets; its blow-up is caught as
+    the hand model's is, by the body leaving the landing's workspace."""
+    from dynval.comparisons import harness
+    from dynval.comparisons.landing_gear.scenarios import SCENARIOS, run_one
+    from dynval.comparisons.registry import comparison, description_dir
+
+    p0 = comparison("landing_gear").default_params
+    p = p0.with_(k=1e9)
+    with pytest.raises(harness.DivergenceError, match=implementation):
+        run_one(p, SCENARIOS["flat"], implementation, "shared",
+                description_dir("landing_gear", p, p0, tmp_path))
+
+
 def test_a_description_edited_by_hand_is_refused(tmp_path, monkeypatch):
     root = tmp_path / "robots"
     shutil.copytree(dynval.robots.ROOT / "landing_gear", root / "landing_gear")
