@@ -16,8 +16,12 @@ the coordinate, the state and what each side computed. A fixed root, or a floati
 on an explicit six-joint base chain (three slides and three hinges through massless links:
 q means the same in every engine); MuJoCo refuses the massless links, so such a URDF is
 audited in PyBullet and Pinocchio and the audit says so. A free root (``base = "free"``):
-q and v in MuJoCo's free-joint convention, audited in MuJoCo and Pinocchio (its free flyer
-converted, ``PinocchioFreeRoot``); PyBullet's floating-base terms are not used.
+q and v in MuJoCo's free-joint convention, its terms audited in MuJoCo and Pinocchio (its
+free flyer converted, ``PinocchioFreeRoot``); PyBullet's floating-base terms are not used,
+but its description facts (L0) and its own steps (L3) are. A free root's L3 starts from a
+seeded state (at rest it would only fall) and integrates the quaternion as MuJoCo does;
+PyBullet's steps move the centre of mass rather than the root's origin, so they differ by
+O(dt), and that difference must halve with the step.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import numpy as np
 
 from dynval.comparisons.audit import ROUND_OFF, TermResult, random_states, worst_state
 from dynval.comparisons.free_swing import compare_swings, integration_error_row
+from dynval.comparisons.integrate import integrate_free_euler, integrate_free_rk4
 from dynval.engines import DescriptionError
 from dynval.model import ModelError, call, capabilities, check_model
 
@@ -40,6 +45,10 @@ SWING_STEPS = (1e-3, 5e-4, 2.5e-4)  # [s]
 SWING_TOL = 1e-9  # [rad or m]: the same scheme on the same dynamics leaves round-off
 SWING_REASON = ("same semi-implicit Euler scheme and, if the model is right, the same "
                 "dynamics: only round-off remains")
+MIN_RATIO = 1.5  # a first-order difference halves with the step: ratio 2, less O(dt^2)
+RATIO_REASON = ("PyBullet's own first-order step of the same dynamics (it moves the centre of "
+                "mass, not the root's origin): the difference must fall as dt (ratio 2 per "
+                "halving; 1.5 allows for the O(dt^2) terms); a modelling difference would not")
 
 
 @dataclass(frozen=True)
@@ -75,8 +84,16 @@ class OwnAudit:
 
     @property
     def l3_failures(self) -> list[dict]:
-        return [r for r in self.l3 if r["tolerance"] is not None
-                and not r["max_abs"] <= r["tolerance"]]
+        return [r for r in self.l3 if not l3_passed(r)]
+
+    def explain_l3(self, row: dict) -> str:
+        """One failing L3 row in words: what differs by how much, or fails to converge."""
+        what = f"{self.label}: L3 {row['comparison']} at dt = {row['step']:g} s"
+        if row["tolerance"] is not None and not row["max_abs"] <= row["tolerance"]:
+            return f"{what} differs by {row['max_abs']:.3g} (tolerance {row['tolerance']:g})"
+        return (f"{what}: the difference ({row['max_abs']:.3g}) falls by only "
+                f"{row['ratio_to_half_step']:.3g} when the step halves (at least "
+                f"{row['min_ratio']:g}): a modelling difference, not integration error")
 
     def explain(self, r: TermResult) -> str:
         """One failing term in words: term, coordinate, state and both values."""
@@ -87,6 +104,14 @@ class OwnAudit:
                 f"{w.engine_value:.9g}, at q = {np.array2string(w.q, precision=4)}, "
                 f"v = {np.array2string(w.v, precision=4)}, "
                 f"vdot = {np.array2string(w.vdot, precision=4)}")
+
+
+def l3_passed(row: dict) -> bool:
+    """An L3 row within its tolerance and, where it has one, its halving ratio at least
+    its lower bound (a row with neither is reported, not judged)."""
+    ratio = row.get("ratio_to_half_step")
+    return ((row["tolerance"] is None or row["max_abs"] <= row["tolerance"])
+            and (ratio is None or ratio >= row["min_ratio"]))
 
 
 FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
@@ -124,7 +149,8 @@ def engines_for(description: Path, joint_names: Sequence[str], gravity: Sequence
                                        free_root=True),
                  "pinocchio": PinocchioFreeRoot(description, gravity, joint_names=names)},
                 ["PyBullet's floating-base mass matrix and inverse dynamics are unreliable: "
-                 "a free root is audited in MuJoCo and Pinocchio"])
+                 "a free root's terms are audited in MuJoCo and Pinocchio (PyBullet checks "
+                 "its description facts and its own steps)"])
 
     if not description.is_file():
         raise DescriptionError(f"{description}: no such description file")
@@ -231,7 +257,13 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     _match_joints(description, label, names)
     engines, unchecked = engines_for(description, names, gravity, free)
     audit = OwnAudit(label, description, unchecked=unchecked)
-    audit.l0 = _l0(description, engines)
+    pb_free = None
+    if free:  # PyBullet's floating base: its description facts and its steps, not its terms
+        from dynval.engines.pybullet_engine import PybulletFreeRoot
+
+        pb_free = PybulletFreeRoot(description, gravity, joint_names=names)
+    audit.l0 = _l0(description, engines if pb_free is None
+                   else {**engines, "pybullet": pb_free})
     has = capabilities(model)
     states = random_states(samples, seed, n)
     if free:  # q = (p, unit quaternion w, x, y, z, joints): the draw's rotation vector
@@ -284,12 +316,11 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
             except DescriptionError as exc:
                 raise DescriptionError(f"{description}: {engine}: {exc}") from None
     qdd = _accelerations(model, label, n, has)
-    if free:
-        audit.unchecked.append("L3 (trajectories) not run for a free root: its swing needs "
-                               "PyBullet, whose floating-base terms are not used")
-    elif qdd is None:
+    if qdd is None:
         audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
                                "bias: L3 (trajectories) not run")
+    elif pb_free is not None:
+        audit.l3 = free_root_swing(qdd, engines["mujoco"], pb_free, *states[0][:2])
     elif "pybullet" not in engines:
         audit.unchecked.append("L3 needs PyBullet: run on the URDF")
     else:
@@ -318,3 +349,36 @@ def free_swing(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], mj: Any | No
         hand, pairs = compare_swings(qdd, mj, pb, q0, dt, n, SWING_TOL, SWING_REASON)
         rows += pairs + [integration_error_row(qdd, hand, q0, dt, n, 10)]
     return rows
+
+
+def free_root_swing(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], mj: Any, pb: Any,
+                    q0: np.ndarray, v0: np.ndarray) -> list[dict]:
+    """L3 rows of a free root from (q0, v0) at each step: the model's semi-implicit Euler
+    (MuJoCo's, the quaternion turned by w_B dt) against MuJoCo's own step and against
+    MuJoCo's accelerations through the same scheme, both at round-off; against PyBullet's
+    own step, whose difference must halve with the step (RATIO_REASON); and the scheme's own
+    error against RK4 at the smallest step (first order)."""
+    fine = SWING_STEPS[-1]
+    exact = integrate_free_rk4(qdd, q0, v0, fine, int(round(SWING_SECONDS / fine)))
+    rows, pb_rows = [], []
+    for dt in SWING_STEPS:
+        n = int(round(SWING_SECONDS / dt))
+        hand = integrate_free_euler(qdd, q0, v0, dt, n)
+        for name, traj in (("mujoco (own integrator)", mj.simulate(q0, v0, dt, n)),
+                           ("mujoco accelerations, hand integrator",
+                            integrate_free_euler(mj.acceleration, q0, v0, dt, n))):
+            rows.append({"step": dt, "comparison": f"handrolled vs {name}",
+                         "max_abs": float(np.max(np.abs(traj - hand))),
+                         "tolerance": SWING_TOL, "reason": SWING_REASON})
+        pb_rows.append({"step": dt, "comparison": "handrolled vs pybullet (own integrator)",
+                        "max_abs": float(np.max(np.abs(pb.simulate(q0, v0, dt, n) - hand))),
+                        "tolerance": None, "reason": RATIO_REASON})
+        rows.append({"step": dt, "comparison": f"semi-implicit Euler vs RK4 at dt={fine:g}",
+                     "max_abs": float(np.max(np.abs(
+                         hand - exact[::int(round(dt / fine))]))), "tolerance": None,
+                     "reason": "integration error of the shared scheme, first order in dt"})
+    for row, half in zip(pb_rows[:-1], pb_rows[1:], strict=True):
+        ratio = row["max_abs"] / half["max_abs"] if half["max_abs"] > 0.0 else np.inf
+        row.update(ratio_to_half_step=float(ratio), min_ratio=MIN_RATIO)
+        row["comparison"] += f" (difference / difference at dt/2 = {ratio:.2f})"
+    return rows + pb_rows

@@ -395,3 +395,42 @@ class PybulletTerms(_Client):
         zero = [0.0] * len(qe)
         J, _ = self.client.calculateJacobian(self.body, li, list(R_LI.T @ r), qe, zero, zero)
         return np.array(J)[:, self._order]
+
+
+class PybulletFreeRoot:
+    """A URDF's root link on PyBullet's floating base, stepped by PyBullet's own integrator
+    and read in MuJoCo's free-joint convention: q = (p_WB, quat_WB as w, x, y, z, joints),
+    v = (v_WB in W, w_WB in B, joint rates).  PyBullet moves the root's centre of mass
+    (its base is the inertial frame) and turns it by the world-frame angular velocity;
+    the conversion to the link frame B is PybulletSimulation's.  Its floating-base mass
+    matrix and inverse dynamics are not offered (PybulletTerms says why); the description
+    facts are those of PybulletTerms with ``floating``."""
+
+    name = "pybullet"
+
+    def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
+                 joint_names: Sequence[str] = ()) -> None:
+        self.path, self.gravity, self.joint_names = Path(path), gravity, list(joint_names)
+        facts = PybulletTerms(path, gravity, joint_names=joint_names, floating=True)
+        self.link_inertials, self.joint_axes = facts.link_inertials, facts.joint_axes
+        self.joint_limits = facts.joint_limits
+
+    def simulate(self, q0: np.ndarray, v0: np.ndarray, dt: float, n: int) -> np.ndarray:
+        """q over n steps of PyBullet's integrator from (q0, v0), no joint torque; the
+        quaternion's sign follows q0's continuously (q and -q are one attitude)."""
+        from dynval.engines.mujoco_engine import R_to_quat, quat_to_R
+
+        sim = PybulletSimulation(self.path, self.joint_names, dt, self.gravity, floating=True)
+        R = quat_to_R(np.asarray(q0[3:7], dtype=float) / np.linalg.norm(q0[3:7]))
+        sim.reset(FloatingState(np.asarray(q0[0:3], dtype=float), R,
+                                np.asarray(v0[0:3], dtype=float), R @ v0[3:6],
+                                np.asarray(q0[7:], dtype=float), np.asarray(v0[6:], dtype=float)))
+        out, quat = [np.array(q0, dtype=float)], np.asarray(q0[3:7], dtype=float)
+        zero = np.zeros(len(self.joint_names))
+        for _ in range(n):
+            sim.step(zero, ())
+            s = sim.state()
+            turned = R_to_quat(s.R_WB)
+            quat = turned if turned @ quat >= 0.0 else -turned
+            out.append(np.r_[s.p_WB, quat, s.q])
+        return np.array(out)
