@@ -16,9 +16,9 @@ the coordinate, the state and what each side computed. A fixed root, or a floati
 on an explicit six-joint base chain (three slides and three hinges through massless links:
 q means the same in every engine); MuJoCo refuses the massless links, so such a URDF is
 audited in PyBullet and Pinocchio and the audit says so. A free root (``base = "free"``):
-q and v in MuJoCo's free-joint convention, its terms audited in MuJoCo and Pinocchio (its
-free flyer converted, ``PinocchioFreeRoot``); PyBullet's floating-base terms are not used,
-but its description facts (L0) and its own steps (L3) are. A free root's L3 starts from a
+q and v in MuJoCo's free-joint convention, audited in MuJoCo (a free joint added to the
+URDF's root link), PyBullet (its floating base converted, ``PybulletFreeRoot``) and
+Pinocchio (its free flyer converted, ``PinocchioFreeRoot``). A free root's L3 starts from a
 seeded state (at rest it would only fall) and integrates the quaternion as MuJoCo does;
 PyBullet's steps move the centre of mass rather than the root's origin, so they differ by
 O(dt), and that difference must halve with the step.
@@ -135,10 +135,11 @@ def _quat(rotation_vector: np.ndarray) -> np.ndarray:
 def engines_for(description: Path, joint_names: Sequence[str], gravity: Sequence[float],
                 free: bool = False) -> tuple[dict[str, Any], list[str]]:
     """The term engines that read the description, and what is left out and why.  A free
-    root is MuJoCo's free joint and Pinocchio's free flyer in MuJoCo's convention (URDF)."""
+    root is MuJoCo's free joint, PyBullet's floating base and Pinocchio's free flyer, the
+    last two converted to MuJoCo's convention (URDF)."""
     from dynval.engines.mujoco_engine import MasslessBodyError, MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
-    from dynval.engines.pybullet_engine import PybulletTerms
+    from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
 
     if free:
         if description.suffix.lower() != ".urdf":
@@ -147,10 +148,9 @@ def engines_for(description: Path, joint_names: Sequence[str], gravity: Sequence
         names = list(joint_names)
         return ({"mujoco": MujocoTerms(description, gravity, joint_names=names,
                                        free_root=True),
+                 "pybullet": PybulletFreeRoot(description, gravity, joint_names=names),
                  "pinocchio": PinocchioFreeRoot(description, gravity, joint_names=names)},
-                ["PyBullet's floating-base mass matrix and inverse dynamics are unreliable: "
-                 "a free root's terms are audited in MuJoCo and Pinocchio (PyBullet checks "
-                 "its description facts and its own steps)"])
+                [])
 
     if not description.is_file():
         raise DescriptionError(f"{description}: no such description file")
@@ -257,13 +257,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     _match_joints(description, label, names)
     engines, unchecked = engines_for(description, names, gravity, free)
     audit = OwnAudit(label, description, unchecked=unchecked)
-    pb_free = None
-    if free:  # PyBullet's floating base: its description facts and its steps, not its terms
-        from dynval.engines.pybullet_engine import PybulletFreeRoot
-
-        pb_free = PybulletFreeRoot(description, gravity, joint_names=names)
-    audit.l0 = _l0(description, engines if pb_free is None
-                   else {**engines, "pybullet": pb_free})
+    audit.l0 = _l0(description, engines)
     has = capabilities(model)
     states = random_states(samples, seed, n)
     if free:  # q = (p, unit quaternion w, x, y, z, joints): the draw's rotation vector
@@ -272,34 +266,39 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     def m(method: str, shape: tuple[int, ...]) -> Callable[..., np.ndarray]:
         return lambda *a: call(model, label, method, shape, *a)
 
-    terms: list[tuple[str, str, Callable, Callable, str]] = []
+    # (term, equation, the model's side, the engine's side, kind, the engine's method)
+    terms: list[tuple[str, str, Callable, Callable, str, str]] = []
     if "mass_matrix" in has:
         terms.append(("M", "mass_matrix(q)", lambda s: m("mass_matrix", (n, n))(s[0]),
-                      lambda e: lambda s: e.mass_matrix(s[0]), "matrix"))
+                      lambda e: lambda s: e.mass_matrix(s[0]), "matrix", "mass_matrix"))
     if "bias" in has:
         terms.append(("bias", "bias(q, v) = C v + G", lambda s: m("bias", (n,))(s[0], s[1]),
-                      lambda e: lambda s: e.bias(s[0], s[1]), "vector"))
+                      lambda e: lambda s: e.bias(s[0], s[1]), "vector", "bias"))
     if "gravity" in has:
         terms.append(("G", "gravity(q)", lambda s: m("gravity", (n,))(s[0]),
-                      lambda e: lambda s: e.gravity(s[0]), "vector"))
+                      lambda e: lambda s: e.gravity(s[0]), "vector", "gravity"))
     if "bias" in has and "gravity" in has:
         terms.append(("C v", "bias - gravity",
                       lambda s: m("bias", (n,))(s[0], s[1]) - m("gravity", (n,))(s[0]),
-                      lambda e: lambda s: e.bias(s[0], s[1]) - e.gravity(s[0]), "vector"))
+                      lambda e: lambda s: e.bias(s[0], s[1]) - e.gravity(s[0]), "vector",
+                      "bias"))
     if "inverse_dynamics" in has:
         terms.append(("tau", "inverse_dynamics(q, v, vdot)",
                       lambda s: m("inverse_dynamics", (n,))(*s),
-                      lambda e: lambda s: e.inverse_dynamics(*s), "vector"))
+                      lambda e: lambda s: e.inverse_dynamics(*s), "vector",
+                      "inverse_dynamics"))
     frames = list(getattr(model, "frames", ()) or ())
     for f in frames:
         if "frame_position" in has:
             terms.append((f"p[{f}]", f"frame_position({f!r}, q)",
                           lambda s, f=f: m("frame_position", (3,))(f, s[0]),
-                          lambda e, f=f: lambda s: e.frame_position(f, s[0]), "frame"))
+                          lambda e, f=f: lambda s: e.frame_position(f, s[0]), "frame",
+                          "frame_position"))
         if "frame_jacobian" in has:
             terms.append((f"J[{f}]", f"frame_jacobian({f!r}, q)",
                           lambda s, f=f: m("frame_jacobian", (3, n))(f, s[0]),
-                          lambda e, f=f: lambda s: e.frame_jacobian(f, s[0]), "jacobian"))
+                          lambda e, f=f: lambda s: e.frame_jacobian(f, s[0]), "jacobian",
+                          "frame_jacobian"))
     if not frames and ("frame_position" in has or "frame_jacobian" in has):
         audit.unchecked.append(f"{label} has frame methods but names no frames (a `frames` "
                                "attribute): L1 not checked")
@@ -308,8 +307,15 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     for method in ("mass_matrix", "bias", "gravity", "inverse_dynamics"):
         if method not in has:
             audit.unchecked.append(f"{label} has no {method}: not checked")
-    for term, equation, hand, ref, kind in terms:
+    lacking = {(engine, method) for *_, method in terms for engine, eng in engines.items()
+               if not callable(getattr(eng, method, None))}
+    audit.unchecked += [f"{engine} has no {method} here (a free root's frames are read in "
+                        "MuJoCo and Pinocchio): not compared" for engine, method in
+                        sorted(lacking)]
+    for term, equation, hand, ref, kind, method in terms:
         for engine, eng in engines.items():
+            if (engine, method) in lacking:
+                continue
             try:
                 _term(audit, term, equation, engine, states, seed, tolerance, coords, kind,
                       hand, ref(eng))
@@ -319,8 +325,9 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     if qdd is None:
         audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
                                "bias: L3 (trajectories) not run")
-    elif pb_free is not None:
-        audit.l3 = free_root_swing(qdd, engines["mujoco"], pb_free, *states[0][:2])
+    elif free:
+        audit.l3 = free_root_swing(qdd, engines["mujoco"], engines["pybullet"],
+                                   *states[0][:2])
     elif "pybullet" not in engines:
         audit.unchecked.append("L3 needs PyBullet: run on the URDF")
     else:
