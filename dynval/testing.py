@@ -40,6 +40,5 @@ def assert_model_matches(model: Any, description: str | Path, *, rtol: float = R
     if bad_l0 or failed or swing:
         lines = ([f"L0: {r['engine']} disagree on {r['quantity']} by {r['max_error']:.3g}"
                   for r in bad_l0] + [audit.explain(r) for r in failed]
-                 + [f"{audit.label}: L3 {r['comparison']} at dt = {r['step']:g} s differs "
-                    f"by {r['max_abs']:.3g} (tolerance {r['tolerance']:g})" for r in swing])
+                 + [audit.explain_l3(r) for r in swing])
         raise AssertionError("\n".join(lines))

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
+from dynval.comparisons.integrate import free_root_position_step
 from dynval.comparisons.own_model import audit_model
 from dynval.model import ModelError, load_object
 from dynval.testing import assert_model_matches
@@ -70,14 +71,24 @@ def test_a_floating_body_without_its_coriolis_terms_fails_on_them():
 def test_a_free_root_matches_mujoco_and_pinocchio_in_mujocos_convention():
     """A rigid body on a free joint, Newton-Euler in closed form (q with a quaternion, v
     with the world linear and body angular velocity): round-off against MuJoCo's free joint
-    and Pinocchio's free flyer converted; PyBullet and L3 are said to be left out."""
+    and PyBullet's floating base and Pinocchio's free flyer converted. L3 from a seeded
+    tumbling state: round-off against MuJoCo's own step at every step size, and PyBullet's
+    own step (which moves the centre of mass) differs by O(dt): the difference halves with
+    the step, as does the scheme's own error against RK4."""
     model = load_object(f"{EX / 'free_body.py'}:FreeBody")
     audit = audit_model(model, EX / "free_body.urdf", 200, 3)
-    assert {r.reference for r in audit.results} == {"mujoco", "pinocchio"}
+    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio"}
     assert {r.term for r in audit.results} == {"M", "bias", "G", "C v"}
     assert not audit.failures, [audit.explain(r) for r in audit.failures]
-    assert any("PyBullet's floating-base" in u for u in audit.unchecked)
-    assert any("L3 (trajectories) not run for a free root" in u for u in audit.unchecked)
+    assert {r["engine"] for r in audit.l0} == {"pinocchio vs mujoco", "pybullet vs mujoco"}
+    assert all(r["passed"] for r in audit.l0)
+    assert audit.l3 and not audit.l3_failures
+    mj = [r for r in audit.l3 if "vs mujoco" in r["comparison"]]
+    assert len(mj) == 6 and all(r["max_abs"] < 1e-12 for r in mj)
+    ratios = [r["ratio_to_half_step"] for r in audit.l3 if "ratio_to_half_step" in r]
+    assert len(ratios) == 2 and all(1.9 < x < 2.1 for x in ratios)
+    err = [r["max_abs"] for r in audit.l3 if r["comparison"].startswith("semi-implicit")]
+    assert len(err) == 3 and all(1.9 < a / b < 2.1 for a, b in zip(err[:-1], err[1:], strict=True))
 
 
 def test_a_free_body_with_its_inertia_about_the_centre_fails_on_the_rotation():
@@ -96,6 +107,77 @@ def test_a_free_body_with_its_inertia_about_the_centre_fails_on_the_rotation():
     assert "M" in {r.term for r in audit.failures}
     worst = audit.worst[("M", "mujoco")].coordinate
     assert worst.startswith("base w"), worst
+    # its tumble leaves MuJoCo's and no longer converges to PyBullet's (ratio near 1)
+    failed = {r["comparison"].split(" (")[0] for r in audit.l3_failures}
+    assert failed == {"handrolled vs mujoco", "handrolled vs pybullet",
+                      "handrolled vs mujoco accelerations, hand integrator"}, failed
+    assert all(r["ratio_to_half_step"] < 1.2 for r in audit.l3 if "ratio_to_half_step" in r)
+    said = [audit.explain_l3(r) for r in audit.l3_failures if "ratio_to_half_step" in r]
+    assert said and "a modelling difference, not integration error" in said[0]
+
+
+FLOATING_TWO_LINK = """<?xml version="1.0"?>
+<robot name="two">
+  <link name="base">
+    <inertial><origin xyz="0.1 -0.05 0.2" rpy="0.3 0.2 0.1"/><mass value="2.5"/>
+      <inertia ixx="0.30" ixy="0.01" ixz="0.02" iyy="0.20" iyz="0.03" izz="0.12"/></inertial>
+  </link>
+  <link name="arm">
+    <inertial><origin xyz="0.3 0.02 -0.01" rpy="0 0.4 0"/><mass value="1.2"/>
+      <inertia ixx="0.02" ixy="0" ixz="0.001" iyy="0.05" iyz="0" izz="0.04"/></inertial>
+  </link>
+  <link name="hand">
+    <inertial><origin xyz="0.1 0 0" rpy="0 0 0"/><mass value="0.4"/>
+      <inertia ixx="0.002" ixy="0" ixz="0" iyy="0.003" iyz="0" izz="0.003"/></inertial>
+  </link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0.2 0.1 0.0" rpy="0.1 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="0" velocity="0"/></joint>
+  <joint name="wrist" type="prismatic"><parent link="arm"/><child link="hand"/>
+    <origin xyz="0.5 0 0" rpy="0 0 0.2"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="0" velocity="0"/></joint>
+</robot>
+"""
+
+
+def test_free_root_engines_agree_in_mujocos_convention(tmp_path):
+    """A free root with a hinge and a slide, the root's inertial frame turned off the link
+    frame, the joints named out of file order: PyBullet's floating base (its inverse
+    dynamics' Euler-angle order, point acceleration and output order worked around) and
+    Pinocchio's free flyer, converted, give MuJoCo's free-joint M, bias and tau to
+    round-off (PyBullet's principal-axes conversion of the turned inertia leaves ~1e-13)."""
+    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioFreeRoot
+    from dynval.engines.pybullet_engine import PybulletFreeRoot
+
+    urdf = tmp_path / "two.urdf"
+    urdf.write_text(FLOATING_TWO_LINK)
+    names = ["wrist", "shoulder"]
+    mj = MujocoTerms(urdf, joint_names=names, free_root=True)
+    others = [PybulletFreeRoot(urdf, joint_names=names),
+              PinocchioFreeRoot(urdf, joint_names=names)]
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        q = np.r_[rng.uniform(-3, 3, 3), rng.normal(size=4), rng.uniform(-1, 1, 2)]
+        q[3:7] /= np.linalg.norm(q[3:7])
+        v, a = rng.uniform(-5, 5, 8), rng.uniform(-20, 20, 8)
+        for eng in others:
+            for mine, ref in ((eng.mass_matrix(q), mj.mass_matrix(q)),
+                              (eng.bias(q, v), mj.bias(q, v)),
+                              (eng.inverse_dynamics(q, v, a), mj.inverse_dynamics(q, v, a))):
+                np.testing.assert_allclose(mine, ref, rtol=0, atol=1e-11 * np.abs(ref).max(),
+                                           err_msg=eng.name)
+
+
+def test_free_root_euler_step_turns_the_body_by_its_body_frame_rate():
+    """MuJoCo's free-joint position step: a spin w_B about a body axis for one step turns
+    the quaternion by exactly |w| dt about that axis, on the right (body frame)."""
+    q0 = np.r_[1.0, 2.0, 3.0, np.cos(0.3), 0.0, np.sin(0.3), 0.0, 0.5]  # turned 0.6 about y
+    q1 = free_root_position_step(q0, np.r_[0.1, 0.0, 0.0, 0.0, 0.0, 2.0, -1.0], 0.25)
+    turn = np.r_[np.cos(0.25), 0.0, 0.0, np.sin(0.25)]  # 0.5 rad about body z
+    w, x, y, z = q0[3:7]
+    right = np.array([[w, -x, -y, -z], [x, w, -z, y], [y, z, w, -x], [z, -y, x, w]]) @ turn
+    np.testing.assert_allclose(q1, np.r_[1.025, 2.0, 3.0, right, 0.25], atol=1e-15)
 
 
 def test_a_model_base_other_than_fixed_or_free_is_one_sentence():

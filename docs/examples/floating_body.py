@@ -1,9 +1,9 @@
 """A rigid body floating on an explicit six-joint base chain, its equations derived with
 SymPy's ``sympy.physics.mechanics`` (Lagrange's method): the way to audit a floating-base
-model where the engines disagree on free-joint conventions (PyBullet's floating-base
-terms are unreliable; MuJoCo, Pinocchio and PyBullet each order and frame a free joint's
-velocity differently). The base is three slides and three hinges in the description, so
-q = (x, y, z, yaw, pitch, roll) means the same in every engine.
+model without a free joint's conventions (MuJoCo, Pinocchio and PyBullet each order and
+frame a free joint's velocity differently; free_body.py is the free-root way). The base is
+three slides and three hinges in the description, so q = (x, y, z, yaw, pitch, roll)
+means the same in every engine.
 
     dynval audit --model docs/examples/floating_body.py:FloatingBody \\
         --description docs/examples/floating_body.urdf

@@ -6,8 +6,10 @@ the body frame's origin B: the way to audit a floating base given as a free join
 
 ``base = "free"`` tells dynval that q and v start with the root's coordinates in MuJoCo's
 free-joint convention: q = (p_WB, quat_WB as w, x, y, z), v = (v_WB in W, w_WB in B).
-MuJoCo and Pinocchio (converted from its free flyer's convention) check it; PyBullet's
-floating-base terms are not used.
+MuJoCo, PyBullet and Pinocchio (the last two converted from their floating bases'
+conventions) check its terms. L3 tumbles it from a seeded state by MuJoCo's
+semi-implicit Euler (the quaternion turned by w_B dt): MuJoCo's own step agrees at
+round-off, PyBullet's (which moves the centre of mass) by O(dt), halving with the step.
 
 With R = R_WB, c the centre of mass in B, I_B = I_C - m [c]x [c]x the inertia about B
 (free_body.urdf: m = 2.5 kg, c = (0.1, -0.05, 0.2) m, I_C = diag(0.30, 0.20, 0.12) kg m^2):

@@ -257,7 +257,7 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int,
     out.print(table)
     if res.l3:
         swing = Table("step [s]", "comparison", "max |diff|", "tol",
-                      title="L3: free swing from rest")
+                      title="L3: free swing (from rest; a free root from a seeded state)")
         for r in res.l3:
             swing.add_row(f"{r['step']:g}", r["comparison"], f"{r['max_abs']:.2e}",
                           "-" if r["tolerance"] is None else f"{r['tolerance']:g}")
@@ -267,8 +267,7 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int,
     for r in res.failures:
         out.print(res.explain(r))
     for r in res.l3_failures:
-        out.print(f"{res.label}: L3 {r['comparison']} at dt = {r['step']:g} s differs by "
-                  f"{r['max_abs']:.3g} (tolerance {r['tolerance']:g})")
+        out.print(res.explain_l3(r))
     if res.failures or l0_bad or res.l3_failures:
         raise typer.Exit(1)
 
