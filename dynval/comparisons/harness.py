@@ -35,7 +35,10 @@ class EnergyGuard:
 
 
 class ClosedLoop(Protocol):
-    """One implementation of one scenario: plant, controllers and contact wired together."""
+    """One implementation of one scenario: plant, controllers and contact wired together.
+
+    A loop may also offer ``advance_many(n)``: n steps at once (a compiled inner loop);
+    :func:`run` then calls it between two recorded samples instead of ``advance``."""
 
     implementation: str
     t: float
@@ -69,7 +72,9 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     start: dict[str, float] = {}
     E_0 = 0.0
     report_every = max(1, n_steps // 100)
-    for k in range(n_steps + 1):
+    many = getattr(loop, "advance_many", None)
+    k = 0
+    while True:
         if k % record_every == 0 or k == n_steps:
             sig = loop.signals()
             if names is None:
@@ -78,44 +83,58 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 start = {n: sig[n] for n in workspace or {}}
                 E_0 = energy_guard.energy(sig) if energy_guard else 0.0
             values = [sig[n] for n in names]
-            for name, v in zip(names, values, strict=True):
-                if not math.isfinite(v) or abs(v) > limit:
-                    raise DivergenceError(
-                        f"{loop.implementation} diverged: signal {name} = {v:.3g} at "
-                        f"t = {loop.t:.4f} s"
-                    )
-            for name, reach in (workspace or {}).items():
-                if abs(sig[name] - start[name]) > reach:
-                    raise DivergenceError(
-                        f"{loop.implementation} left the scenario's workspace: signal {name} "
-                        f"= {sig[name]:.3g} ({sig[name] - start[name]:+.3g} from its start, "
-                        f"bound {reach:g}) at t = {loop.t:.4f} s")
-            if energy_guard is not None:
-                gain = energy_guard.energy(sig) - E_0
-                if gain > energy_guard.bound:
-                    raise EnergyGainError(
-                        f"{loop.implementation} gained {gain:.3g} J of mechanical energy "
-                        f"(from {E_0:.4g} J) at t = {loop.t:.4f} s with no energy input, more "
-                        f"than the {energy_guard.bound:.3g} J allowed for integration error "
-                        f"({energy_guard.basis})")
+            _check_sample(loop, sig, names, values, limit, workspace, start, energy_guard, E_0)
             rows.append([loop.t, *values])
         if k == n_steps:
             break
+        m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
         t_before = loop.t
         try:
-            loop.advance()
+            if many is None:
+                loop.advance()
+            else:
+                many(m)
         except EngineInstabilityError as exc:
             raise DivergenceError(f"{loop.implementation} diverged: {exc}") from None
-        if not abs(loop.t - t_before - dt) <= 1e-6 * dt + 1e-9:
+        if not abs(loop.t - t_before - m * dt) <= 1e-6 * dt + 1e-9:
             raise DivergenceError(
                 f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "
-                f"{loop.t:.4f} s in one step of {dt:g} s (the engine reset itself after an "
-                "instability)")
-        if progress is not None and k % report_every == 0:
+                f"{loop.t:.4f} s in {m} step(s) of {dt:g} s (the engine reset itself after "
+                "an instability)")
+        if progress is not None and (k + m - 1) // report_every != (k - 1) // report_every:
             progress(k / n_steps)
+        k += m
     if progress is not None:
         progress(1.0)
     return pd.DataFrame(np.array(rows), columns=["time", *names])
+
+
+def _check_sample(loop: ClosedLoop, sig: Mapping[str, float], names: list[str],
+                  values: list[float], limit: float, workspace: dict[str, float] | None,
+                  start: dict[str, float], energy_guard: EnergyGuard | None,
+                  E_0: float) -> None:
+    """Raise DivergenceError where a recorded sample is non-finite, beyond ``limit``,
+    outside the workspace or above the energy bound (see :func:`run`)."""
+    for name, v in zip(names, values, strict=True):
+        if not math.isfinite(v) or abs(v) > limit:
+            raise DivergenceError(
+                f"{loop.implementation} diverged: signal {name} = {v:.3g} at "
+                f"t = {loop.t:.4f} s"
+            )
+    for name, reach in (workspace or {}).items():
+        if abs(sig[name] - start[name]) > reach:
+            raise DivergenceError(
+                f"{loop.implementation} left the scenario's workspace: signal {name} "
+                f"= {sig[name]:.3g} ({sig[name] - start[name]:+.3g} from its start, "
+                f"bound {reach:g}) at t = {loop.t:.4f} s")
+    if energy_guard is not None:
+        gain = energy_guard.energy(sig) - E_0
+        if gain > energy_guard.bound:
+            raise EnergyGainError(
+                f"{loop.implementation} gained {gain:.3g} J of mechanical energy "
+                f"(from {E_0:.4g} J) at t = {loop.t:.4f} s with no energy input, more "
+                f"than the {energy_guard.bound:.3g} J allowed for integration error "
+                f"({energy_guard.basis})")
 
 
 def tidy(wide: dict[str, pd.DataFrame]) -> pd.DataFrame:

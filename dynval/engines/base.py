@@ -173,6 +173,12 @@ class Simulation(Protocol):
         """World position [m] and velocity [m/s] of a point fixed in a link."""
         ...
 
+    def points(self, links: Sequence[str], offsets: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """``point`` for many points at once: (n, 3) positions and velocities of the
+        points ``offsets[k]`` of ``links[k]``, read from the engine in one pass."""
+        ...
+
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on each contact link, world frame [N]."""
         ...

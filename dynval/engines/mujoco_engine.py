@@ -10,12 +10,13 @@ looked up by name, never by position in the file.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import mujoco
 import numpy as np
 
-from dynval.engines import DescriptionError, EngineInstabilityError
+from dynval.engines import DescriptionError, EngineInstabilityError, mujoco_compiled
 from dynval.engines.base import (
     JOINT_UNITS,
     FloatingState,
@@ -158,6 +159,23 @@ class _MujocoModel:
             iq += range(m.jnt_qposadr[j], m.jnt_qposadr[j] + nq)
             iv += range(m.jnt_dofadr[j], m.jnt_dofadr[j] + nv)
         return np.array(iq, dtype=int), np.array(iv, dtype=int)
+
+
+@dataclass(frozen=True)
+class CompiledMujoco:
+    """A simulation as compiled code sees it: the C functions, the model and data
+    addresses, mjData's array views (read and written in place) and the joints' dofs."""
+
+    fns: mujoco_compiled.MujocoFunctions
+    m: int
+    d: int
+    xpos: np.ndarray
+    xmat: np.ndarray
+    cvel: np.ndarray
+    subtree_com: np.ndarray
+    body_rootid: np.ndarray
+    qfrc_applied: np.ndarray
+    dofs: np.ndarray
 
 
 class MujocoSimulation(_MujocoModel):
@@ -304,6 +322,20 @@ class MujocoSimulation(_MujocoModel):
         w, v_origin = vel[:3], vel[3:]
         return p, v_origin + cross3(w, p - d.xpos[b])
 
+    def points(self, links: Sequence[str], offsets: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """``point`` for many points in one compiled pass over xpos, xmat and cvel (cvel:
+        the body's (omega, v) at its tree's subtree_com, world axes; what
+        mj_objectVelocity shifts to the body origin), without a Python call per point."""
+        m, d = self.model, self.data
+        b = np.fromiter((self.body_id(link) for link in links), dtype=np.int64,
+                        count=len(links))
+        n = len(b)
+        P, V, R = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3, 3))
+        mujoco_compiled.points(d.xpos, d.xmat, d.cvel, d.subtree_com, m.body_rootid, b,
+                               np.ascontiguousarray(offsets, dtype=float), P, V, R)
+        return P, V
+
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         d = self.data
         d.qfrc_applied[:] = 0.0
@@ -314,11 +346,43 @@ class MujocoSimulation(_MujocoModel):
             mujoco.mj_applyFT(self.model, d, f.F_W, np.zeros(3), p, b, d.qfrc_applied)
         bad_before = d.warning[BADQACC].number
         mujoco.mj_step(self.model, d)
+        self.check_stable(bad_before)
+        mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
+
+    def bare_step_seconds(self, n: int) -> float:
+        """Seconds per bare mj_step (no applied force, nothing read) from a copy of the
+        current state: the benchmarks' yardstick for what a loop adds."""
+        import copy
+        import time
+
+        d = copy.copy(self.data)
+        t0 = time.perf_counter()
+        for _ in range(n):
+            mujoco.mj_step(self.model, d)
+        return (time.perf_counter() - t0) / n
+
+    def badqacc_count(self) -> int:
+        """How often MuJoCo has found its accelerations unstable (and reset) so far."""
+        return int(self.data.warning[BADQACC].number)
+
+    def check_stable(self, bad_before: int) -> None:
+        """Raise if MuJoCo reset the state since its BADQACC count was ``bad_before``."""
+        d = self.data
         if d.warning[BADQACC].number > bad_before:  # MuJoCo reset the state: say so
             raise EngineInstabilityError(
                 f"MuJoCo found its accelerations unstable (mjWARN_BADQACC) and reset the "
                 f"simulation at t = {d.time:.4f} s")
-        mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
+
+    def compiled(self) -> CompiledMujoco | None:
+        """What a numba-compiled loop needs to step this simulation without Python
+        (dynval.engines.mujoco_compiled), or None where MuJoCo's library is not at hand."""
+        fns = mujoco_compiled.functions()
+        if fns is None:
+            return None
+        m, d = self.model, self.data
+        return CompiledMujoco(fns, m._address, d._address, d.xpos, d.xmat, d.cvel,
+                              d.subtree_com, m.body_rootid, d.qfrc_applied,
+                              np.asarray(self.dof, dtype=np.int64))
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on the link of each contact geom, world frame [N]."""

@@ -217,6 +217,9 @@ class PybulletSimulation(_Client):
         # link states of the current step: the loop reads a foot, then applies a force at
         # it, on the same state; cleared whenever the state changes
         self._link_states: dict[int, tuple] = {}
+        self._frames: dict[int, tuple[np.ndarray, ...]] = {}
+        self._positions: dict[tuple[str, bytes], np.ndarray] = {}
+        self._state: FloatingState | None = None
         c = self.client  # BulletClient makes a new partial on every attribute access
         self._getLinkState, self._stepSimulation = c.getLinkState, c.stepSimulation
         self._applyExternalForce = c.applyExternalForce
@@ -254,9 +257,18 @@ class PybulletSimulation(_Client):
         for j, q, qd in zip(self.jidx, s.q, s.qd, strict=True):
             c.resetJointState(self.body, j, float(q), float(qd))
         self._time = 0.0
-        self._link_states.clear()
+        self._forget()
 
     def state(self) -> FloatingState:
+        """The state, read once per step (a loop reads it, then its points, then applies
+        forces at them): the cached arrays are read-only, so no caller can change it."""
+        if self._state is None:
+            self._state = self._read_state()
+            for a in vars(self._state).values():
+                a.setflags(write=False)
+        return self._state
+
+    def _read_state(self) -> FloatingState:
         c = self.client
         p_WI, q_WI = c.getBasePositionAndOrientation(self.body)
         v_WI, w = c.getBaseVelocity(self.body)
@@ -269,19 +281,47 @@ class PybulletSimulation(_Client):
         return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
                              np.array([s[1] for s in js], dtype=float))
 
+    def _frame(self, li: int) -> tuple[np.ndarray, ...]:
+        """(a, R, c, v_a, w) of link ``li`` at this step, read once: a point o of the link
+        frame is at p = a + R (o - c) and moves at v_a + w x (p - a). For a link, a is its
+        CoM (PyBullet's link-frame origin carries ~1e-8 m of error, the CoM frame does
+        not) and c the CoM in the link frame; for the base, a is the link origin, c = 0."""
+        f = self._frames.get(li)
+        if f is None:
+            if li == -1:
+                s = self.state()
+                f = (s.p_WB, s.R_WB, np.zeros(3), s.v_WB_W, s.w_WB_W)
+            else:
+                ls = self._link_states.get(li)
+                if ls is None:
+                    ls = self._link_states[li] = self._getLinkState(
+                        self.body, li, computeLinkVelocity=1, computeForwardKinematics=1)
+                R_WL = _quat_xyzw_to_R(ls[1]) @ _quat_xyzw_to_R(ls[3]).T
+                f = (np.array(ls[0]), R_WL, np.array(ls[2]), np.array(ls[6]),
+                     np.array(ls[7]))
+            self._frames[li] = f
+        return f
+
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        li = self.link(link)
-        if li == -1:
-            s = self.state()
-            p = s.p_WB + s.R_WB @ offset
-            return p, s.v_WB_W + cross3(s.w_WB_W, p - s.p_WB)
-        ls = self._link_states.get(li)
-        if ls is None:
-            ls = self._link_states[li] = self._getLinkState(
-                self.body, li, computeLinkVelocity=1, computeForwardKinematics=1)
-        p = _point_from_com_frame(ls, offset)
-        w = np.array(ls[7])
-        return p, np.array(ls[6]) + cross3(w, np.asarray(p) - np.array(ls[0]))
+        a, R, c, v_a, w = self._frame(self.link(link))
+        p = a + R @ (np.asarray(offset) - c)
+        return p, v_a + cross3(w, p - a)
+
+    def points(self, links: Sequence[str], offsets: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """``point`` for many points, the links' states read in one getLinkStates call;
+        the positions are kept for ``step`` to apply forces at."""
+        missing = sorted({li for li in map(self.link, links)
+                          if li >= 0 and li not in self._link_states})
+        if missing:
+            states = self.client.getLinkStates(self.body, missing, computeLinkVelocity=1,
+                                               computeForwardKinematics=1)
+            self._link_states.update(zip(missing, states, strict=True))
+        P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
+        for k, (link, o) in enumerate(zip(links, offsets, strict=True)):
+            P[k], V[k] = self.point(link, o)
+            self._positions[(link, np.asarray(o, dtype=float).tobytes())] = P[k]
+        return P, V
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         c = self.client
@@ -289,12 +329,37 @@ class PybulletSimulation(_Client):
             c.setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
                                         forces=[float(t) for t in tau])
         for f in forces:
-            p, _ = self.point(f.link, f.offset)
+            p = self._positions.get((f.link, np.asarray(f.offset, dtype=float).tobytes()))
+            if p is None:
+                p, _ = self.point(f.link, f.offset)
             self._applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),
                                      pybullet.WORLD_FRAME)
         self._stepSimulation()
-        self._link_states.clear()
         self._time += self.dt
+        self._forget()
+
+    def bare_step_seconds(self, n: int) -> float:
+        """Seconds per bare stepSimulation (no applied force, nothing read) from the
+        current state, which is restored afterwards: the benchmarks' yardstick."""
+        import time
+
+        c = self.client
+        saved = c.saveState()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            self._stepSimulation()
+        seconds = (time.perf_counter() - t0) / n
+        c.restoreState(saved)
+        c.removeState(saved)
+        self._forget()
+        return seconds
+
+    def _forget(self) -> None:
+        """Drop what was read of the state: it has changed."""
+        self._link_states.clear()
+        self._frames.clear()
+        self._positions.clear()
+        self._state = None
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on each foot link, world frame [N]."""

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.harness import DivergenceError
+from dynval.comparisons.rover.compiled import mujoco_steps
 from dynval.comparisons.rover.frames import (
     R_0W,
     pose_from_q,
@@ -24,7 +25,7 @@ from dynval.comparisons.rover.frames import (
 from dynval.engines.base import FloatingState, PointForce
 from dynval.handrolled.rover.control import PowerSteering
 from dynval.handrolled.rover.model import HandRolledRover
-from dynval.handrolled.rover.wheel_contact import DIAGNOSTICS, N_DIAG, wheel_contact
+from dynval.handrolled.rover.wheel_contact import DIAGNOSTICS, N_DIAG, wheel_contacts
 from dynval.handrolled.so3 import rot_z
 from dynval.robots.rover.model_description import (
     description_stem,
@@ -76,8 +77,14 @@ class EnginePlant:
         n = p.n_segments
         self.links = [segment_name(i, n) for i in range(1, n + 1)]
         self.hubs = [[hub_positions(p, i)[s] for s in SIDES] for i in range(1, n + 1)]
+        self.hub_links = [link for link in self.links for _ in SIDES]
+        self.hub_offsets = np.array([h for hubs in self.hubs for h in hubs])
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
+        self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
+        if self._compiled is not None:
+            self._hub_bodies = np.array([sim.body_id(link) for link in self.hub_links],
+                                        dtype=np.int64)
 
     @property
     def t(self) -> float:
@@ -113,22 +120,43 @@ class EnginePlant:
         self.sim.step(np.zeros(self.n_turning), forces)
         return diag
 
+    @property
+    def compiled(self) -> bool:
+        """Whether :meth:`advance_many` runs compiled (MuJoCo with its library at hand)."""
+        return self._compiled is not None
+
+    def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
+                     ) -> tuple[np.ndarray, int]:
+        """Up to n steps in compiled code (dynval.comparisons.rover.compiled), T updated in
+        place from the powers P after each step (P None: constant torques): (the last
+        step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
+        c, sim = self._compiled, self.sim
+        bad = sim.badqacc_count()
+        diag, done = mujoco_steps(
+            c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
+            c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
+            self.hub_offsets, T, np.zeros_like(T) if P is None else P, P is not None, n,
+            self.p.r, self.p.b, self.p.D, self.soil)
+        sim.check_stable(bad)
+        return diag.reshape(len(self.links), 2, N_DIAG), done
+
     def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, list[PointForce]]:
-        """Diagnostics and hub forces of every wheel at the engine's current state."""
+        """Diagnostics and hub forces of every wheel at the engine's current state (the
+        hubs read from the engine in one call, the wheel-soil law run in one)."""
         s = self.sim.state()
-        diag = np.zeros((len(self.links), 2, N_DIAG))
-        forces = []
+        P_W, V_W = self.sim.points(self.hub_links, self.hub_offsets)
+        R_0link = np.empty((len(self.hub_links), 3, 3))
         R_W = s.R_WB
-        for i, link in enumerate(self.links):
+        for i in range(len(self.links)):
             if i > 0 and len(s.q) >= i:
                 R_W = R_W @ rot_z(s.q[i - 1])
-            R_0link = R_0W @ R_W
-            for j in range(2):
-                p_W, v_W = self.sim.point(link, self.hubs[i][j])
-                F_0, diag[i, j] = wheel_contact(R_0W @ p_W, R_0link, R_0W @ v_W, T_cmd[i, j],
-                                                self.p.r, self.p.b, self.p.D, self.soil)
-                forces.append(PointForce(link, self.hubs[i][j], R_W0 @ F_0))
-        return diag, forces
+            R_0link[2 * i:2 * i + 2] = R_0W @ R_W
+        F_0, diag = wheel_contacts(np.array([R_0W @ p for p in P_W]), R_0link,
+                                   np.array([R_0W @ v for v in V_W]), T_cmd.ravel(),
+                                   self.p.r, self.p.b, self.p.D, self.soil)
+        forces = [PointForce(link, o, R_W0 @ F) for link, o, F in
+                  zip(self.hub_links, self.hub_offsets, F_0, strict=True)]
+        return diag.reshape(len(self.links), 2, N_DIAG), forces
 
 
 def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
@@ -172,7 +200,41 @@ class RoverLoop:
         self.q, self.qd = plant.state()
 
     def advance(self) -> None:
-        self.diag = self.plant.advance(self.T)
+        self.advance_many(1)
+
+    def advance_many(self, n: int) -> None:
+        """n steps: a chunk at a time in compiled code where the plant offers it, each
+        chunk ending where the PD steering updates the powers (every ``every`` steps, in
+        Python); else step by step."""
+        while n > 0:
+            m = n if self.steering is None else min(
+                n, self.steering.every - self.k % self.steering.every)
+            if getattr(self.plant, "compiled", False):
+                self.diag, done = self.plant.advance_many(self.T, self.P, m)
+            else:
+                done = self._python_steps(m)
+            self.k += done
+            n -= done
+            self.t = self.plant.t
+            self.q, self.qd = self.plant.state()
+            self._check_soil()
+            if self.P is not None and self.steering is not None \
+                    and self.k % self.steering.every == 0:
+                self.P = self.steering.powers(self.t, self.q, self.qd)
+                self.T = self.steering_torques()
+
+    def _python_steps(self, n: int) -> int:
+        """Up to n steps of the plant, the torques from the powers after each; stops after
+        a step in which a wheel left the soil. Returns the steps taken."""
+        for k in range(n):
+            self.diag = self.plant.advance(self.T)
+            if (self.diag[:, :, DIAG["sinkage"]] <= 0.0).any():
+                return k + 1
+            if self.P is not None:
+                self.T = self.steering_torques()
+        return n
+
+    def _check_soil(self) -> None:
         out = np.argwhere(self.diag[:, :, DIAG["sinkage"]] <= 0.0)
         if len(out):
             i, j = out[0]
@@ -180,25 +242,13 @@ class RoverLoop:
                 f"{self.implementation}: wheel {segment_name(i + 1, self.p.n_segments)}_"
                 f"{SIDES[j]} left the soil at t = {self.plant.t:.3f} s (the thesis stops its "
                 "simulation there too)")
-        self.k += 1
-        self.t = self.plant.t
-        self.q, self.qd = self.plant.state()
-        if self.P is None:
-            return  # constant-torque drive
-        if self.steering is not None and self.k % self.steering.every == 0:
-            self.P = self.steering.powers(self.t, self.q, self.qd)
-        self.T = self.steering_torques()
 
     def steering_torques(self) -> np.ndarray:
-        from dynval.handrolled.rover.terramechanics import torque_from_power
+        from dynval.handrolled.rover.terramechanics import torques_from_power
 
         d = self.diag
-        T = np.empty_like(self.T)
-        for i in range(T.shape[0]):
-            for j in range(2):
-                T[i, j] = torque_from_power(self.P[i, j], d[i, j, DIAG["slip"]],
-                                            d[i, j, DIAG["v_x"]], self.p.r)
-        return T
+        return torques_from_power(np.ascontiguousarray(self.P), d[:, :, DIAG["slip"]].copy(),
+                                  d[:, :, DIAG["v_x"]].copy(), self.p.r)
 
     def signals(self) -> dict[str, float]:
         q, qd = self.q, self.qd

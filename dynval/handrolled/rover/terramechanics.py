@@ -373,6 +373,16 @@ def torque_from_power(P: float, s: float, v_x: float, r: float) -> float:
     return P * r / ((1.0 + s) * abs(v_x))  # simcore.m
 
 
+@njit(cache=True)
+def torques_from_power(P: np.ndarray, s: np.ndarray, v_x: np.ndarray, r: float
+                       ) -> np.ndarray:
+    """:func:`torque_from_power` for every wheel at once (arrays of one shape)."""
+    T = np.empty(P.shape)
+    for k in range(P.size):
+        T.flat[k] = torque_from_power(P.flat[k], s.flat[k], v_x.flat[k], r)
+    return T
+
+
 # --- numerical integration of the stress distributions, eqs. (2.6)-(2.9) ----------------
 
 @njit(cache=True)

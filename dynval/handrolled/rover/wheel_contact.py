@@ -51,3 +51,17 @@ def wheel_contact(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray, T_cmd
     diag[12] = 1.0 if saturated else 0.0
     F_0 = mv(R_0wr, (Fx, Fy, Fz))  # eq. (3.27), expressed in frame 0
     return np.array([F_0[0], F_0[1], F_0[2]]), diag
+
+
+@njit(cache=True)
+def wheel_contacts(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray,
+                   T_cmd: np.ndarray, r: float, b: float, D: float, soil: tuple) -> tuple:
+    """:func:`wheel_contact` for n wheels in one compiled call: hubs ``p_0w``, ``v_0w``
+    (n, 3), their links' attitudes ``R_0link`` (n, 3, 3), torques ``T_cmd`` (n,); returns
+    forces (n, 3) and diagnostics (n, N_DIAG), row by row the same numbers."""
+    n = p_0w.shape[0]
+    F = np.zeros((n, 3))
+    diag = np.zeros((n, N_DIAG))
+    for k in range(n):
+        F[k], diag[k] = wheel_contact(p_0w[k], R_0link[k], v_0w[k], T_cmd[k], r, b, D, soil)
+    return F, diag

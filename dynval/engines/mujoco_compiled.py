@@ -1,0 +1,102 @@
+"""MuJoCo's step callable from numba-compiled loops, so that a loop whose forces come from
+shared code (the rover's wheel-soil law) runs many steps without returning to Python.
+
+The Python bindings' per-call cost (a few microseconds per ``mj_*`` call, more for every
+array read) is many times the physics of a small tree (2 us a step for the rover).  Here
+``mj_step1``, ``mj_step2`` and ``mj_applyFT`` are taken from the very libmujoco the
+bindings loaded (ctypes, with pointer-sized integer arguments) and handed to compiled
+code as first-class functions; the state is read from the bindings' own array views of
+mjData, which live as long as the data.  One step is ``mj_step2`` then ``mj_step1``:
+MuJoCo's documented split of ``mj_step`` (Euler: identical numbers), which leaves the
+positions and velocities of the new time computed, as ``MujocoSimulation.step``'s
+``mj_forward`` does.  Engine calls stay in this layer: loops call :func:`points` and
+:func:`step_with_point_forces`, never MuJoCo itself.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import mujoco
+import numpy as np
+from numba import njit
+
+_PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
+
+
+@dataclass(frozen=True)
+class MujocoFunctions:
+    """The C functions a compiled loop calls (ctypes objects numba accepts as arguments)."""
+
+    step1: ctypes._CFuncPtr
+    step2: ctypes._CFuncPtr
+    apply_ft: ctypes._CFuncPtr
+
+
+@cache
+def functions() -> MujocoFunctions | None:
+    """The C functions from the libmujoco next to the bindings, or None where that library
+    is not found (then loops take the Python path)."""
+    here = Path(mujoco.__file__).parent
+    found = [f for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll")
+             for f in sorted(here.glob(pattern))]
+    if not found:
+        return None
+    lib = ctypes.CDLL(str(found[0]))
+    out = {}
+    for name, key, args in (("mj_step1", "step1", [_PTR, _PTR]),
+                            ("mj_step2", "step2", [_PTR, _PTR]),
+                            ("mj_applyFT", "apply_ft",
+                             [_PTR, _PTR, _PTR, _PTR, _PTR, ctypes.c_int, _PTR])):
+        # one prototype class per signature: numba's dispatcher caches an argument's type
+        # by its Python class, and functions of one class with different signatures
+        # would send every call down its slow path (measured: 3 us -> 90 us a call)
+        address = ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+        out[key] = ctypes.CFUNCTYPE(None, *args)(address)
+    return MujocoFunctions(**out)
+
+
+@njit(cache=True)
+def points(xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
+           body_rootid: np.ndarray, bodies: np.ndarray, offsets: np.ndarray,
+           P: np.ndarray, V: np.ndarray, R: np.ndarray) -> None:
+    """World position P[k], velocity V[k] and attitude R[k] of the link of the point
+    ``offsets[k]`` of body ``bodies[k]``, into the given arrays: p = x + R o, and
+    v = v_c + w x (p - c) from cvel's (w, v_c) at the tree's subtree_com c (what
+    mj_objectVelocity shifts)."""
+    for k in range(bodies.shape[0]):
+        b = bodies[k]
+        c = subtree_com[body_rootid[b]]
+        for i in range(3):
+            R[k, i, 0], R[k, i, 1], R[k, i, 2] = xmat[b, 3 * i], xmat[b, 3 * i + 1], \
+                xmat[b, 3 * i + 2]
+            P[k, i] = xpos[b, i] + (R[k, i, 0] * offsets[k, 0] + R[k, i, 1] * offsets[k, 1]
+                                    + R[k, i, 2] * offsets[k, 2])
+        w0, w1, w2 = cvel[b, 0], cvel[b, 1], cvel[b, 2]
+        r0, r1, r2 = P[k, 0] - c[0], P[k, 1] - c[1], P[k, 2] - c[2]
+        V[k, 0] = cvel[b, 3] + (w1 * r2 - w2 * r1)
+        V[k, 1] = cvel[b, 4] + (w2 * r0 - w0 * r2)
+        V[k, 2] = cvel[b, 5] + (w0 * r1 - w1 * r0)
+
+
+@njit(cache=True)
+def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied: np.ndarray,
+                           dofs: np.ndarray, tau: np.ndarray, bodies: np.ndarray,
+                           P: np.ndarray, F: np.ndarray) -> None:
+    """One step under joint efforts ``tau`` on ``dofs`` and forces F[k] [N, world] at the
+    world points P[k] of ``bodies[k]`` (mj_applyFT into qfrc_applied, as the Python
+    path), then the new time's positions and velocities (mj_step2, mj_step1)."""
+    qfrc_applied[:] = 0.0
+    for i in range(dofs.shape[0]):
+        qfrc_applied[dofs[i]] = tau[i]
+    zero = np.zeros(3)
+    for k in range(bodies.shape[0]):
+        f = np.ascontiguousarray(F[k])
+        p = np.ascontiguousarray(P[k])
+        apply_ft(m, d, f.ctypes.data, zero.ctypes.data, p.ctypes.data, bodies[k],
+                 qfrc_applied.ctypes.data)
+    step2(m, d)
+    step1(m, d)
