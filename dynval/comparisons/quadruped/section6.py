@@ -44,6 +44,82 @@ BALANCED_REASON = ("first-order integration (semi-implicit Euler) of a dynamical
                    f"to {MAX_RATIO:g} allows for the O(dt^2) terms)")
 
 
+# The walk with a consistent four-leg split (issue 15 item 6): section 4.1's common X force
+# split side by side (handrolled/quadruped/grf.py "side-wise") balances the yaw of the
+# four-leg phases.  Open loop, the supported robot under its feedforward torques is
+# unstable (an error e-folds in about 0.1 s, measured below), so semi-implicit Euler's
+# first-order error leaves its asymptotic range within a second; the classical RK4 keeps
+# it there over the first 2 s: the three-leg phases and the first four-leg phase
+# (1.6-2.0 s).  The paper's split runs beside it on the same grid.
+WALK_SPLITS = ("side-wise", "paper")
+WALK_HORIZON = 2.0  # [s]
+RK4_STEPS = (4e-3, 2e-3, 1e-3)  # [s]
+RK4_MIN, RK4_MAX = 16.0 * 3.0 / 4.0, 16.0 * 4.0 / 3.0  # 2^4 with the trot's 3/4 factor
+RK4_REASON = ("fourth-order integration (classical RK4) of a dynamically consistent plan: "
+              f"the error falls 16-fold when the step halves ({RK4_MIN:g} to {RK4_MAX:g} "
+              "allows for the higher-order terms)")
+GROWTH_FROM = 0.8  # [s] the error's exponential growth is fitted from here to the horizon
+
+
+def run_walk_splits(p: QuadrupedParams, until: float | None = None) -> dict:
+    """Section 6's round trip on the walk by RK4 with each four-leg split, over the first
+    ``WALK_HORIZON`` seconds: errors and halving ratios per step, the unbalanced wrench,
+    and the growth rate of the consistent plan's error (its log-slope at the finest step)
+    with what that growth makes of double precision's round-off over a whole cycle."""
+    model = build_model(p)
+    g_W = np.array([0.0, 0.0, -p.g])
+    height = standing_height(p) - p.foot_radius
+    walk = GAITS["walk"]
+    horizon = WALK_HORIZON if until is None else min(WALK_HORIZON, until)
+    out: dict = {"horizon": horizon, "period": walk.period}
+    for split in WALK_SPLITS:
+        rows = []
+        for dt in RK4_STEPS:
+            r = round_trip(model, walk, height, g_W, dt, horizon, split=split,
+                           integrator="rk4")
+            rows.append({"gait": f"walk, {split} split", "step": dt, **_errors(r),
+                         "residual": float(np.max(np.abs(r.residual))),
+                         "roll_deg": float(np.degrees(np.max(np.abs(r.roll))))})
+            if split == WALK_SPLITS[0] and dt == RK4_STEPS[-1]:
+                err = np.max(np.abs(r.theta - r.theta_plan), axis=1)
+                fit = (r.t >= GROWTH_FROM) & (err > 0.0)
+                out["growth"] = (float(np.polyfit(r.t[fit], np.log(err[fit]), 1)[0])
+                                 if fit.sum() > 10 else float("nan"))
+        out[split] = _with_ratios(rows)
+    lam = out.get("growth", float("nan"))
+    out["cycle_amplification"] = float(np.exp(lam * walk.period))
+    out["round_off_floor_rad"] = float(np.finfo(float).eps * out["cycle_amplification"])
+    return out
+
+
+def walk_splits_table(res: dict) -> dict:
+    """The chapter table of the walk's round trip with both four-leg splits (RK4)."""
+    body = []
+    for split in WALK_SPLITS:
+        for r in res[split]:
+            ratio = ("-" if r["ratio"] is None else
+                     " / ".join(f"{r['ratio'][q]:.2f}" for q, _ in QUANTITIES))
+            body.append([split, f"{1e3 * r['step']:g}", f"{r['acceleration']:.4g}",
+                         f"{r['velocity']:.4g}", f"{r['displacement']:.4g}", ratio,
+                         f"{r['residual']:.3g}", f"{r['roll_deg']:.3g}"])
+    return {"scenario": None,
+            "title": f"Section 6 round trip, walk, four-leg force splits (issue 15 item 6), "
+                     f"RK4, first {res['horizon']:g} s",
+            "columns": ["four-leg split", "step [ms]", "max error acc. [%]", "vel. [%]",
+                        "disp. [%]", "ratio to half step (acc/vel/disp)",
+                        "unbalanced wrench [N, N m]", "max |roll| [deg]"],
+            "rows": body,
+            "caption": "The paper's walk plan, its torques from section 4's forces with the "
+                       "four-leg X force common to all feet (paper, eq. 4.1) or common to "
+                       "each side's pair (side-wise: the least change that supplies the yaw "
+                       "moment), integrated open loop by classical RK4. Same measure as the "
+                       "other section-6 tables (back-right HFE). The consistent plan's error "
+                       f"grows as exp({res['growth']:.2f} t) from {GROWTH_FROM:g} s: over the "
+                       f"{res['period']:g} s cycle a factor {res['cycle_amplification']:.1e}, "
+                       "which turns double precision's round-off alone into "
+                       f"{res['round_off_floor_rad']:.1e} rad."}
+
+
 def _errors(r) -> dict[str, float]:
     return {q: max_percentage_error(getattr(r, f"{a}_plan")[:, JOINT], getattr(r, a)[:, JOINT])
             for q, a in QUANTITIES}

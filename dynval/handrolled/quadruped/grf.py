@@ -21,10 +21,22 @@ import numpy as np
 from dynval.handrolled.vec3 import cross
 from dynval.robots.quadruped.params import LEGS, side_sign
 
+SPLITS = ("paper", "side-wise")  # section 4.1 as printed; with one X force per side
 
-def _patterns(stance: tuple[str, ...]) -> list[dict[str, np.ndarray]]:
-    """The unknowns of the support case: each is a force direction on a set of legs."""
+
+def _patterns(stance: tuple[str, ...], split: str = "paper") -> list[dict[str, np.ndarray]]:
+    """The unknowns of the support case: each is a force direction on a set of legs.
+
+    ``split`` "side-wise" replaces section 4.1's one X force on all four feet by one on
+    each side's pair (the least change that supplies a yaw moment: the two sides' X
+    forces differ by the yaw moment over the track width), leaving rank 6."""
     ex, ey, ez = np.eye(3)
+    if split not in SPLITS:
+        raise ValueError(f"unknown force split {split!r}; choose one of {SPLITS}")
+    if len(stance) == 4 and split == "side-wise":
+        sides = [[leg for leg in stance if side_sign(leg) == sign] for sign in (1, -1)]
+        return ([{leg: ez} for leg in stance] + [{leg: ex for leg in side} for side in sides]
+                + [{leg: ey for leg in stance}])
     if len(stance) == 4:  # section 4.1
         return [{leg: ez} for leg in stance] + [{leg: ex for leg in stance},
                                                 {leg: ey for leg in stance}]
@@ -43,11 +55,11 @@ def _patterns(stance: tuple[str, ...]) -> list[dict[str, np.ndarray]]:
 
 
 def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray,
-                      c: np.ndarray | None = None
+                      c: np.ndarray | None = None, split: str = "paper"
                       ) -> tuple[np.ndarray, list[dict[str, np.ndarray]]]:
     """A of the body equations for the support case, moments about the point c (body
     origin when omitted), and the unknowns' patterns."""
-    pats = _patterns(tuple(stance))
+    pats = _patterns(tuple(stance), split)
     c = np.zeros(3) if c is None else c
     A = np.zeros((6, len(pats)))
     for k, pat in enumerate(pats):
@@ -58,11 +70,12 @@ def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray,
     return A, pats
 
 
-def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
+def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray,
+              split: str = "paper") -> tuple[np.ndarray, np.ndarray]:
     """Foot forces (4 x 3, body axes, legs in ``LEGS`` order) that supply the body wrench
-    (f_b, n_b) under the assumption for ``stance``, and the part of the wrench they leave
-    unbalanced (zero where A has full rank; otherwise a pure moment)."""
+    (f_b, n_b) under the assumption for ``stance`` (``split``: see ``_patterns``), and
+    the part of the wrench they leave unbalanced (zero where A has full rank; otherwise a
+    pure moment)."""
     F = np.zeros((4, 3))
     if not stance:
         return F, np.concatenate([f_b, n_b])
@@ -70,7 +83,7 @@ def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: n
     # assumed force can make is a pure moment (about the support line, or yaw)
     c = np.mean([p_B4[LEGS.index(leg)] for leg in stance], axis=0)
     w = np.concatenate([f_b, n_b - np.array(cross(c, f_b))])
-    A, pats = assumption_matrix(stance, p_B4, c)
+    A, pats = assumption_matrix(stance, p_B4, c, split)
     x = np.linalg.lstsq(A, w, rcond=None)[0]
     for k, pat in enumerate(pats):
         for leg, e in pat.items():

@@ -23,14 +23,15 @@ class Feedforward:
     residual: np.ndarray  # (6,) body wrench the assumed forces leave unbalanced
 
 
-def feedforward(model: QuadrupedModel, s: PlannedState, g_W: np.ndarray) -> Feedforward:
+def feedforward(model: QuadrupedModel, s: PlannedState, g_W: np.ndarray,
+                split: str = "paper") -> Feedforward:
     """Section 3's two stages: legs in the air for the body wrench, then the ground
-    forces of section 4 and the joint torques that go with them."""
+    forces of section 4 (``split``: grf.SPLITS) and the joint torques that go with them."""
     nu = np.concatenate([s.v_WB, np.zeros(3)])
     nudot = np.concatenate([s.a_WB, np.zeros(3)])
     f_b, n_b, *_ = inverse_dynamics(model, np.eye(3), nu, nudot, s.theta, s.thetad,
                                     s.thetadd, g_W)
-    F, residual = solve_grf(s.stance, s.p_B4, f_b, n_b)
+    F, residual = solve_grf(s.stance, s.p_B4, f_b, n_b, split)
     _, _, tau, *_ = inverse_dynamics(model, np.eye(3), nu, nudot, s.theta, s.thetad,
                                      s.thetadd, g_W, F)
     return Feedforward(tau, F, residual)

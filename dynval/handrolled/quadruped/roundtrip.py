@@ -13,12 +13,12 @@ planned motion the torques cannot produce (they do not).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dynval.handrolled.quadruped.gait import Gait, PlannedState, plan
-from dynval.handrolled.quadruped.inverse import feedforward
+from dynval.handrolled.quadruped.inverse import Feedforward, feedforward
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
 
@@ -40,11 +40,16 @@ class RoundTrip:
 
 def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray,
                dt: float, duration: float,
-               planner: Callable[[float], PlannedState] | None = None) -> RoundTrip:
+               planner: Callable[[float], PlannedState] | None = None,
+               split: str = "paper", integrator: str = "euler") -> RoundTrip:
     """Integrate eq. (5) with the supporting feet pinned (section 5), open loop from the
     planned initial state with the planned torques, recording the plan and the integrated
     motion at every step.  ``planner`` (t -> planned state) replaces the gait's own plan,
-    e.g. the balanced trot of balance.py."""
+    e.g. the balanced trot of balance.py; ``split`` chooses section 4.1's four-leg force
+    split (grf.SPLITS); ``integrator`` "euler" (semi-implicit, sections 5-6) or "rk4"
+    (the torques of the plan at each stage's time, under the step's support)."""
+    if integrator not in ("euler", "rk4"):
+        raise ValueError(f"unknown integrator {integrator!r}; choose 'euler' or 'rk4'")
     n = int(round(duration / dt))
     if planner is None:
         def planner(t: float) -> PlannedState:
@@ -57,13 +62,21 @@ def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray
     res, roll, ts = np.zeros((n, 6)), np.zeros(n), np.arange(n) * dt
     for k in range(n):
         s = planner(float(ts[k]))
-        ff = feedforward(model, s, g_W)
+        ff = feedforward(model, s, g_W, split)
         R = sim.R_WB
         rec["tp"][k], rec["tdp"][k], rec["tddp"][k] = (s.theta.ravel(), s.thetad.ravel(),
                                                        s.thetadd.ravel())
         rec["t"][k], rec["td"][k] = sim.theta, sim.nu[6:]
         res[k], roll[k] = ff.residual, np.arctan2(R[2, 1], R[2, 2])
-        sim.step(ff.tau, s.stance)
+        if integrator == "euler":
+            sim.step(ff.tau, s.stance)
+        else:
+            def tau_at(tt: float, s: PlannedState = s, ff: Feedforward = ff) -> np.ndarray:
+                if tt == s.t:
+                    return ff.tau
+                return feedforward(model, replace(planner(tt), stance=s.stance), g_W,
+                                   split).tau
+            sim.step_rk4(tau_at, s.stance)
         rec["tdd"][k] = sim.nudot[6:]
     return RoundTrip(ts, rec["tp"], rec["tdp"], rec["tddp"], rec["t"], rec["td"], rec["tdd"],
                      res, roll)
