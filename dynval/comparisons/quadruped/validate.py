@@ -243,8 +243,9 @@ def _gait_text(name: str) -> str:
 def _section6_rows(s6: dict) -> list[MetricRow]:
     """The paper's gaits: errors (recomputed) and, for the walk, the halving ratio's lower
     bound (requirement); the paper's trot does not converge (its erratum)."""
+    walk_band = (section6.MIN_RATIO, None, "lower bound: " + section6.REASON)
     return [row for name, res in s6.items()
-            for row in _trip_rows(name, res["rows"], None if name == "walk" else False)]
+            for row in _trip_rows(name, res["rows"], walk_band if name == "walk" else None)]
 
 
 def _balanced_ok(bal: dict) -> bool:
@@ -255,12 +256,24 @@ def _balanced_ok(bal: dict) -> bool:
 
 def _balanced_rows(bal: dict) -> list[MetricRow]:
     """The balanced trot's errors (recomputed) and halving ratios within the band."""
-    return _trip_rows(section6.BALANCED, bal["rows"], section6.MAX_RATIO)
+    return _trip_rows(section6.BALANCED, bal["rows"],
+                      (section6.MIN_RATIO, section6.MAX_RATIO,
+                       "band: " + section6.BALANCED_REASON))
 
 
-def _trip_rows(name: str, trip: list[dict], upper: float | None | bool) -> list[MetricRow]:
+def _walk_split_rows(res: dict) -> list[MetricRow]:
+    """The walk's RK4 round trip: errors of both splits (recomputed), and the consistent
+    split's halving ratios held to the fourth-order band."""
+    side, paper = section6.WALK_SPLITS
+    return (_trip_rows(f"walk {side} rk4", res[side],
+                       (section6.RK4_MIN, section6.RK4_MAX, "band: " + section6.RK4_REASON))
+            + _trip_rows(f"walk {paper} rk4", res[paper], None))
+
+
+def _trip_rows(name: str, trip: list[dict], band: tuple[float, float | None, str] | None
+               ) -> list[MetricRow]:
     """One round trip's rows: each step's errors, and its halving ratios held to
-    [MIN_RATIO, upper] (``upper`` None: the lower bound only; False: no ratio rows)."""
+    ``band`` = (lower, upper or None, reason); no ratio rows where ``band`` is None."""
     rows = []
     for r in trip:
         variant = f"{name} dt={r['step']:g}"
@@ -269,41 +282,15 @@ def _trip_rows(name: str, trip: list[dict], upper: float | None | bool) -> list[
                 ROBOT, "section 6", f"joint.RB.HFE.{q}", "max_pct_error", r[q],
                 "the paper's figure is held back; reported, not toleranced",
                 variant=variant, reference="inverse kinematics"))
-            if r["ratio"] is None or upper is False:
+            if r["ratio"] is None or band is None:
                 continue
+            lower, upper, reason = band
             ratio = r["ratio"][q]
-            ok = ratio >= section6.MIN_RATIO and (upper is None or ratio <= upper)
-            reason = ("lower bound: " + section6.REASON if upper is None
-                      else "band: " + section6.BALANCED_REASON)
+            ok = ratio >= lower and (upper is None or ratio <= upper)
             rows.append(MetricRow(
                 ROBOT, "section 6", "L5", variant, f"joint.RB.HFE.{q}", "inverse kinematics",
-                "handrolled", "halving_ratio", ratio, section6.MIN_RATIO, bool(ok), reason,
+                "handrolled", "halving_ratio", ratio, lower, bool(ok), reason,
                 "requirement"))
-    return rows
-
-
-def _walk_split_rows(res: dict) -> list[MetricRow]:
-    """The walk's RK4 round trip: errors of both splits (recomputed), and the consistent
-    split's halving ratios held to the fourth-order band."""
-    rows = []
-    for split in section6.WALK_SPLITS:
-        consistent = split == section6.WALK_SPLITS[0]
-        for r in res[split]:
-            variant = f"walk {split} rk4 dt={r['step']:g}"
-            for q, _ in section6.QUANTITIES:
-                rows.append(recomputed_row(
-                    ROBOT, "section 6", f"joint.RB.HFE.{q}", "max_pct_error", r[q],
-                    "the paper's figure is held back; reported, not toleranced",
-                    variant=variant, reference="inverse kinematics"))
-                if r["ratio"] is None or not consistent:
-                    continue
-                ratio = r["ratio"][q]
-                rows.append(MetricRow(
-                    ROBOT, "section 6", "L5", variant, f"joint.RB.HFE.{q}",
-                    "inverse kinematics", "handrolled", "halving_ratio", ratio,
-                    section6.RK4_MIN,
-                    bool(section6.RK4_MIN <= ratio <= section6.RK4_MAX),
-                    "band: " + section6.RK4_REASON, "requirement"))
     return rows
 
 
