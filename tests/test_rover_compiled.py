@@ -103,3 +103,18 @@ def test_the_harness_steps_a_chunk_from_one_sample_to_the_next():
 def test_a_chunk_whose_clock_goes_back_is_a_divergence():
     with pytest.raises(harness.DivergenceError, match="in 10 step"):
         harness.run(_Clock(0.001, slip_at=20), 0.05, 0.001, record_every=10)
+
+
+def test_the_hand_rolled_chunks_give_the_step_by_step_bits():
+    # the compiled chunk sequences the same compiled step and torque law as the Python
+    # loop, so the traces are identical, bit for bit, steering and left-soil check included
+    from dynval.comparisons.rover.loop import HandrolledPlant
+
+    sc = sc_.SCENARIOS["pd_disturbed_6"]
+    fast = sc_.run_one(PARAMS, sc, "handrolled", "shared", DESC, until=2.0)
+    with mock.patch.object(HandrolledPlant, "compiled", property(lambda self: False)):
+        slow = sc_.run_one(PARAMS, sc, "handrolled", "shared", DESC, until=2.0)
+    assert fast.equals(slow)
+    rk4 = make_plant("handrolled", PARAMS, load_soil(PARAMS.soil).as_tuple(), False, DESC,
+                     integrator="rk4")
+    assert not rk4.compiled  # the RK4 scheme steps from Python

@@ -125,3 +125,20 @@ def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
     for unrelated in ("dynval.comparisons.cli", "dynval.reports.pdf",
                       "dynval.handrolled.rover.model", "dynval.comparisons.quadruped.validate"):
         assert unrelated not in code
+
+
+def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):
+    # no timings of this machine yet: the shipped ones of the tier order the tasks, so the
+    # longest start first; this machine's own, once written, take precedence
+    from dynval.comparisons import pipeline
+
+    for tier in ("full", "ci"):
+        path = tmp_path / f"timings-{tier}.json"
+        shipped = pipeline._load_timings(path)
+        assert len(shipped) > 100 and all(v >= 0.0 for v in shipped.values())
+        keys = {t.key for t in LADDER.tasks(LADDER.inputs(LADDER.default_params, ROOT
+                                                            / "landing_gear", tier=tier))}
+        assert keys <= set(shipped)  # every landing-gear task has a shipped time
+        key = next(iter(keys))
+        path.write_text(f'{{"{key}": 1234.5}}')
+        assert pipeline._load_timings(path)[key] == 1234.5

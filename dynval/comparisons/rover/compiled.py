@@ -14,10 +14,8 @@ from numba import njit
 from dynval.comparisons.rover.frames import R_0W
 from dynval.engines.mujoco_compiled import points, step_with_point_forces
 from dynval.handrolled.rover.terramechanics import torques_from_power
-from dynval.handrolled.rover.wheel_contact import DIAGNOSTICS, N_DIAG, wheel_contacts
+from dynval.handrolled.rover.wheel_contact import N_DIAG, SINKAGE, SLIP, V_X, wheel_contacts
 from dynval.robots.rover.params import R_W0
-
-SINKAGE, SLIP, V_X = (DIAGNOSTICS.index(c) for c in ("sinkage", "slip", "v_x"))
 
 
 @njit(cache=True)

@@ -64,6 +64,26 @@ class HandrolledPlant:
         self.t += self.dt
         return diag
 
+    @property
+    def compiled(self) -> bool:
+        """Whether :meth:`advance_many` is at hand (the Euler scheme)."""
+        return not self.model.rk4
+
+    def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
+                     ) -> tuple[np.ndarray, int]:
+        """Up to n steps in one compiled call (HandRolledRover.advance_many)."""
+        diag, done = self.model.advance_many(T, P, n)
+        self.t = self._clock(done)
+        return diag, done
+
+    def _clock(self, done: int) -> float:
+        """The time after ``done`` more steps, summed step by step as ``advance`` does
+        (the same float at every step, so the traces' time column is unchanged)."""
+        t = self.t
+        for _ in range(done):
+            t += self.dt
+        return t
+
 
 class EnginePlant:
     """An engine simulation seen through the thesis' coordinates; the wheel forces come

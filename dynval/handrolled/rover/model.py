@@ -22,7 +22,8 @@ from dynval.handrolled.rover.kinematics import (
     point_jacobian,
     segment_frame_index,
 )
-from dynval.handrolled.rover.wheel_contact import N_DIAG, wheel_contact
+from dynval.handrolled.rover.terramechanics import torques_from_power
+from dynval.handrolled.rover.wheel_contact import N_DIAG, SINKAGE, SLIP, V_X, wheel_contact
 from dynval.handrolled.vec3 import add, cross, mtv, mv, row, scale
 from dynval.robots.rover.params import SIDES, RoverParams, cg_position, hub_positions
 
@@ -89,6 +90,29 @@ def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, g: f
     return q + qd * dt + 0.5 * a1 * dt * dt, qd + a1 * dt, a1, diag  # eqs. (4.1)-(4.2)
 
 
+@njit(cache=True)
+def euler_steps(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, P: np.ndarray,
+                powered: bool, n: int, dt: float, g: float, L: float, mass: np.ndarray,
+                p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray, p_cg: np.ndarray,
+                r: float, b: float, D: float, soil: tuple, wheel_sign: float,
+                n_free: int) -> tuple:
+    """Up to n of :func:`euler_step` in one compiled call, the wheel torques T_cmd updated
+    in place from the wheel powers P after each step when ``powered`` (simcore.m's drive,
+    ``torques_from_power``); stops after a step whose diagnostics show a wheel out of the
+    soil.  (q, qd, qdd, diagnostics of the last step, steps taken)."""
+    qdd = np.zeros_like(q)
+    diag = np.zeros((p_hub.shape[0], 2, N_DIAG))
+    for k in range(n):
+        q, qd, qdd, diag = euler_step(q, qd, T_cmd, dt, g, L, mass, p_C, I_C, p_hub, p_cg,
+                                      r, b, D, soil, wheel_sign, n_free)
+        if (diag[:, :, SINKAGE] <= 0.0).any():  # a wheel left the soil
+            return q, qd, qdd, diag, k + 1
+        if powered:
+            T_cmd[:, :] = torques_from_power(P, diag[:, :, SLIP].copy(),
+                                             diag[:, :, V_X].copy(), r)
+    return q, qd, qdd, diag, n
+
+
 def _qdd(q: np.ndarray, qd: np.ndarray, *args) -> np.ndarray:
     """The joint accelerations alone, for the RK4 stages."""
     return accelerations(q, qd, *args)[0]
@@ -143,6 +167,20 @@ class HandRolledRover:
         self.qdd, self.diag = accelerations(self.q, self.qd, *args)
         self.q, self.qd = rk4_step(_qdd, self.q, self.qd, self.qdd, dt, args)
         return self.diag
+
+    def advance_many(self, T_cmd: np.ndarray, P: np.ndarray | None, n: int
+                     ) -> tuple[np.ndarray, int]:
+        """Up to n Euler steps in one compiled call (:func:`euler_steps`), T_cmd updated in
+        place from the powers P (None: constant torques): (the last step's diagnostics,
+        steps taken). The same numbers as n calls of :meth:`advance`."""
+        if self.rk4:
+            raise ValueError("advance_many steps the Euler scheme only")
+        p = self.p
+        self.q, self.qd, self.qdd, self.diag, done = euler_steps(
+            self.q, self.qd, T_cmd, np.zeros_like(T_cmd) if P is None else P, P is not None,
+            n, p.dt, p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r,
+            p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+        return self.diag, done
 
     def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
         """Diagnostics of every wheel at the current state without stepping."""

@@ -24,6 +24,7 @@ from dynval.handrolled.vec3 import mtv, mv
 DIAGNOSTICS = ("sinkage", "theta1", "slip", "beta", "H", "R", "Fx", "Fy", "Fz", "v_x", "v_y",
                "v_z", "saturated")
 N_DIAG = len(DIAGNOSTICS)
+SINKAGE, SLIP, V_X = (DIAGNOSTICS.index(c) for c in ("sinkage", "slip", "v_x"))
 
 
 @njit(cache=True)
