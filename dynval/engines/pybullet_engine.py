@@ -223,6 +223,10 @@ class PybulletSimulation(_Client):
         c = self.client  # BulletClient makes a new partial on every attribute access
         self._getLinkState, self._stepSimulation = c.getLinkState, c.stepSimulation
         self._applyExternalForce = c.applyExternalForce
+        self._getLinkStates, self._getJointStates = c.getLinkStates, c.getJointStates
+        self._getBasePositionAndOrientation = c.getBasePositionAndOrientation
+        self._getBaseVelocity = c.getBaseVelocity
+        self._setJointMotorControlArray = c.setJointMotorControlArray
         if ground is not None:
             self._add_ground(ground)
 
@@ -269,15 +273,14 @@ class PybulletSimulation(_Client):
         return self._state
 
     def _read_state(self) -> FloatingState:
-        c = self.client
-        p_WI, q_WI = c.getBasePositionAndOrientation(self.body)
-        v_WI, w = c.getBaseVelocity(self.body)
+        p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
+        v_WI, w = self._getBaseVelocity(self.body)
         R_WI = _quat_xyzw_to_R(q_WI)
         R_WB = R_WI @ self.R_BI.T
         p_WB = np.array(p_WI) - R_WB @ self.p_BI
         w = np.array(w)
         v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
-        js = c.getJointStates(self.body, self.jidx) if self.jidx else []
+        js = self._getJointStates(self.body, self.jidx) if self.jidx else []
         return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
                              np.array([s[1] for s in js], dtype=float))
 
@@ -314,8 +317,8 @@ class PybulletSimulation(_Client):
         missing = sorted({li for li in map(self.link, links)
                           if li >= 0 and li not in self._link_states})
         if missing:
-            states = self.client.getLinkStates(self.body, missing, computeLinkVelocity=1,
-                                               computeForwardKinematics=1)
+            states = self._getLinkStates(self.body, missing, computeLinkVelocity=1,
+                                         computeForwardKinematics=1)
             self._link_states.update(zip(missing, states, strict=True))
         P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
         for k, (link, o) in enumerate(zip(links, offsets, strict=True)):
@@ -324,10 +327,9 @@ class PybulletSimulation(_Client):
         return P, V
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
-        c = self.client
         if self.jidx:
-            c.setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
-                                        forces=[float(t) for t in tau])
+            self._setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
+                                            forces=[float(t) for t in tau])
         for f in forces:
             p = self._positions.get((f.link, np.asarray(f.offset, dtype=float).tobytes()))
             if p is None:
