@@ -1,8 +1,11 @@
 """The hexapod closed loop for each implementation: the same FO PD^alpha controller (eqs.
-14-16, every f_sr / f_sc steps, zero-order hold), the ideal drive with saturation (7), the
-body spring-dashpots of eq. (10) and the ground law (11) or (12) are evaluated here, in
-shared code, from each implementation's own state, and applied as slide forces, joint
-torques and point forces on the feet.
+14-16, every f_sr / f_sc steps, zero-order hold), the drive (7)-(9), the body spring-dashpots
+of eq. (10) and the ground law (11) or (12) are evaluated here, in shared code, from each
+implementation's own state, and applied as slide forces, joint torques and point forces on
+the feet. The drive's own states (the motor of the flexible transmission (8), and the
+gear's output side with backlash (9)) are integrated here too, beside the plant, by the
+plant's scheme (:class:`SharedDrive`), so every implementation drives its links through the
+same code.
 
 Plants: the hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit
 Euler with the forces held over the step, and MuJoCo / PyBullet on the generated
@@ -133,6 +136,49 @@ def planned_start(p: HexapodParams) -> tuple[np.ndarray, np.ndarray]:
     return q, r.qd.copy()
 
 
+class SharedDrive:
+    """The joint drives of eqs. (7)-(9) for the 2n joints, stepped beside the plant.
+
+    ideal (7): the link receives tau_m; flexible (8): the motor angle theta_m (inertia J_m,
+    friction B_m) drives the link through K_T (theta_m - theta); backlash (9): the motor
+    (9a) and the gear's output side theta_T drive the link through K_T (theta_T - theta)
+    (9d), colliding by (9b)-(9c) when the play h closes. Each step is semi-implicit Euler
+    (the plant's scheme) from the step's start, the link angle theta held at its start value
+    as the plant holds the link torque; the impacts are resolved after the step
+    (transmission.resolve_backlash, as in PlanarHexapod.step)."""
+
+    def __init__(self, p: HexapodParams, th: np.ndarray, th_dot: np.ndarray) -> None:
+        self.p, self.level = p, p.transmission
+        if self.level not in transmission.LEVELS:
+            raise ValueError(f"unknown transmission {self.level!r}")
+        self.J_m, self.J_T = transmission.joint_inertias(p, p.n)
+        # drives unloaded at the joint angles (PlanarHexapod.reset_to_plan)
+        self.th_m, self.th_m_dot = th.copy(), th_dot.copy()
+        self.th_T, self.th_T_dot = th.copy(), th_dot.copy()
+        self.impacts = 0
+
+    def link_torque(self, tau_m: np.ndarray, th: np.ndarray) -> np.ndarray:
+        """The torque on the links: tau_m (7), K_T (theta_m - theta) (8b), K_T (theta_T -
+        theta) (9d)."""
+        return transmission.link_torque(tau_m, self.th_m, self.th_T, th, self.p, self.level)
+
+    def step(self, tau_m: np.ndarray, th: np.ndarray, dt: float) -> None:
+        """One step of the drive states under the motor torque tau_m, link angles th."""
+        if self.level == "ideal":
+            return
+        a_m = transmission.motor_acceleration(tau_m, self.th_m, self.th_m_dot, th, self.J_m,
+                                              self.p, self.level)  # (8a) or (9a)
+        self.th_m_dot = self.th_m_dot + dt * a_m
+        self.th_m = self.th_m + dt * self.th_m_dot
+        if self.level == "backlash":
+            a_T = transmission.output_acceleration(self.th_T, self.th_T_dot, th, self.J_T,
+                                                   self.p)
+            self.th_T_dot = self.th_T_dot + dt * a_T
+            self.th_T = self.th_T + dt * self.th_T_dot
+            self.impacts += transmission.resolve_backlash(  # (9b)-(9c)
+                self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.J_m, self.J_T, self.p)
+
+
 class HexapodLoop:
     """Controller + drive + body springs + ground + plant (module docstring)."""
 
@@ -152,6 +198,7 @@ class HexapodLoop:
         self.s = plant.observe()
         self.qd_prev = self.s.qd.copy()
         self.t = self.s.t
+        self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:])
         self._update_inputs()
 
     def reference(self, t: float) -> np.ndarray:
@@ -169,10 +216,12 @@ class HexapodLoop:
         if self.steps % self.ratio == 0:  # controller sample, held until the next one
             self.Th_d = self.reference(self.t)
             self.tau_C = self.controller(self.Th_d, s.q[2 * k:])  # eqs. (14), (16)
-        self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7), ideal drive
+        self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7)
+        self.tau_link = self.drive.link_torque(self.tau_m, s.q[2 * k:])  # (7), (8b), (9d)
 
     def advance(self) -> None:
-        self.plant.step(self.F_seg, self.tau_m, self.F_feet)
+        self.plant.step(self.F_seg, self.tau_link, self.F_feet)
+        self.drive.step(self.tau_m, self.s.q[2 * self.k:], self.dt)
         self.steps += 1
         self.qd_prev = self.s.qd
         self.s = self.plant.observe()
@@ -193,7 +242,7 @@ class HexapodLoop:
                 c = 2 * k + 2 * i + j
                 out[f"joint.{leg}.{name}.angle"] = s.q[c]
                 out[f"joint.{leg}.{name}.rate"] = s.qd[c]
-                out[f"joint.{leg}.{name}.torque"] = self.tau_m[2 * i + j]
+                out[f"joint.{leg}.{name}.torque"] = self.tau_link[2 * i + j]
                 out[f"joint.{leg}.{name}.reference"] = self.Th_d[2 * i + j]
             out[f"foot.{leg}.x"], out[f"foot.{leg}.y"] = s.feet[i]
             out[f"foot.{leg}.force.x"], out[f"foot.{leg}.force.y"] = self.F_feet[i]
@@ -202,13 +251,20 @@ class HexapodLoop:
         idx = np.array([0, 1, 2 * k, 2 * k + 1])
         qdd = (s.qd[idx] - self.qd_prev[idx]) / self.dt
         terms = lagrange.torque_terms(s.q[idx], s.qd[idx], qdd, self.lm, p.g)
+        d = self.drive
+        out["hexapod.gear_impacts"] = float(d.impacts)
         for j, name in enumerate(JOINTS):
             leg = f"joint.{self.legs[0]}.{name}"
+            out[f"{leg}.acceleration"] = qdd[2 + j]
+            out[f"{leg}.torque_motor"] = self.tau_m[j]
+            out[f"{leg}.motor_angle"] = d.th_m[j]
+            out[f"{leg}.gear_angle"] = d.th_T[j]
             out[f"{leg}.torque_inertial"] = terms["I"][2 + j]
             out[f"{leg}.torque_coriolis"] = terms["CC"][2 + j]
             out[f"{leg}.torque_gravity"] = terms["G"][2 + j]
         plan = planning.leg_plan(self.t, 0, p)  # Figs. 4-5: the planned foot of leg 1
         leg = f"foot.{self.legs[0]}"
+        out[f"{leg}.vx"], out[f"{leg}.vy"] = s.feet_v[0]
         out[f"{leg}.x_ref"], out[f"{leg}.y_ref"] = plan.p_Fd
         out[f"{leg}.vy_ref"], out[f"{leg}.ay_ref"] = plan.v_Fd[1], plan.a_Fd[1]
         return out
