@@ -109,9 +109,9 @@ class DiscreteFilter:
         self.y[:] = 0.0
 
     def __call__(self, e_k: float) -> float:
-        self.e = np.roll(self.e, 1)
+        self.e[1:] = self.e[:-1]  # shift the histories by one sample (in place)
         self.e[0] = e_k
         y_k = (self.a @ self.e - self.b[1:] @ self.y[:-1]) / self.b[0]
-        self.y = np.roll(self.y, 1)
+        self.y[1:] = self.y[:-1]
         self.y[0] = y_k
         return self.K * y_k
