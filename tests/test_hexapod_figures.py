@@ -166,3 +166,22 @@ def test_compiled_step_is_the_printed_step(transmission, ground):
     assert np.max(np.abs(fast["qd"] - printed["qd"])) < 1e-8
     assert np.max(np.abs(fast["F"] - printed["F"])) < 1e-6
     assert np.max(np.abs(printed["F"])) > 100.0  # the feet do carry the robot
+
+
+# ---------------------------------------------------------------- native contact -------
+def test_native_contact_is_for_the_engines_only():
+    with pytest.raises(ValueError, match="no native contact"):
+        make_plant("handrolled", p, "native", DESC)
+
+
+@pytest.mark.parametrize("impl", ["mujoco", "pybullet"])
+def test_native_contact_carries_the_walking_robot(impl):
+    """0.3 s of WG_50 on each engine's own contact: the body stays within 5 cm of H_B and
+    the feet's vertical forces carry the weight on average (impulse balance: the body's
+    vertical momentum changes by 88 kg x 0.08 m/s over the span, 2.4 % of m g T in the
+    shared run; 5 % bounds it with the legs' share)."""
+    df = run_one(p, SCENARIOS["WG_50"], impl, "native", DESC, until=0.3)
+    assert np.max(np.abs(df["com.y"] - p.H_B)) < 0.05
+    fy = sum(df[f"foot.{leg}.force.y"] for leg in ("LF", "RF", "LM", "RM", "LB", "RB"))
+    assert fy.mean() == pytest.approx(p.m_total * p.g, rel=0.05)
+    assert df["foot.LF.y"].max() > 0.05  # the swing tripod lifts

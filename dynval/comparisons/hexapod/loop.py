@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
-from dynval.engines.base import FloatingState, PointForce
+from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hexapod import body, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
@@ -48,6 +48,7 @@ class HandrolledPlant:
     """PlanarHexapod behind the plant interface (forces held over each step)."""
 
     name = "handrolled"
+    contact = "shared"
 
     def __init__(self, p: HexapodParams) -> None:
         self.model = PlanarHexapod(p)
@@ -74,8 +75,8 @@ class HandrolledPlant:
 class EnginePlant:
     """An engine's hexapod (fixed ground link, slides and hinges) in paper coordinates."""
 
-    def __init__(self, sim, p: HexapodParams) -> None:
-        self.sim, self.name = sim, sim.name
+    def __init__(self, sim, p: HexapodParams, contact: str = "shared") -> None:
+        self.sim, self.name, self.contact = sim, sim.name, contact
         self.off = robot_offset(p)
         self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
 
@@ -95,26 +96,47 @@ class EnginePlant:
                   for link, F in zip(self.feet_links, F_feet, strict=True) if F.any()]
         self.sim.step(np.concatenate([F_seg.ravel(), tau]), forces)
 
+    def native_feet_forces(self) -> np.ndarray:
+        """The engine's own ground force on each foot (n x 2, paper frame)."""
+        f = self.sim.contact_forces()
+        return np.array([[f[link][0], f[link][2]] if link in f else [0.0, 0.0]
+                         for link in self.feet_links])
+
+
+def native_ground(p: HexapodParams) -> Ground:
+    """The ground plane of the engines' native contact: lowered by the foot radius so that
+    the foot sphere touches it when its centre reaches y = 0 (where eqs. 11-12 start), with
+    the linear law's K_yF and B_yF of eq. (11) as its stiffness and damping (MuJoCo's scaled
+    by each foot's apparent mass at the start) and Coulomb friction mu_native."""
+    n = np.array([0.0, 0.0, 1.0])
+    return Ground(n, -p.r_F * n, p.K_yF, p.B_yF, p.mu_native, None,
+                  tuple(f"{leg}_foot" for leg in leg_names(p)))
+
 
 def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Path):
-    """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``)."""
-    if contact != "shared":
-        raise ValueError(f"contact mode {contact!r}: the hexapod runs with the shared ground "
-                         "law of eqs. (11)-(12) only")
+    """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``);
+    ``contact`` "shared" (the ground law of eqs. 11-12 applied by the loop) or "native"
+    (the engine's own contact with :func:`native_ground`; engines only)."""
+    if contact not in ("shared", "native"):
+        raise ValueError(f"unknown contact mode {contact!r}; use shared or native")
     if implementation == "handrolled":
+        if contact != "shared":
+            raise ValueError("the hand-rolled model has no native contact; use 'shared'")
         return HandrolledPlant(p)
     joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
+    ground = native_ground(p) if contact == "native" else None
     if implementation == "mujoco":
         from dynval.engines.mujoco_engine import MujocoSimulation
 
-        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g)
+        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g, ground)
     elif implementation == "pybullet":
         from dynval.engines.pybullet_engine import PybulletSimulation
 
-        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, floating=False)
+        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, ground,
+                                 floating=False)
     else:
         raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim, p)
+    return EnginePlant(sim, p, contact)
 
 
 # The plan puts every foot exactly on the ground at t = 0 (y = 0), where the contact test
@@ -208,8 +230,13 @@ class HexapodLoop:
 
     def _update_inputs(self) -> None:
         s, p, k = self.s, self.p, self.k
-        self.F_feet = np.array([f.force(s.feet[i], s.feet_v[i], p)  # eqs. (11)-(12)
-                                for i, f in enumerate(self.feet)])
+        if self.plant.contact == "native":  # the engine's own contact, read back
+            self.F_feet = self.plant.native_feet_forces()
+            self.F_applied = np.zeros_like(self.F_feet)
+        else:
+            self.F_feet = np.array([f.force(s.feet[i], s.feet_v[i], p)  # eqs. (11)-(12)
+                                    for i, f in enumerate(self.feet)])
+            self.F_applied = self.F_feet
         fx, fy = body.F_RH(s.q[0:2 * k:2], s.q[1:2 * k:2], s.qd[0:2 * k:2],
                            s.qd[1:2 * k:2], p, self.body_form)  # eq. (10)
         self.F_seg = np.column_stack([fx, fy])
@@ -220,7 +247,7 @@ class HexapodLoop:
         self.tau_link = self.drive.link_torque(self.tau_m, s.q[2 * k:])  # (7), (8b), (9d)
 
     def advance(self) -> None:
-        self.plant.step(self.F_seg, self.tau_link, self.F_feet)
+        self.plant.step(self.F_seg, self.tau_link, self.F_applied)
         self.drive.step(self.tau_m, self.s.q[2 * self.k:], self.dt)
         self.steps += 1
         self.qd_prev = self.s.qd

@@ -21,7 +21,7 @@ from dynval.comparisons.hexapod.loop import HexapodLoop, make_plant, planned_sta
 from dynval.robots.hexapod.params import HexapodParams
 
 IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
-CONTACT_MODES = ("shared",)
+CONTACT_MODES = ("shared", "native")  # native: the engines only (loop.native_ground)
 
 # How far the body may move from its start before a run is called diverged: it walks V_F T
 # = 1 m in a cycle and its hips stay within centimetres of H_B [m].

@@ -12,7 +12,13 @@ import pandas as pd
 
 from dynval.comparisons.hexapod import audit, statements, trajectories
 from dynval.comparisons.hexapod.loop import START_SINK
-from dynval.comparisons.hexapod.scenarios import IMPLEMENTATIONS, SCENARIOS, Scenario, run_one
+from dynval.comparisons.hexapod.scenarios import (
+    CONTACT_MODES,
+    IMPLEMENTATIONS,
+    SCENARIOS,
+    Scenario,
+    run_one,
+)
 from dynval.comparisons.ladder import (
     AuditResults,
     Context,
@@ -59,6 +65,8 @@ COMPARED = ["com.x", "com.y", "segment.seg1.y", "segment.seg3.y", f"foot.{LEG}.x
             f"foot.{LEG}.force.x", f"foot.{LEG}.force.y", f"joint.{LEG}.hip.torque",
             f"joint.{LEG}.hip.torque_inertial", f"joint.{LEG}.hip.torque_coriolis",
             f"joint.{LEG}.hip.torque_gravity"]
+ENGINES = ("mujoco", "pybullet")
+NATIVE_SCENARIOS = ("WG_50",)  # the engines' native contact, on the budget's walk
 BODY_BAND = 0.05  # [m]
 REQ_BODY = ("the body walks, it does not fall: the hips stay within 5 cm of H_B (Table I's "
             "0.9 m; the FO controller's servo stiffness lets them sink by the legs' "
@@ -86,7 +94,7 @@ class HexapodLadder(RobotLadder):
     title = "Planar hexapod with a compliant body"
     paper = ("Silva, Tenreiro Machado, Lopes: Modelling and simulation of artificial "
              "locomotion systems (Robotica 23, 2005)")
-    contact_modes = ("shared",)
+    contact_modes = CONTACT_MODES
     l1_what = "foot p_F, J_F of eq. (6) and J of eq. (4c), one leg and whole robot, vs engines"
     l2_what = "H, c, g and inverse dynamics Gamma of eq. (6), one leg and whole robot"
     audit_reason = "round-off: the closed-form eq. (6) and the engines describe the same tree"
@@ -103,9 +111,12 @@ class HexapodLadder(RobotLadder):
         return trajectories.l3(inp.params, inp.desc_dir)
 
     def variants(self, sc: Scenario) -> list[Variant]:
-        # Native contact is not run: the engines' contacts have neither the touchdown-point
-        # spring of eqs. (11)-(12) nor its penetration-scaled damping.
-        return [Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS), TOLERANCES)]
+        shared = Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS), TOLERANCES)
+        if sc.name not in NATIVE_SCENARIOS:
+            return [shared]
+        # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
+        # penalty spring), neither of them eqs. (11)-(12): reported without a tolerance.
+        return [shared, Variant("native", tuple((i, "native") for i in ENGINES))]
 
     def compared_signals(self, sc, variant, wide) -> list[str]:
         j = f"joint.{LEG}.hip"
@@ -143,13 +154,17 @@ class HexapodLadder(RobotLadder):
                  ("integrator step (dt = 50 us vs dt/2, semi-implicit Euler)", hand,
                   ctx.result("budget dt/2")),
                  ("formulation (hand-rolled vs MuJoCo, shared laws)", hand, base["mujoco"])]
+        native = ctx.wide.get((BUDGET_SCENARIO, "native"))
+        if native is not None:
+            steps.append(("contact law (eq. (12) vs MuJoCo's native contact)", base["mujoco"],
+                          native["mujoco"]))
         return [BudgetRow(BUDGET_SCENARIO, sig, comp, rms_diff(a, b, sig, scale),
                           f"{unit} RMS")
                 for comp, a, b in steps if a is not None and b is not None
                 for sig, scale, unit in BUDGET_SIGNALS]
 
     def figure_tag(self, sc: Scenario, variant: Variant) -> str:
-        return f"{sc.name}, shared laws"
+        return f"{sc.name}, {'shared laws' if variant.name == 'shared' else 'native contact'}"
 
     def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
@@ -161,6 +176,13 @@ class HexapodLadder(RobotLadder):
         j, f = f"joint.{LEG}.hip", f"foot.{LEG}"
         path = PathPlot("Foot 1 path", f"{f}.x", f"{f}.y", "m", 1.0, False,
                         "Leg 1's foot in the paper's plane (x forward, y up).")
+        if variant.name == "native":
+            return [TimePlot("Foot 1 height and ground force, native contact",
+                             [f"{f}.y", f"{f}.force.x", f"{f}.force.y"],
+                             "Each engine's own contact (plane at -r_F, K_yF and B_yF of eq. "
+                             "(11), Coulomb friction mu_native) instead of eq. (12)."),
+                    TimePlot("Body height, native contact", ["com.y"],
+                             "Mean hip height of the three segments."), path]
         if sc.name in ("WG_50", "EPFC_35"):
             wg = sc.gait == "WG"
             f_plan, f_tau = ("Fig. 4", "Fig. 7") if wg else ("Fig. 5", "Fig. 8")
@@ -322,10 +344,14 @@ class HexapodLadder(RobotLadder):
             "angles, and the gear impacts (9b)-(9c) are resolved after each step "
             "(comparisons/hexapod/loop.SharedDrive): every implementation has the same "
             "impacts (compared as a count).",
-            "Not run: each engine's native ground contact. MuJoCo's soft constraint and "
-            "PyBullet's penalty contact have neither the touchdown-point spring of eqs. "
-            "(11)-(12) nor its penetration-scaled damping, so they would be a different "
-            "ground, not a check of the paper's; the chapter compares the paper's law only.",
+            "Native contact (WG_50 only, engines only): a plane at -r_F so that the foot "
+            "sphere touches it when its centre reaches y = 0, with eq. (11)'s K_yF and B_yF "
+            f"(MuJoCo's solref scaled by each foot's apparent mass at the start) and Coulomb "
+            f"friction mu_native = {p.mu_native:g} (an assumption: the paper's ground holds "
+            "the foot by a tangential spring and never lets it slip). Neither engine has the "
+            "touchdown-point spring of eqs. (11)-(12) or its penetration-scaled damping, so "
+            "the native runs are a different ground: compared between the engines and in "
+            "the budget, without a tolerance.",
         ]
 
 

@@ -177,6 +177,11 @@ class HexapodParams:
     ground: str = param("nonlinear", "-", "{linear, nonlinear}",
                         "Sec. IV: eq. (11) linear, eq. (12) the paper's adopted model",
                         "foot-ground model")
+    mu_native: float = param(1.0, "-", "[0, inf)",
+                             "ASSUMPTION: eqs. (11)-(12) hold the foot tangentially by a spring "
+                             "and never let it slip; an engine's native contact needs a Coulomb "
+                             "coefficient, taken high enough for the stance feet to hold",
+                             "friction coefficient of the engines' native contact")
     # --- controller (Table IV, eqs. 14-16) ----------------------------------------------
     K_p1: float = param(1500.0, "N m/rad", "(-inf, inf)",
                         T4 + " (printed K_n1: READING K_p1, the column reads K_p, K_alpha, "
