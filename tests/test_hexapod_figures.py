@@ -185,3 +185,23 @@ def test_native_contact_carries_the_walking_robot(impl):
     fy = sum(df[f"foot.{leg}.force.y"] for leg in ("LF", "RF", "LM", "RM", "LB", "RB"))
     assert fy.mean() == pytest.approx(p.m_total * p.g, rel=0.05)
     assert df["foot.LF.y"].max() > 0.05  # the swing tripod lifts
+
+
+def test_compiled_comparison_plant_is_the_printed_one():
+    """The hand-rolled plant of the L4 runs (compiled step_held and feet) against
+    PlanarHexapod.step_held, the printed path, over 0.2 s of WG_50 with backlash (every
+    shared law active): round-off only (1e-14 rad measured)."""
+    from dynval.comparisons.hexapod.loop import HandrolledPlant
+
+    q = scenario_params(p, SCENARIOS["WG_50_backlash"])
+    runs = []
+    for fast in (True, False):
+        plant = HandrolledPlant(q, fast=fast)
+        plant.reset(*planned_start(q))
+        loop = HexapodLoop(plant, q)
+        for _ in range(int(round(0.2 * q.f_sr))):
+            loop.advance()
+        runs.append((loop.s.q.copy(), loop.s.qd.copy(), loop.F_feet.copy(), loop.drive.impacts))
+    (qa, va, Fa, na), (qb, vb, Fb, nb) = runs
+    assert np.max(np.abs(qa - qb)) < 1e-11 and np.max(np.abs(va - vb)) < 1e-8
+    assert np.max(np.abs(Fa - Fb)) < 1e-6 and na == nb > 0

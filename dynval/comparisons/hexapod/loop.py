@@ -45,26 +45,44 @@ class PlantState:
 
 
 class HandrolledPlant:
-    """PlanarHexapod behind the plant interface (forces held over each step)."""
+    """PlanarHexapod behind the plant interface (forces held over each step). ``fast``:
+    the step and the feet by hexapod.fast's compiled copies of PlanarHexapod.step_held and
+    .feet (the default; tests hold them to the printed path at round-off)."""
 
     name = "handrolled"
     contact = "shared"
 
-    def __init__(self, p: HexapodParams) -> None:
+    def __init__(self, p: HexapodParams, fast: bool = True) -> None:
         self.model = PlanarHexapod(p)
+        self.fast = fast
+        if fast:
+            from dynval.handrolled.hexapod import fast as compiled
+
+            self._compiled = compiled
+            self._c = compiled.constants(p)[0]
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.q, self.model.qd, self.model.t = q.copy(), qd.copy(), 0.0
 
     def observe(self) -> PlantState:
         m = self.model
-        feet, feet_v = m.feet(m.q, m.qd)
+        if self.fast:
+            feet, feet_v = self._compiled.feet(m.q, m.qd, self._c, m.n, m.k)
+        else:
+            feet, feet_v = m.feet(m.q, m.qd)
         return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
 
     def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
         """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
         forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
         m = self.model
+        if self.fast:
+            m.q, m.qd = self._compiled.held_step(m.q, m.qd, np.asarray(F_seg, float),
+                                                 np.asarray(tau, float),
+                                                 np.asarray(F_feet, float), self._c, m.n,
+                                                 m.k, m.dt)
+            m.t += m.dt
+            return
         Q = np.concatenate([F_seg.ravel(), tau])
         for i, idx in enumerate(m.idx):
             if F_feet[i].any():
@@ -225,8 +243,7 @@ class HexapodLoop:
 
     def reference(self, t: float) -> np.ndarray:
         """Theta_d of every joint at t, eq. (4)."""
-        return np.concatenate([planning.joint_reference(t, i, self.p)[0]
-                               for i in range(self.n)])
+        return np.concatenate([planning.joint_angles(t, i, self.p) for i in range(self.n)])
 
     def _update_inputs(self) -> None:
         s, p, k = self.s, self.p, self.k

@@ -82,31 +82,12 @@ def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: np.ndarray,
 
 
 @njit(cache=True)
-def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
-        level, ground):
-    """PlanarHexapod.rhs: the time derivative of (q, qd, th_m, th_m_dot, th_T, th_T_dot)."""
+def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
+    """PlanarHexapod.H and .bias: eq. (6)'s H(Theta) and c + g summed over the legs."""
     nq = 2 * k + 2 * n
     m, A, B, J_a, J_2, L_1, g0 = c[0], c[1], c[2], c[3], c[4], c[5], c[7]
     H = np.zeros((nq, nq))
     bias = np.zeros(nq)
-    Q = np.zeros(nq)
-    th = q[2 * k:]
-    # the drives' link torques, (7), (8b), (9d)
-    if level == 0:
-        Q[2 * k:] += tau_m
-    elif level == 1:
-        Q[2 * k:] += c[20] * (th_m - th)
-    else:
-        Q[2 * k:] += c[20] * (th_T - th)
-    # eq. (10): body spring-dashpots between adjacent segments
-    for s in range(k - 1):
-        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
-        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])
-        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
-        Q[2 * s] += fx
-        Q[2 * s + 2] -= fx
-        Q[2 * s + 1] += fy
-        Q[2 * s + 3] -= fy
     for i in range(n):
         idx = _leg_index(i, k)
         t1, t2 = q[idx[2]], q[idx[3]]
@@ -138,6 +119,34 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
         bias[y] += (A * ca * w1**2 + B * cb * wb**2) + g0 * m
         bias[p1] += -B * L_1 * s2 * (2.0 * w1 * w2 + w2**2) + g0 * (A * sa + B * sb)
         bias[p2] += B * L_1 * s2 * w1**2 + g0 * (B * sb)
+    return H, bias
+
+
+@njit(cache=True)
+def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
+        level, ground):
+    """PlanarHexapod.rhs: the time derivative of (q, qd, th_m, th_m_dot, th_T, th_T_dot)."""
+    nq = 2 * k + 2 * n
+    Q = np.zeros(nq)
+    th = q[2 * k:]
+    # the drives' link torques, (7), (8b), (9d)
+    if level == 0:
+        Q[2 * k:] += tau_m
+    elif level == 1:
+        Q[2 * k:] += c[20] * (th_m - th)
+    else:
+        Q[2 * k:] += c[20] * (th_T - th)
+    # eq. (10): body spring-dashpots between adjacent segments
+    for s in range(k - 1):
+        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
+        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])
+        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
+        Q[2 * s] += fx
+        Q[2 * s + 2] -= fx
+        Q[2 * s + 1] += fy
+        Q[2 * s + 3] -= fy
+    for i in range(n):  # J_F^T F_RF of the feet below the ground, eqs. (11)-(12)
+        idx = _leg_index(i, k)
         pos, J, v = _foot(q, qd, idx, c)
         if pos[1] >= 0.0:
             continue
@@ -147,6 +156,7 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
         F = _ground(pos, v, e0, c, ground)
         for s in range(4):
             Q[idx[s]] += J[0, s] * F[0] + J[1, s] * F[1]
+    H, bias = H_bias(q, qd, c, n, k)
     qdd = np.linalg.solve(H, Q - bias)
     zero = np.zeros(2 * n)
     if level == 0:
@@ -157,6 +167,33 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
     a_m = (tau_m - c[21] * th_m_dot) / J_m  # (9a)
     a_T = (-c[22] * th_T_dot - c[20] * (th_T - th)) / J_T
     return qd, qdd, th_m_dot, a_m, th_T_dot, a_T
+
+
+@njit(cache=True)
+def feet(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
+    """PlanarHexapod.feet: foot positions and velocities (n x 2)."""
+    pos, vel = np.zeros((n, 2)), np.zeros((n, 2))
+    for i in range(n):
+        pos[i], _, vel[i] = _foot(q, qd, _leg_index(i, k), c)
+    return pos, vel
+
+
+@njit(cache=True)
+def held_step(q, qd, F_seg, tau, F_feet, c, n, k, dt):
+    """HandrolledPlant.step: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi held over the step, then
+    PlanarHexapod.step_held's semi-implicit Euler: qd += dt H^-1 (Q - c - g), q += dt qd."""
+    Q = np.concatenate((F_seg.ravel(), tau))
+    for i in range(n):
+        if F_feet[i, 0] == 0.0 and F_feet[i, 1] == 0.0:
+            continue
+        idx = _leg_index(i, k)
+        _, J, _ = _foot(q, qd, idx, c)
+        for s in range(4):
+            Q[idx[s]] += J[0, s] * F_feet[i, 0] + J[1, s] * F_feet[i, 1]
+    H, bias = H_bias(q, qd, c, n, k)
+    qdd = np.linalg.solve(H, Q - bias)
+    qd2 = qd + dt * qdd
+    return q + dt * qd2, qd2
 
 
 @njit(cache=True)

@@ -130,6 +130,13 @@ def leg_plan(t: float, i: int, p: HexapodParams, form: str = "corrected") -> Leg
     return LegPlan(p_Hd, v_Hd, np.array([x_land, 0.0]), zero, zero, True)  # eq. (2)
 
 
+def joint_angles(t: float, i: int, p: HexapodParams, form: str = "corrected") -> np.ndarray:
+    """Eq. (4a)-(4b): Theta_d = Psi^-1(p_Hd - p_Fd) of leg i (joint_reference without the
+    rates, for the controller, which reads the angles only)."""
+    pl = leg_plan(t, i, p, form)
+    return kinematics.Psi_inv(pl.p_Hd - pl.p_Fd, p.L_i1, p.L_i2)
+
+
 def joint_reference(t: float, i: int, p: HexapodParams, form: str = "corrected"
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Eq. (4): Theta_d = Psi^-1(p_Hd - p_Fd) and Theta_dot_d = J^-1 (v_Hd - v_Fd) of leg i."""

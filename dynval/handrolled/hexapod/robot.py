@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dynval.handrolled.hexapod import body, kinematics, lagrange, planning, transmission
+from dynval.handrolled.hexapod import body, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import linear_force, nonlinear_force
 from dynval.robots.hexapod.params import HexapodParams, station_x
@@ -191,11 +191,8 @@ class PlanarHexapod:
     def reference_angles(self, t: float) -> np.ndarray:
         """Theta_d of every joint at t (eq. 4a-b), without the rates of (4c): what the
         controller reads."""
-        p, out = self.p, np.zeros(2 * self.n)
-        for i in range(self.n):
-            pl = planning.leg_plan(t, i, p, self.plan_form)
-            out[2 * i: 2 * i + 2] = kinematics.Psi_inv(pl.p_Hd - pl.p_Fd, p.L_i1, p.L_i2)
-        return out
+        return np.concatenate([planning.joint_angles(t, i, self.p, self.plan_form)
+                               for i in range(self.n)])
 
     def reset_to_plan(self, t: float = 0.0) -> None:
         """Segments on the planned hips (3), joints on the planned references, drives
