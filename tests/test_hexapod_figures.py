@@ -140,12 +140,19 @@ def test_pade_filter_is_the_gl_sum_for_its_first_nine_samples():
 def test_contacts_and_landing_read_from_the_ground_force():
     t = np.arange(0.0, 1.0, 0.001)
     f = np.where((t < 0.02) | ((t >= 0.44) & (t < 0.49)) | (t >= 0.64), 500.0, 0.0)
-    df = pd.DataFrame({"time": t, statements.FY: f, statements.FX: 0.0 * f})
+    y_ref = np.where((t > 0.0) & (t < 0.5), 0.1 * np.sin(2 * np.pi * t) ** 2, 0.0)
+    df = pd.DataFrame({"time": t, statements.FY: f, statements.FX: 0.0 * f,
+                       "foot.LF.y_ref": y_ref})
     c = statements.contacts(df)
     assert [(round(a, 3), round(b, 3)) for a, b in c] == [(0.0, 0.02), (0.44, 0.49),
                                                          (0.64, 0.999)]
     assert statements.landing(df) == pytest.approx(0.44)
     assert statements.takeoff(df) == pytest.approx(0.02)
+    # a plan lifting the foot at 0.45 s (apex 0.525 s): the contact it scrapes through
+    # early in its lift (0.44-0.49 s) is no landing, the next one is
+    late = df.assign(**{"foot.LF.y_ref": np.where(
+        (t > 0.45) & (t < 0.6), 0.1 * np.sin(np.pi * (t - 0.45) / 0.15) ** 2, 0.0)})
+    assert statements.landing(late) == pytest.approx(0.64)
 
 
 # ---------------------------------------------------------------- the compiled step ----
