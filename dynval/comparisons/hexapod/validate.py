@@ -100,7 +100,8 @@ class HexapodLadder(RobotLadder):
     audit_reason = "round-off: the closed-form eq. (6) and the engines describe the same tree"
     budget_what = ("WG beta = 50 %, hand-rolled: the ground model, the transmission model, the "
                    "controller's discretisation and the integrator step changed one at a "
-                   "time, and the formulation (hand-rolled vs MuJoCo)")
+                   "time, the formulation (hand-rolled vs MuJoCo) and the contact law (eq. "
+                   "(12) vs MuJoCo's native contact)")
 
     def audit_terms(self, inp: Inputs) -> AuditResults:
         p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
