@@ -248,3 +248,18 @@ def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, r
         elif math.isnan(e2[i, 0]):
             e2[i, 0], e2[i, 1] = pos[0], 0.0
     return q2, qd2, m2, md2, T2, Td2, e2, hits
+
+
+@njit(cache=True)
+def heun_steps(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
+               level, ground, dt, t, count):
+    """``count`` calls of :func:`heun_step` with tau_C held (between controller samples),
+    and the time advanced by dt at each as PlanarHexapod.step does."""
+    hits = 0
+    for _ in range(count):
+        q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, h = heun_step(
+            q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
+            level, ground, dt)
+        hits += h
+        t += dt
+    return q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, hits, t

@@ -157,15 +157,23 @@ class PlanarHexapod:
                 self.eta_0[i] = (pos[i, 0], 0.0)
         self.t += self.dt
 
-    def _step_compiled(self, tau_C: np.ndarray) -> None:
+    def _step_compiled(self, tau_C: np.ndarray, count: int = 1) -> None:
         c, J_m, J_T, rest = self._const
         (self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
-         hits) = self._compiled.heun_step(
+         hits, self.t) = self._compiled.heun_steps(
             self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
             np.asarray(tau_C, float), c, J_m, J_T, rest, self.n, self.k, *self._codes,
-            self.dt)
+            self.dt, self.t, count)
         self.impacts += hits
-        self.t += self.dt
+
+    def advance(self, tau_C: np.ndarray, count: int) -> None:
+        """``count`` steps of :meth:`step` with tau_C held (the compiled path takes them in
+        one call)."""
+        if self.fast:
+            self._step_compiled(tau_C, count)
+            return
+        for _ in range(count):
+            self.step(tau_C)
 
     def step_held(self, Q: np.ndarray) -> None:
         """One semi-implicit Euler step of dt = 1 / f_sr under the generalised force Q held
@@ -239,7 +247,8 @@ def simulate(p: HexapodParams, duration: float, force_feedback: bool = False,
     steps = int(round(duration / robot.dt))
     out: dict[str, list] = {k: [] for k in ("t", "q", "qd", "tau_C", "F", "feet")}
     tau_C = np.zeros(2 * p.n)
-    for s in range(steps):
+    s = 0
+    while s < steps:
         if s % robot.ratio == 0:  # controller sample, zero-order hold
             Th_d = robot.reference_angles(robot.t)
             JtF = None
@@ -256,7 +265,11 @@ def simulate(p: HexapodParams, duration: float, force_feedback: bool = False,
             out["tau_C"].append(tau_C.copy())
             out["F"].append(robot.ground_forces(robot.q, robot.qd))
             out["feet"].append(pos)
-        robot.step(tau_C)
+        # the steps up to the next controller sample or record, tau_C held
+        nxt = min((s // robot.ratio + 1) * robot.ratio,
+                  (s // record_every + 1) * record_every, steps)
+        robot.advance(tau_C, nxt - s)
+        s = nxt
         if not np.all(np.isfinite(robot.q)):
-            raise FloatingPointError(f"hexapod simulation diverged at t = {robot.t:.4f} s")
+            raise FloatingPointError(f"hexapod simulation diverged by t = {robot.t:.4f} s")
     return {k: np.array(v) for k, v in out.items()}
