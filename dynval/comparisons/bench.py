@@ -7,6 +7,7 @@ RNEA and mass matrix per call against Pinocchio's and its trot step against the 
     python -m dynval.comparisons.bench rover [--steps N]
     python -m dynval.comparisons.bench quadruped [--steps N]
     python -m dynval.comparisons.bench hopper [--steps N]
+    python -m dynval.comparisons.bench hexapod [--steps N]
 """
 
 from __future__ import annotations
@@ -215,9 +216,57 @@ def bench_hopper_terms(calls: int) -> dict[str, float]:
             "recursions": _per_call(recursive, calls)}
 
 
+def bench_hexapod(steps: int) -> dict[str, dict[str, float]]:
+    """Seconds per 50 us step of the WG beta = 50 % walk with the shared laws (the L4
+    comparison loop: controller, drive, body springs and ground from each implementation's
+    state): the plant step alone ("model") and the closed loop, over ``steps`` steps from
+    the planned start."""
+    from dynval.comparisons.hexapod.loop import HexapodLoop, planned_start
+    from dynval.comparisons.hexapod.loop import make_plant as hexapod_plant
+    from dynval.comparisons.hexapod.scenarios import SCENARIOS as HEX_SCENARIOS
+    from dynval.comparisons.hexapod.scenarios import scenario_params as hex_params
+    from dynval.robots.hexapod.params import PARAMS as HEX
+
+    p = hex_params(HEX, HEX_SCENARIOS["WG_50"])
+    out = {}
+    for impl in ("handrolled", "mujoco", "pybullet"):
+        plant = hexapod_plant(impl, p, "shared", ROOT / "hexapod")
+        plant.reset(*planned_start(p))
+        loop = HexapodLoop(plant, p)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            loop.advance()
+        closed = (time.perf_counter() - t0) / steps
+        args = (loop.F_seg.copy(), loop.tau_link.copy(), loop.F_feet.copy())
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            plant.step(*args)
+        model = (time.perf_counter() - t0) / steps
+        out[impl] = {"model": model, "closed_loop": closed}
+    return out
+
+
+def bench_hexapod_walk(duration: float = 1.0) -> dict[str, float]:
+    """Wall seconds per simulated second of the hand-rolled model's own WG beta = 50 % walk
+    (PlanarHexapod: Heun at f_sr = 20 kHz, the FO controller at 2 kHz, non-linear ground,
+    recording at 1 kHz), compiled step and printed (interpreted) step."""
+    from dynval.handrolled.hexapod.robot import simulate
+    from dynval.robots.hexapod.params import PARAMS as HEX
+
+    p = HEX.with_(gait="WG", beta=0.5)
+    simulate(p, 0.01, fast=True)  # compile (cached on disk after the first run)
+    out = {}
+    for name, fast in (("compiled", True), ("printed", False)):
+        t0 = time.perf_counter()
+        simulate(p, duration, fast=fast)
+        out[name] = (time.perf_counter() - t0) / duration
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("robot", choices=["landing_gear", "rover", "quadruped", "hopper"])
+    ap.add_argument("robot", choices=["landing_gear", "rover", "quadruped", "hopper",
+                                      "hexapod"])
     ap.add_argument("--steps", type=int, default=5000)
     args = ap.parse_args()
     if args.robot == "quadruped":
@@ -230,7 +279,8 @@ def main() -> None:
         print(f"eq. (19) M and bias: operator products {t['operator products'] * 1e6:.1f} "
               f"us, recursions {t['recursions'] * 1e6:.1f} us: {ratio:.1f} x faster")
     bench = {"landing_gear": bench_landing_gear, "rover": bench_rover,
-             "quadruped": bench_quadruped, "hopper": bench_hopper}[args.robot]
+             "quadruped": bench_quadruped, "hopper": bench_hopper,
+             "hexapod": bench_hexapod}[args.robot]
     res = bench(args.steps)
     ref = res["mujoco"]
     print(
@@ -244,6 +294,16 @@ def main() -> None:
             f"{r['closed_loop'] * 1e6:13.1f} {r['closed_loop'] / ref['closed_loop']:9.2f} "
             f"{r['closed_loop'] / r['model']:11.2f} {bare}"
         )
+    if args.robot == "hexapod":
+        for impl, r in res.items():
+            print(f"{impl:<12} comparison loop runs {5e-5 / r['closed_loop']:.2f} x real time "
+                  f"at f_sr = 20 kHz ({r['closed_loop'] / ref['closed_loop']:.2f} x MuJoCo's "
+                  "time)")
+        walk = bench_hexapod_walk()
+        for name, w in walk.items():
+            print(f"handrolled model's own WG walk (Heun, {name} step): {1.0 / w:.2f} x real "
+                  f"time ({w:.2f} wall s per simulated s; "
+                  f"{w / (20000 * res['mujoco']['closed_loop']):.2f} x MuJoCo's loop)")
     if args.robot == "rover":
         for impl, r in res.items():
             print(f"{impl:<12} closed loop runs {1e-3 / r['closed_loop']:.1f} x real time "

@@ -1,8 +1,11 @@
 """The hexapod closed loop for each implementation: the same FO PD^alpha controller (eqs.
-14-16, every f_sr / f_sc steps, zero-order hold), the ideal drive with saturation (7), the
-body spring-dashpots of eq. (10) and the ground law (11) or (12) are evaluated here, in
-shared code, from each implementation's own state, and applied as slide forces, joint
-torques and point forces on the feet.
+14-16, every f_sr / f_sc steps, zero-order hold), the drive (7)-(9), the body spring-dashpots
+of eq. (10) and the ground law (11) or (12) are evaluated here, in shared code, from each
+implementation's own state, and applied as slide forces, joint torques and point forces on
+the feet. The drive's own states (the motor of the flexible transmission (8), and the
+gear's output side with backlash (9)) are integrated here too, beside the plant, by the
+plant's scheme (:class:`SharedDrive`), so every implementation drives its links through the
+same code.
 
 Plants: the hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit
 Euler with the forces held over the step, and MuJoCo / PyBullet on the generated
@@ -19,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
-from dynval.engines.base import FloatingState, PointForce
+from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hexapod import body, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
@@ -42,25 +45,44 @@ class PlantState:
 
 
 class HandrolledPlant:
-    """PlanarHexapod behind the plant interface (forces held over each step)."""
+    """PlanarHexapod behind the plant interface (forces held over each step). ``fast``:
+    the step and the feet by hexapod.fast's compiled copies of PlanarHexapod.step_held and
+    .feet (the default; tests hold them to the printed path at round-off)."""
 
     name = "handrolled"
+    contact = "shared"
 
-    def __init__(self, p: HexapodParams) -> None:
+    def __init__(self, p: HexapodParams, fast: bool = True) -> None:
         self.model = PlanarHexapod(p)
+        self.fast = fast
+        if fast:
+            from dynval.handrolled.hexapod import fast as compiled
+
+            self._compiled = compiled
+            self._c = compiled.constants(p)[0]
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.q, self.model.qd, self.model.t = q.copy(), qd.copy(), 0.0
 
     def observe(self) -> PlantState:
         m = self.model
-        feet, feet_v = m.feet(m.q, m.qd)
+        if self.fast:
+            feet, feet_v = self._compiled.feet(m.q, m.qd, self._c, m.n, m.k)
+        else:
+            feet, feet_v = m.feet(m.q, m.qd)
         return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
 
     def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
         """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
         forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
         m = self.model
+        if self.fast:
+            m.q, m.qd = self._compiled.held_step(m.q, m.qd, np.asarray(F_seg, float),
+                                                 np.asarray(tau, float),
+                                                 np.asarray(F_feet, float), self._c, m.n,
+                                                 m.k, m.dt)
+            m.t += m.dt
+            return
         Q = np.concatenate([F_seg.ravel(), tau])
         for i, idx in enumerate(m.idx):
             if F_feet[i].any():
@@ -71,8 +93,8 @@ class HandrolledPlant:
 class EnginePlant:
     """An engine's hexapod (fixed ground link, slides and hinges) in paper coordinates."""
 
-    def __init__(self, sim, p: HexapodParams) -> None:
-        self.sim, self.name = sim, sim.name
+    def __init__(self, sim, p: HexapodParams, contact: str = "shared") -> None:
+        self.sim, self.name, self.contact = sim, sim.name, contact
         self.off = robot_offset(p)
         self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
 
@@ -92,26 +114,47 @@ class EnginePlant:
                   for link, F in zip(self.feet_links, F_feet, strict=True) if F.any()]
         self.sim.step(np.concatenate([F_seg.ravel(), tau]), forces)
 
+    def native_feet_forces(self) -> np.ndarray:
+        """The engine's own ground force on each foot (n x 2, paper frame)."""
+        f = self.sim.contact_forces()
+        return np.array([[f[link][0], f[link][2]] if link in f else [0.0, 0.0]
+                         for link in self.feet_links])
+
+
+def native_ground(p: HexapodParams) -> Ground:
+    """The ground plane of the engines' native contact: lowered by the foot radius so that
+    the foot sphere touches it when its centre reaches y = 0 (where eqs. 11-12 start), with
+    the linear law's K_yF and B_yF of eq. (11) as its stiffness and damping (MuJoCo's scaled
+    by each foot's apparent mass at the start) and Coulomb friction mu_native."""
+    n = np.array([0.0, 0.0, 1.0])
+    return Ground(n, -p.r_F * n, p.K_yF, p.B_yF, p.mu_native, None,
+                  tuple(f"{leg}_foot" for leg in leg_names(p)))
+
 
 def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Path):
-    """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``)."""
-    if contact != "shared":
-        raise ValueError(f"contact mode {contact!r}: the hexapod runs with the shared ground "
-                         "law of eqs. (11)-(12) only")
+    """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``);
+    ``contact`` "shared" (the ground law of eqs. 11-12 applied by the loop) or "native"
+    (the engine's own contact with :func:`native_ground`; engines only)."""
+    if contact not in ("shared", "native"):
+        raise ValueError(f"unknown contact mode {contact!r}; use shared or native")
     if implementation == "handrolled":
+        if contact != "shared":
+            raise ValueError("the hand-rolled model has no native contact; use 'shared'")
         return HandrolledPlant(p)
     joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
+    ground = native_ground(p) if contact == "native" else None
     if implementation == "mujoco":
         from dynval.engines.mujoco_engine import MujocoSimulation
 
-        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g)
+        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g, ground)
     elif implementation == "pybullet":
         from dynval.engines.pybullet_engine import PybulletSimulation
 
-        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, floating=False)
+        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, ground,
+                                 floating=False)
     else:
         raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim, p)
+    return EnginePlant(sim, p, contact)
 
 
 # The plan puts every foot exactly on the ground at t = 0 (y = 0), where the contact test
@@ -133,6 +176,49 @@ def planned_start(p: HexapodParams) -> tuple[np.ndarray, np.ndarray]:
     return q, r.qd.copy()
 
 
+class SharedDrive:
+    """The joint drives of eqs. (7)-(9) for the 2n joints, stepped beside the plant.
+
+    ideal (7): the link receives tau_m; flexible (8): the motor angle theta_m (inertia J_m,
+    friction B_m) drives the link through K_T (theta_m - theta); backlash (9): the motor
+    (9a) and the gear's output side theta_T drive the link through K_T (theta_T - theta)
+    (9d), colliding by (9b)-(9c) when the play h closes. Each step is semi-implicit Euler
+    (the plant's scheme) from the step's start, the link angle theta held at its start value
+    as the plant holds the link torque; the impacts are resolved after the step
+    (transmission.resolve_backlash, as in PlanarHexapod.step)."""
+
+    def __init__(self, p: HexapodParams, th: np.ndarray, th_dot: np.ndarray) -> None:
+        self.p, self.level = p, p.transmission
+        if self.level not in transmission.LEVELS:
+            raise ValueError(f"unknown transmission {self.level!r}")
+        self.J_m, self.J_T = transmission.joint_inertias(p, p.n)
+        # drives unloaded at the joint angles (PlanarHexapod.reset_to_plan)
+        self.th_m, self.th_m_dot = th.copy(), th_dot.copy()
+        self.th_T, self.th_T_dot = th.copy(), th_dot.copy()
+        self.impacts = 0
+
+    def link_torque(self, tau_m: np.ndarray, th: np.ndarray) -> np.ndarray:
+        """The torque on the links: tau_m (7), K_T (theta_m - theta) (8b), K_T (theta_T -
+        theta) (9d)."""
+        return transmission.link_torque(tau_m, self.th_m, self.th_T, th, self.p, self.level)
+
+    def step(self, tau_m: np.ndarray, th: np.ndarray, dt: float) -> None:
+        """One step of the drive states under the motor torque tau_m, link angles th."""
+        if self.level == "ideal":
+            return
+        a_m = transmission.motor_acceleration(tau_m, self.th_m, self.th_m_dot, th, self.J_m,
+                                              self.p, self.level)  # (8a) or (9a)
+        self.th_m_dot = self.th_m_dot + dt * a_m
+        self.th_m = self.th_m + dt * self.th_m_dot
+        if self.level == "backlash":
+            a_T = transmission.output_acceleration(self.th_T, self.th_T_dot, th, self.J_T,
+                                                   self.p)
+            self.th_T_dot = self.th_T_dot + dt * a_T
+            self.th_T = self.th_T + dt * self.th_T_dot
+            self.impacts += transmission.resolve_backlash(  # (9b)-(9c)
+                self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.J_m, self.J_T, self.p)
+
+
 class HexapodLoop:
     """Controller + drive + body springs + ground + plant (module docstring)."""
 
@@ -152,27 +238,34 @@ class HexapodLoop:
         self.s = plant.observe()
         self.qd_prev = self.s.qd.copy()
         self.t = self.s.t
+        self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:])
         self._update_inputs()
 
     def reference(self, t: float) -> np.ndarray:
         """Theta_d of every joint at t, eq. (4)."""
-        return np.concatenate([planning.joint_reference(t, i, self.p)[0]
-                               for i in range(self.n)])
+        return np.concatenate([planning.joint_angles(t, i, self.p) for i in range(self.n)])
 
     def _update_inputs(self) -> None:
         s, p, k = self.s, self.p, self.k
-        self.F_feet = np.array([f.force(s.feet[i], s.feet_v[i], p)  # eqs. (11)-(12)
-                                for i, f in enumerate(self.feet)])
+        if self.plant.contact == "native":  # the engine's own contact, read back
+            self.F_feet = self.plant.native_feet_forces()
+            self.F_applied = np.zeros_like(self.F_feet)
+        else:
+            self.F_feet = np.array([f.force(s.feet[i], s.feet_v[i], p)  # eqs. (11)-(12)
+                                    for i, f in enumerate(self.feet)])
+            self.F_applied = self.F_feet
         fx, fy = body.F_RH(s.q[0:2 * k:2], s.q[1:2 * k:2], s.qd[0:2 * k:2],
                            s.qd[1:2 * k:2], p, self.body_form)  # eq. (10)
         self.F_seg = np.column_stack([fx, fy])
         if self.steps % self.ratio == 0:  # controller sample, held until the next one
             self.Th_d = self.reference(self.t)
             self.tau_C = self.controller(self.Th_d, s.q[2 * k:])  # eqs. (14), (16)
-        self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7), ideal drive
+        self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7)
+        self.tau_link = self.drive.link_torque(self.tau_m, s.q[2 * k:])  # (7), (8b), (9d)
 
     def advance(self) -> None:
-        self.plant.step(self.F_seg, self.tau_m, self.F_feet)
+        self.plant.step(self.F_seg, self.tau_link, self.F_applied)
+        self.drive.step(self.tau_m, self.s.q[2 * self.k:], self.dt)
         self.steps += 1
         self.qd_prev = self.s.qd
         self.s = self.plant.observe()
@@ -193,7 +286,7 @@ class HexapodLoop:
                 c = 2 * k + 2 * i + j
                 out[f"joint.{leg}.{name}.angle"] = s.q[c]
                 out[f"joint.{leg}.{name}.rate"] = s.qd[c]
-                out[f"joint.{leg}.{name}.torque"] = self.tau_m[2 * i + j]
+                out[f"joint.{leg}.{name}.torque"] = self.tau_link[2 * i + j]
                 out[f"joint.{leg}.{name}.reference"] = self.Th_d[2 * i + j]
             out[f"foot.{leg}.x"], out[f"foot.{leg}.y"] = s.feet[i]
             out[f"foot.{leg}.force.x"], out[f"foot.{leg}.force.y"] = self.F_feet[i]
@@ -202,13 +295,20 @@ class HexapodLoop:
         idx = np.array([0, 1, 2 * k, 2 * k + 1])
         qdd = (s.qd[idx] - self.qd_prev[idx]) / self.dt
         terms = lagrange.torque_terms(s.q[idx], s.qd[idx], qdd, self.lm, p.g)
+        d = self.drive
+        out["hexapod.gear_impacts"] = float(d.impacts)
         for j, name in enumerate(JOINTS):
             leg = f"joint.{self.legs[0]}.{name}"
+            out[f"{leg}.acceleration"] = qdd[2 + j]
+            out[f"{leg}.torque_motor"] = self.tau_m[j]
+            out[f"{leg}.motor_angle"] = d.th_m[j]
+            out[f"{leg}.gear_angle"] = d.th_T[j]
             out[f"{leg}.torque_inertial"] = terms["I"][2 + j]
             out[f"{leg}.torque_coriolis"] = terms["CC"][2 + j]
             out[f"{leg}.torque_gravity"] = terms["G"][2 + j]
         plan = planning.leg_plan(self.t, 0, p)  # Figs. 4-5: the planned foot of leg 1
         leg = f"foot.{self.legs[0]}"
+        out[f"{leg}.vx"], out[f"{leg}.vy"] = s.feet_v[0]
         out[f"{leg}.x_ref"], out[f"{leg}.y_ref"] = plan.p_Fd
         out[f"{leg}.vy_ref"], out[f"{leg}.ay_ref"] = plan.v_Fd[1], plan.a_Fd[1]
         return out

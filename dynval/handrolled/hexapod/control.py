@@ -1,6 +1,7 @@
 """The joint controller of Sec. V.1 (Fig. 3): the fractional-order PD^alpha G_c1 of eq. (14),
 discretised by eq. (16) with Table III's coefficients (recomputed by
-``fractional.pade_coefficients``), in series with the P controller G_c2, sampled at f_sc.
+``fractional.pade_coefficients``; p.fo_order other Pade orders, p.fo_form = "gl" the
+Grunwald-Letnikov sum (15b) itself), in series with the P controller G_c2, sampled at f_sc.
 
 G_c1j(z) = K_pj + K_j A(z^-1) / B(z^-1), K_j = K_alphaj f_sc^alphaj (see ``fractional``).
 The demanded torque is tau_C = G_c2 [G_c1 (Theta_d - Theta) - f J_F^T F_RF], f = 1 with the
@@ -13,7 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from dynval.handrolled.hexapod.fractional import DiscreteFilter, K_derivative, pade_coefficients
+from dynval.handrolled.hexapod.fractional import (
+    DiscreteFilter,
+    GrunwaldLetnikov,
+    K_derivative,
+    pade_coefficients,
+)
 from dynval.robots.hexapod.params import HexapodParams
 
 
@@ -27,8 +33,12 @@ class FractionalPD:
         self.filters = []
         for j in range(2 * p.n):
             K_alpha, alpha = (p.K_alpha1, p.alpha_1) if j % 2 == 0 else (p.K_alpha2, p.alpha_2)
-            a, b = pade_coefficients(alpha)  # Table III, eq. (16)
-            self.filters.append(DiscreteFilter(a, b, K_derivative(K_alpha, alpha, p.f_sc)))
+            K = K_derivative(K_alpha, alpha, p.f_sc)
+            if p.fo_form == "gl":  # eq. (15b), the whole memory
+                self.filters.append(GrunwaldLetnikov(alpha, K))
+                continue
+            a, b = pade_coefficients(alpha, p.fo_order)  # Table III, eq. (16)
+            self.filters.append(DiscreteFilter(a, b, K))
 
     def reset(self) -> None:
         for f in self.filters:

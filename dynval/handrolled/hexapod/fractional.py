@@ -74,6 +74,27 @@ def s_alpha(omega: np.ndarray, alpha: float) -> np.ndarray:
     return (1j * np.asarray(omega, float)) ** alpha
 
 
+class GrunwaldLetnikov:
+    """D^alpha by the sum (15b) from k = 0 over the whole memory, one call per sample at
+    h = T_c: y_k = h^-alpha sum_{i=0}^{k} w_i e_{k-i} (the gain K_j carries h^-alpha, as in
+    eq. (16)). No truncation: the Pade filter of eq. (16) approximates this operator."""
+
+    def __init__(self, alpha: float, K: float = 1.0, chunk: int = 4096) -> None:
+        self.alpha, self.K, self.chunk = alpha, K, chunk
+        self.w = gl_weights(alpha, chunk)
+        self.e: list[float] = []
+
+    def reset(self) -> None:
+        self.e = []
+
+    def __call__(self, e_k: float) -> float:
+        self.e.append(float(e_k))
+        n = len(self.e)
+        if n > len(self.w):
+            self.w = gl_weights(self.alpha, len(self.w) + self.chunk)
+        return self.K * float(self.w[:n] @ np.asarray(self.e[::-1]))
+
+
 class DiscreteFilter:
     """y_k = (sum_i a_i e_{k-i} - sum_{i>=1} b_i y_{k-i}) / b_0: eq. (16) in the time
     domain, one call per controller sample."""
@@ -88,9 +109,9 @@ class DiscreteFilter:
         self.y[:] = 0.0
 
     def __call__(self, e_k: float) -> float:
-        self.e = np.roll(self.e, 1)
+        self.e[1:] = self.e[:-1]  # shift the histories by one sample (in place)
         self.e[0] = e_k
         y_k = (self.a @ self.e - self.b[1:] @ self.y[:-1]) / self.b[0]
-        self.y = np.roll(self.y, 1)
+        self.y[1:] = self.y[:-1]
         self.y[0] = y_k
         return self.K * y_k

@@ -29,6 +29,7 @@ landing and taking off").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -45,6 +46,12 @@ def F(x: float) -> float:
 
 def phases(gait: str, beta: float, n: int = 6) -> np.ndarray:
     """phi_i, i = 1..n, as fractions of the cycle (module docstring)."""
+    return np.array(_phases(gait, beta, n))
+
+
+@cache
+def _phases(gait: str, beta: float, n: int) -> tuple[float, ...]:
+    """phases(), computed once per gait (the planner asks at every controller sample)."""
     if gait not in GAITS:
         raise ValueError(f"unknown gait {gait!r}; use one of {', '.join(GAITS)}")
     step = {"WG": beta, "BW": -beta, "EPHC": -1.0 / n, "BEPHC": 1.0 / n,
@@ -53,7 +60,7 @@ def phases(gait: str, beta: float, n: int = 6) -> np.ndarray:
     for m in range(n // 2):
         phi[2 * m] = F(m * step)
         phi[2 * m + 1] = F(phi[2 * m] + 0.5)
-    return phi
+    return tuple(float(x) for x in phi)
 
 
 def in_support(t: float, phi_i: float, beta: float, T: float) -> bool:
@@ -114,7 +121,7 @@ def leg_plan(t: float, i: int, p: HexapodParams, form: str = "corrected") -> Leg
     """Hip (3) and foot (1)-(2) of leg i (0-based) at time t >= 0. The foot lands beta L_S
     / 2 + O_i ahead of its hip (so the stance stroke is centred O_i ahead of it) and stays
     there for the support time (2); each cycle it advances L_S."""
-    phi = phases(p.gait, p.beta, p.n)[i]
+    phi = _phases(p.gait, p.beta, p.n)[i]
     x_0 = station_x(p)[i // 2]
     p_Hd, v_Hd = hip(t, p, x_0)
     cycle = np.floor(t / p.T - phi)  # index of the current cycle of this leg
@@ -128,6 +135,13 @@ def leg_plan(t: float, i: int, p: HexapodParams, form: str = "corrected") -> Leg
         d, v, a = foot_transfer(tau, p, p.profile, form)
         return LegPlan(p_Hd, v_Hd, np.array([x_lift, 0.0]) + d, v, a, False)
     return LegPlan(p_Hd, v_Hd, np.array([x_land, 0.0]), zero, zero, True)  # eq. (2)
+
+
+def joint_angles(t: float, i: int, p: HexapodParams, form: str = "corrected") -> np.ndarray:
+    """Eq. (4a)-(4b): Theta_d = Psi^-1(p_Hd - p_Fd) of leg i (joint_reference without the
+    rates, for the controller, which reads the angles only)."""
+    pl = leg_plan(t, i, p, form)
+    return kinematics.Psi_inv(pl.p_Hd - pl.p_Fd, p.L_i1, p.L_i2)
 
 
 def joint_reference(t: float, i: int, p: HexapodParams, form: str = "corrected"

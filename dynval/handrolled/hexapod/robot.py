@@ -26,8 +26,11 @@ class PlanarHexapod:
     name = "handrolled"
 
     def __init__(self, p: HexapodParams, body_form: str = "corrected",
-                 plan_form: str = "corrected") -> None:
+                 plan_form: str = "corrected", fast: bool = False) -> None:
+        """``fast``: :meth:`step` by the compiled copy of its equations (hexapod.fast,
+        held to this printed path at round-off by the tests)."""
         self.p = p
+        self.fast = fast
         self.k, self.n = p.n_seg, p.n
         self.nq = 2 * self.k + 2 * self.n
         self.lm = lagrange.LegMass.of(p)
@@ -46,6 +49,12 @@ class PlanarHexapod:
         self.th_T_dot = np.zeros(2 * self.n)
         self.eta_0 = np.full((self.n, 2), np.nan)  # touchdown points, NaN in flight
         self.impacts = 0
+        if fast:
+            from dynval.handrolled.hexapod import fast as compiled
+
+            self._compiled = compiled
+            self._const = compiled.constants(p, body_form)
+            self._codes = (compiled.LEVEL[p.transmission], compiled.GROUND[p.ground])
 
     # ---- the rigid-body terms, assembled from eq. (6) leg by leg ----
     def leg_state(self, i: int, q: np.ndarray, qd: np.ndarray):
@@ -127,6 +136,9 @@ class PlanarHexapod:
     def step(self, tau_C: np.ndarray) -> None:
         """One Heun (RK2) step of dt = 1 / f_sr with the demanded torques tau_C held, then
         the gear impacts (9b)-(9c) and the feet's touchdown/lift-off bookkeeping."""
+        if self.fast:
+            self._step_compiled(tau_C)
+            return
         tau_m = transmission.saturate(np.asarray(tau_C, float), self.p.tau_max)  # (7)
         x0 = self.state()
         k1 = self.rhs(x0, tau_m)
@@ -144,6 +156,24 @@ class PlanarHexapod:
             elif np.isnan(self.eta_0[i, 0]):
                 self.eta_0[i] = (pos[i, 0], 0.0)
         self.t += self.dt
+
+    def _step_compiled(self, tau_C: np.ndarray, count: int = 1) -> None:
+        c, J_m, J_T, rest = self._const
+        (self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
+         hits, self.t) = self._compiled.heun_steps(
+            self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
+            np.asarray(tau_C, float), c, J_m, J_T, rest, self.n, self.k, *self._codes,
+            self.dt, self.t, count)
+        self.impacts += hits
+
+    def advance(self, tau_C: np.ndarray, count: int) -> None:
+        """``count`` steps of :meth:`step` with tau_C held (the compiled path takes them in
+        one call)."""
+        if self.fast:
+            self._step_compiled(tau_C, count)
+            return
+        for _ in range(count):
+            self.step(tau_C)
 
     def step_held(self, Q: np.ndarray) -> None:
         """One semi-implicit Euler step of dt = 1 / f_sr under the generalised force Q held
@@ -165,6 +195,12 @@ class PlanarHexapod:
             Th[2 * i: 2 * i + 2], Thd[2 * i: 2 * i + 2] = planning.joint_reference(
                 t, i, self.p, self.plan_form)
         return Th, Thd
+
+    def reference_angles(self, t: float) -> np.ndarray:
+        """Theta_d of every joint at t (eq. 4a-b), without the rates of (4c): what the
+        controller reads."""
+        return np.concatenate([planning.joint_angles(t, i, self.p, self.plan_form)
+                               for i in range(self.n)])
 
     def reset_to_plan(self, t: float = 0.0) -> None:
         """Segments on the planned hips (3), joints on the planned references, drives
@@ -201,19 +237,20 @@ class PlanarHexapod:
 
 def simulate(p: HexapodParams, duration: float, force_feedback: bool = False,
              body_form: str = "corrected", plan_form: str = "corrected",
-             record_every: int = 20) -> dict[str, np.ndarray]:
+             record_every: int = 20, fast: bool = False) -> dict[str, np.ndarray]:
     """Walk with the planned gait under the FO controller for ``duration`` seconds from the
     planned state at t = 0; returns time, q, qd, tau_C, the ground forces and the feet, at
-    every ``record_every``-th step."""
-    robot = PlanarHexapod(p, body_form, plan_form)
+    every ``record_every``-th step (``fast``: the compiled step, PlanarHexapod)."""
+    robot = PlanarHexapod(p, body_form, plan_form, fast)
     robot.reset_to_plan(0.0)
     ctrl = FractionalPD(p, force_feedback)
     steps = int(round(duration / robot.dt))
     out: dict[str, list] = {k: [] for k in ("t", "q", "qd", "tau_C", "F", "feet")}
     tau_C = np.zeros(2 * p.n)
-    for s in range(steps):
+    s = 0
+    while s < steps:
         if s % robot.ratio == 0:  # controller sample, zero-order hold
-            Th_d, _ = robot.reference(robot.t)
+            Th_d = robot.reference_angles(robot.t)
             JtF = None
             if force_feedback:
                 F = robot.ground_forces(robot.q, robot.qd)
@@ -228,7 +265,11 @@ def simulate(p: HexapodParams, duration: float, force_feedback: bool = False,
             out["tau_C"].append(tau_C.copy())
             out["F"].append(robot.ground_forces(robot.q, robot.qd))
             out["feet"].append(pos)
-        robot.step(tau_C)
+        # the steps up to the next controller sample or record, tau_C held
+        nxt = min((s // robot.ratio + 1) * robot.ratio,
+                  (s // record_every + 1) * record_every, steps)
+        robot.advance(tau_C, nxt - s)
+        s = nxt
         if not np.all(np.isfinite(robot.q)):
-            raise FloatingPointError(f"hexapod simulation diverged at t = {robot.t:.4f} s")
+            raise FloatingPointError(f"hexapod simulation diverged by t = {robot.t:.4f} s")
     return {k: np.array(v) for k, v in out.items()}

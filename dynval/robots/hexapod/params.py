@@ -177,6 +177,11 @@ class HexapodParams:
     ground: str = param("nonlinear", "-", "{linear, nonlinear}",
                         "Sec. IV: eq. (11) linear, eq. (12) the paper's adopted model",
                         "foot-ground model")
+    mu_native: float = param(1.0, "-", "[0, inf)",
+                             "ASSUMPTION: eqs. (11)-(12) hold the foot tangentially by a spring "
+                             "and never let it slip; an engine's native contact needs a Coulomb "
+                             "coefficient, taken high enough for the stance feet to hold",
+                             "friction coefficient of the engines' native contact")
     # --- controller (Table IV, eqs. 14-16) ----------------------------------------------
     K_p1: float = param(1500.0, "N m/rad", "(-inf, inf)",
                         T4 + " (printed K_n1: READING K_p1, the column reads K_p, K_alpha, "
@@ -196,6 +201,12 @@ class HexapodParams:
                         "force-loop P gain G_c2")
     f_sc: float = param(2000.0, "Hz", "(0, inf)", "Sec. V.1", "controller sampling rate f_sc")
     f_sr: float = param(20000.0, "Hz", "(0, inf)", "Sec. V.1", "simulation rate f_sr")
+    fo_form: str = param("pade", "-", "{pade, gl}",
+                         "Sec. V.1: eq. (16) with Table III's coefficients (pade), or the "
+                         "Grunwald-Letnikov sum (15b) over the whole memory from t = 0 (gl: "
+                         "the error budget's reference)", "discretisation of D^alpha")
+    fo_order: int = param(4, "-", "integer >= 1", "Table III: the [4/4] approximant",
+                          "Pade order m of eq. (16)")
     transmission: str = param("ideal", "-", "{ideal, flexible, backlash}",
                               "Sec. III.2: Fig. 2a (7), 2b (8), 2c (9)", "joint model level")
     g: float = param(9.81, "m/s^2", "(0, inf)", "standard gravity", "gravity")

@@ -1,0 +1,265 @@
+"""The whole robot's Heun step (PlanarHexapod.step) compiled: the same equations in the same
+order, eq. (6) summed over the legs (lagrange.H, c, g, J_F, p_F), the body springs (10), the
+ground (11)-(12) from the stored touchdown points, the drives (7)-(9) and the gear impacts
+(9b)-(9c), with the touchdown bookkeeping after the step. PlanarHexapod.step is the printed
+path; tests hold this one to it at round-off. It exists for speed only: the interpreted step
+spends its time in numpy's per-call overhead on 4 x 4 arrays (24 small-array calls per
+right-hand side), which a compiled loop does not have.
+
+The parameters travel as one float vector (:func:`constants`, the order of ``_C``) and the
+per-joint inertias and segment rest positions as arrays, so the compiled functions are cached
+once for every parameter set."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from dynval.handrolled.hexapod import lagrange, transmission
+from dynval.robots.hexapod.params import HexapodParams, station_x
+
+# the scalar constants, in the order the compiled code reads them
+_C = ("m", "A", "B", "J_a", "J_2", "L_1", "L_2", "g", "K_xF", "K_yF", "B_xF", "B_yF",
+      "Bp_xF", "Bp_yF", "nu_x", "nu_y", "K_xH", "K_yH", "B_xH", "B_yH", "K_ijT", "B_ijm",
+      "B_ijT", "h_ij", "eps_ij", "tau_max")
+LEVEL = {level: k for k, level in enumerate(transmission.LEVELS)}  # ideal 0, flexible 1, ...
+GROUND = {"linear": 0, "nonlinear": 1}
+
+
+def constants(p: HexapodParams, body_form: str = "corrected"
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(scalars in the order of _C, J_m and J_T per joint, segment rest x positions)."""
+    lm = lagrange.LegMass.of(p)
+    val = {"m": lm.m, "A": lm.A, "B": lm.B, "J_a": lm.J_a, "J_2": lm.J_2, "L_1": lm.L_1,
+           "L_2": lm.L_2}
+    c = np.array([val[k] if k in val else float(getattr(p, k)) for k in _C])
+    J_m, J_T = transmission.joint_inertias(p, p.n)
+    rest = (np.asarray(station_x(p), float) if body_form == "corrected"
+            else np.zeros(p.n_seg))
+    return c, J_m, J_T, rest
+
+
+@njit(cache=True)
+def _leg_index(i: int, k: int) -> np.ndarray:
+    out = np.empty(4, np.int64)
+    out[0], out[1] = 2 * (i // 2), 2 * (i // 2) + 1
+    out[2], out[3] = 2 * k + 2 * i, 2 * k + 2 * i + 1
+    return out
+
+
+@njit(cache=True)
+def _foot(q: np.ndarray, qd: np.ndarray, idx: np.ndarray, c: np.ndarray):
+    """p_F, J_F of lagrange for one leg, and the foot velocity J_F Theta_dot."""
+    L1, L2 = c[5], c[6]
+    t1, t2 = q[idx[2]], q[idx[3]]
+    a, b = t1, t1 + t2
+    J = np.array([[1.0, 0.0, L1 * math.cos(a) + L2 * math.cos(b), L2 * math.cos(b)],
+                  [0.0, 1.0, L1 * math.sin(a) + L2 * math.sin(b), L2 * math.sin(b)]])
+    pos = np.array([q[idx[0]] + L1 * math.sin(a) + L2 * math.sin(b),
+                    q[idx[1]] - L1 * math.cos(a) - L2 * math.cos(b)])
+    v = np.zeros(2)
+    for r in range(2):
+        for s in range(4):
+            v[r] += J[r, s] * qd[idx[s]]
+    return pos, J, v
+
+
+@njit(cache=True)
+def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: np.ndarray,
+            ground: int) -> np.ndarray:
+    """Eq. (11) or (12) for a foot below y = 0 with touchdown point eta0 (ground.py)."""
+    K = np.array([c[8], c[9]])
+    if ground == 0:
+        Bl = np.array([c[10], c[11]])
+        return -K * (pos - eta0) - Bl * vel
+    pen = -(pos[1] - eta0[1])
+    if pen <= 0.0:
+        return np.zeros(2)
+    Bp = np.array([c[12] * pen ** c[14], c[13] * pen ** c[15]])
+    return -K * (pos - eta0) - Bp * vel
+
+
+@njit(cache=True)
+def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
+    """PlanarHexapod.H and .bias: eq. (6)'s H(Theta) and c + g summed over the legs."""
+    nq = 2 * k + 2 * n
+    m, A, B, J_a, J_2, L_1, g0 = c[0], c[1], c[2], c[3], c[4], c[5], c[7]
+    H = np.zeros((nq, nq))
+    bias = np.zeros(nq)
+    for i in range(n):
+        idx = _leg_index(i, k)
+        t1, t2 = q[idx[2]], q[idx[3]]
+        w1, w2 = qd[idx[2]], qd[idx[3]]
+        a, b, wb = t1, t1 + t2, w1 + w2
+        ca, sa, cb, sb, c2, s2 = (math.cos(a), math.sin(a), math.cos(b), math.sin(b),
+                                  math.cos(t2), math.sin(t2))
+        h13, h14 = A * ca + B * cb, B * cb
+        h23, h24 = A * sa + B * sb, B * sb
+        h34 = J_2 + B * L_1 * c2
+        h33 = J_a + J_2 + 2.0 * B * L_1 * c2
+        x, y, p1, p2 = idx[0], idx[1], idx[2], idx[3]  # H(Theta) of eq. (6), leg i's block
+        H[x, x] += m
+        H[y, y] += m
+        H[x, p1] += h13
+        H[p1, x] += h13
+        H[x, p2] += h14
+        H[p2, x] += h14
+        H[y, p1] += h23
+        H[p1, y] += h23
+        H[y, p2] += h24
+        H[p2, y] += h24
+        H[p1, p1] += h33
+        H[p1, p2] += h34
+        H[p2, p1] += h34
+        H[p2, p2] += J_2
+        # c(Theta, Theta_dot) + g(Theta)
+        bias[x] += (-A * sa * w1**2 - B * sb * wb**2) + g0 * 0.0
+        bias[y] += (A * ca * w1**2 + B * cb * wb**2) + g0 * m
+        bias[p1] += -B * L_1 * s2 * (2.0 * w1 * w2 + w2**2) + g0 * (A * sa + B * sb)
+        bias[p2] += B * L_1 * s2 * w1**2 + g0 * (B * sb)
+    return H, bias
+
+
+@njit(cache=True)
+def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
+        level, ground):
+    """PlanarHexapod.rhs: the time derivative of (q, qd, th_m, th_m_dot, th_T, th_T_dot)."""
+    nq = 2 * k + 2 * n
+    Q = np.zeros(nq)
+    th = q[2 * k:]
+    # the drives' link torques, (7), (8b), (9d)
+    if level == 0:
+        Q[2 * k:] += tau_m
+    elif level == 1:
+        Q[2 * k:] += c[20] * (th_m - th)
+    else:
+        Q[2 * k:] += c[20] * (th_T - th)
+    # eq. (10): body spring-dashpots between adjacent segments
+    for s in range(k - 1):
+        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
+        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])
+        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
+        Q[2 * s] += fx
+        Q[2 * s + 2] -= fx
+        Q[2 * s + 1] += fy
+        Q[2 * s + 3] -= fy
+    for i in range(n):  # J_F^T F_RF of the feet below the ground, eqs. (11)-(12)
+        idx = _leg_index(i, k)
+        pos, J, v = _foot(q, qd, idx, c)
+        if pos[1] >= 0.0:
+            continue
+        e0 = eta0[i].copy()
+        if math.isnan(e0[0]):
+            e0[0], e0[1] = pos[0], 0.0
+        F = _ground(pos, v, e0, c, ground)
+        for s in range(4):
+            Q[idx[s]] += J[0, s] * F[0] + J[1, s] * F[1]
+    H, bias = H_bias(q, qd, c, n, k)
+    qdd = np.linalg.solve(H, Q - bias)
+    zero = np.zeros(2 * n)
+    if level == 0:
+        return qd, qdd, zero, zero, zero, zero
+    if level == 1:
+        a_m = (tau_m - c[21] * th_m_dot - c[20] * (th_m - th)) / J_m  # (8a)
+        return qd, qdd, th_m_dot, a_m, zero, zero
+    a_m = (tau_m - c[21] * th_m_dot) / J_m  # (9a)
+    a_T = (-c[22] * th_T_dot - c[20] * (th_T - th)) / J_T
+    return qd, qdd, th_m_dot, a_m, th_T_dot, a_T
+
+
+@njit(cache=True)
+def feet(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
+    """PlanarHexapod.feet: foot positions and velocities (n x 2)."""
+    pos, vel = np.zeros((n, 2)), np.zeros((n, 2))
+    for i in range(n):
+        pos[i], _, vel[i] = _foot(q, qd, _leg_index(i, k), c)
+    return pos, vel
+
+
+@njit(cache=True)
+def held_step(q, qd, F_seg, tau, F_feet, c, n, k, dt):
+    """HandrolledPlant.step: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi held over the step, then
+    PlanarHexapod.step_held's semi-implicit Euler: qd += dt H^-1 (Q - c - g), q += dt qd."""
+    Q = np.concatenate((F_seg.ravel(), tau))
+    for i in range(n):
+        if F_feet[i, 0] == 0.0 and F_feet[i, 1] == 0.0:
+            continue
+        idx = _leg_index(i, k)
+        _, J, _ = _foot(q, qd, idx, c)
+        for s in range(4):
+            Q[idx[s]] += J[0, s] * F_feet[i, 0] + J[1, s] * F_feet[i, 1]
+    H, bias = H_bias(q, qd, c, n, k)
+    qdd = np.linalg.solve(H, Q - bias)
+    qd2 = qd + dt * qdd
+    return q + dt * qd2, qd2
+
+
+@njit(cache=True)
+def _resolve_backlash(th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, half, eps) -> int:
+    """transmission.resolve_backlash, in place."""
+    hits = 0
+    for j in range(len(th_m)):
+        gap = th_m[j] - th_T[j]
+        if abs(gap) < half:
+            continue
+        s = np.sign(gap) if gap != 0.0 else 1.0
+        closing = s * (th_m_dot[j] - th_T_dot[j]) > 0.0
+        over = gap - s * half
+        w = J_m[j] / (J_m[j] + J_T[j])
+        th_m[j] -= (1.0 - w) * over
+        th_T[j] += w * over
+        if closing:
+            tot = J_T[j] + J_m[j]
+            vT, vm = th_T_dot[j], th_m_dot[j]
+            th_T_dot[j] = (vT * (J_T[j] - eps * J_m[j]) + vm * J_m[j] * (1.0 + eps)) / tot
+            th_m_dot[j] = (vT * J_T[j] * (1.0 + eps) + vm * (J_m[j] - eps * J_T[j])) / tot
+            hits += 1
+    return hits
+
+
+@njit(cache=True)
+def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
+              level, ground, dt):
+    """PlanarHexapod.step: saturation (7), one Heun step, the gear impacts, the feet's
+    touchdown / lift-off bookkeeping. Returns the new state, eta0 (new array) and the
+    impacts."""
+    tau_m = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
+    k1 = rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
+             level, ground)
+    x1 = (q + dt * k1[0], qd + dt * k1[1], th_m + dt * k1[2], th_m_dot + dt * k1[3],
+          th_T + dt * k1[4], th_T_dot + dt * k1[5])
+    k2 = rhs(x1[0], x1[1], x1[2], x1[3], x1[4], x1[5], tau_m, eta0, c, J_m, J_T, rest, n, k,
+             level, ground)
+    h = 0.5 * dt
+    q2 = q + h * (k1[0] + k2[0])
+    qd2 = qd + h * (k1[1] + k2[1])
+    m2, md2 = th_m + h * (k1[2] + k2[2]), th_m_dot + h * (k1[3] + k2[3])
+    T2, Td2 = th_T + h * (k1[4] + k2[4]), th_T_dot + h * (k1[5] + k2[5])
+    hits = 0
+    if level == 2:
+        hits = _resolve_backlash(m2, md2, T2, Td2, J_m, J_T, 0.5 * c[23], c[24])
+    e2 = eta0.copy()
+    for i in range(n):
+        pos, _, _ = _foot(q2, qd2, _leg_index(i, k), c)
+        if pos[1] >= 0.0:
+            e2[i, 0], e2[i, 1] = np.nan, np.nan
+        elif math.isnan(e2[i, 0]):
+            e2[i, 0], e2[i, 1] = pos[0], 0.0
+    return q2, qd2, m2, md2, T2, Td2, e2, hits
+
+
+@njit(cache=True)
+def heun_steps(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
+               level, ground, dt, t, count):
+    """``count`` calls of :func:`heun_step` with tau_C held (between controller samples),
+    and the time advanced by dt at each as PlanarHexapod.step does."""
+    hits = 0
+    for _ in range(count):
+        q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, h = heun_step(
+            q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
+            level, ground, dt)
+        hits += h
+        t += dt
+    return q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, hits, t
