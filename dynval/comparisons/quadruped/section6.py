@@ -6,7 +6,7 @@ torques, at several steps."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from dynval.handrolled.quadruped.gait import GAITS, TROT, Gait, PlannedState, pl
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.robot import QuadrupedModel, build_model
-from dynval.handrolled.quadruped.roundtrip import max_percentage_error, round_trip
+from dynval.handrolled.quadruped.roundtrip import RoundTrip, max_percentage_error, round_trip
 from dynval.robots.quadruped.params import JOINTS, LEGS, QuadrupedParams
 
 STEPS = (2e-3, 1e-3, 5e-4)  # [s]
@@ -105,32 +105,67 @@ CONSISTENT_SPLITS = ("side-wise", "min-norm")
 SNAP = 1e-9  # [s] the support at t is the plan's 1 ns later (run_walk_cycle)
 
 
-def run_walk_cycle(p: QuadrupedParams, split: str) -> dict:
-    """Section 6's round trip over one whole walk cycle with the four-leg ``split``,
-    restarted on the plan at each change of support: errors and halving ratios per step,
-    the largest unbalanced body wrench, and the back-right HFE error traces (10 ms) for
-    the figure.  Always one whole cycle, in every tier: the cycle is the claim."""
+def run_walk_cycle(p: QuadrupedParams) -> dict[str, dict]:
+    """Section 6's round trip over one whole walk cycle with each four-leg split of
+    ``CYCLE_SPLITS``, restarted on the plan at each change of support: errors and halving
+    ratios per step, the largest unbalanced body wrench, and the back-right HFE error
+    traces (10 ms) for the figure.  Always one whole cycle, in every tier: the cycle is
+    the claim.  The first split runs the whole cycle; the others only their four-leg
+    phases (``walk_cycle_trip``): the three-leg torques are the same under every split
+    and each phase starts on the plan, so the rest is the first split's, bit for bit."""
     model = build_model(p)
     g_W = np.array([0.0, 0.0, -p.g])
     height = standing_height(p) - p.foot_radius
     walk = GAITS["walk"]
-    rows, traces = [], {}
-    planner = snapped_planner(model, walk, height)
-    for dt in STEPS:
-        r = round_trip(model, walk, height, g_W, dt, walk.period, planner=planner,
-                       split=split, restart=True)
-        four = np.array([len(stance_legs(walk, float(t) + SNAP)) == 4 for t in r.t])
-        rows.append({"gait": f"walk cycle, {split} split", "step": dt, **_errors(r),
-                     "four_leg_displacement": float(  # against the whole cycle's peak
-                         100.0 * np.max(np.abs(r.theta - r.theta_plan)[four, JOINT])
-                         / np.max(np.abs(r.theta_plan[:, JOINT]))),
-                     "residual": float(np.max(np.abs(r.residual))),
-                     "roll_deg": float(np.degrees(np.max(np.abs(r.roll))))})
-        every = max(1, int(round(0.01 / dt)))
-        traces[dt] = {"t": r.t[::every],
-                      "error": (r.theta - r.theta_plan)[::every, JOINT]}
-    return {"split": split, "period": walk.period, "rows": _with_ratios(rows),
-            "restarts": [float(t) for t in _support_changes(walk)], "traces": traces}
+    out: dict[str, dict] = {}
+    first: dict[float, RoundTrip] = {}
+    for split in CYCLE_SPLITS:
+        rows, traces = [], {}
+        for dt in STEPS:
+            r = walk_cycle_trip(model, walk, height, g_W, dt, split, first.get(dt))
+            first.setdefault(dt, r)
+            four = _four_legs(walk, r.t)
+            rows.append({"gait": f"walk cycle, {split} split", "step": dt, **_errors(r),
+                         "four_leg_displacement": float(  # against the whole cycle's peak
+                             100.0 * np.max(np.abs(r.theta - r.theta_plan)[four, JOINT])
+                             / np.max(np.abs(r.theta_plan[:, JOINT]))),
+                         "residual": float(np.max(np.abs(r.residual))),
+                         "roll_deg": float(np.degrees(np.max(np.abs(r.roll))))})
+            every = max(1, int(round(0.01 / dt)))
+            traces[dt] = {"t": r.t[::every],
+                          "error": (r.theta - r.theta_plan)[::every, JOINT]}
+        out[split] = {"split": split, "period": walk.period, "rows": _with_ratios(rows),
+                      "restarts": [float(t) for t in _support_changes(walk)],
+                      "traces": traces}
+    return out
+
+
+def _four_legs(gait: Gait, ts: np.ndarray) -> np.ndarray:
+    """Whether all four feet are planned down at each time (the support 1 ns later)."""
+    return np.array([len(stance_legs(gait, float(t) + SNAP)) == 4 for t in ts])
+
+
+def walk_cycle_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray,
+                    dt: float, split: str, three_legs: RoundTrip | None = None) -> RoundTrip:
+    """One whole cycle's round trip, phase by phase from the plan (``snapped_planner``).
+    With ``three_legs`` (the same cycle and step under another split) only the four-leg
+    phases are integrated, from their planned starts on the same time grid, and the
+    three-leg phases are taken from it: they are the same under every split (section 4's
+    three-leg forces do not depend on the four-leg split; tested bit for bit)."""
+    planner = snapped_planner(model, gait, height)
+    if three_legs is None:
+        return round_trip(model, gait, height, g_W, dt, gait.period, planner=planner,
+                          split=split, restart=True)
+    out = RoundTrip(**{f.name: np.array(getattr(three_legs, f.name))
+                       for f in fields(RoundTrip)})
+    four = np.concatenate([[False], _four_legs(gait, three_legs.t), [False]])
+    starts, ends = np.flatnonzero(~four[:-1] & four[1:]), np.flatnonzero(four[:-1] & ~four[1:])
+    for k0, k1 in zip(starts, ends, strict=True):
+        phase = round_trip(model, gait, height, g_W, dt, (k1 - k0) * dt, planner=planner,
+                           split=split, restart=True, start=k0 * dt)
+        for f in fields(RoundTrip):
+            getattr(out, f.name)[k0:k1] = getattr(phase, f.name)
+    return out
 
 
 def snapped_planner(model: QuadrupedModel, gait: Gait, height: float
@@ -148,7 +183,7 @@ def snapped_planner(model: QuadrupedModel, gait: Gait, height: float
 def _support_changes(gait: Gait, dt: float = 1e-3) -> list[float]:
     """The times in (0, T) where the planned support changes (to the grid ``dt``)."""
     ts = np.arange(0.0, gait.period, dt)
-    legs = [stance_legs(gait, float(t) + SNAP) for t in ts]
+    legs = [stance_legs(gait, float(t) + SNAP) for t in ts]  # as _four_legs
     return [float(t) for t, a, b in zip(ts[1:], legs, legs[1:], strict=False) if a != b]
 
 
