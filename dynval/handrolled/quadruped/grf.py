@@ -21,7 +21,8 @@ import numpy as np
 from dynval.handrolled.vec3 import cross
 from dynval.robots.quadruped.params import LEGS, side_sign
 
-SPLITS = ("paper", "side-wise")  # section 4.1 as printed; with one X force per side
+# section 4.1 as printed; with one X force per side; every component free (minimum norm)
+SPLITS = ("paper", "side-wise", "min-norm")
 
 
 def _patterns(stance: tuple[str, ...], split: str = "paper") -> list[dict[str, np.ndarray]]:
@@ -29,10 +30,16 @@ def _patterns(stance: tuple[str, ...], split: str = "paper") -> list[dict[str, n
 
     ``split`` "side-wise" replaces section 4.1's one X force on all four feet by one on
     each side's pair (the least change that supplies a yaw moment: the two sides' X
-    forces differ by the yaw moment over the track width), leaving rank 6."""
+    forces differ by the yaw moment over the track width), leaving rank 6; "min-norm"
+    frees all twelve components, so that the least-squares solve of ``solve_grf`` gives
+    the distribution of the body wrench over the four feet with the least sum of squared
+    forces (rank 6; as the solution set does not depend on the point moments are taken
+    about, neither does that minimum)."""
     ex, ey, ez = np.eye(3)
     if split not in SPLITS:
         raise ValueError(f"unknown force split {split!r}; choose one of {SPLITS}")
+    if len(stance) == 4 and split == "min-norm":
+        return [{leg: e} for leg in stance for e in (ex, ey, ez)]
     if len(stance) == 4 and split == "side-wise":
         sides = [[leg for leg in stance if side_sign(leg) == sign] for sign in (1, -1)]
         return ([{leg: ez} for leg in stance] + [{leg: ex for leg in side} for side in sides]

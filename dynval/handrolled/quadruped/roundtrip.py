@@ -41,27 +41,43 @@ class RoundTrip:
 def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray,
                dt: float, duration: float,
                planner: Callable[[float], PlannedState] | None = None,
-               split: str = "paper", integrator: str = "euler") -> RoundTrip:
+               split: str = "paper", integrator: str = "euler", restart: bool = False,
+               start: float = 0.0) -> RoundTrip:
     """Integrate eq. (5) with the supporting feet pinned (section 5), open loop from the
     planned initial state with the planned torques, recording the plan and the integrated
     motion at every step.  ``planner`` (t -> planned state) replaces the gait's own plan,
     e.g. the balanced trot of balance.py; ``split`` chooses section 4.1's four-leg force
     split (grf.SPLITS); ``integrator`` "euler" (semi-implicit, sections 5-6) or "rk4"
-    (the torques of the plan at each stage's time, under the step's support)."""
+    (the torques of the plan at each stage's time, under the step's support); ``restart``
+    puts the integrated state back on the plan wherever the planned support changes, so
+    that each support phase is its own open-loop round trip from its planned start (the
+    robot on its feet is unstable open loop, and over a whole cycle an error from one
+    phase would grow through all the next ones); ``start`` (a multiple of dt) begins the
+    run on the plan there, on the same time grid k dt as a run from 0."""
     if integrator not in ("euler", "rk4"):
         raise ValueError(f"unknown integrator {integrator!r}; choose 'euler' or 'rk4'")
-    n = int(round(duration / dt))
+    n, k0 = int(round(duration / dt)), int(round(start / dt))
     if planner is None:
         def planner(t: float) -> PlannedState:
             return plan(model, gait, t, height)
-    s0 = planner(0.0)
+    ts = (k0 + np.arange(n)) * dt
+    s0 = planner(float(ts[0]))
     sim = PinnedFeetSimulation(model, g_W, dt)
-    sim.reset(s0.p_WB, np.eye(3), s0.theta, np.concatenate([s0.v_WB, np.zeros(3),
-                                                             s0.thetad.ravel()]), s0.stance)
+
+    def put_on_plan(s: PlannedState) -> None:
+        sim.reset(s.p_WB, np.eye(3), s.theta, np.concatenate([s.v_WB, np.zeros(3),
+                                                              s.thetad.ravel()]), s.stance)
+        sim.t = s.t
+
+    put_on_plan(s0)
     rec = {k: np.zeros((n, 12)) for k in ("tp", "tdp", "tddp", "t", "td", "tdd")}
-    res, roll, ts = np.zeros((n, 6)), np.zeros(n), np.arange(n) * dt
+    res, roll = np.zeros((n, 6)), np.zeros(n)
+    stance = s0.stance
     for k in range(n):
         s = planner(float(ts[k]))
+        if restart and k > 0 and s.stance != stance:
+            put_on_plan(s)
+        stance = s.stance
         ff = feedforward(model, s, g_W, split)
         R = sim.R_WB
         rec["tp"][k], rec["tdp"][k], rec["tddp"][k] = (s.theta.ravel(), s.thetad.ravel(),
