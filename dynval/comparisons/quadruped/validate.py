@@ -184,11 +184,12 @@ class QuadrupedLadder(RobotLadder):
             f"first {splits['horizon']:g} s by RK4: {side[-1]['displacement']:.3g} % at "
             f"{1e3 * side[-1]['step']:g} ms, halving ratios "
             + ("all" if side_ok else "not all") + f" within {section6.RK4_MIN:g}-"
-            f"{section6.RK4_MAX:g} (the paper's split: "
-            f"{splits['paper'][-1]['displacement']:.3g} %, not falling). A whole walk cycle "
-            f"open loop amplifies an error {splits['cycle_amplification']:.1e}-fold, so not "
-            "even round-off stays small over it; over the whole cycle with each support "
-            "phase from its planned start (semi-implicit Euler): "
+            f"{section6.RK4_MAX:g}" + (
+                f" (the paper's split: {splits['paper'][-1]['displacement']:.3g} %, not "
+                "falling)" if splits["horizon"] > splits["four_leg_from"] else "")
+            + ". " + (section6.growth_text(splits) + " ").lstrip()
+            + "Over the whole cycle with each support phase from its planned start "
+            "(semi-implicit Euler): "
             + "; ".join(f"{split} split {cycle[split]['rows'][-1]['displacement']:.3g} % at "
                         f"{1e3 * cycle[split]['rows'][-1]['step']:g} ms, ratios "
                         + "/".join(f"{min(r['ratio'].values()):.2f}-"
