@@ -59,7 +59,7 @@ class HandrolledPlant:
     def observe(self) -> PlantState:
         m = self.model
         foot, foot_v = m.foot()
-        return PlantState(m.time, m.q.copy(), m.qd.copy(), foot[[0, 2]], foot_v[[0, 2]])
+        return PlantState(m.time, m.q.copy(), m.qd.copy(), foot[0::2].copy(), foot_v[0::2].copy())
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
         F = np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
@@ -85,7 +85,7 @@ class EnginePlant:
         foot, foot_v = self.sim.point("leg", ORIGIN)
         q = np.array([s.p_WB[0], s.p_WB[2], pitch_of_R_WB(s.R_WB), s.q[0], s.q[1]])
         qd = np.array([s.v_WB_W[0], s.v_WB_W[2], -s.w_WB_W[1], s.qd[0], s.qd[1]])
-        return PlantState(self.sim.time, q, qd, foot[[0, 2]], foot_v[[0, 2]], s.p_WB[1])
+        return PlantState(self.sim.time, q, qd, foot[0::2], foot_v[0::2], float(s.p_WB[1]))
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
         forces = [] if F_foot is None else [
@@ -157,23 +157,25 @@ class HopperLoop:
         self.t = self.s.t
         self._update_inputs()
 
-    def _ground_force(self) -> np.ndarray:
-        s = self.s
+    def _ground_force(self, foot: list[float], foot_v: list[float]) -> np.ndarray:
         if self.contact_mode == "native":
             return self.plant.native_foot_force()
-        F_n = contact.normal_force(s.foot[1], s.foot_v[1], self.p)  # eq. (24)
-        return np.array([contact.friction_force(F_n, s.foot_v[0], self.p), F_n])  # eq. (25)
+        F_n = contact.normal_force(foot[1], foot_v[1], self.p)  # eq. (24)
+        return np.array([contact.friction_force(F_n, foot_v[0], self.p), F_n])  # eq. (25)
 
     def _update_inputs(self) -> None:
+        # the laws read Python floats (the arrays' values; numpy scalars cost more a sum)
         s, p = self.s, self.p
-        self.F_foot = self._ground_force()
-        touching = s.foot[1] < p.x_1 if self.contact_mode == "shared" else self.F_foot[1] > 0.0
+        q, qd, foot = s.q.tolist(), s.qd.tolist(), s.foot.tolist()
+        self.F_foot = self._ground_force(foot, s.foot_v.tolist())
+        F_n = float(self.F_foot[1])
+        touching = foot[1] < p.x_1 if self.contact_mode == "shared" else F_n > 0.0
         if touching:
-            self.F_min = min(self.F_min, float(self.F_foot[1]))
+            self.F_min = min(self.F_min, F_n)
         if self.steps % p.control_every == 0:  # controller sampling
-            o = Observation(*s.q[:2], *s.q[2:], *s.qd, touching)
+            o = Observation(*q, *qd, touching)
             self.tau_hip, self.u = self.controller.step(o, self.h_d(self.t), self.x_dot_d(self.t))
-        self.F_leg = contact.leg_force(s.q[4], s.qd[4], self.u, p)
+        self.F_leg = contact.leg_force(q[4], qd[4], self.u, p)
 
     def advance(self) -> None:
         applied = self.F_foot if self.contact_mode == "shared" else None
