@@ -45,3 +45,37 @@ def test_inverse_kinematics_still_rejects_an_unreachable_foot() -> None:
     assert single_leg.ik_angles(0.07, 0.5, p.l_U, p.l_L)[2] is False
     with pytest.raises(single_leg.UnreachableFootError):
         single_leg.inverse_kinematics(0.07, 0.5, p.l_U, p.l_L)
+
+
+def test_compiled_observation_equals_the_stepwise_one() -> None:
+    """Feet in P from the compiled observation against the numpy operations, along the
+    slope landing (legs swinging, body turning)."""
+    p, sc = PARAMS, SCENARIOS["slope_lc"]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, Forms(),
+                       ROOT / "landing_gear")
+    plant.reset(initial_state(p, aSL, aAZ))
+    loop = LandingGearLoop(plant, p, aSL, aAZ, True, "shared", Forms())
+    for k in range(2000):
+        loop.advance()
+        if k % 50 == 0:
+            fast, ref = plant.observe(), plant.observe_stepwise()
+            np.testing.assert_allclose(fast.p_PF, ref.p_PF, rtol=0, atol=1e-14)
+            np.testing.assert_allclose(fast.v_PF, ref.v_PF, rtol=0, atol=1e-13)
+            np.testing.assert_array_equal(fast.theta, ref.theta)
+
+
+def test_an_observation_keeps_its_values_after_later_steps() -> None:
+    """observe() hands out the plant's state arrays uncopied: a step must replace them."""
+    p, sc = PARAMS, SCENARIOS["slope_lc"]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, Forms(),
+                       ROOT / "landing_gear")
+    plant.reset(initial_state(p, aSL, aAZ))
+    obs = plant.observe()
+    kept = {k: np.array(v, copy=True) for k, v in vars(obs).items() if k != "t"}
+    for _ in range(10):
+        plant.step(np.ones((4, 2)), np.ones((4, 3)), 10.0)
+    for k, v in kept.items():
+        np.testing.assert_array_equal(getattr(obs, k), v)
+    assert not np.array_equal(plant.observe().p_PB, kept["p_PB"])

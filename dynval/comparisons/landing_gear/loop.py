@@ -116,7 +116,7 @@ class LandingGearLoop:
             self.F_PF = self.law.forces(obs.p_PF, obs.v_PF)
         else:
             self.F_PF = self.plant.native_foot_forces()
-        any_contact = bool(np.any(self.law.normal_forces(self.F_PF) > 0.0))
+        any_contact = bool(self.law.normal_forces(self.F_PF).max() > 0.0)
         self.tau = self.controller.joint_torques(obs, self.p.dt)
         self.F_th = self.controller.thrust(obs, any_contact)
 
