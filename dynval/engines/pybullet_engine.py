@@ -220,9 +220,14 @@ class PybulletSimulation(_Client):
         self._frames: dict[int, tuple[np.ndarray, ...]] = {}
         self._positions: dict[tuple[str, bytes], np.ndarray] = {}
         self._state: FloatingState | None = None
+        self._R_LI_T: dict[int, np.ndarray] = {}
         c = self.client  # BulletClient makes a new partial on every attribute access
         self._getLinkState, self._stepSimulation = c.getLinkState, c.stepSimulation
         self._applyExternalForce = c.applyExternalForce
+        self._getBasePositionAndOrientation = c.getBasePositionAndOrientation
+        self._getBaseVelocity, self._getJointStates = c.getBaseVelocity, c.getJointStates
+        self._setJointMotorControlArray = c.setJointMotorControlArray
+        self._getLinkStates = c.getLinkStates
         if ground is not None:
             self._add_ground(ground)
 
@@ -269,15 +274,14 @@ class PybulletSimulation(_Client):
         return self._state
 
     def _read_state(self) -> FloatingState:
-        c = self.client
-        p_WI, q_WI = c.getBasePositionAndOrientation(self.body)
-        v_WI, w = c.getBaseVelocity(self.body)
+        p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
+        v_WI, w = self._getBaseVelocity(self.body)
         R_WI = _quat_xyzw_to_R(q_WI)
         R_WB = R_WI @ self.R_BI.T
         p_WB = np.array(p_WI) - R_WB @ self.p_BI
         w = np.array(w)
         v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
-        js = c.getJointStates(self.body, self.jidx) if self.jidx else []
+        js = self._getJointStates(self.body, self.jidx) if self.jidx else []
         return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
                              np.array([s[1] for s in js], dtype=float))
 
@@ -296,15 +300,21 @@ class PybulletSimulation(_Client):
                 if ls is None:
                     ls = self._link_states[li] = self._getLinkState(
                         self.body, li, computeLinkVelocity=1, computeForwardKinematics=1)
-                R_WL = _quat_xyzw_to_R(ls[1]) @ _quat_xyzw_to_R(ls[3]).T
+                R_LI_T = self._R_LI_T.get(li)  # the inertial frame in the link: constant
+                if R_LI_T is None:
+                    R_LI_T = self._R_LI_T[li] = _quat_xyzw_to_R(ls[3]).T
+                R_WL = _quat_xyzw_to_R(ls[1]) @ R_LI_T
                 f = (np.array(ls[0]), R_WL, np.array(ls[2]), np.array(ls[6]),
                      np.array(ls[7]))
             self._frames[li] = f
         return f
 
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """World position and velocity of a point fixed in a link; the position is kept
+        for ``step`` to apply a force at (the loop reads a foot, then pushes on it)."""
         a, R, c, v_a, w = self._frame(self.link(link))
         p = a + R @ (np.asarray(offset) - c)
+        self._positions[(link, np.asarray(offset, dtype=float).tobytes())] = p
         return p, v_a + cross3(w, p - a)
 
     def points(self, links: Sequence[str], offsets: np.ndarray
@@ -314,20 +324,18 @@ class PybulletSimulation(_Client):
         missing = sorted({li for li in map(self.link, links)
                           if li >= 0 and li not in self._link_states})
         if missing:
-            states = self.client.getLinkStates(self.body, missing, computeLinkVelocity=1,
-                                               computeForwardKinematics=1)
+            states = self._getLinkStates(self.body, missing, computeLinkVelocity=1,
+                                         computeForwardKinematics=1)
             self._link_states.update(zip(missing, states, strict=True))
         P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
         for k, (link, o) in enumerate(zip(links, offsets, strict=True)):
             P[k], V[k] = self.point(link, o)
-            self._positions[(link, np.asarray(o, dtype=float).tobytes())] = P[k]
         return P, V
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
-        c = self.client
         if self.jidx:
-            c.setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
-                                        forces=[float(t) for t in tau])
+            self._setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
+                                            forces=[float(t) for t in tau])
         for f in forces:
             p = self._positions.get((f.link, np.asarray(f.offset, dtype=float).tobytes()))
             if p is None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,8 +21,7 @@ JOINT_NAMES = ["hip", "leg"]
 ORIGIN = np.zeros(3)
 
 
-@dataclass(frozen=True)
-class PlantState:
+class PlantState(NamedTuple):  # immutable, and made in a fraction of a frozen dataclass's time
     """Planar coordinates and rates, the foot's (x, z) position and velocity, and the
     body's out-of-plane offset y (zero by symmetry; recorded to show it)."""
 
@@ -72,6 +71,9 @@ class EnginePlant:
     def __init__(self, sim) -> None:
         self.sim = sim
         self.name = sim.name
+        # the shared contact force, one object whose F_W each step overwrites (the engine
+        # applies it within step() and keeps nothing of it)
+        self._foot_force = PointForce("leg", ORIGIN, np.zeros(3))
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         x, z, phi, th, r = q
@@ -83,13 +85,19 @@ class EnginePlant:
     def observe(self) -> PlantState:
         s = self.sim.state()
         foot, foot_v = self.sim.point("leg", ORIGIN)
-        q = np.array([s.p_WB[0], s.p_WB[2], pitch_of_R_WB(s.R_WB), s.q[0], s.q[1]])
-        qd = np.array([s.v_WB_W[0], s.v_WB_W[2], -s.w_WB_W[1], s.qd[0], s.qd[1]])
-        return PlantState(self.sim.time, q, qd, foot[0::2], foot_v[0::2], float(s.p_WB[1]))
+        # lists of Python floats: np.array of numpy scalars costs a conversion each
+        (x, y, z), (vx, _, vz), w = s.p_WB.tolist(), s.v_WB_W.tolist(), s.w_WB_W.tolist()
+        (th, r), (thd, rd) = s.q.tolist(), s.qd.tolist()
+        q = np.array([x, z, pitch_of_R_WB(s.R_WB), th, r])
+        qd = np.array([vx, vz, -w[1], thd, rd])
+        return PlantState(self.sim.time, q, qd, foot[0::2], foot_v[0::2], y)
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
-        forces = [] if F_foot is None else [
-            PointForce("leg", ORIGIN, np.array([F_foot[0], 0.0, F_foot[1]]))]
+        forces = []
+        if F_foot is not None:
+            F_W = self._foot_force.F_W
+            F_W[0], F_W[2] = F_foot[0], F_foot[1]
+            forces.append(self._foot_force)
         self.sim.step(np.array([tau_hip, F_leg]), forces)
 
     def native_foot_force(self) -> np.ndarray:
