@@ -41,6 +41,9 @@ class LandingGearController:
         l_max = 0.98 * (p.l_U + p.l_L)
         l_min = 1.02 * abs(p.l_U - p.l_L) + 0.02
         self.reach = (np.sqrt(max(l_min**2 - p.x_0**2, 1e-6)), np.sqrt(l_max**2 - p.x_0**2))
+        self._constants = np.array([p.y_0, p.K_P_level, p.K_I_level, *self.reach, p.x_0, p.l_U,
+                                    p.l_L, p.K_P_joint, p.K_I_joint, p.K_D_joint, p.T_max],
+                                   dtype=float)
         self.reset()
 
     def reset(self) -> None:
@@ -75,14 +78,11 @@ class LandingGearController:
         """PID joint torques (Table 2), limited to +-T_max; shape (4, 2): eqs. (20)-(24),
         (15)-(17) and the PID in one compiled call, the arithmetic of
         :meth:`joint_torques_stepwise` (tests/test_landing_gear_fast_paths.py)."""
-        p = self.p
         roll, pitch, _ = attitude_angles(obs.R_PB)
         tau = np.empty((4, 2))
-        ok = _joint_torques_kernel(
-            self.level_controller, roll, pitch, dt, self.int_e, self.int_theta, self.y_ref,
-            self.theta_ref, obs.theta, obs.thetad, tau, self.pitch_sign, p.y_0, p.K_P_level,
-            p.K_I_level, self.reach[0], self.reach[1], p.x_0, p.l_U, p.l_L, p.K_P_joint,
-            p.K_I_joint, p.K_D_joint, p.T_max)
+        ok = _joint_torques_kernel(self.level_controller, roll, pitch, dt, self.int_e,
+                                   self.int_theta, self.y_ref, self.theta_ref, obs.theta,
+                                   obs.thetad, tau, self.pitch_sign, self._constants)
         if not ok:  # a foot out of reach: the stepwise path names it
             return self.joint_torques_stepwise(obs, dt)
         return tau
@@ -101,11 +101,12 @@ class LandingGearController:
 
 @njit(cache=True)
 def _joint_torques_kernel(level, roll, pitch, dt, int_e, int_theta, y_ref, theta_ref, theta,
-                          thetad, tau, pitch_sign, y_0, K_P_level, K_I_level, y_lo, y_hi,
-                          x_0, l_U, l_L, K_P, K_I, K_D, T_max):
+                          thetad, tau, pitch_sign, constants):
     """:meth:`LandingGearController.joint_torques_stepwise`'s arithmetic, element by
     element, into ``tau``; updates the integrals and references in place. Returns False,
-    changing nothing, where a reference foot is out of reach."""
+    changing nothing, where a reference foot is out of reach. ``constants``: see
+    ``LandingGearController._constants`` (one array: fewer arguments to dispatch)."""
+    y_0, K_P_level, K_I_level, y_lo, y_hi, x_0, l_U, l_L, K_P, K_I, K_D, T_max = constants
     n = theta.shape[0]
     y = np.full(n, y_0)
     e_z, e_x, int_z, int_x = 0.0, 0.0, int_e[0], int_e[1]
