@@ -17,16 +17,22 @@ from dynval.robots import ROOT
 from dynval.robots.landing_gear.params import PARAMS
 
 
-@pytest.mark.parametrize("level", [True, False])
-def test_compiled_joint_torques_equal_the_stepwise_controller(level: bool) -> None:
-    """Along a slope landing (touchdown, levelling, PID integrals building up), the compiled
-    controller's torques, integrals and references equal the stepwise path's."""
+def _slope_landing(level: bool):
+    """The hand-rolled plant and its closed loop at the start of the slope landing."""
     p, sc = PARAMS, SCENARIOS["slope_lc"]
     aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
     plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, Forms(),
                        ROOT / "landing_gear")
     plant.reset(initial_state(p, aSL, aAZ))
-    loop = LandingGearLoop(plant, p, aSL, aAZ, level, "shared", Forms())
+    return plant, LandingGearLoop(plant, p, aSL, aAZ, level, "shared", Forms())
+
+
+@pytest.mark.parametrize("level", [True, False])
+def test_compiled_joint_torques_equal_the_stepwise_controller(level: bool) -> None:
+    """Along a slope landing (touchdown, levelling, PID integrals building up), the compiled
+    controller's torques, integrals and references equal the stepwise path's."""
+    p = PARAMS
+    plant, loop = _slope_landing(level)
     twin = copy.deepcopy(loop.controller)
     worst = 0.0
     for _ in range(3000):
@@ -50,12 +56,7 @@ def test_inverse_kinematics_still_rejects_an_unreachable_foot() -> None:
 def test_compiled_observation_equals_the_stepwise_one() -> None:
     """Feet in P from the compiled observation against the numpy operations, along the
     slope landing (legs swinging, body turning)."""
-    p, sc = PARAMS, SCENARIOS["slope_lc"]
-    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
-    plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, Forms(),
-                       ROOT / "landing_gear")
-    plant.reset(initial_state(p, aSL, aAZ))
-    loop = LandingGearLoop(plant, p, aSL, aAZ, True, "shared", Forms())
+    plant, loop = _slope_landing(True)
     for k in range(2000):
         loop.advance()
         if k % 50 == 0:
@@ -67,11 +68,7 @@ def test_compiled_observation_equals_the_stepwise_one() -> None:
 
 def test_an_observation_keeps_its_values_after_later_steps() -> None:
     """observe() hands out the plant's state arrays uncopied: a step must replace them."""
-    p, sc = PARAMS, SCENARIOS["slope_lc"]
-    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
-    plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, Forms(),
-                       ROOT / "landing_gear")
-    plant.reset(initial_state(p, aSL, aAZ))
+    plant, _ = _slope_landing(True)
     obs = plant.observe()
     kept = {k: np.array(v, copy=True) for k, v in vars(obs).items() if k != "t"}
     for _ in range(10):
