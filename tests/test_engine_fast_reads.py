@@ -53,3 +53,35 @@ def test_state_from_cached_views_is_a_fresh_copy() -> None:
     mujoco.mj_step(sim.model, d)  # a later step may not change a state already read
     np.testing.assert_array_equal(s.q, q_before)
     assert not np.array_equal(sim.state().q, q_before)
+
+
+def test_contact_forces_from_the_contact_list_equal_a_struct_per_contact() -> None:
+    """The quadruped standing on MuJoCo's native ground: the forces read from the contact
+    list's fields equal those read one contact struct at a time."""
+    from dynval.comparisons.quadruped.loop import QuadrupedLoop
+    from dynval.comparisons.quadruped.loop import make_plant as quadruped_plant
+    from dynval.handrolled.quadruped.gait import TROT
+    from dynval.robots.quadruped.params import PARAMS as QUADRUPED
+
+    loop = QuadrupedLoop(quadruped_plant("mujoco", QUADRUPED, ROOT / "quadruped"), QUADRUPED,
+                         TROT)
+    sim = loop.plant.sim
+    seen = 0
+    for _ in range(60):
+        loop.advance()
+        m, d = sim.model, sim.data
+        ref = {name: np.zeros(3) for name in sim._geom_to_link.values()}
+        f6 = np.zeros(6)
+        for i in range(d.ncon):
+            c = d.contact[i]
+            for gid, sign in ((c.geom[0], -1.0), (c.geom[1], 1.0)):
+                if gid in sim._geom_to_link:
+                    mujoco.mj_contactForce(m, d, i, f6)
+                    ref[sim._geom_to_link[gid]] += sign * (
+                        np.asarray(c.frame).reshape(3, 3).T @ f6[:3])
+        out = sim.contact_forces()
+        assert out.keys() == ref.keys()
+        for name in ref:
+            np.testing.assert_array_equal(out[name], ref[name])
+        seen += d.ncon
+    assert seen > 0  # the feet did touch the ground

@@ -393,16 +393,21 @@ class MujocoSimulation(_MujocoModel):
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on the link of each contact geom, world frame [N]."""
-        out = {name: np.zeros(3) for name in getattr(self, "_geom_to_link", {}).values()}
-        f6 = np.zeros(6)
+        geom_to_link = getattr(self, "_geom_to_link", {})
+        out = {name: np.zeros(3) for name in geom_to_link.values()}
         d = self.data
-        for i in range(d.ncon):
-            c = d.contact[i]
-            for gid, sign in ((c.geom[0], -1.0), (c.geom[1], 1.0)):
-                if gid in self._geom_to_link:
+        if d.ncon == 0:
+            return out
+        f6 = np.zeros(6)
+        contacts = d.contact  # the list's fields in one read each, not a struct per contact
+        geoms, frames = contacts.geom.tolist(), contacts.frame
+        for i, (g0, g1) in enumerate(geoms):
+            for gid, sign in ((g0, -1.0), (g1, 1.0)):
+                link = geom_to_link.get(gid)
+                if link is not None:
                     mujoco.mj_contactForce(self.model, d, i, f6)
-                    frame = np.asarray(c.frame).reshape(3, 3)  # rows: normal, t1, t2
-                    out[self._geom_to_link[gid]] += sign * (frame.T @ f6[:3])
+                    frame = frames[i].reshape(3, 3)  # rows: normal, t1, t2
+                    out[link] += sign * (frame.T @ f6[:3])
         return out
 
     @property

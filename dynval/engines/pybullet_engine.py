@@ -227,7 +227,7 @@ class PybulletSimulation(_Client):
         self._getBasePositionAndOrientation = c.getBasePositionAndOrientation
         self._getBaseVelocity, self._getJointStates = c.getBaseVelocity, c.getJointStates
         self._setJointMotorControlArray = c.setJointMotorControlArray
-        self._getLinkStates = c.getLinkStates
+        self._getLinkStates, self._getContactPoints = c.getLinkStates, c.getContactPoints
         if ground is not None:
             self._add_ground(ground)
 
@@ -372,7 +372,7 @@ class PybulletSimulation(_Client):
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on each foot link, world frame [N]."""
         out = {name: np.zeros(3) for name in self._foot_links.values()}
-        for cp in self.client.getContactPoints(bodyA=self.body):
+        for cp in self._getContactPoints(bodyA=self.body):
             if cp[3] in self._foot_links:
                 n = np.array(cp[7])  # contact normal on B, pointing towards A
                 F = cp[9] * n + cp[10] * np.array(cp[11]) + cp[12] * np.array(cp[13])
