@@ -24,7 +24,6 @@ from dynval.engines.base import (
     JointLimit,
     LinkInertial,
     PointForce,
-    cross3,
     inertia_from_principal,
 )
 
@@ -191,6 +190,7 @@ class MujocoSimulation(_MujocoModel):
         super().__init__(path)
         self.dt = dt
         self._gravity = gravity  # None: the file's
+        self._point_bodies: dict[str | tuple[str, ...], np.ndarray] = {}  # body ids
         self._configure()
         m = self.model
         free = [j for j in range(m.njnt) if int(m.jnt_type[j]) == int(_J.mjJNT_FREE)]
@@ -211,6 +211,8 @@ class MujocoSimulation(_MujocoModel):
         if self._gravity is not None:
             self.model.opt.gravity[:] = self._gravity
         self.data = mujoco.MjData(self.model)
+        # the bindings make a new view at each attribute read; these live with the data
+        self._qpos, self._qvel = self.data.qpos, self.data.qvel
 
     def _add_ground(self, ground: Ground) -> None:
         """Native contact: a plane in an MjSpec copy, and the contact geoms switched on.
@@ -299,11 +301,11 @@ class MujocoSimulation(_MujocoModel):
 
     def state(self) -> FloatingState:
         d = self.data
-        q, qd = d.qpos[self.qadr].copy(), d.qvel[self.dof].copy()
+        qpos, qvel = self._qpos, self._qvel
+        q, qd = qpos[self.qadr], qvel[self.dof]  # index arrays: copies
         if self.floating:
-            R = quat_to_R(d.qpos[3:7])
-            return FloatingState(d.qpos[0:3].copy(), R, d.qvel[0:3].copy(), R @ d.qvel[3:6],
-                                 q, qd)
+            R = quat_to_R(qpos[3:7])
+            return FloatingState(qpos[0:3].copy(), R, qvel[0:3].copy(), R @ qvel[3:6], q, qd)
         b = self.root
         vel = np.zeros(6)  # (omega, v of the body origin), world axes
         mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
@@ -311,25 +313,30 @@ class MujocoSimulation(_MujocoModel):
                              vel[:3].copy(), q, qd)
 
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """World position and velocity of a point fixed in a link (mjOBJ_XBODY: velocity at
-        the link frame origin; mjOBJ_BODY would give it at the link's centre of mass)."""
-        b = self.body_id(link)
-        d = self.data
-        R = d.xmat[b].reshape(3, 3)
-        p = d.xpos[b] + R @ offset
-        vel = np.zeros(6)
-        mujoco.mj_objectVelocity(self.model, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
-        w, v_origin = vel[:3], vel[3:]
-        return p, v_origin + cross3(w, p - d.xpos[b])
+        """World position and velocity of a point fixed in a link: :meth:`points` for one
+        point (mj_objectVelocity's shift of cvel, compiled; tests/test_engine_fast_reads.py
+        holds it to mj_objectVelocity at mjOBJ_XBODY)."""
+        b = self._point_bodies.get(link)
+        if b is None:
+            b = self._point_bodies[link] = np.array([self.body_id(link)], dtype=np.int64)
+        m, d = self.model, self.data
+        P, V, R = np.empty((1, 3)), np.empty((1, 3)), np.empty((1, 3, 3))
+        mujoco_compiled.points(d.xpos, d.xmat, d.cvel, d.subtree_com, m.body_rootid, b,
+                               np.array([offset], dtype=float), P, V, R)
+        return P[0], V[0]
 
     def points(self, links: Sequence[str], offsets: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
         """``point`` for many points in one compiled pass over xpos, xmat and cvel (cvel:
         the body's (omega, v) at its tree's subtree_com, world axes; what
-        mj_objectVelocity shifts to the body origin), without a Python call per point."""
+        mj_objectVelocity shifts to the body origin), without a Python call per point;
+        the body ids of a list of links are looked up once."""
         m, d = self.model, self.data
-        b = np.fromiter((self.body_id(link) for link in links), dtype=np.int64,
-                        count=len(links))
+        key = tuple(links)
+        b = self._point_bodies.get(key)
+        if b is None:
+            b = self._point_bodies[key] = np.fromiter(
+                (self.body_id(link) for link in links), dtype=np.int64, count=len(links))
         n = len(b)
         P, V, R = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3, 3))
         mujoco_compiled.points(d.xpos, d.xmat, d.cvel, d.subtree_com, m.body_rootid, b,
@@ -386,16 +393,21 @@ class MujocoSimulation(_MujocoModel):
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on the link of each contact geom, world frame [N]."""
-        out = {name: np.zeros(3) for name in getattr(self, "_geom_to_link", {}).values()}
-        f6 = np.zeros(6)
+        geom_to_link = getattr(self, "_geom_to_link", {})
+        out = {name: np.zeros(3) for name in geom_to_link.values()}
         d = self.data
-        for i in range(d.ncon):
-            c = d.contact[i]
-            for gid, sign in ((c.geom[0], -1.0), (c.geom[1], 1.0)):
-                if gid in self._geom_to_link:
+        if d.ncon == 0:
+            return out
+        f6 = np.zeros(6)
+        contacts = d.contact  # the list's fields in one read each, not a struct per contact
+        geoms, frames = contacts.geom.tolist(), contacts.frame
+        for i, (g0, g1) in enumerate(geoms):
+            for gid, sign in ((g0, -1.0), (g1, 1.0)):
+                link = geom_to_link.get(gid)
+                if link is not None:
                     mujoco.mj_contactForce(self.model, d, i, f6)
-                    frame = np.asarray(c.frame).reshape(3, 3)  # rows: normal, t1, t2
-                    out[self._geom_to_link[gid]] += sign * (frame.T @ f6[:3])
+                    frame = frames[i].reshape(3, 3)  # rows: normal, t1, t2
+                    out[link] += sign * (frame.T @ f6[:3])
         return out
 
     @property

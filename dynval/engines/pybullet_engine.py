@@ -220,13 +220,14 @@ class PybulletSimulation(_Client):
         self._frames: dict[int, tuple[np.ndarray, ...]] = {}
         self._positions: dict[tuple[str, bytes], np.ndarray] = {}
         self._state: FloatingState | None = None
+        self._R_LI_T: dict[int, np.ndarray] = {}
         c = self.client  # BulletClient makes a new partial on every attribute access
         self._getLinkState, self._stepSimulation = c.getLinkState, c.stepSimulation
         self._applyExternalForce = c.applyExternalForce
-        self._getLinkStates, self._getJointStates = c.getLinkStates, c.getJointStates
         self._getBasePositionAndOrientation = c.getBasePositionAndOrientation
-        self._getBaseVelocity = c.getBaseVelocity
+        self._getBaseVelocity, self._getJointStates = c.getBaseVelocity, c.getJointStates
         self._setJointMotorControlArray = c.setJointMotorControlArray
+        self._getLinkStates, self._getContactPoints = c.getLinkStates, c.getContactPoints
         if ground is not None:
             self._add_ground(ground)
 
@@ -299,15 +300,21 @@ class PybulletSimulation(_Client):
                 if ls is None:
                     ls = self._link_states[li] = self._getLinkState(
                         self.body, li, computeLinkVelocity=1, computeForwardKinematics=1)
-                R_WL = _quat_xyzw_to_R(ls[1]) @ _quat_xyzw_to_R(ls[3]).T
+                R_LI_T = self._R_LI_T.get(li)  # the inertial frame in the link: constant
+                if R_LI_T is None:
+                    R_LI_T = self._R_LI_T[li] = _quat_xyzw_to_R(ls[3]).T
+                R_WL = _quat_xyzw_to_R(ls[1]) @ R_LI_T
                 f = (np.array(ls[0]), R_WL, np.array(ls[2]), np.array(ls[6]),
                      np.array(ls[7]))
             self._frames[li] = f
         return f
 
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """World position and velocity of a point fixed in a link; the position is kept
+        for ``step`` to apply a force at (the loop reads a foot, then pushes on it)."""
         a, R, c, v_a, w = self._frame(self.link(link))
         p = a + R @ (np.asarray(offset) - c)
+        self._positions[(link, np.asarray(offset, dtype=float).tobytes())] = p
         return p, v_a + cross3(w, p - a)
 
     def points(self, links: Sequence[str], offsets: np.ndarray
@@ -323,7 +330,6 @@ class PybulletSimulation(_Client):
         P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
         for k, (link, o) in enumerate(zip(links, offsets, strict=True)):
             P[k], V[k] = self.point(link, o)
-            self._positions[(link, np.asarray(o, dtype=float).tobytes())] = P[k]
         return P, V
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
@@ -366,7 +372,7 @@ class PybulletSimulation(_Client):
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on each foot link, world frame [N]."""
         out = {name: np.zeros(3) for name in self._foot_links.values()}
-        for cp in self.client.getContactPoints(bodyA=self.body):
+        for cp in self._getContactPoints(bodyA=self.body):
             if cp[3] in self._foot_links:
                 n = np.array(cp[7])  # contact normal on B, pointing towards A
                 F = cp[9] * n + cp[10] * np.array(cp[11]) + cp[12] * np.array(cp[13])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,8 +21,7 @@ JOINT_NAMES = ["hip", "leg"]
 ORIGIN = np.zeros(3)
 
 
-@dataclass(frozen=True)
-class PlantState:
+class PlantState(NamedTuple):  # immutable, and made in a fraction of a frozen dataclass's time
     """Planar coordinates and rates, the foot's (x, z) position and velocity, and the
     body's out-of-plane offset y (zero by symmetry; recorded to show it)."""
 
@@ -59,7 +58,7 @@ class HandrolledPlant:
     def observe(self) -> PlantState:
         m = self.model
         foot, foot_v = m.foot()
-        return PlantState(m.time, m.q.copy(), m.qd.copy(), foot[[0, 2]], foot_v[[0, 2]])
+        return PlantState(m.time, m.q.copy(), m.qd.copy(), foot[0::2].copy(), foot_v[0::2].copy())
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
         F = np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
@@ -72,6 +71,9 @@ class EnginePlant:
     def __init__(self, sim) -> None:
         self.sim = sim
         self.name = sim.name
+        # the shared contact force, one object whose F_W each step overwrites (the engine
+        # applies it within step() and keeps nothing of it)
+        self._foot_force = PointForce("leg", ORIGIN, np.zeros(3))
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         x, z, phi, th, r = q
@@ -83,13 +85,19 @@ class EnginePlant:
     def observe(self) -> PlantState:
         s = self.sim.state()
         foot, foot_v = self.sim.point("leg", ORIGIN)
-        q = np.array([s.p_WB[0], s.p_WB[2], pitch_of_R_WB(s.R_WB), s.q[0], s.q[1]])
-        qd = np.array([s.v_WB_W[0], s.v_WB_W[2], -s.w_WB_W[1], s.qd[0], s.qd[1]])
-        return PlantState(self.sim.time, q, qd, foot[[0, 2]], foot_v[[0, 2]], s.p_WB[1])
+        # lists of Python floats: np.array of numpy scalars costs a conversion each
+        (x, y, z), (vx, _, vz), w = s.p_WB.tolist(), s.v_WB_W.tolist(), s.w_WB_W.tolist()
+        (th, r), (thd, rd) = s.q.tolist(), s.qd.tolist()
+        q = np.array([x, z, pitch_of_R_WB(s.R_WB), th, r])
+        qd = np.array([vx, vz, -w[1], thd, rd])
+        return PlantState(self.sim.time, q, qd, foot[0::2], foot_v[0::2], y)
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
-        forces = [] if F_foot is None else [
-            PointForce("leg", ORIGIN, np.array([F_foot[0], 0.0, F_foot[1]]))]
+        forces = []
+        if F_foot is not None:
+            F_W = self._foot_force.F_W
+            F_W[0], F_W[2] = F_foot[0], F_foot[1]
+            forces.append(self._foot_force)
         self.sim.step(np.array([tau_hip, F_leg]), forces)
 
     def native_foot_force(self) -> np.ndarray:
@@ -157,23 +165,25 @@ class HopperLoop:
         self.t = self.s.t
         self._update_inputs()
 
-    def _ground_force(self) -> np.ndarray:
-        s = self.s
+    def _ground_force(self, foot: list[float], foot_v: list[float]) -> np.ndarray:
         if self.contact_mode == "native":
             return self.plant.native_foot_force()
-        F_n = contact.normal_force(s.foot[1], s.foot_v[1], self.p)  # eq. (24)
-        return np.array([contact.friction_force(F_n, s.foot_v[0], self.p), F_n])  # eq. (25)
+        F_n = contact.normal_force(foot[1], foot_v[1], self.p)  # eq. (24)
+        return np.array([contact.friction_force(F_n, foot_v[0], self.p), F_n])  # eq. (25)
 
     def _update_inputs(self) -> None:
+        # the laws read Python floats (the arrays' values; numpy scalars cost more a sum)
         s, p = self.s, self.p
-        self.F_foot = self._ground_force()
-        touching = s.foot[1] < p.x_1 if self.contact_mode == "shared" else self.F_foot[1] > 0.0
+        q, qd, foot = s.q.tolist(), s.qd.tolist(), s.foot.tolist()
+        self.F_foot = self._ground_force(foot, s.foot_v.tolist())
+        F_n = float(self.F_foot[1])
+        touching = foot[1] < p.x_1 if self.contact_mode == "shared" else F_n > 0.0
         if touching:
-            self.F_min = min(self.F_min, float(self.F_foot[1]))
+            self.F_min = min(self.F_min, F_n)
         if self.steps % p.control_every == 0:  # controller sampling
-            o = Observation(*s.q[:2], *s.q[2:], *s.qd, touching)
+            o = Observation(*q, *qd, touching)
             self.tau_hip, self.u = self.controller.step(o, self.h_d(self.t), self.x_dot_d(self.t))
-        self.F_leg = contact.leg_force(s.q[4], s.qd[4], self.u, p)
+        self.F_leg = contact.leg_force(q[4], qd[4], self.u, p)
 
     def advance(self) -> None:
         applied = self.F_foot if self.contact_mode == "shared" else None

@@ -3,6 +3,7 @@ run for each implementation."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,11 +29,12 @@ Steps = tuple[tuple[float, float], ...]  # (from time [s], value) pairs, times a
 
 def piecewise(steps: Steps) -> Callable[[float], float]:
     """The step reference that holds each value from its time on."""
-    times = np.array([t for t, _ in steps])
+    times = [float(t) for t, _ in steps]
     values = [v for _, v in steps]
 
     def ref(t: float) -> float:
-        return values[max(0, int(np.searchsorted(times, t, side="right")) - 1)]
+        # bisect_right is searchsorted(side="right") without an array call per step
+        return values[max(0, bisect.bisect_right(times, t) - 1)]
 
     return ref
 

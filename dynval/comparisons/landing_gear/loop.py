@@ -66,7 +66,7 @@ class EnginePlant:
     def observe(self) -> Observation:
         s = self.sim.state()
         R_PB = R_PB_from_R_WB(s.R_WB)
-        P, V = self.sim.points(FOOT_LINKS, self.foot_offsets)
+        P, V = self.sim.points(FOOT_LINKS, self.foot_offsets)  # the four feet in one read
         return Observation(
             self.sim.time, vec_P(s.p_WB), R_PB, vec_P(s.v_WB_W),
             R_PB.T @ vec_P(s.w_WB_W), s.q.reshape(4, 2), s.qd.reshape(4, 2),
@@ -116,7 +116,7 @@ class LandingGearLoop:
             self.F_PF = self.law.forces(obs.p_PF, obs.v_PF)
         else:
             self.F_PF = self.plant.native_foot_forces()
-        any_contact = bool(np.any(self.law.normal_forces(self.F_PF) > 0.0))
+        any_contact = bool(self.law.normal_forces(self.F_PF).max() > 0.0)
         self.tau = self.controller.joint_torques(obs, self.p.dt)
         self.F_th = self.controller.thrust(obs, any_contact)
 

@@ -48,6 +48,7 @@ class EnginePlant:
     def __init__(self, sim) -> None:
         self.sim = sim
         self.name = sim.name
+        self._feet = [link_name(leg, 3) for leg in LEGS]  # names resolved once
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(FloatingState(p_WB, R_WB, R_WB @ nu[:3], R_WB @ nu[3:6],
@@ -61,7 +62,7 @@ class EnginePlant:
 
     def foot_forces_W(self) -> np.ndarray:
         f = self.sim.contact_forces()
-        return np.array([f[link_name(leg, 3)] for leg in LEGS])
+        return np.array([f[foot] for foot in self._feet])
 
 
 def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path):

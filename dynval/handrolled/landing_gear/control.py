@@ -15,6 +15,7 @@ motor torque limit (Table 2).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from dynval.handrolled.landing_gear import com_dynamics, single_leg
 from dynval.handrolled.landing_gear.state import Observation, attitude_angles
@@ -40,6 +41,9 @@ class LandingGearController:
         l_max = 0.98 * (p.l_U + p.l_L)
         l_min = 1.02 * abs(p.l_U - p.l_L) + 0.02
         self.reach = (np.sqrt(max(l_min**2 - p.x_0**2, 1e-6)), np.sqrt(l_max**2 - p.x_0**2))
+        self._constants = np.array([p.y_0, p.K_P_level, p.K_I_level, *self.reach, p.x_0, p.l_U,
+                                    p.l_L, p.K_P_joint, p.K_I_joint, p.K_D_joint, p.T_max],
+                                   dtype=float)
         self.reset()
 
     def reset(self) -> None:
@@ -71,7 +75,20 @@ class LandingGearController:
         return F_th * max(0.0, 1.0 - (obs.t - self.t_touchdown) / p.thrust_ramp)
 
     def joint_torques(self, obs: Observation, dt: float) -> np.ndarray:
-        """PID joint torques (Table 2), limited to +-T_max; shape (4, 2)."""
+        """PID joint torques (Table 2), limited to +-T_max; shape (4, 2): eqs. (20)-(24),
+        (15)-(17) and the PID in one compiled call, the arithmetic of
+        :meth:`joint_torques_stepwise` (tests/test_landing_gear_fast_paths.py)."""
+        roll, pitch, _ = attitude_angles(obs.R_PB)
+        tau = np.empty((4, 2))
+        ok = _joint_torques_kernel(self.level_controller, roll, pitch, dt, self.int_e,
+                                   self.int_theta, self.y_ref, self.theta_ref, obs.theta,
+                                   obs.thetad, tau, self.pitch_sign, self._constants)
+        if not ok:  # a foot out of reach: the stepwise path names it
+            return self.joint_torques_stepwise(obs, dt)
+        return tau
+
+    def joint_torques_stepwise(self, obs: Observation, dt: float) -> np.ndarray:
+        """:meth:`joint_torques` one equation at a time in Python (the reference)."""
         p = self.p
         self.y_ref = self.leg_heights(obs, dt)
         for i, y in enumerate(self.y_ref):
@@ -80,3 +97,38 @@ class LandingGearController:
         self.int_theta += e * dt
         tau = p.K_P_joint * e + p.K_I_joint * self.int_theta - p.K_D_joint * obs.thetad
         return np.clip(tau, -p.T_max, p.T_max)
+
+
+@njit(cache=True)
+def _joint_torques_kernel(level, roll, pitch, dt, int_e, int_theta, y_ref, theta_ref, theta,
+                          thetad, tau, pitch_sign, constants):
+    """:meth:`LandingGearController.joint_torques_stepwise`'s arithmetic, element by
+    element, into ``tau``; updates the integrals and references in place. Returns False,
+    changing nothing, where a reference foot is out of reach. ``constants``: see
+    ``LandingGearController._constants`` (one array: fewer arguments to dispatch)."""
+    y_0, K_P_level, K_I_level, y_lo, y_hi, x_0, l_U, l_L, K_P, K_I, K_D, T_max = constants
+    n = theta.shape[0]
+    y = np.full(n, y_0)
+    e_z, e_x, int_z, int_x = 0.0, 0.0, int_e[0], int_e[1]
+    if level:
+        e_z, e_x = 0.0 - roll, 0.0 - pitch  # e_i = theta_d - theta
+        int_z, int_x = int_z + e_z * dt, int_x + e_x * dt
+        y_inc_z = K_P_level * e_z + K_I_level * int_z  # eq. (20)
+        y_inc_x = K_P_level * e_x + K_I_level * int_x
+        for i in range(n):  # eqs. (21)-(24), held inside the workspace
+            y[i] = min(max(y_0 + ROLL_SIGN[i] * y_inc_z + pitch_sign[i] * y_inc_x, y_lo), y_hi)
+    ref = np.empty((n, 2))
+    for i in range(n):
+        ref[i, 0], ref[i, 1], reachable = single_leg.ik_angles(x_0, y[i], l_U, l_L)
+        if not reachable:
+            return False
+    int_e[0], int_e[1] = int_z, int_x
+    for i in range(n):
+        y_ref[i] = y[i]
+        for j in range(2):
+            theta_ref[i, j] = ref[i, j]
+            e = ref[i, j] - theta[i, j]
+            int_theta[i, j] += e * dt
+            t = K_P * e + K_I * int_theta[i, j] - K_D * thetad[i, j]
+            tau[i, j] = min(max(t, -T_max), T_max)
+    return True

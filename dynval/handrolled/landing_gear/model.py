@@ -114,6 +114,17 @@ class DecoupledLandingGear:
         self.thetad = np.array(thetad, dtype=float)
 
     def observe(self) -> Observation:
+        """The state and the feet's positions and velocities in P, the feet from one
+        compiled call (:func:`feet_in_P`; :meth:`observe_stepwise` is the reference)."""
+        p_PF, v_PF = feet_in_P(self.p_PB, self.R_PB, self.v_PB, self.omega_B, self.theta,
+                               self.thetad, self.p_BH, self.R_BL, self.p.l_U, self.p.l_L)
+        # no copies: step() replaces the state arrays (step_kernel returns new ones), it
+        # never writes into them, so an observation keeps its values
+        return Observation(self.t, self.p_PB, self.R_PB, self.v_PB, self.omega_B,
+                           self.theta, self.thetad, p_PF, v_PF)
+
+    def observe_stepwise(self) -> Observation:
+        """:meth:`observe` in numpy operations, one after the other."""
         r_B, rd_B = feet_in_body(self.theta, self.thetad, self.p_BH, self.R_BL,
                                  self.p.l_U, self.p.l_L)
         p_PF = self.p_PB + r_B @ self.R_PB.T
@@ -130,6 +141,25 @@ class DecoupledLandingGear:
             p.l_U, p.l_L, self._printed_gravity, self._printed_moments,
         )
         self.t += p.dt
+
+
+@njit(cache=True)
+def feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U, l_L):
+    """Foot positions p_PB + R_PB r_i and velocities v_PB + R_PB (omega_B x r_i + rd_i),
+    paper frame P (n x 3 each), with r_i, rd_i from :func:`feet_in_body`."""
+    r_B, rd_B = feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L)
+    n = r_B.shape[0]
+    p_PF, v_PF = np.empty((n, 3)), np.empty((n, 3))
+    w0, w1, w2 = omega_B[0], omega_B[1], omega_B[2]
+    for k in range(n):
+        r0, r1, r2 = r_B[k, 0], r_B[k, 1], r_B[k, 2]
+        u0 = w1 * r2 - w2 * r1 + rd_B[k, 0]
+        u1 = w2 * r0 - w0 * r2 + rd_B[k, 1]
+        u2 = w0 * r1 - w1 * r0 + rd_B[k, 2]
+        for i in range(3):
+            p_PF[k, i] = p_PB[i] + (r0 * R_PB[i, 0] + r1 * R_PB[i, 1] + r2 * R_PB[i, 2])
+            v_PF[k, i] = v_PB[i] + (u0 * R_PB[i, 0] + u1 * R_PB[i, 1] + u2 * R_PB[i, 2])
+    return p_PF, v_PF
 
 
 def _cross_rows(w: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -107,16 +107,26 @@ def inverse_kinematics(x: float, y: float, l_U: float, l_L: float) -> tuple[floa
     eq. (15) puts the foot at (x, -y) in the leg plane and eq. (16) bends the knee
     backwards (theta_k <= 0) as Fig. 7 describes.
     """
+    theta_h, theta_k, reachable = ik_angles(x, y, l_U, l_L)
+    if not reachable:
+        raise UnreachableFootError(
+            f"foot at x={x:.4f} m, y={y:.4f} m is out of reach of links {l_U} m and {l_L} m"
+        )
+    return theta_h, theta_k
+
+
+@njit(cache=True)
+def ik_angles(x: float, y: float, l_U: float, l_L: float) -> tuple[float, float, bool]:
+    """Eqs. (15)-(17) for :func:`inverse_kinematics` and compiled controllers: the two
+    angles and whether the foot is within reach (NaN angles where it is not)."""
     l = y / math.cos(math.atan(x / y))  # eq. (17)
     c_hip = (l_U**2 + l**2 - l_L**2) / (2.0 * l_U * l)
     c_knee = (l_U**2 + l_L**2 - l**2) / (2.0 * l_U * l_L)
     if not (-1.0 <= c_hip <= 1.0 and -1.0 <= c_knee <= 1.0):
-        raise UnreachableFootError(
-            f"foot at x={x:.4f} m, y={y:.4f} m is out of reach of links {l_U} m and {l_L} m"
-        )
+        return math.nan, math.nan, False
     theta_h = math.atan(x / y) + math.acos(c_hip) - math.pi / 2  # eq. (15)
     theta_k = math.acos(c_knee) - math.pi  # eq. (16)
-    return theta_h, theta_k
+    return theta_h, theta_k, True
 
 
 @njit(cache=True)

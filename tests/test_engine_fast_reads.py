@@ -1,0 +1,87 @@
+"""The engines' per-step reads on their fast paths against MuJoCo's own functions: a
+point's velocity from cvel (compiled) equals mj_objectVelocity's at the link origin plus
+omega x offset, and the state read from cached views equals a fresh read."""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+
+from dynval.comparisons.hopper.loop import make_plant
+from dynval.comparisons.hopper.scenarios import initial_state
+from dynval.engines.base import cross3
+from dynval.robots import ROOT
+from dynval.robots.hopper.params import PARAMS
+
+
+def _moving_hopper():
+    """A MuJoCo hopper a few hundred steps into a tumble (every rate non-zero)."""
+    plant = make_plant("mujoco", PARAMS, "shared", ROOT / "hopper")
+    q, qd = initial_state(PARAMS)
+    plant.reset(q, qd + np.array([0.7, -0.4, 1.3, -2.0, 0.5]))
+    for _ in range(300):
+        plant.step(2.0, 150.0, np.array([5.0, 40.0]))
+    return plant.sim
+
+
+def test_point_equals_mj_object_velocity() -> None:
+    sim = _moving_hopper()
+    m, d = sim.model, sim.data
+    for link in ("body", "leg"):
+        b = sim.body_id(link)
+        for offset in (np.zeros(3), np.array([0.03, -0.02, 0.11])):
+            p, v = sim.point(link, offset)
+            vel = np.zeros(6)
+            mujoco.mj_objectVelocity(m, d, mujoco.mjtObj.mjOBJ_XBODY, b, vel, 0)
+            p_ref = d.xpos[b] + d.xmat[b].reshape(3, 3) @ offset
+            v_ref = vel[3:] + cross3(vel[:3], p_ref - d.xpos[b])
+            np.testing.assert_allclose(p, p_ref, rtol=0, atol=1e-15)
+            np.testing.assert_allclose(v, v_ref, rtol=0, atol=1e-13 * (1 + np.abs(v_ref).max()))
+            P, V = sim.points([link, link], np.array([offset, offset]))
+            np.testing.assert_array_equal(P[1], p)
+            np.testing.assert_array_equal(V[1], v)
+
+
+def test_state_from_cached_views_is_a_fresh_copy() -> None:
+    sim = _moving_hopper()
+    d = sim.data
+    s = sim.state()
+    np.testing.assert_array_equal(s.q, d.qpos[sim.qadr])
+    np.testing.assert_array_equal(s.qd, d.qvel[sim.dof])
+    np.testing.assert_array_equal(s.p_WB, d.qpos[0:3])
+    q_before = s.q.copy()
+    mujoco.mj_step(sim.model, d)  # a later step may not change a state already read
+    np.testing.assert_array_equal(s.q, q_before)
+    assert not np.array_equal(sim.state().q, q_before)
+
+
+def test_contact_forces_from_the_contact_list_equal_a_struct_per_contact() -> None:
+    """The quadruped standing on MuJoCo's native ground: the forces read from the contact
+    list's fields equal those read one contact struct at a time."""
+    from dynval.comparisons.quadruped.loop import QuadrupedLoop
+    from dynval.comparisons.quadruped.loop import make_plant as quadruped_plant
+    from dynval.handrolled.quadruped.gait import TROT
+    from dynval.robots.quadruped.params import PARAMS as QUADRUPED
+
+    loop = QuadrupedLoop(quadruped_plant("mujoco", QUADRUPED, ROOT / "quadruped"), QUADRUPED,
+                         TROT)
+    sim = loop.plant.sim
+    seen = 0
+    for _ in range(60):
+        loop.advance()
+        m, d = sim.model, sim.data
+        ref = {name: np.zeros(3) for name in sim._geom_to_link.values()}
+        f6 = np.zeros(6)
+        for i in range(d.ncon):
+            c = d.contact[i]
+            for gid, sign in ((c.geom[0], -1.0), (c.geom[1], 1.0)):
+                if gid in sim._geom_to_link:
+                    mujoco.mj_contactForce(m, d, i, f6)
+                    ref[sim._geom_to_link[gid]] += sign * (
+                        np.asarray(c.frame).reshape(3, 3).T @ f6[:3])
+        out = sim.contact_forces()
+        assert out.keys() == ref.keys()
+        for name in ref:
+            np.testing.assert_array_equal(out[name], ref[name])
+        seen += d.ncon
+    assert seen > 0  # the feet did touch the ground

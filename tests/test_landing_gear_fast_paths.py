@@ -1,0 +1,78 @@
+"""The landing gear's compiled fast paths against the stepwise Python they replace: the
+same closed loop driven with either gives the same torques at round-off."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
+from dynval.comparisons.landing_gear.scenarios import SCENARIOS
+from dynval.handrolled.landing_gear import single_leg
+from dynval.handrolled.landing_gear.model import Forms
+from dynval.robots import ROOT
+from dynval.robots.landing_gear.params import PARAMS
+
+
+def _slope_landing(level: bool):
+    """The hand-rolled plant and its closed loop at the start of the slope landing."""
+    p, sc = PARAMS, SCENARIOS["slope_lc"]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, Forms(),
+                       ROOT / "landing_gear")
+    plant.reset(initial_state(p, aSL, aAZ))
+    return plant, LandingGearLoop(plant, p, aSL, aAZ, level, "shared", Forms())
+
+
+@pytest.mark.parametrize("level", [True, False])
+def test_compiled_joint_torques_equal_the_stepwise_controller(level: bool) -> None:
+    """Along a slope landing (touchdown, levelling, PID integrals building up), the compiled
+    controller's torques, integrals and references equal the stepwise path's."""
+    p = PARAMS
+    plant, loop = _slope_landing(level)
+    twin = copy.deepcopy(loop.controller)
+    worst = 0.0
+    for _ in range(3000):
+        loop.advance()  # runs the compiled controller on the loop's observation
+        tau_ref = twin.joint_torques_stepwise(loop.obs, p.dt)
+        worst = max(worst, float(np.max(np.abs(loop.tau - tau_ref))))
+        np.testing.assert_allclose(loop.controller.int_theta, twin.int_theta, rtol=0,
+                                   atol=1e-12)
+        np.testing.assert_allclose(loop.controller.y_ref, twin.y_ref, rtol=0, atol=1e-15)
+    assert worst <= 1e-9 * p.T_max
+    assert np.max(np.abs(loop.controller.int_e - twin.int_e)) <= 1e-15
+
+
+def test_inverse_kinematics_still_rejects_an_unreachable_foot() -> None:
+    p = PARAMS
+    assert single_leg.ik_angles(0.07, 0.5, p.l_U, p.l_L)[2] is False
+    with pytest.raises(single_leg.UnreachableFootError):
+        single_leg.inverse_kinematics(0.07, 0.5, p.l_U, p.l_L)
+
+
+def test_compiled_observation_equals_the_stepwise_one() -> None:
+    """Feet in P from the compiled observation against the numpy operations, along the
+    slope landing (legs swinging, body turning)."""
+    plant, loop = _slope_landing(True)
+    for k in range(2000):
+        loop.advance()
+        if k % 50 == 0:
+            fast, ref = plant.observe(), plant.observe_stepwise()
+            np.testing.assert_allclose(fast.p_PF, ref.p_PF, rtol=0, atol=1e-14)
+            np.testing.assert_allclose(fast.v_PF, ref.v_PF, rtol=0, atol=1e-13)
+            np.testing.assert_array_equal(fast.theta, ref.theta)
+
+
+def test_an_observation_keeps_its_values_after_later_steps() -> None:
+    """observe() hands out the plant's state arrays uncopied: a step must replace them."""
+    plant, _ = _slope_landing(True)
+    obs = plant.observe()
+    kept = {k: np.array(v, copy=True) for k, v in vars(obs).items() if k != "t"}
+    for _ in range(10):
+        plant.step(np.ones((4, 2)), np.ones((4, 3)), 10.0)
+    for k, v in kept.items():
+        np.testing.assert_array_equal(getattr(obs, k), v)
+    assert not np.array_equal(plant.observe().p_PB, kept["p_PB"])
