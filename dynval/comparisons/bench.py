@@ -104,12 +104,14 @@ def _per_call(fn, n: int) -> float:
 
 def bench_quadruped_terms(calls: int) -> dict[str, dict[str, float]]:
     """Seconds per call from Python, floating base (18 coordinates), at a seeded state:
-    the hand-rolled RNEA and M (RNEA, Walker-Orin) against Pinocchio's rnea and crba."""
+    the hand-rolled RNEA and M against Pinocchio's rnea and crba, by the fast path the
+    simulation steps with (fast.py: body-axes recursion, M as sum J^T M J) and by the
+    printed one (rnea.py, M by Walker-Orin's n RNEA calls)."""
     import pinocchio as pin
 
     from dynval.comparisons.quadruped import frames
     from dynval.comparisons.quadruped.audit import random_states
-    from dynval.handrolled.quadruped import rnea, terms
+    from dynval.handrolled.quadruped import fast, rnea, terms
     from dynval.handrolled.quadruped.robot import build_model
     from dynval.robots.quadruped.model_description import joint_names
 
@@ -127,10 +129,13 @@ def bench_quadruped_terms(calls: int) -> dict[str, dict[str, float]]:
     q = order._q(frames.pinocchio_q(s.p_WB, s.R_WB, s.theta))
     v, a = order._v(nu), order._v(nudot)
     return {
-        "RNEA": {"handrolled": _per_call(lambda: rnea.inverse_dynamics(
+        "RNEA": {"handrolled": _per_call(lambda: fast.inverse_dynamics(
             model, s.R_WB, nu[:6], nudot[:6], th, nu[6:], nudot[6:], g), calls),
+            "printed": _per_call(lambda: rnea.inverse_dynamics(
+                model, s.R_WB, nu[:6], nudot[:6], th, nu[6:], nudot[6:], g), calls),
             "pinocchio": _per_call(lambda: pin.rnea(pm, pd, q, v, a), calls)},
-        "M": {"handrolled": _per_call(lambda: terms.mass_matrix(model, s.R_WB, th), calls),
+        "M": {"handrolled": _per_call(lambda: fast.mass_matrix(model, th), calls),
+              "printed": _per_call(lambda: terms.mass_matrix(model, s.R_WB, th), calls),
               "pinocchio": _per_call(lambda: pin.crba(pm, pd, q), calls)},
     }
 
@@ -223,7 +228,9 @@ def main() -> None:
     if args.robot == "quadruped":
         for term, r in bench_quadruped_terms(args.steps).items():
             print(f"{term:<5} handrolled {r['handrolled'] * 1e6:8.2f} us/call, pinocchio "
-                  f"{r['pinocchio'] * 1e6:6.2f} us/call: {r['handrolled'] / r['pinocchio']:.1f} x")
+                  f"{r['pinocchio'] * 1e6:6.2f} us/call: {r['handrolled'] / r['pinocchio']:.1f} x"
+                  f" (printed path {r['printed'] * 1e6:.2f} us/call: "
+                  f"{r['printed'] / r['pinocchio']:.1f} x)")
     if args.robot == "hopper":
         t = bench_hopper_terms(min(args.steps, 2000))
         ratio = t["operator products"] / t["recursions"]

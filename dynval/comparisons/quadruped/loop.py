@@ -19,12 +19,14 @@ from dynval.robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_
 
 
 class HandrolledPlant:
-    """The paper's model with its supporting feet pinned."""
+    """The paper's model with its supporting feet pinned, stepped by the compiled fast
+    path (``fast=False``: the printed recursions, the same trajectory to round-off)."""
 
     name = "handrolled"
 
-    def __init__(self, p: QuadrupedParams) -> None:
-        self.sim = PinnedFeetSimulation(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt)
+    def __init__(self, p: QuadrupedParams, fast: bool = True) -> None:
+        self.sim = PinnedFeetSimulation(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt,
+                                        fast=fast)
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(p_WB, R_WB, theta, nu, stance)

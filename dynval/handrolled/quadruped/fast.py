@@ -1,0 +1,469 @@
+"""The fast path the hand-rolled quadruped steps with: the same RNEA as rnea.py (Craig's
+outward/inward recursions, section 3) written with every vector in body axes and scalar
+loops instead of 3 x 3 matrix products, the mass matrix as the sum of the links' J^T M J
+(the kinetic energy's Hessian, O(n) per link instead of the n RNEA calls of Walker-Orin's
+method 1), and the pinned-feet forward dynamics of reduced.py with its semi-implicit Euler
+step (simulation.py) as one compiled function.  Nothing here is new physics: the tests
+(tests/test_quadruped_fast.py) hold every term and step to the printed path at round-off.
+
+The model's arrays travel as one packed vector (``pack``): a compiled call from Python
+costs about 0.3 us per array argument, more than the recursion's arithmetic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dynval.handrolled.quadruped.robot import QuadrupedModel
+from dynval.robots.quadruped.params import LEGS
+
+# offsets into the packed model vector
+_ALPHA, _A, _RB0, _PB0, _M, _PC, _IC, _MB, _PCB, _ICB, _SIZE = (
+    0, 4, 8, 17, 29, 41, 77, 185, 186, 189, 198)
+
+
+@njit(cache=True)
+def _frames(P, theta, R, p):
+    """R[l, i], p[l, i]: attitude and origin of frame i = 0..4 of leg l in the body frame
+    (Table 1, eq. 3.6: R^{i-1}_i = RotX(alpha_{i-1}) RotZ(theta_i), P^{i-1}_i = (a, 0, 0))."""
+    for leg in range(4):
+        for r in range(3):
+            p[leg, 0, r] = P[_PB0 + 3 * leg + r]
+            for c in range(3):
+                R[leg, 0, r, c] = P[_RB0 + 3 * r + c]
+        for i in range(1, 5):
+            al, a = P[_ALPHA + i - 1], P[_A + i - 1]
+            th = theta[3 * leg + i - 1] if i < 4 else 0.0
+            ca, sa, ct, st = np.cos(al), np.sin(al), np.cos(th), np.sin(th)
+            for r in range(3):
+                x, y, z = R[leg, i - 1, r, 0], R[leg, i - 1, r, 1], R[leg, i - 1, r, 2]
+                p[leg, i, r] = p[leg, i - 1, r] + a * x
+                # row r of R_{B,i-1} RotX(alpha) RotZ(theta)
+                u = y * ca + z * sa
+                v = -y * sa + z * ca
+                R[leg, i, r, 0] = x * ct + u * st
+                R[leg, i, r, 1] = -x * st + u * ct
+                R[leg, i, r, 2] = v
+
+
+@njit(cache=True, inline="always")
+def _cross(a0, a1, a2, b0, b1, b2):
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+
+@njit(cache=True)
+def _link_inertia(P, R, leg, i, out):
+    """Link i's inertia about its centre of mass in body axes, R I_C R^T."""
+    base = _IC + 27 * leg + 9 * (i - 1)
+    for r in range(3):
+        for c in range(3):
+            acc = 0.0
+            for k in range(3):
+                for j in range(3):
+                    acc += R[leg, i, r, k] * P[base + 3 * k + j] * R[leg, i, c, j]
+            out[r, c] = acc
+
+
+@njit(cache=True)
+def _com(P, R, p, leg, i, out):
+    """Link i's centre of mass in the body frame."""
+    base = _PC + 9 * leg + 3 * (i - 1)
+    for r in range(3):
+        out[r] = p[leg, i, r] + (R[leg, i, r, 0] * P[base] + R[leg, i, r, 1] * P[base + 1]
+                                 + R[leg, i, r, 2] * P[base + 2])
+
+
+@njit(cache=True)
+def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, a_4B,
+               f_1B, n_1B):
+    """The RNEA of rnea.py in body axes, frames from ``_frames``: gen = (f_b, n_b, tau)
+    (18), a_4B (4 x 3) the feet's accelerations minus g, (f_1B, n_1B) the HAA reactions.
+    Outward (Craig 6.45-6.48, vectors in body axes):
+        w_i = w_{i-1} + td_i z_i,  wd_i = wd_{i-1} + w_{i-1} x td_i z_i + tdd_i z_i,
+        vd_i = vd_{i-1} + wd_{i-1} x r + w_{i-1} x (w_{i-1} x r),  r = p_i - p_{i-1};
+    inward (6.49-6.53): f_i = F_i + f_{i+1},
+        n_i = N_i + n_{i+1} + (c_i - p_i) x F_i + (p_{i+1} - p_i) x f_{i+1},  tau_i = z_i.n_i.
+    """
+    w = np.empty((5, 3))
+    wd = np.empty((5, 3))
+    vd = np.empty((5, 3))
+    Fl = np.empty((4, 3))
+    Nl = np.empty((4, 3))
+    c = np.empty((4, 3))
+    I = np.empty((3, 3))
+    gB = np.empty(3)
+    for r in range(3):
+        gB[r] = R_WB[0, r] * g_W[0] + R_WB[1, r] * g_W[1] + R_WB[2, r] * g_W[2]
+    wB0, wB1, wB2 = nu[3], nu[4], nu[5]
+    x0, x1, x2 = _cross(wB0, wB1, wB2, nu[0], nu[1], nu[2])
+    vdB = (nudot[0] + x0 - gB[0], nudot[1] + x1 - gB[1], nudot[2] + x2 - gB[2])
+    for k in range(6):
+        gen[k] = 0.0
+    for leg in range(4):
+        # frame 0 (and 1's origin, a_0 = 0) moves with the body: carry vdot to p_0
+        r0, r1, r2 = p[leg, 0, 0], p[leg, 0, 1], p[leg, 0, 2]
+        y0, y1, y2 = _cross(wB0, wB1, wB2, r0, r1, r2)
+        y0, y1, y2 = _cross(wB0, wB1, wB2, y0, y1, y2)
+        z0, z1, z2 = _cross(nudot[3], nudot[4], nudot[5], r0, r1, r2)
+        w[0, 0], w[0, 1], w[0, 2] = wB0, wB1, wB2
+        wd[0, 0], wd[0, 1], wd[0, 2] = nudot[3], nudot[4], nudot[5]
+        vd[0, 0], vd[0, 1], vd[0, 2] = vdB[0] + z0 + y0, vdB[1] + z1 + y1, vdB[2] + z2 + y2
+        for i in range(1, 5):
+            # origin i is fixed in link i-1: vd_i from link i-1's motion
+            r0 = p[leg, i, 0] - p[leg, i - 1, 0]
+            r1 = p[leg, i, 1] - p[leg, i - 1, 1]
+            r2 = p[leg, i, 2] - p[leg, i - 1, 2]
+            a0, a1, a2 = w[i - 1, 0], w[i - 1, 1], w[i - 1, 2]
+            y0, y1, y2 = _cross(a0, a1, a2, r0, r1, r2)
+            y0, y1, y2 = _cross(a0, a1, a2, y0, y1, y2)
+            z0, z1, z2 = _cross(wd[i - 1, 0], wd[i - 1, 1], wd[i - 1, 2], r0, r1, r2)
+            vd[i, 0] = vd[i - 1, 0] + z0 + y0
+            vd[i, 1] = vd[i - 1, 1] + z1 + y1
+            vd[i, 2] = vd[i - 1, 2] + z2 + y2
+            if i == 4:
+                break
+            td, tdd = theta_d[3 * leg + i - 1], theta_dd[3 * leg + i - 1]
+            e0, e1, e2 = R[leg, i, 0, 2], R[leg, i, 1, 2], R[leg, i, 2, 2]
+            q0, q1, q2 = _cross(a0, a1, a2, td * e0, td * e1, td * e2)
+            wd[i, 0] = wd[i - 1, 0] + q0 + tdd * e0
+            wd[i, 1] = wd[i - 1, 1] + q1 + tdd * e1
+            wd[i, 2] = wd[i - 1, 2] + q2 + tdd * e2
+            w[i, 0], w[i, 1], w[i, 2] = a0 + td * e0, a1 + td * e1, a2 + td * e2
+            # the link's centre of mass, inertial force and moment (6.48-6.50)
+            _com(P, R, p, leg, i, c[i])
+            r0 = c[i, 0] - p[leg, i, 0]
+            r1 = c[i, 1] - p[leg, i, 1]
+            r2 = c[i, 2] - p[leg, i, 2]
+            a0, a1, a2 = w[i, 0], w[i, 1], w[i, 2]
+            y0, y1, y2 = _cross(a0, a1, a2, r0, r1, r2)
+            y0, y1, y2 = _cross(a0, a1, a2, y0, y1, y2)
+            z0, z1, z2 = _cross(wd[i, 0], wd[i, 1], wd[i, 2], r0, r1, r2)
+            m = P[_M + 3 * leg + i - 1]
+            Fl[i, 0] = m * (vd[i, 0] + z0 + y0)
+            Fl[i, 1] = m * (vd[i, 1] + z1 + y1)
+            Fl[i, 2] = m * (vd[i, 2] + z2 + y2)
+            _link_inertia(P, R, leg, i, I)
+            Iw0 = I[0, 0] * a0 + I[0, 1] * a1 + I[0, 2] * a2
+            Iw1 = I[1, 0] * a0 + I[1, 1] * a1 + I[1, 2] * a2
+            Iw2 = I[2, 0] * a0 + I[2, 1] * a1 + I[2, 2] * a2
+            q0, q1, q2 = _cross(a0, a1, a2, Iw0, Iw1, Iw2)
+            for k in range(3):
+                Nl[i, k] = (I[k, 0] * wd[i, 0] + I[k, 1] * wd[i, 1] + I[k, 2] * wd[i, 2]
+                            + (q0, q1, q2)[k])
+        for k in range(3):
+            a_4B[leg, k] = vd[4, k]
+        # the foot pushes on the ground with -F_foot
+        f0, f1, f2 = -F_foot_B[leg, 0], -F_foot_B[leg, 1], -F_foot_B[leg, 2]
+        n0, n1, n2 = 0.0, 0.0, 0.0
+        for i in range(3, 0, -1):
+            r0 = p[leg, i + 1, 0] - p[leg, i, 0]
+            r1 = p[leg, i + 1, 1] - p[leg, i, 1]
+            r2 = p[leg, i + 1, 2] - p[leg, i, 2]
+            y0, y1, y2 = _cross(r0, r1, r2, f0, f1, f2)
+            z0, z1, z2 = _cross(c[i, 0] - p[leg, i, 0], c[i, 1] - p[leg, i, 1],
+                                c[i, 2] - p[leg, i, 2], Fl[i, 0], Fl[i, 1], Fl[i, 2])
+            n0 = Nl[i, 0] + n0 + z0 + y0
+            n1 = Nl[i, 1] + n1 + z1 + y1
+            n2 = Nl[i, 2] + n2 + z2 + y2
+            f0, f1, f2 = f0 + Fl[i, 0], f1 + Fl[i, 1], f2 + Fl[i, 2]
+            gen[6 + 3 * leg + i - 1] = (R[leg, i, 0, 2] * n0 + R[leg, i, 1, 2] * n1
+                                        + R[leg, i, 2, 2] * n2)
+        f_1B[leg, 0], f_1B[leg, 1], f_1B[leg, 2] = f0, f1, f2
+        n_1B[leg, 0], n_1B[leg, 1], n_1B[leg, 2] = n0, n1, n2
+        # the leg's reaction on the body, moments about the body origin (eqs. 1-2)
+        y0, y1, y2 = _cross(p[leg, 1, 0], p[leg, 1, 1], p[leg, 1, 2], f0, f1, f2)
+        gen[0] += f0
+        gen[1] += f1
+        gen[2] += f2
+        gen[3] += n0 + y0
+        gen[4] += n1 + y1
+        gen[5] += n2 + y2
+    # the body about its centre of mass (eqs. 3-4)
+    cb0, cb1, cb2 = P[_PCB], P[_PCB + 1], P[_PCB + 2]
+    y0, y1, y2 = _cross(wB0, wB1, wB2, cb0, cb1, cb2)
+    y0, y1, y2 = _cross(wB0, wB1, wB2, y0, y1, y2)
+    z0, z1, z2 = _cross(nudot[3], nudot[4], nudot[5], cb0, cb1, cb2)
+    mb = P[_MB]
+    F0, F1, F2 = mb * (vdB[0] + z0 + y0), mb * (vdB[1] + z1 + y1), mb * (vdB[2] + z2 + y2)
+    Iw = np.empty(3)
+    for k in range(3):
+        Iw[k] = P[_ICB + 3 * k] * wB0 + P[_ICB + 3 * k + 1] * wB1 + P[_ICB + 3 * k + 2] * wB2
+    q0, q1, q2 = _cross(wB0, wB1, wB2, Iw[0], Iw[1], Iw[2])
+    y0, y1, y2 = _cross(cb0, cb1, cb2, F0, F1, F2)
+    q = (q0 + y0, q1 + y1, q2 + y2)
+    for k in range(3):
+        gen[3 + k] += (P[_ICB + 3 * k] * nudot[3] + P[_ICB + 3 * k + 1] * nudot[4]
+                       + P[_ICB + 3 * k + 2] * nudot[5] + q[k])
+    gen[0] += F0
+    gen[1] += F1
+    gen[2] += F2
+
+
+@njit(cache=True)
+def _gram(m, cx, cy, cz, I, Wc, Vc, n, idx, M):
+    """Add m v_a.v_b + w_a.I w_b for the body's columns (w_a, v_a at its centre of mass
+    (cx, cy, cz) before the shift) to M[idx, idx]: its share of the kinetic energy."""
+    for a in range(n):
+        # columns are twists about the body origin's axes: v at the com = v + w x c
+        s0, s1, s2 = _cross(Wc[a, 0], Wc[a, 1], Wc[a, 2], cx, cy, cz)
+        Vc[a, 0] += s0
+        Vc[a, 1] += s1
+        Vc[a, 2] += s2
+    for a in range(n):
+        Iw0 = I[0, 0] * Wc[a, 0] + I[0, 1] * Wc[a, 1] + I[0, 2] * Wc[a, 2]
+        Iw1 = I[1, 0] * Wc[a, 0] + I[1, 1] * Wc[a, 1] + I[1, 2] * Wc[a, 2]
+        Iw2 = I[2, 0] * Wc[a, 0] + I[2, 1] * Wc[a, 1] + I[2, 2] * Wc[a, 2]
+        for b in range(a, n):
+            v = (m * (Vc[a, 0] * Vc[b, 0] + Vc[a, 1] * Vc[b, 1] + Vc[a, 2] * Vc[b, 2])
+                 + Wc[b, 0] * Iw0 + Wc[b, 1] * Iw1 + Wc[b, 2] * Iw2)
+            M[idx[a], idx[b]] += v
+            if a != b:
+                M[idx[b], idx[a]] += v
+
+
+@njit(cache=True)
+def _mass_into(P, R, p, M):
+    """M(q), floating base: sum over the body and the 12 links of J^T diag(m, I) J, J the
+    body's velocity (at its centre of mass) and angular velocity per coordinate."""
+    M[:, :] = 0.0
+    Wc = np.zeros((6, 3))
+    Vc = np.zeros((6, 3))
+    idx = np.arange(6)
+    I = np.empty((3, 3))
+    c = np.empty(3)
+    for k in range(3):  # base columns: v_B (no rotation), then omega_B
+        Vc[k, k] = 1.0
+        Wc[3 + k, k] = 1.0
+    for r in range(3):
+        for s in range(3):
+            I[r, s] = P[_ICB + 3 * r + s]
+    _gram(P[_MB], P[_PCB], P[_PCB + 1], P[_PCB + 2], I, Wc, Vc, 6, idx, M)
+    Wl = np.zeros((9, 3))
+    Vl = np.zeros((9, 3))
+    idl = np.empty(9, dtype=np.int64)
+    for leg in range(4):
+        for i in range(1, 4):
+            _com(P, R, p, leg, i, c)
+            _link_inertia(P, R, leg, i, I)
+            n = 6 + i
+            for a in range(6):
+                idl[a] = a
+                for k in range(3):
+                    Wl[a, k] = Wc[a, k]
+                    Vl[a, k] = 1.0 if (a < 3 and a == k) else 0.0
+            for j in range(1, i + 1):
+                # joint j: w = z_j, v (about the body origin's axes) = z_j x (0 - p_j)
+                a = 5 + j
+                idl[a] = 6 + 3 * leg + j - 1
+                z0, z1, z2 = R[leg, j, 0, 2], R[leg, j, 1, 2], R[leg, j, 2, 2]
+                Wl[a, 0], Wl[a, 1], Wl[a, 2] = z0, z1, z2
+                s0, s1, s2 = _cross(z0, z1, z2, p[leg, j, 0], p[leg, j, 1], p[leg, j, 2])
+                Vl[a, 0], Vl[a, 1], Vl[a, 2] = -s0, -s1, -s2
+            _gram(P[_M + 3 * leg + i - 1], c[0], c[1], c[2], I, Wl, Vl, n, idl, M)
+
+
+@njit(cache=True)
+def _solve_inplace(A, b, n):
+    """b <- A^-1 b for the leading n x n block by Gaussian elimination with partial
+    pivoting (A is overwritten); b may hold several right-hand sides as columns."""
+    m = b.shape[1]
+    for k in range(n):
+        piv, best = k, abs(A[k, k])
+        for r in range(k + 1, n):
+            if abs(A[r, k]) > best:
+                piv, best = r, abs(A[r, k])
+        if piv != k:
+            for c in range(n):
+                A[k, c], A[piv, c] = A[piv, c], A[k, c]
+            for c in range(m):
+                b[k, c], b[piv, c] = b[piv, c], b[k, c]
+        d = A[k, k]
+        for r in range(k + 1, n):
+            f = A[r, k] / d
+            if f != 0.0:
+                for c in range(k + 1, n):
+                    A[r, c] -= f * A[k, c]
+                for c in range(m):
+                    b[r, c] -= f * b[k, c]
+    for k in range(n - 1, -1, -1):
+        for c in range(m):
+            acc = b[k, c]
+            for j in range(k + 1, n):
+                acc -= A[k, j] * b[j, c]
+            b[k, c] = acc / A[k, k]
+
+
+@njit(cache=True)
+def _contact_rows(R, p, stance, K):
+    """J_c into K's lower-left block and -J_c^T into its upper-right one."""
+    row = 18
+    for leg in range(4):
+        if not stance[leg]:
+            continue
+        p40, p41, p42 = p[leg, 4, 0], p[leg, 4, 1], p[leg, 4, 2]
+        for k in range(3):
+            K[row + k, k] = 1.0
+        K[row, 4], K[row, 5] = p42, -p41
+        K[row + 1, 3], K[row + 1, 5] = -p42, p40
+        K[row + 2, 3], K[row + 2, 4] = p41, -p40
+        for j in range(1, 4):
+            col = 6 + 3 * leg + j - 1
+            s0, s1, s2 = _cross(R[leg, j, 0, 2], R[leg, j, 1, 2], R[leg, j, 2, 2],
+                                p40 - p[leg, j, 0], p41 - p[leg, j, 1], p42 - p[leg, j, 2])
+            K[row, col], K[row + 1, col], K[row + 2, col] = s0, s1, s2
+        for k in range(3):
+            for col in range(18):
+                K[col, row + k] = -K[row + k, col]
+        row += 3
+
+
+@njit(cache=True)
+def _kkt(M, R, p, stance, K):
+    """K = [[M, -J_c^T], [J_c, 0]] for the stance feet (in LEGS order); returns its size."""
+    nc = 0
+    for leg in range(4):
+        nc += stance[leg]
+    n = 18 + 3 * nc
+    for r in range(n):
+        for s in range(n):
+            K[r, s] = M[r, s] if (r < 18 and s < 18) else 0.0
+    _contact_rows(R, p, stance, K)
+    return n
+
+
+@njit(cache=True)
+def _rotation_exp(x, y, z, out):
+    """so3.exp: Rodrigues' formula of the rotation vector (x, y, z)."""
+    a = np.sqrt(x * x + y * y + z * z)
+    K = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    s, c = (1.0, 0.0) if a < 1e-12 else (np.sin(a) / a, (1.0 - np.cos(a)) / (a * a))
+    for r in range(3):
+        for k in range(3):
+            KK = K[r, 0] * K[0, k] + K[r, 1] * K[1, k] + K[r, 2] * K[2, k]
+            out[r, k] = (1.0 if r == k else 0.0) + s * K[r, k] + c * KK
+
+
+@njit(cache=True)
+def _step(P, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, nudot):
+    """One step of simulation.PinnedFeetSimulation.step, in place: the plastic impact of
+    a foot joining the support (reduced.touchdown_impulse, as the KKT system
+    [[M, -J^T], [J, 0]] (dnu, l) = (0, -J nu)), eq. (5) with the stance feet pinned
+    (reduced.constrained_forward_dynamics), then semi-implicit Euler."""
+    R = np.empty((4, 5, 3, 3))
+    p = np.empty((4, 5, 3))
+    M = np.empty((18, 18))
+    K = np.empty((30, 30))
+    b = np.empty((30, 1))
+    gen = np.empty(18)
+    a4 = np.empty((4, 3))
+    f1 = np.empty((4, 3))
+    n1 = np.empty((4, 3))
+    _frames(P, theta, R, p)
+    _mass_into(P, R, p, M)
+    joins = False
+    for leg in range(4):
+        joins = joins or (stance[leg] and not old_stance[leg])
+    if joins:
+        n = _kkt(M, R, p, stance, K)
+        for r in range(n):
+            acc = 0.0
+            if r >= 18:
+                for s in range(18):
+                    acc -= K[r, s] * nu[s]
+            b[r, 0] = acc
+        _solve_inplace(K, b, n)
+        for r in range(18):
+            nu[r] += b[r, 0]
+    zero = np.zeros(18)
+    _rnea_into(P, R, p, R_WB, nu, zero, nu[6:], zero[6:], g_W, np.zeros((4, 3)), gen, a4,
+               f1, n1)
+    n = _kkt(M, R, p, stance, K)
+    for r in range(18):
+        b[r, 0] = (tau[r - 6] if r >= 6 else 0.0) - gen[r]
+    row = 18
+    for leg in range(4):
+        if stance[leg]:
+            # foot acceleration at nudot = 0 without gravity
+            for k in range(3):
+                gB = R_WB[0, k] * g_W[0] + R_WB[1, k] * g_W[1] + R_WB[2, k] * g_W[2]
+                b[row + k, 0] = -(a4[leg, k] + gB)
+            row += 3
+    _solve_inplace(K, b, n)
+    row = 18
+    for leg in range(4):
+        for k in range(3):
+            F_foot_B[leg, k] = b[row + k, 0] if stance[leg] else 0.0
+        if stance[leg]:
+            row += 3
+    for r in range(18):
+        nudot[r] = b[r, 0]
+        nu[r] += dt * b[r, 0]
+    for j in range(12):
+        theta[j] += dt * nu[6 + j]
+    for r in range(3):
+        p_WB[r] += dt * (R_WB[r, 0] * nu[0] + R_WB[r, 1] * nu[1] + R_WB[r, 2] * nu[2])
+    E = np.empty((3, 3))
+    _rotation_exp(dt * nu[3], dt * nu[4], dt * nu[5], E)
+    R0 = R_WB.copy()
+    for r in range(3):
+        for k in range(3):
+            R_WB[r, k] = R0[r, 0] * E[0, k] + R0[r, 1] * E[1, k] + R0[r, 2] * E[2, k]
+
+
+@njit(cache=True)
+def _inverse_dynamics(P, R_WB, nu, nudot, theta, thetad, thetadd, g_W, F_foot_B):
+    R = np.empty((4, 5, 3, 3))
+    p = np.empty((4, 5, 3))
+    gen = np.empty(18)
+    a4, f1, n1 = np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3))
+    _frames(P, theta, R, p)
+    _rnea_into(P, R, p, R_WB, nu, nudot, thetad, thetadd, g_W, F_foot_B, gen, a4, f1, n1)
+    return gen, a4, f1, n1
+
+
+@njit(cache=True)
+def _mass_matrix(P, theta):
+    R = np.empty((4, 5, 3, 3))
+    p = np.empty((4, 5, 3))
+    M = np.empty((18, 18))
+    _frames(P, theta, R, p)
+    _mass_into(P, R, p, M)
+    return M
+
+
+_NO_FEET_FORCE = np.zeros((4, 3))
+
+
+def inverse_dynamics(model: QuadrupedModel, R_WB: np.ndarray, nu: np.ndarray,
+                     nudot: np.ndarray, theta: np.ndarray, thetad: np.ndarray,
+                     thetadd: np.ndarray, g_W: np.ndarray,
+                     F_foot_B: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """rnea.inverse_dynamics by the body-axes recursion: (f_b, n_b, tau (4 x 3), f_1B,
+    n_1B, a_4B), the same arguments (nu, nudot the base's six; theta and its rates any
+    shape of 12)."""
+    F = _NO_FEET_FORCE if F_foot_B is None else F_foot_B
+    gen, a4, f1, n1 = _inverse_dynamics(model.packed, R_WB, nu, nudot, np.ravel(theta),
+                                        np.ravel(thetad), np.ravel(thetadd), g_W, F)
+    return gen[:3], gen[3:6], gen[6:].reshape(4, 3), f1, n1, a4
+
+
+def mass_matrix(model: QuadrupedModel, theta: np.ndarray, floating: bool = True
+                ) -> np.ndarray:
+    """M(q) (18 x 18 floating, 12 x 12 fixed base: its joint block) as sum J^T M J."""
+    M = _mass_matrix(model.packed, np.ravel(theta))
+    return M if floating else M[6:, 6:].copy()
+
+
+def stance_mask(stance: tuple[str, ...]) -> np.ndarray:
+    """The legs of ``stance`` as a 0/1 vector in LEGS order."""
+    return np.array([leg in stance for leg in LEGS], dtype=np.int64)
+
+
+def step(model: QuadrupedModel, p_WB: np.ndarray, R_WB: np.ndarray, theta: np.ndarray,
+         nu: np.ndarray, tau: np.ndarray, stance: np.ndarray, old_stance: np.ndarray,
+         g_W: np.ndarray, dt: float, F_foot_B: np.ndarray, nudot: np.ndarray) -> None:
+    """One pinned-feet step in place (see ``_step``); ``stance`` and ``old_stance`` are
+    ``stance_mask`` vectors."""
+    _step(model.packed, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B,
+          nudot)
