@@ -105,8 +105,10 @@ def _per_call(fn, n: int) -> float:
 def bench_quadruped_terms(calls: int) -> dict[str, dict[str, float]]:
     """Seconds per call from Python, floating base (18 coordinates), at a seeded state:
     the hand-rolled RNEA and M against Pinocchio's rnea and crba, by the fast path the
-    simulation steps with (fast.py: body-axes recursion, M as sum J^T M J) and by the
-    printed one (rnea.py, M by Walker-Orin's n RNEA calls)."""
+    simulation steps with (fast.py: body-axes recursion returning the 18 generalized
+    forces, as pin.rnea does; M as sum J^T M J) and by the printed one (rnea.py's
+    inverse_dynamics, which also returns the HAA reactions and feet accelerations; M by
+    Walker-Orin's n RNEA calls)."""
     import pinocchio as pin
 
     from dynval.comparisons.quadruped import frames
@@ -129,8 +131,8 @@ def bench_quadruped_terms(calls: int) -> dict[str, dict[str, float]]:
     q = order._q(frames.pinocchio_q(s.p_WB, s.R_WB, s.theta))
     v, a = order._v(nu), order._v(nudot)
     return {
-        "RNEA": {"handrolled": _per_call(lambda: fast.inverse_dynamics(
-            model, s.R_WB, nu[:6], nudot[:6], th, nu[6:], nudot[6:], g), calls),
+        "RNEA": {"handrolled": _per_call(lambda: fast.generalized_forces(
+            model, s.R_WB, s.theta, nu, nudot, g), calls),
             "printed": _per_call(lambda: rnea.inverse_dynamics(
                 model, s.R_WB, nu[:6], nudot[:6], th, nu[6:], nudot[6:], g), calls),
             "pinocchio": _per_call(lambda: pin.rnea(pm, pd, q, v, a), calls)},

@@ -19,8 +19,8 @@ from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.robots.quadruped.params import LEGS
 
 # offsets into the packed model vector
-_ALPHA, _A, _RB0, _PB0, _M, _PC, _IC, _MB, _PCB, _ICB, _SIZE = (
-    0, 4, 8, 17, 29, 41, 77, 185, 186, 189, 198)
+_ALPHA, _A, _RB0, _PB0, _M, _PC, _IC, _MB, _PCB, _ICB, _CA, _SA = (
+    0, 4, 8, 17, 29, 41, 77, 185, 186, 189, 198, 202)
 
 
 @njit(cache=True)
@@ -33,9 +33,12 @@ def _frames(P, theta, R, p):
             for c in range(3):
                 R[leg, 0, r, c] = P[_RB0 + 3 * r + c]
         for i in range(1, 5):
-            al, a = P[_ALPHA + i - 1], P[_A + i - 1]
-            th = theta[3 * leg + i - 1] if i < 4 else 0.0
-            ca, sa, ct, st = np.cos(al), np.sin(al), np.cos(th), np.sin(th)
+            a, ca, sa = P[_A + i - 1], P[_CA + i - 1], P[_SA + i - 1]
+            if i < 4:
+                th = theta[3 * leg + i - 1]
+                ct, st = np.cos(th), np.sin(th)
+            else:  # theta_4 = 0 (Table 1)
+                ct, st = 1.0, 0.0
             for r in range(3):
                 x, y, z = R[leg, i - 1, r, 0], R[leg, i - 1, r, 1], R[leg, i - 1, r, 2]
                 p[leg, i, r] = p[leg, i - 1, r] + a * x
@@ -57,12 +60,30 @@ def _link_inertia(P, R, leg, i, out):
     """Link i's inertia about its centre of mass in body axes, R I_C R^T."""
     base = _IC + 27 * leg + 9 * (i - 1)
     for r in range(3):
+        # row r of R I_C, then its products with the rows of R
+        t0 = (R[leg, i, r, 0] * P[base] + R[leg, i, r, 1] * P[base + 3]
+              + R[leg, i, r, 2] * P[base + 6])
+        t1 = (R[leg, i, r, 0] * P[base + 1] + R[leg, i, r, 1] * P[base + 4]
+              + R[leg, i, r, 2] * P[base + 7])
+        t2 = (R[leg, i, r, 0] * P[base + 2] + R[leg, i, r, 1] * P[base + 5]
+              + R[leg, i, r, 2] * P[base + 8])
         for c in range(3):
-            acc = 0.0
-            for k in range(3):
-                for j in range(3):
-                    acc += R[leg, i, r, k] * P[base + 3 * k + j] * R[leg, i, c, j]
-            out[r, c] = acc
+            out[r, c] = t0 * R[leg, i, c, 0] + t1 * R[leg, i, c, 1] + t2 * R[leg, i, c, 2]
+
+
+@njit(cache=True, inline="always")
+def _inertia_times(P, R, leg, i, x0, x1, x2):
+    """R I_C R^T x: link i's inertia (body axes) times x, through the link frame."""
+    base = _IC + 27 * leg + 9 * (i - 1)
+    y0 = R[leg, i, 0, 0] * x0 + R[leg, i, 1, 0] * x1 + R[leg, i, 2, 0] * x2
+    y1 = R[leg, i, 0, 1] * x0 + R[leg, i, 1, 1] * x1 + R[leg, i, 2, 1] * x2
+    y2 = R[leg, i, 0, 2] * x0 + R[leg, i, 1, 2] * x1 + R[leg, i, 2, 2] * x2
+    z0 = P[base] * y0 + P[base + 1] * y1 + P[base + 2] * y2
+    z1 = P[base + 3] * y0 + P[base + 4] * y1 + P[base + 5] * y2
+    z2 = P[base + 6] * y0 + P[base + 7] * y1 + P[base + 8] * y2
+    return (R[leg, i, 0, 0] * z0 + R[leg, i, 0, 1] * z1 + R[leg, i, 0, 2] * z2,
+            R[leg, i, 1, 0] * z0 + R[leg, i, 1, 1] * z1 + R[leg, i, 1, 2] * z2,
+            R[leg, i, 2, 0] * z0 + R[leg, i, 2, 1] * z1 + R[leg, i, 2, 2] * z2)
 
 
 @njit(cache=True)
@@ -76,7 +97,7 @@ def _com(P, R, p, leg, i, out):
 
 @njit(cache=True)
 def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, a_4B,
-               f_1B, n_1B):
+               f_1B, n_1B, buf):
     """The RNEA of rnea.py in body axes, frames from ``_frames``: gen = (f_b, n_b, tau)
     (18), a_4B (4 x 3) the feet's accelerations minus g, (f_1B, n_1B) the HAA reactions.
     Outward (Craig 6.45-6.48, vectors in body axes):
@@ -84,20 +105,16 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
         vd_i = vd_{i-1} + wd_{i-1} x r + w_{i-1} x (w_{i-1} x r),  r = p_i - p_{i-1};
     inward (6.49-6.53): f_i = F_i + f_{i+1},
         n_i = N_i + n_{i+1} + (c_i - p_i) x F_i + (p_{i+1} - p_i) x f_{i+1},  tau_i = z_i.n_i.
+    ``buf`` is scratch space, (27, 3) at least.
     """
-    w = np.empty((5, 3))
-    wd = np.empty((5, 3))
-    vd = np.empty((5, 3))
-    Fl = np.empty((4, 3))
-    Nl = np.empty((4, 3))
-    c = np.empty((4, 3))
-    I = np.empty((3, 3))
-    gB = np.empty(3)
-    for r in range(3):
-        gB[r] = R_WB[0, r] * g_W[0] + R_WB[1, r] * g_W[1] + R_WB[2, r] * g_W[2]
+    w, wd, vd = buf[0:5], buf[5:10], buf[10:15]
+    Fl, Nl, c = buf[15:19], buf[19:23], buf[23:27]
+    g0 = R_WB[0, 0] * g_W[0] + R_WB[1, 0] * g_W[1] + R_WB[2, 0] * g_W[2]
+    g1 = R_WB[0, 1] * g_W[0] + R_WB[1, 1] * g_W[1] + R_WB[2, 1] * g_W[2]
+    g2 = R_WB[0, 2] * g_W[0] + R_WB[1, 2] * g_W[1] + R_WB[2, 2] * g_W[2]
     wB0, wB1, wB2 = nu[3], nu[4], nu[5]
     x0, x1, x2 = _cross(wB0, wB1, wB2, nu[0], nu[1], nu[2])
-    vdB = (nudot[0] + x0 - gB[0], nudot[1] + x1 - gB[1], nudot[2] + x2 - gB[2])
+    vdB = (nudot[0] + x0 - g0, nudot[1] + x1 - g1, nudot[2] + x2 - g2)
     for k in range(6):
         gen[k] = 0.0
     for leg in range(4):
@@ -143,14 +160,10 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
             Fl[i, 0] = m * (vd[i, 0] + z0 + y0)
             Fl[i, 1] = m * (vd[i, 1] + z1 + y1)
             Fl[i, 2] = m * (vd[i, 2] + z2 + y2)
-            _link_inertia(P, R, leg, i, I)
-            Iw0 = I[0, 0] * a0 + I[0, 1] * a1 + I[0, 2] * a2
-            Iw1 = I[1, 0] * a0 + I[1, 1] * a1 + I[1, 2] * a2
-            Iw2 = I[2, 0] * a0 + I[2, 1] * a1 + I[2, 2] * a2
+            Iw0, Iw1, Iw2 = _inertia_times(P, R, leg, i, a0, a1, a2)
             q0, q1, q2 = _cross(a0, a1, a2, Iw0, Iw1, Iw2)
-            for k in range(3):
-                Nl[i, k] = (I[k, 0] * wd[i, 0] + I[k, 1] * wd[i, 1] + I[k, 2] * wd[i, 2]
-                            + (q0, q1, q2)[k])
+            y0, y1, y2 = _inertia_times(P, R, leg, i, wd[i, 0], wd[i, 1], wd[i, 2])
+            Nl[i, 0], Nl[i, 1], Nl[i, 2] = y0 + q0, y1 + q1, y2 + q2
         for k in range(3):
             a_4B[leg, k] = vd[4, k]
         # the foot pushes on the ground with -F_foot
@@ -186,15 +199,15 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
     z0, z1, z2 = _cross(nudot[3], nudot[4], nudot[5], cb0, cb1, cb2)
     mb = P[_MB]
     F0, F1, F2 = mb * (vdB[0] + z0 + y0), mb * (vdB[1] + z1 + y1), mb * (vdB[2] + z2 + y2)
-    Iw = np.empty(3)
-    for k in range(3):
-        Iw[k] = P[_ICB + 3 * k] * wB0 + P[_ICB + 3 * k + 1] * wB1 + P[_ICB + 3 * k + 2] * wB2
-    q0, q1, q2 = _cross(wB0, wB1, wB2, Iw[0], Iw[1], Iw[2])
+    I = P[_ICB:_ICB + 9]
+    Iw0 = I[0] * wB0 + I[1] * wB1 + I[2] * wB2
+    Iw1 = I[3] * wB0 + I[4] * wB1 + I[5] * wB2
+    Iw2 = I[6] * wB0 + I[7] * wB1 + I[8] * wB2
+    q0, q1, q2 = _cross(wB0, wB1, wB2, Iw0, Iw1, Iw2)
     y0, y1, y2 = _cross(cb0, cb1, cb2, F0, F1, F2)
-    q = (q0 + y0, q1 + y1, q2 + y2)
-    for k in range(3):
-        gen[3 + k] += (P[_ICB + 3 * k] * nudot[3] + P[_ICB + 3 * k + 1] * nudot[4]
-                       + P[_ICB + 3 * k + 2] * nudot[5] + q[k])
+    gen[3] += I[0] * nudot[3] + I[1] * nudot[4] + I[2] * nudot[5] + q0 + y0
+    gen[4] += I[3] * nudot[3] + I[4] * nudot[4] + I[5] * nudot[5] + q1 + y1
+    gen[5] += I[6] * nudot[3] + I[7] * nudot[4] + I[8] * nudot[5] + q2 + y2
     gen[0] += F0
     gen[1] += F1
     gen[2] += F2
@@ -377,7 +390,7 @@ def _step(P, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, 
             nu[r] += b[r, 0]
     zero = np.zeros(18)
     _rnea_into(P, R, p, R_WB, nu, zero, nu[6:], zero[6:], g_W, np.zeros((4, 3)), gen, a4,
-               f1, n1)
+               f1, n1, np.empty((27, 3)))
     n = _kkt(M, R, p, stance, K)
     for r in range(18):
         b[r, 0] = (tau[r - 6] if r >= 6 else 0.0) - gen[r]
@@ -416,10 +429,26 @@ def _inverse_dynamics(P, R_WB, nu, nudot, theta, thetad, thetadd, g_W, F_foot_B)
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     gen = np.empty(18)
-    a4, f1, n1 = np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3))
-    _frames(P, theta, R, p)
-    _rnea_into(P, R, p, R_WB, nu, nudot, thetad, thetadd, g_W, F_foot_B, gen, a4, f1, n1)
+    buf = np.empty((39, 3))
+    a4, f1, n1 = buf[27:31], buf[31:35], buf[35:39]
+    _frames(P, np.ascontiguousarray(theta).reshape(12), R, p)
+    _rnea_into(P, R, p, R_WB, nu, nudot, np.ascontiguousarray(thetad).reshape(12),
+               np.ascontiguousarray(thetadd).reshape(12), g_W, F_foot_B, gen, a4, f1, n1, buf)
     return gen, a4, f1, n1
+
+
+@njit(cache=True)
+def _generalized_forces(P, R_WB, nu, nudot, theta, g_W):
+    """(f_b, n_b, tau) only, no foot forces: what Pinocchio's rnea returns."""
+    R = np.empty((4, 5, 3, 3))
+    p = np.empty((4, 5, 3))
+    gen = np.empty(18)
+    buf = np.empty((43, 3))
+    buf[39:43] = 0.0
+    _frames(P, np.ascontiguousarray(theta).reshape(12), R, p)
+    _rnea_into(P, R, p, R_WB, nu, nudot, nu[6:], nudot[6:], g_W, buf[39:43], gen, buf[27:31],
+               buf[31:35], buf[35:39], buf)
+    return gen
 
 
 @njit(cache=True)
@@ -443,9 +472,16 @@ def inverse_dynamics(model: QuadrupedModel, R_WB: np.ndarray, nu: np.ndarray,
     n_1B, a_4B), the same arguments (nu, nudot the base's six; theta and its rates any
     shape of 12)."""
     F = _NO_FEET_FORCE if F_foot_B is None else F_foot_B
-    gen, a4, f1, n1 = _inverse_dynamics(model.packed, R_WB, nu, nudot, np.ravel(theta),
-                                        np.ravel(thetad), np.ravel(thetadd), g_W, F)
+    gen, a4, f1, n1 = _inverse_dynamics(model.packed, R_WB, nu, nudot, theta, thetad,
+                                        thetadd, g_W, F)
     return gen[:3], gen[3:6], gen[6:].reshape(4, 3), f1, n1, a4
+
+
+def generalized_forces(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
+                       nu: np.ndarray, nudot: np.ndarray, g_W: np.ndarray) -> np.ndarray:
+    """terms.generalized_forces (floating, feet free): (f_b, n_b, tau) as one 18-vector,
+    for the 18 rates nu and accelerations nudot."""
+    return _generalized_forces(model.packed, R_WB, nu, nudot, theta, g_W)
 
 
 def mass_matrix(model: QuadrupedModel, theta: np.ndarray, floating: bool = True
