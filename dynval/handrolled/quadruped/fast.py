@@ -1,13 +1,14 @@
 """The fast path the hand-rolled quadruped steps with: the same RNEA as rnea.py (Craig's
 outward/inward recursions, section 3) written with every vector in body axes and scalar
-loops instead of 3 x 3 matrix products, the mass matrix as the sum of the links' J^T M J
-(the kinetic energy's Hessian, O(n) per link instead of the n RNEA calls of Walker-Orin's
-method 1), and the pinned-feet forward dynamics of reduced.py with its semi-implicit Euler
-step (simulation.py) as one compiled function.  Nothing here is new physics: the tests
+loops instead of 3 x 3 matrix products, the mass matrix by composite rigid bodies
+(Walker-Orin's method 3 instead of the n RNEA calls of their method 1), and the
+pinned-feet forward dynamics of reduced.py with its semi-implicit Euler step
+(simulation.py) as one compiled function.  Nothing here is new physics: the tests
 (tests/test_quadruped_fast.py) hold every term and step to the printed path at round-off.
 
-The model's arrays travel as one packed vector (``pack``): a compiled call from Python
-costs about 0.3 us per array argument, more than the recursion's arithmetic.
+The model's arrays travel as one packed vector (``QuadrupedModel.packed``): each array
+argument adds to a compiled call's dispatch from Python, and the recursion itself takes
+about a microsecond.
 """
 
 from __future__ import annotations
@@ -214,66 +215,81 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
 
 
 @njit(cache=True)
-def _gram(m, cx, cy, cz, I, Wc, Vc, n, idx, M):
-    """Add m v_a.v_b + w_a.I w_b for the body's columns (w_a, v_a at its centre of mass
-    (cx, cy, cz) before the shift) to M[idx, idx]: its share of the kinetic energy."""
-    for a in range(n):
-        # columns are twists about the body origin's axes: v at the com = v + w x c
-        s0, s1, s2 = _cross(Wc[a, 0], Wc[a, 1], Wc[a, 2], cx, cy, cz)
-        Vc[a, 0] += s0
-        Vc[a, 1] += s1
-        Vc[a, 2] += s2
-    for a in range(n):
-        Iw0 = I[0, 0] * Wc[a, 0] + I[0, 1] * Wc[a, 1] + I[0, 2] * Wc[a, 2]
-        Iw1 = I[1, 0] * Wc[a, 0] + I[1, 1] * Wc[a, 1] + I[1, 2] * Wc[a, 2]
-        Iw2 = I[2, 0] * Wc[a, 0] + I[2, 1] * Wc[a, 1] + I[2, 2] * Wc[a, 2]
-        for b in range(a, n):
-            v = (m * (Vc[a, 0] * Vc[b, 0] + Vc[a, 1] * Vc[b, 1] + Vc[a, 2] * Vc[b, 2])
-                 + Wc[b, 0] * Iw0 + Wc[b, 1] * Iw1 + Wc[b, 2] * Iw2)
-            M[idx[a], idx[b]] += v
-            if a != b:
-                M[idx[b], idx[a]] += v
+def _add_inertia(m, c, I_c, C):
+    """Add a body of mass m, centre of mass c and inertia I_c (about c, body axes) to the
+    composite C = (m, h = m c, Ibar the inertia about the body origin) packed as
+    C[0] = m, C[1:4] = h, C[4:13] = Ibar = I_c + m (|c|^2 1 - c c^T)."""
+    C[0] += m
+    cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2]
+    for r in range(3):
+        C[1 + r] += m * c[r]
+        for k in range(r, 3):  # the upper triangle, mirrored: Ibar exactly symmetric
+            v = I_c[r, k] + m * ((cc if r == k else 0.0) - c[r] * c[k])
+            C[4 + 3 * r + k] += v
+            if k != r:
+                C[4 + 3 * k + r] += v
+
+
+@njit(cache=True, inline="always")
+def _apply(C, v0, v1, v2, w0, w1, w2):
+    """The composite's spatial inertia times the twist (v, w) about the body origin:
+    f = m v - h x w,  n = h x v + Ibar w."""
+    m = C[0]
+    a0, a1, a2 = _cross(C[1], C[2], C[3], w0, w1, w2)
+    b0, b1, b2 = _cross(C[1], C[2], C[3], v0, v1, v2)
+    return (m * v0 - a0, m * v1 - a1, m * v2 - a2,
+            b0 + C[4] * w0 + C[5] * w1 + C[6] * w2,
+            b1 + C[7] * w0 + C[8] * w1 + C[9] * w2,
+            b2 + C[10] * w0 + C[11] * w1 + C[12] * w2)
 
 
 @njit(cache=True)
 def _mass_into(P, R, p, M):
-    """M(q), floating base: sum over the body and the 12 links of J^T diag(m, I) J, J the
-    body's velocity (at its centre of mass) and angular velocity per coordinate."""
+    """M(q), floating base, by composite rigid bodies (Walker-Orin's method 3): joint j's
+    twist S_j = (p_j x z_j, z_j) about the body origin, C_j the composite of links j..3
+    of its leg, M[:6, j] = C_j S_j, M[k, j] = S_k . C_j S_j for k <= j in the leg, and
+    M[:6, :6] the whole robot's composite."""
     M[:, :] = 0.0
-    Wc = np.zeros((6, 3))
-    Vc = np.zeros((6, 3))
-    idx = np.arange(6)
+    body = np.zeros(13)
     I = np.empty((3, 3))
     c = np.empty(3)
-    for k in range(3):  # base columns: v_B (no rotation), then omega_B
-        Vc[k, k] = 1.0
-        Wc[3 + k, k] = 1.0
     for r in range(3):
-        for s in range(3):
-            I[r, s] = P[_ICB + 3 * r + s]
-    _gram(P[_MB], P[_PCB], P[_PCB + 1], P[_PCB + 2], I, Wc, Vc, 6, idx, M)
-    Wl = np.zeros((9, 3))
-    Vl = np.zeros((9, 3))
-    idl = np.empty(9, dtype=np.int64)
+        for k in range(3):
+            I[r, k] = P[_ICB + 3 * r + k]
+    _add_inertia(P[_MB], P[_PCB:_PCB + 3], I, body)
+    C = np.zeros(13)
+    S = np.empty((4, 6))
     for leg in range(4):
-        for i in range(1, 4):
-            _com(P, R, p, leg, i, c)
-            _link_inertia(P, R, leg, i, I)
-            n = 6 + i
-            for a in range(6):
-                idl[a] = a
-                for k in range(3):
-                    Wl[a, k] = Wc[a, k]
-                    Vl[a, k] = 1.0 if (a < 3 and a == k) else 0.0
-            for j in range(1, i + 1):
-                # joint j: w = z_j, v (about the body origin's axes) = z_j x (0 - p_j)
-                a = 5 + j
-                idl[a] = 6 + 3 * leg + j - 1
-                z0, z1, z2 = R[leg, j, 0, 2], R[leg, j, 1, 2], R[leg, j, 2, 2]
-                Wl[a, 0], Wl[a, 1], Wl[a, 2] = z0, z1, z2
-                s0, s1, s2 = _cross(z0, z1, z2, p[leg, j, 0], p[leg, j, 1], p[leg, j, 2])
-                Vl[a, 0], Vl[a, 1], Vl[a, 2] = -s0, -s1, -s2
-            _gram(P[_M + 3 * leg + i - 1], c[0], c[1], c[2], I, Wl, Vl, n, idl, M)
+        C[:] = 0.0
+        for j in range(1, 4):
+            z0, z1, z2 = R[leg, j, 0, 2], R[leg, j, 1, 2], R[leg, j, 2, 2]
+            v0, v1, v2 = _cross(p[leg, j, 0], p[leg, j, 1], p[leg, j, 2], z0, z1, z2)
+            S[j, 0], S[j, 1], S[j, 2], S[j, 3], S[j, 4], S[j, 5] = v0, v1, v2, z0, z1, z2
+        for j in range(3, 0, -1):
+            _com(P, R, p, leg, j, c)
+            _link_inertia(P, R, leg, j, I)
+            _add_inertia(P[_M + 3 * leg + j - 1], c, I, C)
+            F = _apply(C, S[j, 0], S[j, 1], S[j, 2], S[j, 3], S[j, 4], S[j, 5])
+            col = 6 + 3 * leg + j - 1
+            for r in range(6):
+                M[r, col] = F[r]
+                M[col, r] = F[r]
+            for k in range(1, j + 1):
+                v = (S[k, 0] * F[0] + S[k, 1] * F[1] + S[k, 2] * F[2] + S[k, 3] * F[3]
+                     + S[k, 4] * F[4] + S[k, 5] * F[5])
+                row = 6 + 3 * leg + k - 1
+                M[row, col] = v
+                M[col, row] = v
+        body += C
+    for r in range(3):
+        M[r, r] = body[0]
+    h0, h1, h2 = body[1], body[2], body[3]
+    # [[m 1, -[h]x], [[h]x, Ibar]]
+    M[0, 4], M[0, 5], M[1, 3], M[1, 5], M[2, 3], M[2, 4] = h2, -h1, -h2, h0, h1, -h0
+    M[4, 0], M[5, 0], M[3, 1], M[5, 1], M[3, 2], M[4, 2] = h2, -h1, -h2, h0, h1, -h0
+    for r in range(3):
+        for k in range(3):
+            M[3 + r, 3 + k] = body[4 + 3 * r + k]
 
 
 @njit(cache=True)
@@ -486,7 +502,8 @@ def generalized_forces(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarra
 
 def mass_matrix(model: QuadrupedModel, theta: np.ndarray, floating: bool = True
                 ) -> np.ndarray:
-    """M(q) (18 x 18 floating, 12 x 12 fixed base: its joint block) as sum J^T M J."""
+    """M(q) (18 x 18 floating, 12 x 12 fixed base: its joint block) by composite rigid
+    bodies."""
     M = _mass_matrix(model.packed, np.ravel(theta))
     return M if floating else M[6:, 6:].copy()
 
