@@ -3,8 +3,9 @@ stance, swing-foot profiles, inverse kinematics and its rates), section 4's feed
 inverse.py (legs in the air for the body wrench, grf.py's assumed ground forces, the leg
 recursion with them), joint PD and the pinned-feet step of fast.py, for a number of steps
 without returning to Python.  The same equations in the same order as the Python loop
-(comparisons/quadruped/loop.py): tests/test_quadruped_fast.py holds the plan, the
-feedforward and whole trajectories to them at round-off.
+(comparisons/quadruped/loop.py), but for the feedforward's second leg recursion, done
+by its linearity in the foot force (``_feedforward``): tests/test_quadruped_fast.py
+holds the plan, the feedforward and whole trajectories to them at round-off.
 
 The support cases' force patterns come from grf._patterns itself (``Pattern tables``), so
 section 4's assumptions have one source.
@@ -193,6 +194,64 @@ def _plan(P, G, offsets, starts, side, t, height, foot_z, theta, thd, thdd, p_B4
 
 
 @njit(cache=True)
+def _min_norm_lstsq(A, w, rcond):
+    """The minimum-norm least-squares solution of A x = w (np.linalg.lstsq's, singular
+    values below rcond times the largest dropped) by a one-sided Jacobi SVD (Hestenes):
+    rotate A's columns until they are orthogonal, U = A V = (sigma_j u_j), then
+    x = sum_j (U_j . w / sigma_j^2) V_j.  For these 6 x 6 systems LAPACK's driver costs
+    more than the sweeps."""
+    m, n = A.shape
+    U = A.copy()
+    V = np.eye(n)
+    # a column down to round-off of A's norm is a null direction: leave it be (rotating
+    # it against the others only stirs round-off; rcond drops it below)
+    tiny = EPS * EPS * np.sum(A * A)
+    for _ in range(60):
+        rotated = False
+        for i in range(n - 1):
+            for j in range(i + 1, n):
+                a = b = g = 0.0
+                for k in range(m):
+                    a += U[k, i] * U[k, i]
+                    b += U[k, j] * U[k, j]
+                    g += U[k, i] * U[k, j]
+                if g == 0.0 or abs(g) <= EPS * np.sqrt(a * b) or min(a, b) <= tiny:
+                    continue
+                rotated = True
+                zeta = (b - a) / (2.0 * g)
+                t = (1.0 if zeta >= 0.0 else -1.0) / (abs(zeta) + np.sqrt(1.0 + zeta * zeta))
+                c = 1.0 / np.sqrt(1.0 + t * t)
+                s = c * t
+                for k in range(m):
+                    ui, uj = U[k, i], U[k, j]
+                    U[k, i], U[k, j] = c * ui - s * uj, s * ui + c * uj
+                for k in range(n):
+                    vi, vj = V[k, i], V[k, j]
+                    V[k, i], V[k, j] = c * vi - s * vj, s * vi + c * vj
+        if not rotated:
+            break
+    sig2 = np.empty(n)
+    top = 0.0
+    for j in range(n):
+        acc = 0.0
+        for k in range(m):
+            acc += U[k, j] * U[k, j]
+        sig2[j] = acc
+        top = max(top, acc)
+    x = np.zeros(n)
+    for j in range(n):
+        if sig2[j] <= rcond * rcond * top:
+            continue
+        acc = 0.0
+        for k in range(m):
+            acc += U[k, j] * w[k]
+        acc /= sig2[j]
+        for k in range(n):
+            x[k] += acc * V[k, j]
+    return x
+
+
+@njit(cache=True)
 def _solve_grf(dirs, count, mask, p_B4, f_b, n_b, F, residual):
     """grf.solve_grf (paper split) into F (4 x 3) and the unbalanced wrench residual."""
     F[:, :] = 0.0
@@ -224,7 +283,7 @@ def _solve_grf(dirs, count, mask, p_B4, f_b, n_b, F, residual):
             A[3, j] += m0
             A[4, j] += m1
             A[5, j] += m2
-    x = np.linalg.lstsq(A, w, EPS * max(6, n))[0]
+    x = _min_norm_lstsq(A, w, EPS * max(6, n))  # np.linalg.lstsq's rcond=None
     for j in range(n):
         for k in range(4):
             e = dirs[mask, j, k]
@@ -241,7 +300,10 @@ def _solve_grf(dirs, count, mask, p_B4, f_b, n_b, F, residual):
 def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, tau, F,
                  residual):
     """inverse.feedforward: legs in the air for the body wrench, the assumed ground forces,
-    then the joint torques with them (body level: R_WB = I)."""
+    then the joint torques with them (body level: R_WB = I).  The leg recursion is
+    linear in the foot force, so its second run (inverse.py) is done here as the first
+    one's torques plus the force's share, tau_j += z_j . ((p_4 - p_j) x (-F)): the foot
+    pushes on the ground with -F (rnea.py)."""
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     gen = np.empty(18)
@@ -250,15 +312,19 @@ def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, ta
     nu, nudot = np.zeros(6), np.zeros(6)
     nu[:3], nudot[:3] = v_B, a_B
     th, td, tdd = theta.reshape(12), thd.reshape(12), thdd.reshape(12)
-    eye = np.eye(3)
     fast._frames(P, th, R, p)
     F[:, :] = 0.0
-    fast._rnea_into(P, R, p, eye, nu, nudot, td, tdd, g_W, F, gen, a4, f1, n1, buf)
+    fast._rnea_into(P, R, p, np.eye(3), nu, nudot, td, tdd, g_W, F, gen, a4, f1, n1, buf)
     if count[mask] < 0:
         return False
-    _solve_grf(dirs, count, mask, p_B4, gen[:3].copy(), gen[3:6].copy(), F, residual)
-    fast._rnea_into(P, R, p, eye, nu, nudot, td, tdd, g_W, F, gen, a4, f1, n1, buf)
-    tau[:] = gen[6:]
+    _solve_grf(dirs, count, mask, p_B4, gen[:3], gen[3:6], F, residual)
+    for leg in range(4):
+        for j in range(1, 4):
+            m0, m1, m2 = fast._cross(p[leg, 4, 0] - p[leg, j, 0], p[leg, 4, 1] - p[leg, j, 1],
+                                     p[leg, 4, 2] - p[leg, j, 2],
+                                     -F[leg, 0], -F[leg, 1], -F[leg, 2])
+            tau[3 * leg + j - 1] = gen[6 + 3 * leg + j - 1] + (
+                R[leg, j, 0, 2] * m0 + R[leg, j, 1, 2] * m1 + R[leg, j, 2, 2] * m2)
     return True
 
 
