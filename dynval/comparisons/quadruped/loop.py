@@ -3,6 +3,7 @@ read from each implementation's state."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -159,21 +160,33 @@ class QuadrupedLoop:
             self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         st = self.st
         yaw, pitch, roll = euler_zyx(st.R_WB)
-        out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
-               "body.roll": roll, "body.pitch": pitch, "body.yaw": yaw}
-        q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)
-        out["joint.RB.HFE.acceleration"] = self.qdd.reshape(4, 3)[LEGS.index("RB"), 1]
-        tau = self.tau.reshape(4, 3)
-        for i, leg in enumerate(LEGS):
-            for j, joint in enumerate(JOINTS):
-                out[f"joint.{leg}.{joint}.angle"] = q[i, j]
-                out[f"joint.{leg}.{joint}.rate"] = qd[i, j]
-                out[f"joint.{leg}.{joint}.torque"] = tau[i, j]
-            for c, axis in enumerate("xyz"):
-                out[f"foot.{leg}.force.{axis}"] = self.F_W[i, c]
-                if self.implementation == "handrolled":
-                    out[f"foot.{leg}.force_assumed.{axis}"] = self.ff.F_foot_B[i, c]
-        return out
+        assumed = self.implementation == "handrolled"
+        head = [st.p_WB[0], st.p_WB[1], st.p_WB[2], roll, pitch, yaw,
+                self.qdd[3 * LEGS.index("RB") + 1]]
+        # per leg: (angle, rate, torque) per joint, then the force (and the assumed one)
+        # per axis, in the order of _signal_names
+        joints = np.stack([st.q.reshape(4, 3), st.qd.reshape(4, 3), self.tau.reshape(4, 3)],
+                          axis=2).reshape(4, 9)
+        forces = (np.stack([self.F_W, self.ff.F_foot_B], axis=2).reshape(4, 6) if assumed
+                  else self.F_W)
+        values = head + np.concatenate([joints, forces], axis=1).ravel().tolist()
+        return dict(zip(_signal_names(assumed), values, strict=True))
+
+
+@lru_cache(maxsize=2)
+def _signal_names(assumed: bool) -> tuple[str, ...]:
+    """The recorded signals' names, in their order (the assumed foot forces where the
+    implementation has them: the hand-rolled one)."""
+    names = ["body.x", "body.y", "body.z", "body.roll", "body.pitch", "body.yaw",
+             "joint.RB.HFE.acceleration"]
+    for leg in LEGS:
+        for joint in JOINTS:
+            names += [f"joint.{leg}.{joint}.{s}" for s in ("angle", "rate", "torque")]
+        for axis in "xyz":
+            names.append(f"foot.{leg}.force.{axis}")
+            if assumed:
+                names.append(f"foot.{leg}.force_assumed.{axis}")
+    return tuple(names)
 
 
 class _Chunk:
