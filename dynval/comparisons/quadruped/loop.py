@@ -190,7 +190,8 @@ def _signal_names(assumed: bool) -> tuple[str, ...]:
 
 
 class _Chunk:
-    """The hand-rolled closed loop's constants and scratch arrays for fastloop.run_chunk."""
+    """The hand-rolled closed loop run by fastloop.run_chunk: its constants (model, gait,
+    section 4's force patterns, gains) packed once, the loop's state handed in and back."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
         p, ga = loop.p, fastloop.gait_arrays(loop.gait)
