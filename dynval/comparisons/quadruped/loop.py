@@ -3,13 +3,15 @@ read from each implementation's state."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from dynval.engines.base import FloatingState, Ground
+from dynval.handrolled.quadruped import fastloop
 from dynval.handrolled.quadruped.gait import Gait, plan
-from dynval.handrolled.quadruped.inverse import feedforward
+from dynval.handrolled.quadruped.inverse import Feedforward, feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.robot import build_model
 from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
@@ -19,12 +21,14 @@ from dynval.robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_
 
 
 class HandrolledPlant:
-    """The paper's model with its supporting feet pinned."""
+    """The paper's model with its supporting feet pinned, stepped by the compiled fast
+    path (``fast=False``: the printed recursions, the same trajectory to round-off)."""
 
     name = "handrolled"
 
-    def __init__(self, p: QuadrupedParams) -> None:
-        self.sim = PinnedFeetSimulation(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt)
+    def __init__(self, p: QuadrupedParams, fast: bool = True) -> None:
+        self.sim = PinnedFeetSimulation(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt,
+                                        fast=fast)
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(p_WB, R_WB, theta, nu, stance)
@@ -40,6 +44,11 @@ class HandrolledPlant:
     def foot_forces_W(self) -> np.ndarray:
         """The pinned feet's constraint forces of the step just taken, world axes."""
         return (self.sim.R_WB @ self.sim.F_foot_B.T).T
+
+    @property
+    def compiled(self) -> bool:
+        """Whether QuadrupedLoop may run this plant's closed loop compiled (fastloop.py)."""
+        return self.sim.fast
 
 
 class EnginePlant:
@@ -104,6 +113,7 @@ class QuadrupedLoop:
         self.F_W = np.zeros((4, 3))
         self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         self.qdd = np.zeros(12)
+        self._chunk: _Chunk | None = None
         self._update(plant.state())
 
     def _plan(self, t: float):
@@ -130,6 +140,19 @@ class QuadrupedLoop:
         self.t += self.p.dt
         self._update(st)
 
+    def advance_many(self, n: int) -> None:
+        """``n`` calls of ``advance``; with a compiled plant (the hand-rolled one's fast
+        path) as one compiled chunk (fastloop.run_chunk: the same equations in the same
+        order, trajectories equal at round-off)."""
+        if not getattr(self.plant, "compiled", False):
+            for _ in range(n):
+                self.advance()
+            return
+        c = self._chunk
+        if c is None:
+            c = self._chunk = _Chunk(self)
+        c.run(self, n)
+
     def signals(self) -> dict[str, float]:
         """The state now; foot forces are their mean over the steps since the last call
         (an engine's contact force flickers from step to step, its impulse does not)."""
@@ -138,18 +161,70 @@ class QuadrupedLoop:
             self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         st = self.st
         yaw, pitch, roll = euler_zyx(st.R_WB)
-        out = {"body.x": st.p_WB[0], "body.y": st.p_WB[1], "body.z": st.p_WB[2],
-               "body.roll": roll, "body.pitch": pitch, "body.yaw": yaw}
-        q, qd = st.q.reshape(4, 3), st.qd.reshape(4, 3)
-        out["joint.RB.HFE.acceleration"] = self.qdd.reshape(4, 3)[LEGS.index("RB"), 1]
-        tau = self.tau.reshape(4, 3)
-        for i, leg in enumerate(LEGS):
-            for j, joint in enumerate(JOINTS):
-                out[f"joint.{leg}.{joint}.angle"] = q[i, j]
-                out[f"joint.{leg}.{joint}.rate"] = qd[i, j]
-                out[f"joint.{leg}.{joint}.torque"] = tau[i, j]
-            for c, axis in enumerate("xyz"):
-                out[f"foot.{leg}.force.{axis}"] = self.F_W[i, c]
-                if self.implementation == "handrolled":
-                    out[f"foot.{leg}.force_assumed.{axis}"] = self.ff.F_foot_B[i, c]
-        return out
+        assumed = self.implementation == "handrolled"
+        head = [st.p_WB[0], st.p_WB[1], st.p_WB[2], roll, pitch, yaw,
+                self.qdd[3 * LEGS.index("RB") + 1]]
+        # per leg: (angle, rate, torque) per joint, then the force (and the assumed one)
+        # per axis, in the order of _signal_names
+        joints = np.stack([st.q.reshape(4, 3), st.qd.reshape(4, 3), self.tau.reshape(4, 3)],
+                          axis=2).reshape(4, 9)
+        forces = (np.stack([self.F_W, self.ff.F_foot_B], axis=2).reshape(4, 6) if assumed
+                  else self.F_W)
+        values = head + np.concatenate([joints, forces], axis=1).ravel().tolist()
+        return dict(zip(_signal_names(assumed), values, strict=True))
+
+
+@lru_cache(maxsize=2)
+def _signal_names(assumed: bool) -> tuple[str, ...]:
+    """The recorded signals' names, in their order (the assumed foot forces where the
+    implementation has them: the hand-rolled one)."""
+    names = ["body.x", "body.y", "body.z", "body.roll", "body.pitch", "body.yaw",
+             "joint.RB.HFE.acceleration"]
+    for leg in LEGS:
+        for joint in JOINTS:
+            names += [f"joint.{leg}.{joint}.{s}" for s in ("angle", "rate", "torque")]
+        for axis in "xyz":
+            names.append(f"foot.{leg}.force.{axis}")
+            if assumed:
+                names.append(f"foot.{leg}.force_assumed.{axis}")
+    return tuple(names)
+
+
+class _Chunk:
+    """The hand-rolled closed loop run by fastloop.run_chunk: its constants (model, gait,
+    section 4's force patterns, gains) packed once, the loop's state handed in and back."""
+
+    def __init__(self, loop: QuadrupedLoop) -> None:
+        p, ga = loop.p, fastloop.gait_arrays(loop.gait)
+        dirs, count = fastloop.pattern_tables()
+        self.args = (loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side,
+                     dirs, count, np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]),
+                     loop.g_W)
+
+    def run(self, loop: QuadrupedLoop, n: int) -> None:
+        sim = loop.plant.sim
+        # new arrays, as the printed path makes: states handed out stay as they were
+        p_WB, R_WB, q, nu = sim.p_WB.copy(), sim.R_WB.copy(), sim.theta.copy(), sim.nu.copy()
+        old_mask = np.array([fastloop.mask_index(sim.stance)])
+        mask = np.array([fastloop.mask_index(loop.stance)])
+        t, tau = np.array([loop.t]), np.array(loop.tau, dtype=float)
+        F_sum, qdd = np.zeros((4, 3)), loop.qdd.copy()
+        tau_ff, F_ff, residual = (loop.ff.tau.ravel().copy(), loop.ff.F_foot_B.copy(),
+                                  loop.ff.residual.copy())
+        F_foot_B, nudot = sim.F_foot_B.copy(), sim.nudot.copy()
+        done = fastloop.run_chunk(*self.args, p_WB, R_WB, q, nu, old_mask, t, tau, mask, F_sum,
+                                  qdd, tau_ff, F_ff, residual, F_foot_B, nudot, n)
+        steps = abs(done)
+        sim.p_WB, sim.R_WB, sim.theta, sim.nu = p_WB, R_WB, q, nu
+        sim.F_foot_B, sim.nudot = F_foot_B, nudot
+        sim.stance = fastloop.stance_of(int(old_mask[0]))
+        for _ in range(steps):
+            sim.t += sim.dt
+        loop.t, loop.qdd = float(t[0]), qdd
+        loop._F_sum += F_sum
+        loop._n_sum += steps
+        if done < 0:  # the plan at loop.t failed: the Python plan raises its error
+            loop._update(loop.plant.state())
+        loop.st = loop.plant.state()
+        loop.tau, loop.stance = tau, fastloop.stance_of(int(mask[0]))
+        loop.ff = Feedforward(tau_ff.reshape(4, 3), F_ff, residual)

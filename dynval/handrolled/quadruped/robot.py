@@ -4,6 +4,7 @@ recursions: Table 1's D-H rows and each link's inertial in its own D-H frame."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -28,6 +29,15 @@ class QuadrupedModel:
     @property
     def total_mass(self) -> float:
         return float(self.m_b + self.m.sum())
+
+    @cached_property
+    def packed(self) -> np.ndarray:
+        """The arrays as one float vector for the compiled fast path (fast.py's offsets):
+        alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, cos(alpha), sin(alpha)."""
+        return np.concatenate([self.alpha, self.a, self.R_B0.ravel(), self.p_B0.ravel(),
+                               self.m.ravel(), self.P_C.ravel(), self.I_C.ravel(),
+                               [self.m_b], self.P_Cb, self.I_Cb.ravel(),
+                               np.cos(self.alpha), np.sin(self.alpha)]).astype(float)
 
 
 def build_model(p: qp.QuadrupedParams = qp.PARAMS, R_B0: np.ndarray | None = None

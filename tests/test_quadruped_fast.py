@@ -1,0 +1,134 @@
+"""The hand-rolled quadruped's fast path (fast.py, fastloop.py) against the printed one
+(rnea.py, terms.py's Walker-Orin mass matrix, reduced.py, simulation.py, gait.py,
+inverse.py and the Python closed loop): the same numbers to round-off.
+
+Tolerances: the two paths sum the same products in another order (body axes instead of
+link frames, J^T M J instead of unit-acceleration columns, Gaussian elimination instead
+of LAPACK), so single terms differ by a few ulp of the largest term they are summed
+with; 1e-12 of an output's largest entry is ~5000 ulp, room for the cancellation in
+those sums and nothing more.  Trajectories compound that per step; over the horizons
+below the observed gap stays at a few 1e-12 relative (the joint acceleration, a
+difference of rates over dt, the largest), held at 1e-10.
+"""
+
+import numpy as np
+import pytest
+
+from dynval.comparisons.quadruped.loop import HandrolledPlant, QuadrupedLoop
+from dynval.handrolled import ModelInputError, so3
+from dynval.handrolled.quadruped import fast, fastloop, rnea, terms
+from dynval.handrolled.quadruped.gait import TROT, WALK, Gait, plan
+from dynval.handrolled.quadruped.inverse import feedforward
+from dynval.handrolled.quadruped.kinematics import standing_height
+from dynval.handrolled.quadruped.robot import build_model
+from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
+from dynval.robots.quadruped.params import PARAMS
+
+MODEL = build_model()
+G = np.array([0.0, 0.0, -9.81])
+ROUND_OFF = 1e-12  # of an output's largest entry (module docstring)
+TRAJECTORY = 1e-10  # relative, after hundreds of steps (module docstring)
+
+
+def _close(a: np.ndarray, b: np.ndarray, tol: float = ROUND_OFF) -> bool:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return bool(np.max(np.abs(a - b)) <= tol * max(1.0, float(np.max(np.abs(a)))))
+
+
+def _random_state(rng):
+    return (so3.exp(rng.normal(size=3)), rng.uniform(-2.0, 2.0, 12), rng.normal(size=18),
+            rng.normal(size=18))
+
+
+def test_rnea_matches_the_printed_recursion():
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        R, th, nu, nd = _random_state(rng)
+        F = 50.0 * rng.normal(size=(4, 3))
+        printed = rnea.inverse_dynamics(MODEL, R, nu[:6], nd[:6], th, nu[6:], nd[6:], G, F)
+        compiled = fast.inverse_dynamics(MODEL, R, nu[:6], nd[:6], th, nu[6:], nd[6:], G, F)
+        for a, b in zip(printed, compiled, strict=True):
+            assert _close(a, b)
+        assert _close(terms.generalized_forces(MODEL, R, th, nu, nd, G),
+                      fast.generalized_forces(MODEL, R, th, nu, nd, G))
+
+
+def test_mass_matrix_matches_walker_orin_columns():
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        R, th, _, _ = _random_state(rng)
+        M = fast.mass_matrix(MODEL, th)
+        assert _close(terms.mass_matrix(MODEL, R, th), M)
+        assert _close(terms.mass_matrix(MODEL, R, th, floating=False),
+                      fast.mass_matrix(MODEL, th, floating=False))
+        assert np.array_equal(M, M.T)
+
+
+@pytest.mark.parametrize("before, after", [
+    ((), ()), (("LF", "RB"), ("LF", "RB")), (("RF", "LB"), ("RF", "LB", "LF")),
+    ((), ("LF", "RF", "LB", "RB")), (("LF", "RF", "LB"), ("LF", "RF", "LB", "RB"))])
+def test_pinned_feet_step_matches_the_printed_step(before, after):
+    """A touchdown impact (feet joining the support) and then 100 steps."""
+    rng = np.random.default_rng(13)
+    R = so3.exp(0.1 * rng.normal(size=3))
+    theta, nu, tau = rng.uniform(-1.0, 1.0, 12), rng.normal(size=18), rng.normal(size=12)
+    sims = [PinnedFeetSimulation(MODEL, G, 1e-3, fast=f) for f in (False, True)]
+    for s in sims:
+        s.reset(np.array([0.0, 0.0, 0.3]), R, theta, nu, before)
+    for _ in range(100):
+        for s in sims:
+            s.step(tau, after)
+    a, b = sims
+    assert a.t == b.t and a.stance == b.stance
+    for name in ("p_WB", "R_WB", "theta", "nu", "F_foot_B", "nudot"):
+        assert _close(getattr(a, name), getattr(b, name), TRAJECTORY), name
+
+
+@pytest.mark.parametrize("gait", [TROT, WALK])
+def test_compiled_plan_and_feedforward_match_the_printed_ones(gait):
+    height = standing_height(PARAMS)
+    ga = fastloop.gait_arrays(gait)
+    dirs, count = fastloop.pattern_tables()
+    theta, thd, thdd, p_B4, F = (np.empty((4, 3)) for _ in range(5))
+    tau, residual = np.empty(12), np.empty(6)
+    for t in np.linspace(0.0, 2.0 * gait.period, 397):
+        s = plan(MODEL, gait, t, height, PARAMS.foot_radius)
+        ff = feedforward(MODEL, s, G)
+        mask = fastloop.plan_and_feedforward(
+            MODEL.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs, count, t,
+            height, PARAMS.foot_radius, G, theta, thd, thdd, p_B4, tau, F, residual)
+        assert fastloop.stance_of(mask) == s.stance
+        for a, b in ((s.theta, theta), (s.thetad, thd), (s.thetadd, thdd), (s.p_B4, p_B4),
+                     (ff.tau.ravel(), tau), (ff.F_foot_B, F), (ff.residual, residual)):
+            assert _close(a, b)
+
+
+@pytest.mark.parametrize("gait, steps", [(TROT, 600), (WALK, 1200)])
+def test_compiled_closed_loop_follows_the_printed_loop(gait, steps):
+    """advance_many (fastloop.run_chunk) against advance() with the printed plant, every
+    recorded signal, one trot cycle and the walk's first 1.2 s."""
+    printed = QuadrupedLoop(HandrolledPlant(PARAMS, fast=False), PARAMS, gait)
+    compiled = QuadrupedLoop(HandrolledPlant(PARAMS, fast=True), PARAMS, gait)
+    for _ in range(steps // 10):
+        for _ in range(10):
+            printed.advance()
+        compiled.advance_many(10)
+        assert printed.t == compiled.t and printed.stance == compiled.stance
+        a, b = printed.signals(), compiled.signals()
+        assert list(a) == list(b)
+        for name in a:
+            assert abs(a[name] - b[name]) <= TRAJECTORY * max(1.0, abs(a[name])), name
+
+
+def test_compiled_loop_raises_where_the_plan_leaves_the_legs_reach():
+    """A swing lift no leg reaches: the chunk stops and the plan's own error comes out."""
+    far = Gait("far", stride=0.2, height=0.7, period=0.6, swing_fraction=0.5,
+               offsets=TROT.offsets)
+    loops = [QuadrupedLoop(HandrolledPlant(PARAMS, fast=f), PARAMS, far) for f in (False, True)]
+    with pytest.raises(ModelInputError, match="out of reach"):
+        for _ in range(1000):
+            loops[0].advance()
+    with pytest.raises(ModelInputError, match="out of reach"):
+        for _ in range(100):
+            loops[1].advance_many(10)
+    assert loops[0].t == loops[1].t
