@@ -171,11 +171,11 @@ class EnginePlant:
             if i > 0 and len(s.q) >= i:
                 R_W = R_W @ rot_z(s.q[i - 1])
             R_0link[2 * i:2 * i + 2] = R_0W @ R_W
-        F_0, diag = wheel_contacts(np.array([R_0W @ p for p in P_W]), R_0link,
-                                   np.array([R_0W @ v for v in V_W]), T_cmd.ravel(),
+        # R_0W is a signed permutation: these frame changes are exact in any order
+        F_0, diag = wheel_contacts(P_W @ R_W0, R_0link, V_W @ R_W0, T_cmd.ravel(),
                                    self.p.r, self.p.b, self.p.D, self.soil)
-        forces = [PointForce(link, o, R_W0 @ F) for link, o, F in
-                  zip(self.hub_links, self.hub_offsets, F_0, strict=True)]
+        forces = [PointForce(link, o, F) for link, o, F in
+                  zip(self.hub_links, self.hub_offsets, F_0 @ R_0W, strict=True)]
         return diag.reshape(len(self.links), 2, N_DIAG), forces
 
 
