@@ -194,7 +194,7 @@ def test_axis_labels_carry_no_offset():
 
 def test_report_figures_are_palette_pngs_at_the_report_dpi():
     """Item 10: the report's weight is its figures; each is a 64-colour palette PNG at
-    DPI (160: 178 px per printed inch at 16 cm), not a 24-bit one at 200 dpi."""
+    DPI (144: 160 px per printed inch at 16 cm), not a 24-bit one at 200 dpi."""
     import io
 
     import matplotlib.pyplot as plt
@@ -202,7 +202,7 @@ def test_report_figures_are_palette_pngs_at_the_report_dpi():
 
     from dynval.reports.figures import DPI, _png
 
-    assert DPI <= 160
+    assert DPI <= 144
     fig, ax = plt.subplots(figsize=(7, 3))
     ax.plot([0, 1], [0, 1])
     img = Image.open(io.BytesIO(_png(fig).getvalue()))
