@@ -114,6 +114,11 @@ class QuadrupedLoop:
         self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         self.qdd = np.zeros(12)
         self._chunk: _Chunk | None = None
+        # the plan and feedforward compiled (fastloop.plan_and_feedforward, held to the
+        # printed plan() and feedforward() at round-off by tests/test_quadruped_fast.py)
+        # wherever the plant is not the hand-rolled printed path
+        self._reference = (_CompiledReference(self) if getattr(plant, "compiled", True)
+                           else None)
         self._update(plant.state())
 
     def _plan(self, t: float):
@@ -122,11 +127,15 @@ class QuadrupedLoop:
     def _update(self, st: FloatingState) -> None:
         """Inputs for the next step from the plan at t and the plant's state ``st``."""
         self.st = st
-        s = self._plan(self.t)
-        self.ff = feedforward(self.model, s, self.g_W)
-        self.tau = (self.ff.tau.ravel() + self.p.K_P * (s.theta.ravel() - st.q)
-                    + self.p.K_D * (s.thetad.ravel() - st.qd))
-        self.stance = s.stance
+        ref = self._reference.at(self.t) if self._reference is not None else None
+        if ref is None:  # the printed path, or a plan the compiled one could not make
+            s = self._plan(self.t)  # (a foot out of reach raises its error here)
+            self.ff = feedforward(self.model, s, self.g_W)
+            theta, thetad, self.stance = s.theta.ravel(), s.thetad.ravel(), s.stance
+        else:
+            theta, thetad, self.ff, self.stance = ref
+        self.tau = (self.ff.tau.ravel() + self.p.K_P * (theta - st.q)
+                    + self.p.K_D * (thetad - st.qd))
 
     def advance(self) -> None:
         qd_before = self.st.qd
@@ -188,6 +197,29 @@ def _signal_names(assumed: bool) -> tuple[str, ...]:
             if assumed:
                 names.append(f"foot.{leg}.force_assumed.{axis}")
     return tuple(names)
+
+
+class _CompiledReference:
+    """The plan and its feedforward at a time, by fastloop.plan_and_feedforward."""
+
+    def __init__(self, loop: QuadrupedLoop) -> None:
+        ga = fastloop.gait_arrays(loop.gait)
+        dirs, count = fastloop.pattern_tables()
+        self.args = (loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side,
+                     dirs, count)
+        self.height, self.foot_z, self.g_W = loop.height, loop.p.foot_radius, loop.g_W
+
+    def at(self, t: float) -> tuple | None:
+        """(theta, theta', Feedforward, stance) at t, or None where the plan fails."""
+        theta, thd, thdd, p_B4 = (np.zeros((4, 3)) for _ in range(4))
+        tau, F, residual = np.zeros(12), np.zeros((4, 3)), np.zeros(6)
+        mask = fastloop.plan_and_feedforward(*self.args, t, self.height, self.foot_z,
+                                             self.g_W, theta, thd, thdd, p_B4, tau, F,
+                                             residual)
+        if mask < 0:
+            return None
+        return (theta.ravel(), thd.ravel(), Feedforward(tau.reshape(4, 3), F, residual),
+                fastloop.stance_of(int(mask)))
 
 
 class _Chunk:
