@@ -197,29 +197,6 @@ def held_step(q, qd, F_seg, tau, F_feet, c, n, k, dt):
 
 
 @njit(cache=True)
-def _resolve_backlash(th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, half, eps) -> int:
-    """transmission.resolve_backlash, in place."""
-    hits = 0
-    for j in range(len(th_m)):
-        gap = th_m[j] - th_T[j]
-        if abs(gap) < half:
-            continue
-        s = np.sign(gap) if gap != 0.0 else 1.0
-        closing = s * (th_m_dot[j] - th_T_dot[j]) > 0.0
-        over = gap - s * half
-        w = J_m[j] / (J_m[j] + J_T[j])
-        th_m[j] -= (1.0 - w) * over
-        th_T[j] += w * over
-        if closing:
-            tot = J_T[j] + J_m[j]
-            vT, vm = th_T_dot[j], th_m_dot[j]
-            th_T_dot[j] = (vT * (J_T[j] - eps * J_m[j]) + vm * J_m[j] * (1.0 + eps)) / tot
-            th_m_dot[j] = (vT * J_T[j] * (1.0 + eps) + vm * (J_m[j] - eps * J_T[j])) / tot
-            hits += 1
-    return hits
-
-
-@njit(cache=True)
 def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
               level, ground, dt):
     """PlanarHexapod.step: saturation (7), one Heun step, the gear impacts, the feet's
@@ -239,7 +216,7 @@ def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, r
     T2, Td2 = th_T + h * (k1[4] + k2[4]), th_T_dot + h * (k1[5] + k2[5])
     hits = 0
     if level == 2:
-        hits = _resolve_backlash(m2, md2, T2, Td2, J_m, J_T, 0.5 * c[23], c[24])
+        hits = transmission.resolve_play(m2, md2, T2, Td2, J_m, J_T, 0.5 * c[23], c[24])
     e2 = eta0.copy()
     for i in range(n):
         pos, _, _ = _foot(q2, qd2, _leg_index(i, k), c)

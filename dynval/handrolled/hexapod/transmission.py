@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from dynval.robots.hexapod.params import HexapodParams
 
@@ -60,6 +61,7 @@ def link_torque(tau_m: np.ndarray, th_m: np.ndarray, th_T: np.ndarray, th_link: 
     return p.K_ijT * (th_T - th_link)
 
 
+@njit(cache=True)
 def impact(th_T_dot: float, th_m_dot: float, J_T: float, J_m: float, eps: float
            ) -> tuple[float, float]:
     """Eqs. (9b)-(9c): the velocities (theta'_T_dot, theta'_m_dot) just after a gear impact."""
@@ -75,7 +77,15 @@ def resolve_backlash(th_m: np.ndarray, th_m_dot: np.ndarray, th_T: np.ndarray,
     """After a step: where the play is used up and closing, apply (9b)-(9c) and put the
     motor back at the edge of the play (keeping the pair's centre of inertia). In place;
     returns the number of impacts."""
-    half = 0.5 * p.h_ij
+    return resolve_play(th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, 0.5 * p.h_ij, p.eps_ij)
+
+
+@njit(cache=True)
+def resolve_play(th_m: np.ndarray, th_m_dot: np.ndarray, th_T: np.ndarray,
+                 th_T_dot: np.ndarray, J_m: np.ndarray, J_T: np.ndarray, half: float,
+                 eps: float) -> int:
+    """:func:`resolve_backlash` with the half play and restitution given as numbers (the
+    form the compiled walk of fast.py calls)."""
     hits = 0
     for k in range(len(th_m)):
         gap = th_m[k] - th_T[k]
@@ -89,7 +99,6 @@ def resolve_backlash(th_m: np.ndarray, th_m_dot: np.ndarray, th_T: np.ndarray,
         th_m[k] -= (1.0 - w) * over
         th_T[k] += w * over
         if closing:
-            th_T_dot[k], th_m_dot[k] = impact(th_T_dot[k], th_m_dot[k], J_T[k], J_m[k],
-                                              p.eps_ij)
+            th_T_dot[k], th_m_dot[k] = impact(th_T_dot[k], th_m_dot[k], J_T[k], J_m[k], eps)
             hits += 1
     return hits
