@@ -190,7 +190,7 @@ class MujocoSimulation(_MujocoModel):
         super().__init__(path)
         self.dt = dt
         self._gravity = gravity  # None: the file's
-        self._point_bodies: dict[str | tuple[str, ...], np.ndarray] = {}  # body ids
+        self._point_bodies: dict[tuple[str, ...], np.ndarray] = {}  # body ids
         self._configure()
         m = self.model
         free = [j for j in range(m.njnt) if int(m.jnt_type[j]) == int(_J.mjJNT_FREE)]
@@ -316,13 +316,7 @@ class MujocoSimulation(_MujocoModel):
         """World position and velocity of a point fixed in a link: :meth:`points` for one
         point (mj_objectVelocity's shift of cvel, compiled; tests/test_engine_fast_reads.py
         holds it to mj_objectVelocity at mjOBJ_XBODY)."""
-        b = self._point_bodies.get(link)
-        if b is None:
-            b = self._point_bodies[link] = np.array([self.body_id(link)], dtype=np.int64)
-        m, d = self.model, self.data
-        P, V, R = np.empty((1, 3)), np.empty((1, 3)), np.empty((1, 3, 3))
-        mujoco_compiled.points(d.xpos, d.xmat, d.cvel, d.subtree_com, m.body_rootid, b,
-                               np.array([offset], dtype=float), P, V, R)
+        P, V = self.points((link,), np.asarray(offset, dtype=float).reshape(1, 3))
         return P[0], V[0]
 
     def points(self, links: Sequence[str], offsets: np.ndarray

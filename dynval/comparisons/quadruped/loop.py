@@ -199,14 +199,19 @@ def _signal_names(assumed: bool) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _plan_constants(loop: QuadrupedLoop) -> tuple:
+    """What fastloop's plan and feedforward take first, packed once: the model, the gait
+    and section 4's force patterns."""
+    ga = fastloop.gait_arrays(loop.gait)
+    dirs, count = fastloop.pattern_tables()
+    return (loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs, count)
+
+
 class _CompiledReference:
     """The plan and its feedforward at a time, by fastloop.plan_and_feedforward."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
-        ga = fastloop.gait_arrays(loop.gait)
-        dirs, count = fastloop.pattern_tables()
-        self.args = (loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side,
-                     dirs, count)
+        self.args = _plan_constants(loop)
         self.height, self.foot_z, self.g_W = loop.height, loop.p.foot_radius, loop.g_W
 
     def at(self, t: float) -> tuple | None:
@@ -227,11 +232,9 @@ class _Chunk:
     section 4's force patterns, gains) packed once, the loop's state handed in and back."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
-        p, ga = loop.p, fastloop.gait_arrays(loop.gait)
-        dirs, count = fastloop.pattern_tables()
-        self.args = (loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side,
-                     dirs, count, np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]),
-                     loop.g_W)
+        p = loop.p
+        self.args = (*_plan_constants(loop),
+                     np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]), loop.g_W)
 
     def run(self, loop: QuadrupedLoop, n: int) -> None:
         sim = loop.plant.sim
