@@ -85,3 +85,30 @@ def test_contact_forces_from_the_contact_list_equal_a_struct_per_contact() -> No
             np.testing.assert_array_equal(out[name], ref[name])
         seen += d.ncon
     assert seen > 0  # the feet did touch the ground
+
+
+def test_contact_force_rows_and_joint_state_equal_the_full_reads() -> None:
+    """The quadruped's per-step reads on each engine: contact_force_rows (MuJoCo: one
+    compiled pass calling mj_contactForce; PyBullet: sums on plain floats) equals
+    contact_forces, and joint_state equals state()'s q and qd, float for float."""
+    from dynval.comparisons.quadruped.loop import QuadrupedLoop
+    from dynval.comparisons.quadruped.loop import make_plant as quadruped_plant
+    from dynval.handrolled.quadruped.gait import TROT
+    from dynval.robots.quadruped.params import PARAMS as QUADRUPED
+
+    for engine in ("mujoco", "pybullet"):
+        loop = QuadrupedLoop(quadruped_plant(engine, QUADRUPED, ROOT / "quadruped"),
+                             QUADRUPED, TROT)
+        sim, feet = loop.plant.sim, loop.plant.feet
+        touching = 0
+        for _ in range(60):
+            sim.step(loop.tau, ())  # joint_state first: nothing of the state read yet
+            q, qd = sim.joint_state()
+            rows = sim.contact_force_rows(feet)
+            forces = sim.contact_forces()
+            s = sim.state()
+            np.testing.assert_array_equal(q, s.q)
+            np.testing.assert_array_equal(qd, s.qd)
+            np.testing.assert_array_equal(rows, np.array([forces[foot] for foot in feet]))
+            touching += int(np.count_nonzero(rows[:, 2]))
+        assert touching > 0  # the feet did touch the ground

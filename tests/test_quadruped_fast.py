@@ -150,9 +150,54 @@ def test_engine_loops_take_the_compiled_reference_at_round_off():
         loop = QuadrupedLoop(make_plant("mujoco", PARAMS, ROOT / "quadruped"), PARAMS, TROT)
         return loop, harness.run(loop, 0.3, PARAMS.dt, 10)
 
+    def step_by_step(self, n):  # the Python loop, calling the printed plan each step
+        for _ in range(n):
+            self.advance()
+
     fast_loop, fast_df = trace()
     assert isinstance(fast_loop._reference, _CompiledReference)
-    with mock.patch.object(_CompiledReference, "at", lambda self, t: None):
+    with (mock.patch.object(_CompiledReference, "at", lambda self, t: None),
+          mock.patch.object(QuadrupedLoop, "advance_many", step_by_step)):
         _, slow_df = trace()
     scale = np.maximum(1.0, slow_df.abs().max())
     assert float(((fast_df - slow_df).abs().max() / scale).max()) < 1e-9
+
+
+@pytest.mark.parametrize("engine", ["mujoco", "pybullet"])
+@pytest.mark.parametrize("gait, steps", [(TROT, 300), (WALK, 300)])
+def test_engine_chunks_equal_the_python_loop(engine, gait, steps):
+    """advance_many with an engine (_EngineSteps: the chunk's plans from
+    fastloop.plan_ahead, the joints and feet forces read as arrays, fastloop.engine_step)
+    against advance() step by step (plan, state(), foot_forces_W, the PD in numpy):
+    the same arithmetic in the same order, so every recorded signal is the same float."""
+    from dynval.comparisons.quadruped.loop import make_plant
+    from dynval.robots import ROOT
+
+    python, chunked = (QuadrupedLoop(make_plant(engine, PARAMS, ROOT / "quadruped"), PARAMS,
+                                     gait) for _ in range(2))
+    for _ in range(steps // 10):
+        for _ in range(10):
+            python.advance()
+        chunked.advance_many(10)
+        assert python.t == chunked.t and python.stance == chunked.stance
+        assert python.signals() == chunked.signals()
+
+
+def test_engine_chunk_raises_where_the_plan_leaves_the_legs_reach():
+    """The swing lift no leg reaches, on MuJoCo: the chunk stops at the step after which
+    the plan fails and the printed plan's error comes out at the same time as the Python
+    loop's."""
+    from dynval.comparisons.quadruped.loop import make_plant
+    from dynval.robots import ROOT
+
+    far = Gait("far", stride=0.2, height=0.7, period=0.6, swing_fraction=0.5,
+               offsets=TROT.offsets)
+    loops = [QuadrupedLoop(make_plant("mujoco", PARAMS, ROOT / "quadruped"), PARAMS, far)
+             for _ in range(2)]
+    with pytest.raises(ModelInputError, match="out of reach"):
+        for _ in range(1000):
+            loops[0].advance()
+    with pytest.raises(ModelInputError, match="out of reach"):
+        for _ in range(100):
+            loops[1].advance_many(10)
+    assert loops[0].t == loops[1].t

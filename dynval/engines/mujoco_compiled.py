@@ -3,14 +3,14 @@ shared code (the rover's wheel-soil law) runs many steps without returning to Py
 
 The Python bindings' per-call cost (a few microseconds per ``mj_*`` call, more for every
 array read) is many times the physics of a small tree (2 us a step for the rover).  Here
-``mj_step1``, ``mj_step2`` and ``mj_applyFT`` are taken from the very libmujoco the
-bindings loaded (ctypes, with pointer-sized integer arguments) and handed to compiled
-code as first-class functions; the state is read from the bindings' own array views of
+``mj_step1``, ``mj_step2``, ``mj_applyFT`` and ``mj_contactForce`` are taken from the very
+libmujoco the bindings loaded (ctypes, with pointer-sized integer arguments) and handed to
+compiled code as first-class functions; the state is read from the bindings' own array views of
 mjData, which live as long as the data.  One step is ``mj_step2`` then ``mj_step1``:
 MuJoCo's documented split of ``mj_step`` (Euler: identical numbers), which leaves the
 positions and velocities of the new time computed, as ``MujocoSimulation.step``'s
-``mj_forward`` does.  Engine calls stay in this layer: loops call :func:`points` and
-:func:`step_with_point_forces`, never MuJoCo itself.
+``mj_forward`` does.  Engine calls stay in this layer: loops call :func:`points`,
+:func:`step_with_point_forces` and :func:`contact_forces`, never MuJoCo itself.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class MujocoFunctions:
     step1: ctypes._CFuncPtr
     step2: ctypes._CFuncPtr
     apply_ft: ctypes._CFuncPtr
+    contact_force: ctypes._CFuncPtr
 
 
 @cache
@@ -50,7 +51,9 @@ def functions() -> MujocoFunctions | None:
     for name, key, args in (("mj_step1", "step1", [_PTR, _PTR]),
                             ("mj_step2", "step2", [_PTR, _PTR]),
                             ("mj_applyFT", "apply_ft",
-                             [_PTR, _PTR, _PTR, _PTR, _PTR, ctypes.c_int, _PTR])):
+                             [_PTR, _PTR, _PTR, _PTR, _PTR, ctypes.c_int, _PTR]),
+                            ("mj_contactForce", "contact_force",
+                             [_PTR, _PTR, ctypes.c_int, _PTR])):
         # one prototype class per signature: numba's dispatcher caches an argument's type
         # by its Python class, and functions of one class with different signatures
         # would send every call down its slow path (measured: 3 us -> 90 us a call)
@@ -100,3 +103,28 @@ def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied:
                  qfrc_applied.ctypes.data)
     step2(m, d)
     step1(m, d)
+
+
+@njit(cache=True)
+def contact_forces(contact_force, m: int, d: int, geom: np.ndarray, frame: np.ndarray,
+                   rows: np.ndarray, out: np.ndarray) -> None:
+    """Add to out[rows[g]] the native-contact force [N, world] on geom g of every contact
+    (``geom``, ``frame``: the contact list's fields, one row per contact; rows[g] = -1 for
+    a geom not asked for): mj_contactForce's force in the contact frame (rows: normal,
+    t1, t2) turned to world axes, with the sign of the side g is on, as
+    ``MujocoSimulation.contact_forces`` does contact by contact."""
+    f6 = np.zeros(6)
+    R = np.empty((3, 3))
+    for i in range(geom.shape[0]):
+        for side in range(2):
+            r = rows[geom[i, side]]
+            if r < 0:
+                continue
+            contact_force(m, d, i, f6.ctypes.data)
+            for k in range(9):
+                R[k // 3, k % 3] = frame[i, k]
+            # R^T f by np.dot, as numpy's matmul (BLAS) turns it: the same float
+            F = np.dot(R.T, f6[:3].copy())
+            sign = -1.0 if side == 0 else 1.0
+            for a in range(3):
+                out[r, a] += sign * F[a]

@@ -191,6 +191,7 @@ class MujocoSimulation(_MujocoModel):
         self.dt = dt
         self._gravity = gravity  # None: the file's
         self._point_bodies: dict[tuple[str, ...], np.ndarray] = {}  # body ids
+        self._contact_rows: dict[Sequence[str], np.ndarray] = {}  # geom id -> row
         self._configure()
         m = self.model
         free = [j for j in range(m.njnt) if int(m.jnt_type[j]) == int(_J.mjJNT_FREE)]
@@ -312,6 +313,11 @@ class MujocoSimulation(_MujocoModel):
         return FloatingState(d.xpos[b].copy(), d.xmat[b].reshape(3, 3).copy(), vel[3:].copy(),
                              vel[:3].copy(), q, qd)
 
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The named joints' positions and rates, :meth:`state`'s q and qd without the
+        root's pose and velocity (new arrays)."""
+        return self._qpos[self.qadr], self._qvel[self.dof]
+
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World position and velocity of a point fixed in a link: :meth:`points` for one
         point (mj_objectVelocity's shift of cvel, compiled; tests/test_engine_fast_reads.py
@@ -402,6 +408,29 @@ class MujocoSimulation(_MujocoModel):
                     mujoco.mj_contactForce(self.model, d, i, f6)
                     frame = frames[i].reshape(3, 3)  # rows: normal, t1, t2
                     out[link] += sign * (frame.T @ f6[:3])
+        return out
+
+    def contact_force_rows(self, links: Sequence[str]) -> np.ndarray:
+        """:meth:`contact_forces` of the named links (a tuple) as the rows of an (n, 3)
+        array [N, world], in one compiled pass over the contact list (the same floats:
+        tests/test_engine_fast_reads.py); the geom-to-row table of a tuple of links is
+        made once."""
+        rows = self._contact_rows.get(links)
+        if rows is None:
+            rows = np.full(self.model.ngeom, -1, dtype=np.int64)
+            for gid, link in getattr(self, "_geom_to_link", {}).items():
+                if link in links:
+                    rows[gid] = list(links).index(link)
+            self._contact_rows[links] = rows
+        fns = mujoco_compiled.functions()
+        if fns is None:  # MuJoCo's library not at hand: one contact at a time
+            f = self.contact_forces()
+            return np.array([f.get(link, np.zeros(3)) for link in links]).reshape(-1, 3)
+        out = np.zeros((len(links), 3))
+        d = self.data
+        contacts = d.contact  # views of the list's fields (none when there is no contact)
+        mujoco_compiled.contact_forces(fns.contact_force, self.model._address, d._address,
+                                       contacts.geom, contacts.frame, rows, out)
         return out
 
     @property

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Sequence
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -214,6 +215,7 @@ class PybulletSimulation(_Client):
         self.R_BI = _quat_xyzw_to_R(info[4])
         self._time = 0.0
         self._foot_links: dict[int, str] = {}
+        self._contact_rows: dict[Sequence[str], dict[int, int]] = {}  # link -> 3 row
         # link states of the current step: the loop reads a foot, then applies a force at
         # it, on the same state; cleared whenever the state changes
         self._link_states: dict[int, tuple] = {}
@@ -281,9 +283,20 @@ class PybulletSimulation(_Client):
         p_WB = np.array(p_WI) - R_WB @ self.p_BI
         w = np.array(w)
         v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
+        return FloatingState(p_WB, R_WB, v_WB, w, *self._read_joints())
+
+    def _read_joints(self) -> tuple[np.ndarray, np.ndarray]:
         js = self._getJointStates(self.body, self.jidx) if self.jidx else []
-        return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
-                             np.array([s[1] for s in js], dtype=float))
+        n = len(js)  # (position, rate, reaction, torque) per joint
+        return (np.fromiter(map(itemgetter(0), js), float, n),
+                np.fromiter(map(itemgetter(1), js), float, n))
+
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The named joints' positions and rates, :meth:`state`'s q and qd in one
+        getJointStates call, without the root's pose and velocity (new arrays)."""
+        if self._state is not None:
+            return self._state.q.copy(), self._state.qd.copy()
+        return self._read_joints()
 
     def _frame(self, li: int) -> tuple[np.ndarray, ...]:
         """(a, R, c, v_a, w) of link ``li`` at this step, read once: a point o of the link
@@ -378,6 +391,25 @@ class PybulletSimulation(_Client):
                 F = cp[9] * n + cp[10] * np.array(cp[11]) + cp[12] * np.array(cp[13])
                 out[self._foot_links[cp[3]]] += F
         return out
+
+    def contact_force_rows(self, links: Sequence[str]) -> np.ndarray:
+        """:meth:`contact_forces` of the named links (a tuple) as the rows of an (n, 3)
+        array [N, world]: the same sums in the same order, on plain floats (no small
+        arrays per contact point); the link-to-row table of a tuple is made once."""
+        rows = self._contact_rows.get(links)
+        if rows is None:
+            rows = self._contact_rows[links] = {
+                self.link(link): 3 * k for k, link in enumerate(links)
+                if self.link(link) in self._foot_links}
+        out = [0.0] * (3 * len(links))
+        for cp in self._getContactPoints(bodyA=self.body):
+            r = rows.get(cp[3])
+            if r is not None:  # f_n n + f_1 t1 + f_2 t2, as contact_forces sums it
+                f_n, n, f_1, t1, f_2, t2 = cp[9], cp[7], cp[10], cp[11], cp[12], cp[13]
+                out[r] += f_n * n[0] + f_1 * t1[0] + f_2 * t2[0]
+                out[r + 1] += f_n * n[1] + f_1 * t1[1] + f_2 * t2[1]
+                out[r + 2] += f_n * n[2] + f_1 * t1[2] + f_2 * t2[2]
+        return np.array(out).reshape(-1, 3)
 
     @property
     def time(self) -> float:

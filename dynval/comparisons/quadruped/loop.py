@@ -57,7 +57,7 @@ class EnginePlant:
     def __init__(self, sim) -> None:
         self.sim = sim
         self.name = sim.name
-        self._feet = [link_name(leg, 3) for leg in LEGS]  # names resolved once
+        self.feet = tuple(link_name(leg, 3) for leg in LEGS)  # foot links, LEGS order
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(FloatingState(p_WB, R_WB, R_WB @ nu[:3], R_WB @ nu[3:6],
@@ -71,7 +71,7 @@ class EnginePlant:
 
     def foot_forces_W(self) -> np.ndarray:
         f = self.sim.contact_forces()
-        return np.array([f[foot] for foot in self._feet])
+        return np.array([f[foot] for foot in self.feet])
 
 
 def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path):
@@ -113,7 +113,7 @@ class QuadrupedLoop:
         self.F_W = np.zeros((4, 3))
         self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         self.qdd = np.zeros(12)
-        self._chunk: _Chunk | None = None
+        self._chunk: _Chunk | _EngineSteps | None = None
         # the plan and feedforward compiled (fastloop.plan_and_feedforward, held to the
         # printed plan() and feedforward() at round-off by tests/test_quadruped_fast.py)
         # wherever the plant is not the hand-rolled printed path
@@ -152,14 +152,16 @@ class QuadrupedLoop:
     def advance_many(self, n: int) -> None:
         """``n`` calls of ``advance``; with a compiled plant (the hand-rolled one's fast
         path) as one compiled chunk (fastloop.run_chunk: the same equations in the same
-        order, trajectories equal at round-off)."""
-        if not getattr(self.plant, "compiled", False):
+        order, trajectories equal at round-off); with an engine, step by step with the
+        fewest engine calls and the rest compiled (_EngineSteps: the same floats)."""
+        engine = isinstance(self.plant, EnginePlant) and self._reference is not None
+        if not (engine or getattr(self.plant, "compiled", False)):
             for _ in range(n):
                 self.advance()
             return
         c = self._chunk
         if c is None:
-            c = self._chunk = _Chunk(self)
+            c = self._chunk = _EngineSteps(self) if engine else _Chunk(self)
         c.run(self, n)
 
     def signals(self) -> dict[str, float]:
@@ -169,17 +171,14 @@ class QuadrupedLoop:
             self.F_W = self._F_sum / self._n_sum
             self._F_sum, self._n_sum = np.zeros((4, 3)), 0
         st = self.st
-        yaw, pitch, roll = euler_zyx(st.R_WB)
         assumed = self.implementation == "handrolled"
-        head = [st.p_WB[0], st.p_WB[1], st.p_WB[2], roll, pitch, yaw,
-                self.qdd[3 * LEGS.index("RB") + 1]]
-        # per leg: (angle, rate, torque) per joint, then the force (and the assumed one)
-        # per axis, in the order of _signal_names
-        joints = np.stack([st.q.reshape(4, 3), st.qd.reshape(4, 3), self.tau.reshape(4, 3)],
-                          axis=2).reshape(4, 9)
-        forces = (np.stack([self.F_W, self.ff.F_foot_B], axis=2).reshape(4, 6) if assumed
-                  else self.F_W)
-        values = head + np.concatenate([joints, forces], axis=1).ravel().tolist()
+        rb_hfe = 3 * LEGS.index("RB") + 1
+        # the recorded numbers side by side, then put in the order of _signal_names
+        columns = [st.p_WB, euler_zyx(st.R_WB)[::-1], self.qdd[rb_hfe:rb_hfe + 1], st.q,
+                   st.qd, self.tau, self.F_W.ravel()]
+        if assumed:
+            columns.append(self.ff.F_foot_B.ravel())
+        values = np.concatenate(columns)[_signal_columns(assumed)].tolist()
         return dict(zip(_signal_names(assumed), values, strict=True))
 
 
@@ -197,6 +196,24 @@ def _signal_names(assumed: bool) -> tuple[str, ...]:
             if assumed:
                 names.append(f"foot.{leg}.force_assumed.{axis}")
     return tuple(names)
+
+
+@lru_cache(maxsize=2)
+def _signal_columns(assumed: bool) -> np.ndarray:
+    """Where each of _signal_names's signals is among the numbers ``signals`` puts side
+    by side: body position, (roll, pitch, yaw), RB's HFE acceleration, then q, q', tau
+    (12 each, leg by leg), the feet's forces and, where recorded, the assumed ones (3 per
+    leg each)."""
+    q, qd, tau, F, F_assumed = 7, 19, 31, 43, 55
+    order = list(range(7))
+    for leg in range(4):
+        for j in range(3):
+            order += [q + 3 * leg + j, qd + 3 * leg + j, tau + 3 * leg + j]
+        for axis in range(3):
+            order.append(F + 3 * leg + axis)
+            if assumed:
+                order.append(F_assumed + 3 * leg + axis)
+    return np.array(order)
 
 
 def _plan_constants(loop: QuadrupedLoop) -> tuple:
@@ -227,14 +244,66 @@ class _CompiledReference:
                 fastloop.stance_of(int(mask)))
 
 
+def _loop_constants(loop: QuadrupedLoop) -> tuple:
+    """What fastloop's run_chunk and after_step take first: the plan's constants, then
+    dt, the gains, the standing height and foot radius, and gravity."""
+    p = loop.p
+    return (*_plan_constants(loop),
+            np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]), loop.g_W)
+
+
+class _EngineSteps:
+    """QuadrupedLoop.advance for an engine plant, with fewer engine calls and no Python
+    arithmetic: the plans and feedforwards of the steps ahead in one compiled call
+    (fastloop.plan_ahead: the plan does not depend on the state), then per step the engine
+    steps, its joint angles and rates and its feet forces are read as arrays (no
+    FloatingState, no dict: the same floats as state() and foot_forces_W) and
+    fastloop.engine_step does the loop's bookkeeping and the PD torques (as ``advance``
+    does); the whole state is read once, after the last step."""
+
+    def __init__(self, loop: QuadrupedLoop) -> None:
+        self.args = _loop_constants(loop)
+
+    def run(self, loop: QuadrupedLoop, n: int) -> None:
+        plant, consts = loop.plant, self.args[7]
+        sim, feet = plant.sim, plant.feet
+        theta, thd, F_ff = np.empty((n, 4, 3)), np.empty((n, 4, 3)), np.empty((n, 4, 3))
+        tau_ff, residual = np.empty((n, 12)), np.empty((n, 6))
+        masks = np.empty(n, dtype=np.int64)
+        planned = fastloop.plan_ahead(*self.args, loop.t, theta, thd, tau_ff, F_ff, residual,
+                                      masks)
+        # new arrays, as advance makes: the inputs handed out stay as they were
+        tau, qd_before = np.array(loop.tau, dtype=float), loop.st.qd
+        t, F_sum, qdd = np.array([loop.t]), np.zeros((4, 3)), loop.qdd.copy()
+        steps = min(n, planned + 1)  # up to the first step without a plan after it
+        for k in range(steps):
+            sim.step(tau, ())
+            if k < steps - 1:
+                q, qd = sim.joint_state()
+            else:  # the last step: the whole state, for signals and the next chunk
+                st = sim.state()
+                q, qd = st.q, st.qd
+            fastloop.engine_step(k, planned, consts, theta, thd, tau_ff, q, qd, qd_before,
+                                 sim.contact_force_rows(feet), t, F_sum, qdd, tau)
+            qd_before = qd
+        loop.t, loop.qdd = float(t[0]), qdd
+        loop._F_sum += F_sum
+        loop._n_sum += steps
+        if planned < n:  # the Python plan at loop.t raises its error (or serves on)
+            loop._update(st)
+            for _ in range(n - steps):
+                loop.advance()
+            return
+        loop.st, loop.tau, loop.stance = st, tau, fastloop.stance_of(int(masks[-1]))
+        loop.ff = Feedforward(tau_ff[-1].reshape(4, 3), F_ff[-1], residual[-1])
+
+
 class _Chunk:
     """The hand-rolled closed loop run by fastloop.run_chunk: its constants (model, gait,
     section 4's force patterns, gains) packed once, the loop's state handed in and back."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
-        p = loop.p
-        self.args = (*_plan_constants(loop),
-                     np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]), loop.g_W)
+        self.args = _loop_constants(loop)
 
     def run(self, loop: QuadrupedLoop, n: int) -> None:
         sim = loop.plant.sim

@@ -346,40 +346,103 @@ def plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t, height, fo
 
 
 @njit(cache=True)
+def _record(consts, qd, qd_before, F_W, t, F_sum, qdd):
+    """The loop's bookkeeping of a step: qdd from the rates' change (every implementation
+    integrates semi-implicit Euler), the feet's world forces F_W added to F_sum, t += dt."""
+    dt = consts[0]
+    for j in range(12):
+        qdd[j] = (qd[j] - qd_before[j]) / dt
+    for k in range(4):
+        for r in range(3):
+            F_sum[k, r] += F_W[k, r]
+    t[0] += dt
+
+
+@njit(cache=True)
+def _pd(consts, theta, thd, tau_ff, q, qd, tau):
+    """tau = feedforward + K_P (theta - q) + K_D (theta' - q'), in place."""
+    K_P, K_D = consts[1], consts[2]
+    th, td = theta.reshape(12), thd.reshape(12)
+    for j in range(12):
+        tau[j] = tau_ff[j] + K_P * (th[j] - q[j]) + K_D * (td[j] - qd[j])
+
+
+@njit(cache=True)
+def after_step(P, G, offsets, starts, side, dirs, count, consts, g_W, q, qd, qd_before, F_W,
+               t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual):
+    """What QuadrupedLoop.advance does once its plant has stepped, in place, for any plant
+    (joint angles q and rates qd after the step, qd_before before it; F_W the feet's
+    world forces of the step): qdd, F_sum and t (``_record``), then the plan at t, its
+    feedforward and the PD torques.  consts: dt, K_P, K_D, height, foot radius; tau_ff
+    is (12,).  Returns the plan's stance mask, also put in mask[0]; negative where the
+    plan failed (tau and mask then left as they were)."""
+    _record(consts, qd, qd_before, F_W, t, F_sum, qdd)
+    theta, thd, thdd, p_B4 = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)),
+                              np.empty((4, 3)))
+    new = plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t[0], consts[3],
+                               consts[4], g_W, theta, thd, thdd, p_B4, tau_ff, F_ff, residual)
+    if new < 0:
+        return new
+    mask[0] = new
+    _pd(consts, theta, thd, tau_ff, q, qd, tau)
+    return new
+
+
+@njit(cache=True)
+def plan_ahead(P, G, offsets, starts, side, dirs, count, consts, g_W, t0, theta, thd,
+               tau_ff, F_ff, residual, masks):
+    """The plan and its feedforward after each of the next len(masks) steps from t0 (t
+    summed step by step, as the loop sums it), row k after step k + 1: theta, thd
+    (n, 4, 3), tau_ff (n, 12), F_ff (n, 4, 3), residual (n, 6), masks (n,).  The plan
+    does not depend on the state, so an engine loop makes a chunk's plans in one call.
+    Returns the number of plans made before the first that failed."""
+    thdd, p_B4 = np.empty((4, 3)), np.empty((4, 3))
+    t = t0
+    for k in range(masks.shape[0]):
+        t += consts[0]
+        new = plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t, consts[3],
+                                   consts[4], g_W, theta[k], thd[k], thdd, p_B4, tau_ff[k],
+                                   F_ff[k], residual[k])
+        if new < 0:
+            return k
+        masks[k] = new
+    return masks.shape[0]
+
+
+@njit(cache=True)
+def engine_step(k, planned, consts, theta, thd, tau_ff, q, qd, qd_before, F_W, t, F_sum,
+                qdd, tau):
+    """``after_step`` of step k with plan_ahead's row k: the bookkeeping of the step just
+    taken, then the PD torques of the next where there is a plan for it (k < planned)."""
+    _record(consts, qd, qd_before, F_W, t, F_sum, qdd)
+    if k < planned:
+        _pd(consts, theta[k], thd[k], tau_ff[k], q, qd, tau)
+
+
+@njit(cache=True)
 def run_chunk(P, G, offsets, starts, side, dirs, count, consts, g_W, p_WB, R_WB, q, nu,
               old_mask, t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual, F_foot_B, nudot,
               n_steps):
     """``n_steps`` of QuadrupedLoop.advance with the hand-rolled plant, in place: step
-    with (tau, mask), qdd from the rates' change, the feet's world forces summed into
-    F_sum, t += dt, then the plan at t, its feedforward and the PD torques.  consts: dt,
+    with (tau, mask), then ``after_step`` with the feet's world forces.  consts: dt,
     K_P, K_D, height, foot radius; tau_ff is (12,).  Returns the steps done, negated
     where the plan after the last of them failed (the caller re-plans in Python to raise
     the error)."""
-    dt, K_P, K_D, height, foot_z = consts[0], consts[1], consts[2], consts[3], consts[4]
+    dt = consts[0]
     m4, o4 = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
-    theta, thd, thdd, p_B4 = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)),
-                              np.empty((4, 3)))
-    qd_before = np.empty(12)
+    qd_before, F_W = np.empty(12), np.empty((4, 3))
     for step in range(n_steps):
         for k in range(4):
             m4[k], o4[k] = mask[0] >> k & 1, old_mask[0] >> k & 1
         qd_before[:] = nu[6:]
         fast._step(P, p_WB, R_WB, q, nu, tau, m4, o4, g_W, dt, F_foot_B, nudot)
         old_mask[0] = mask[0]
-        for j in range(12):
-            qdd[j] = (nu[6 + j] - qd_before[j]) / dt
         for k in range(4):
             for r in range(3):
-                F_sum[k, r] += (R_WB[r, 0] * F_foot_B[k, 0] + R_WB[r, 1] * F_foot_B[k, 1]
-                                + R_WB[r, 2] * F_foot_B[k, 2])
-        t[0] += dt
-        new = plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t[0], height,
-                                   foot_z, g_W, theta, thd, thdd, p_B4, tau_ff, F_ff,
-                                   residual)
-        if new < 0:
+                F_W[k, r] = (R_WB[r, 0] * F_foot_B[k, 0] + R_WB[r, 1] * F_foot_B[k, 1]
+                             + R_WB[r, 2] * F_foot_B[k, 2])
+        if after_step(P, G, offsets, starts, side, dirs, count, consts, g_W, q, nu[6:],
+                      qd_before, F_W, t, tau, mask, F_sum, qdd, tau_ff, F_ff,
+                      residual) < 0:
             return -(step + 1)
-        mask[0] = new
-        th, td = theta.reshape(12), thd.reshape(12)
-        for j in range(12):
-            tau[j] = tau_ff[j] + K_P * (th[j] - q[j]) + K_D * (td[j] - nu[6 + j])
     return n_steps
