@@ -112,3 +112,29 @@ def test_contact_force_rows_and_joint_state_equal_the_full_reads() -> None:
             np.testing.assert_array_equal(rows, np.array([forces[foot] for foot in feet]))
             touching += int(np.count_nonzero(rows[:, 2]))
         assert touching > 0  # the feet did touch the ground
+
+
+def test_flat_state_equals_state_and_points() -> None:
+    """flat_state (MuJoCo: one compiled pass over qpos, qvel and cvel; PyBullet: its
+    numbers in one compiled pass) against state() and points(), float for float, on a
+    tumbling hopper in each engine (the foot and a point off the leg's axis); PyBullet
+    keeps the points' positions for step(), as point() does."""
+    from dynval.engines.pybullet_engine import PybulletSimulation
+
+    offsets = np.array([[0.0, 0.0, 0.0], [0.03, -0.02, 0.11]])
+    for engine in ("mujoco", "pybullet"):
+        plant = make_plant(engine, PARAMS, "shared", ROOT / "hopper")
+        q, qd = initial_state(PARAMS)
+        plant.reset(q, qd + np.array([0.7, -0.4, 1.3, -2.0, 0.5]))
+        sim = plant.sim
+        for _ in range(50):
+            plant.step(2.0, 150.0, np.array([5.0, 40.0]))
+            flat = sim.flat_state(("leg", "leg"), offsets)
+            s = sim.state()
+            P, V = sim.points(("leg", "leg"), offsets)
+            ref = np.concatenate([s.p_WB, s.R_WB.ravel(), s.v_WB_W, s.w_WB_W, s.q, s.qd,
+                                  np.hstack([P, V]).ravel()])
+            np.testing.assert_array_equal(flat, ref)
+            if isinstance(sim, PybulletSimulation):
+                np.testing.assert_array_equal(
+                    sim._positions[("leg", offsets[1].tobytes())], P[1])

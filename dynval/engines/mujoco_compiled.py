@@ -128,3 +128,29 @@ def contact_forces(contact_force, m: int, d: int, geom: np.ndarray, frame: np.nd
             sign = -1.0 if side == 0 else 1.0
             for a in range(3):
                 out[r, a] += sign * F[a]
+
+
+@njit(cache=True)
+def state_and_points(qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, dof: np.ndarray,
+                     R: np.ndarray, xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray,
+                     subtree_com: np.ndarray, body_rootid: np.ndarray, bodies: np.ndarray,
+                     offsets: np.ndarray, out: np.ndarray) -> None:
+    """A free root's state and points' positions and velocities side by side in ``out``:
+    p_WB (3), R_WB (9, row by row; the free joint's quaternion turned by mju_quat2Mat,
+    given), v_WB (3), w_WB = R_WB omega_B (3, by np.dot as MujocoSimulation.state's
+    matmul turns it: BLAS, the same float), the joints' q and qd (n each), then each
+    point's position and velocity (:func:`points`)."""
+    n, m = qadr.shape[0], bodies.shape[0]
+    out[0:3] = qpos[0:3]
+    out[3:12] = R.ravel()
+    out[12:15] = qvel[0:3]
+    out[15:18] = np.dot(R, qvel[3:6].copy())
+    for i in range(n):
+        out[18 + i] = qpos[qadr[i]]
+        out[18 + n + i] = qvel[dof[i]]
+    P, V, R_b = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3, 3))
+    points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P, V, R_b)
+    k = 18 + 2 * n
+    for j in range(m):
+        out[k + 6 * j:k + 6 * j + 3] = P[j]
+        out[k + 6 * j + 3:k + 6 * j + 6] = V[j]

@@ -213,7 +213,9 @@ class MujocoSimulation(_MujocoModel):
             self.model.opt.gravity[:] = self._gravity
         self.data = mujoco.MjData(self.model)
         # the bindings make a new view at each attribute read; these live with the data
-        self._qpos, self._qvel = self.data.qpos, self.data.qvel
+        d = self.data
+        self._qpos, self._qvel = d.qpos, d.qvel
+        self._frames = (d.xpos, d.xmat, d.cvel, d.subtree_com, self.model.body_rootid)
 
     def _add_ground(self, ground: Ground) -> None:
         """Native contact: a plane in an MjSpec copy, and the contact geoms switched on.
@@ -318,6 +320,25 @@ class MujocoSimulation(_MujocoModel):
         root's pose and velocity (new arrays)."""
         return self._qpos[self.qadr], self._qvel[self.dof]
 
+    def flat_state(self, links: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+        """:meth:`state` and :meth:`points` side by side in one array, for a loop that
+        reads both every step: p_WB (3), R_WB (9, row by row), v_WB_W (3), w_WB_W (3), q,
+        qd, then each point's position and velocity (3 + 3); the same floats, a free
+        root's read in one compiled pass (tests/test_engine_fast_reads.py)."""
+        n, m = len(self.qadr), len(links)
+        if not self.floating:  # the root read by mj_objectVelocity: state() itself
+            s = self.state()
+            P, V = self.points(links, offsets)
+            return np.concatenate([s.p_WB, s.R_WB.ravel(), s.v_WB_W, s.w_WB_W, s.q, s.qd,
+                                   np.hstack([P, V]).ravel()])
+        R = np.empty((3, 3))
+        mujoco.mju_quat2Mat(R.reshape(9), self._qpos[3:7])
+        out = np.empty(18 + 2 * n + 6 * m)
+        mujoco_compiled.state_and_points(self._qpos, self._qvel, self.qadr, self.dof, R,
+                                         *self._frames, self._bodies(links),
+                                         np.ascontiguousarray(offsets, dtype=float), out)
+        return out
+
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World position and velocity of a point fixed in a link: :meth:`points` for one
         point (mj_objectVelocity's shift of cvel, compiled; tests/test_engine_fast_reads.py
@@ -331,17 +352,21 @@ class MujocoSimulation(_MujocoModel):
         the body's (omega, v) at its tree's subtree_com, world axes; what
         mj_objectVelocity shifts to the body origin), without a Python call per point;
         the body ids of a list of links are looked up once."""
-        m, d = self.model, self.data
+        b = self._bodies(links)
+        n = len(b)
+        P, V, R = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3, 3))
+        mujoco_compiled.points(*self._frames, b, np.ascontiguousarray(offsets, dtype=float),
+                               P, V, R)
+        return P, V
+
+    def _bodies(self, links: Sequence[str]) -> np.ndarray:
+        """The body ids of a list of links, looked up once."""
         key = tuple(links)
         b = self._point_bodies.get(key)
         if b is None:
             b = self._point_bodies[key] = np.fromiter(
                 (self.body_id(link) for link in links), dtype=np.int64, count=len(links))
-        n = len(b)
-        P, V, R = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3, 3))
-        mujoco_compiled.points(d.xpos, d.xmat, d.cvel, d.subtree_com, m.body_rootid, b,
-                               np.ascontiguousarray(offsets, dtype=float), P, V, R)
-        return P, V
+        return b
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         d = self.data

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pybullet
+from numba import njit
 from pybullet_utils.bullet_client import BulletClient
 
 from dynval.engines import DescriptionError
@@ -196,6 +197,43 @@ class _Client:
         return p_WI, q_WI, info[3], info[4]
 
 
+@njit(cache=True)
+def _cross_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """out = a x b, :func:`cross3`'s products in its order."""
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+
+
+@njit(cache=True)
+def _flat_state(raw: np.ndarray, R_BI: np.ndarray, p_BI: np.ndarray, q: np.ndarray,
+                qd: np.ndarray, R_LI: np.ndarray, offsets: np.ndarray, out: np.ndarray) -> None:
+    """PybulletSimulation.flat_state's numbers from PyBullet's: ``raw`` holds the base's
+    inertial-frame position, attitude matrix (by rows), velocity and angular velocity,
+    then per link its CoM, CoM-frame attitude (by rows), CoM in the link frame, CoM
+    velocity and angular velocity; R_LI[k] is link k's inertial frame in its link frame.
+    The products of ``_read_state`` and ``_frame``/``point`` in their order."""
+    p_WI, R_WI, v_WI, w = raw[0:3], raw[3:12].copy().reshape(3, 3), raw[12:15], raw[15:18]
+    R_WB = np.dot(R_WI, R_BI.T)
+    p_WB = p_WI - np.dot(R_WB, p_BI)
+    v_WB = np.empty(3)
+    _cross_into(w, p_WB - p_WI, v_WB)
+    v_WB += v_WI
+    n = q.shape[0]
+    out[0:3], out[3:12], out[12:15], out[15:18] = p_WB, R_WB.ravel(), v_WB, w
+    out[18:18 + n], out[18 + n:18 + 2 * n] = q, qd
+    k0, cr = 18 + 2 * n, np.empty(3)
+    for k in range(R_LI.shape[0]):
+        r = raw[18 + 21 * k:18 + 21 * (k + 1)]
+        a, R_c, c, v_a, w_l = r[0:3], r[3:12].copy().reshape(3, 3), r[12:15], r[15:18], \
+            r[18:21]
+        R_WL = np.dot(R_c, R_LI[k].T)
+        p = a + np.dot(R_WL, offsets[k] - c)
+        _cross_into(w_l, p - a, cr)
+        out[k0 + 6 * k:k0 + 6 * k + 3] = p
+        out[k0 + 6 * k + 3:k0 + 6 * k + 6] = v_a + cr
+
+
 class PybulletSimulation(_Client):
     """Time-stepping a tree with joint torques and point forces; ``floating`` puts the
     URDF's root link on a free body, else it is fixed where the file puts it."""
@@ -297,6 +335,39 @@ class PybulletSimulation(_Client):
         if self._state is not None:
             return self._state.q.copy(), self._state.qd.copy()
         return self._read_joints()
+
+    def flat_state(self, links: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+        """:meth:`state` and :meth:`points` side by side in one array, for a loop that
+        reads both every step: p_WB (3), R_WB (9, row by row), v_WB_W (3), w_WB_W (3), q,
+        qd, then each point's position and velocity (3 + 3).  The same floats (the same
+        products, the matrix ones by BLAS through np.dot: tests/test_engine_fast_reads.py)
+        from the same PyBullet calls, their numbers in one compiled pass; the points'
+        positions are kept for ``step``, as ``point`` keeps them."""
+        offsets = np.ascontiguousarray(offsets, dtype=float).reshape(-1, 3)
+        lis = [self.link(link) for link in links]
+        if min(lis, default=0) < 0:  # the base as a point's link: state() and points()
+            st = self.state()
+            P, V = self.points(links, offsets)
+            return np.concatenate([st.p_WB, st.R_WB.ravel(), st.v_WB_W, st.w_WB_W, st.q,
+                                   st.qd, np.hstack([P, V]).ravel()])
+        p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
+        v_WI, w = self._getBaseVelocity(self.body)
+        q, qd = self._read_joints()
+        raw = [*p_WI, *pybullet.getMatrixFromQuaternion(q_WI), *v_WI, *w]
+        R_LI = np.empty((len(lis), 3, 3))
+        for k, ls in enumerate(self._getLinkStates(self.body, lis, computeLinkVelocity=1,
+                                                   computeForwardKinematics=1)):
+            R_LI_T = self._R_LI_T.get(lis[k])  # the inertial frame in the link: constant
+            if R_LI_T is None:
+                R_LI_T = self._R_LI_T[lis[k]] = _quat_xyzw_to_R(ls[3]).T
+            R_LI[k] = R_LI_T.T
+            raw += [*ls[0], *pybullet.getMatrixFromQuaternion(ls[1]), *ls[2], *ls[6], *ls[7]]
+        out = np.empty(18 + 2 * len(q) + 6 * len(lis))
+        _flat_state(np.array(raw), self.R_BI, self.p_BI, q, qd, R_LI, offsets, out)
+        k0 = 18 + 2 * len(q)
+        for k, link in enumerate(links):
+            self._positions[(link, offsets[k].tobytes())] = out[k0 + 6 * k:k0 + 6 * k + 3]
+        return out
 
     def _frame(self, li: int) -> tuple[np.ndarray, ...]:
         """(a, R, c, v_a, w) of link ``li`` at this step, read once: a point o of the link

@@ -19,17 +19,19 @@ from dynval.robots.hopper.params import HopperParams
 
 JOINT_NAMES = ["hip", "leg"]
 ORIGIN = np.zeros(3)
+_LEG, _FOOT = ("leg",), ORIGIN.reshape(1, 3)  # the foot: the leg link's origin
 
 
 class PlantState(NamedTuple):  # immutable, and made in a fraction of a frozen dataclass's time
     """Planar coordinates and rates, the foot's (x, z) position and velocity, and the
-    body's out-of-plane offset y (zero by symmetry; recorded to show it)."""
+    body's out-of-plane offset y (zero by symmetry; recorded to show it), as lists of
+    Python floats (what the laws read: a numpy scalar costs more in every sum)."""
 
     t: float
-    q: np.ndarray
-    qd: np.ndarray
-    foot: np.ndarray
-    foot_v: np.ndarray
+    q: list[float]
+    qd: list[float]
+    foot: list[float]
+    foot_v: list[float]
     y: float = 0.0
 
 
@@ -39,9 +41,10 @@ def R_WB_of_pitch(phi: float) -> np.ndarray:
     return np.array([[c, 0.0, -s], [0.0, 1.0, 0.0], [s, 0.0, c]])
 
 
-def pitch_of_R_WB(R: np.ndarray) -> float:
-    """Inverse of :func:`R_WB_of_pitch` (the body's x axis is (cos phi, 0, sin phi))."""
-    return math.atan2(R[2, 0], R[0, 0])
+def pitch_of_R_WB(R_00: float, R_20: float) -> float:
+    """Inverse of :func:`R_WB_of_pitch` from two entries of R_WB (the body's x axis is
+    (cos phi, 0, sin phi))."""
+    return math.atan2(R_20, R_00)
 
 
 class HandrolledPlant:
@@ -58,7 +61,8 @@ class HandrolledPlant:
     def observe(self) -> PlantState:
         m = self.model
         foot, foot_v = m.foot()
-        return PlantState(m.time, m.q.copy(), m.qd.copy(), foot[0::2].copy(), foot_v[0::2].copy())
+        return PlantState(m.time, m.q.tolist(), m.qd.tolist(), foot[0::2].tolist(),
+                          foot_v[0::2].tolist())
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
         F = np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
@@ -83,14 +87,14 @@ class EnginePlant:
                                      np.array([th, r]), np.array(qd[3:5])))
 
     def observe(self) -> PlantState:
-        s = self.sim.state()
-        foot, foot_v = self.sim.point("leg", ORIGIN)
-        # lists of Python floats: np.array of numpy scalars costs a conversion each
-        (x, y, z), (vx, _, vz), w = s.p_WB.tolist(), s.v_WB_W.tolist(), s.w_WB_W.tolist()
-        (th, r), (thd, rd) = s.q.tolist(), s.qd.tolist()
-        q = np.array([x, z, pitch_of_R_WB(s.R_WB), th, r])
-        qd = np.array([vx, vz, -w[1], thd, rd])
-        return PlantState(self.sim.time, q, qd, foot[0::2], foot_v[0::2], y)
+        # the state and the foot point read together (flat_state: one array, its layout
+        # p_WB, R_WB by rows, v_WB, w_WB, (theta_1, r), their rates, foot p, foot v), as
+        # Python floats
+        f = self.sim.flat_state(_LEG, _FOOT).tolist()
+        x, y, z = f[0], f[1], f[2]
+        return PlantState(self.sim.time, [x, z, pitch_of_R_WB(f[3], f[9]), f[18], f[19]],
+                          [f[12], f[14], -f[16], f[20], f[21]], [f[22], f[24]],
+                          [f[25], f[27]], y)
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
         forces = []
@@ -174,8 +178,8 @@ class HopperLoop:
     def _update_inputs(self) -> None:
         # the laws read Python floats (the arrays' values; numpy scalars cost more a sum)
         s, p = self.s, self.p
-        q, qd, foot = s.q.tolist(), s.qd.tolist(), s.foot.tolist()
-        self.F_foot = self._ground_force(foot, s.foot_v.tolist())
+        q, qd, foot = s.q, s.qd, s.foot
+        self.F_foot = self._ground_force(foot, s.foot_v)
         F_n = float(self.F_foot[1])
         touching = foot[1] < p.x_1 if self.contact_mode == "shared" else F_n > 0.0
         if touching:
