@@ -76,3 +76,47 @@ def test_an_observation_keeps_its_values_after_later_steps() -> None:
     for k, v in kept.items():
         np.testing.assert_array_equal(getattr(obs, k), v)
     assert not np.array_equal(plant.observe().p_PB, kept["p_PB"])
+
+
+@pytest.mark.parametrize("level, forms", [(True, Forms()), (False, Forms()),
+                                          (True, Forms.printed())])
+def test_compiled_chunks_equal_the_python_loop(level: bool, forms: Forms) -> None:
+    """advance_many (fastloop.run_chunk: the same kernels in the same order) against
+    advance() step by step, over the slope landing's first 0.5 s (touchdown, stick and
+    slip, levelling): every recorded signal the same float, the contact and controller
+    states equal."""
+    p, sc = PARAMS, SCENARIOS["slope_lc"]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    loops = []
+    for _ in range(2):
+        plant = make_plant("handrolled", p, "as_derived", "shared", aSL, aAZ, forms,
+                           ROOT / "landing_gear")
+        plant.reset(initial_state(p, aSL, aAZ))
+        loops.append(LandingGearLoop(plant, p, aSL, aAZ, level, "shared", forms))
+    python, chunked = loops
+    for _ in range(500):
+        for _ in range(10):
+            python.advance()
+        chunked.advance_many(10)
+        assert python.t == chunked.t
+        assert python.signals() == chunked.signals()
+    for a, b in ((python.law, chunked.law), (python.controller, chunked.controller)):
+        for name, value in vars(a).items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, getattr(b, name))
+    assert python.controller.t_touchdown == chunked.controller.t_touchdown is not None
+
+
+def test_chunk_hands_a_failed_compiled_controller_to_the_stepwise_one() -> None:
+    """Where the compiled controller gives up (a reference foot out of its reach: here its
+    own copy of y_0 made unreachable), the chunk stops after that step and the stepwise
+    controller takes it, as advance() does."""
+    loops = [_slope_landing(False)[1] for _ in range(2)]
+    for loop in loops:
+        loop.controller._constants[0] = 10.0  # the kernel's y_0: no leg reaches it
+    for _ in range(3):
+        for _ in range(10):
+            loops[0].advance()
+        loops[1].advance_many(10)
+        assert loops[0].t == loops[1].t
+        assert loops[0].signals() == loops[1].signals()

@@ -3,6 +3,7 @@ same contact law read each implementation's state (paper frame P)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import numpy as np
 
 from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
 from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.handrolled.landing_gear import fastloop
 from dynval.handrolled.landing_gear.contact import SlopeContact, ground_normal_P
 from dynval.handrolled.landing_gear.control import LandingGearController
 from dynval.handrolled.landing_gear.model import (
@@ -116,6 +118,11 @@ class LandingGearLoop:
             self.F_PF = self.law.forces(obs.p_PF, obs.v_PF)
         else:
             self.F_PF = self.plant.native_foot_forces()
+        self._update_controls()
+
+    def _update_controls(self) -> None:
+        """The controllers' outputs from the observation and the foot forces."""
+        obs = self.obs
         any_contact = bool(self.law.normal_forces(self.F_PF).max() > 0.0)
         self.tau = self.controller.joint_torques(obs, self.p.dt)
         self.F_th = self.controller.thrust(obs, any_contact)
@@ -126,6 +133,39 @@ class LandingGearLoop:
         self.obs = self.plant.observe()
         self.t = self.obs.t
         self._update_inputs()
+
+    def advance_many(self, n: int) -> None:
+        """``n`` calls of ``advance``; the hand-rolled plant with the shared contact law as
+        one compiled chunk (handrolled/landing_gear/fastloop.py: the same kernels in the
+        same order, the same floats)."""
+        if not (isinstance(self.plant, DecoupledLandingGear) and self.contact_mode == "shared"):
+            for _ in range(n):
+                self.advance()
+            return
+        plant, law, c, p = self.plant, self.law, self.controller, self.p
+        t, F_th = np.array([plant.t]), np.array([float(self.F_th)])
+        t_touchdown = np.array([math.nan if c.t_touchdown is None else c.t_touchdown])
+        done, state, tau, F_PF, _, _ = fastloop.run_chunk(
+            (plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad),
+            t, np.ascontiguousarray(self.tau, dtype=float),
+            np.ascontiguousarray(self.F_PF, dtype=float), F_th,
+            np.array([p.dt, p.m, p.g, p.m_U, p.m_L, p.l_U, p.l_L]), plant.p_BH, plant.R_BL,
+            plant.I_diag, (plant._printed_gravity, plant._printed_moments),
+            np.array([law.k, law.b, law.mu_S, law.mu_D]), law.R_SP, law.in_contact,
+            law.anchor_pt, law.slipping, c.level_controller, c.int_e, c.int_theta, c.y_ref,
+            c.theta_ref, c.pitch_sign, c._constants,
+            np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp]), t_touchdown, n)
+        plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad = state
+        plant.t = float(t[0])
+        c.t_touchdown = None if math.isnan(t_touchdown[0]) else float(t_touchdown[0])
+        self.obs = plant.observe()
+        self.t, self.F_PF = self.obs.t, F_PF
+        if done < 0:  # a reference foot out of reach: the stepwise controller names it
+            self._update_controls()
+            for _ in range(n + done):
+                self.advance()
+            return
+        self.tau, self.F_th = tau, F_th[0]
 
     def signals(self) -> dict[str, float]:
         obs = self.obs

@@ -1,0 +1,70 @@
+"""The hand-rolled landing gear's closed loop with the shared contact law, compiled chunk by
+chunk: the steps of ``LandingGearLoop.advance`` (comparisons/landing_gear/loop.py) with the
+kernels it calls one after the other from Python -- the step (model.step_kernel), the
+feet (model.feet_in_P), the contact law (contact._forces), the level, inverse-kinematics
+and joint controllers (control._joint_torques_kernel) and the thrust of eq. (10) -- for a
+number of steps without returning to Python.  The same kernels in the same order, so the
+same floats (tests/test_landing_gear_fast_paths.py); the attitude angles and eq. (10)
+are so3.euler_yxz and com_dynamics.thrust compiled from their own source.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from dynval.handrolled import so3
+from dynval.handrolled.landing_gear import com_dynamics
+from dynval.handrolled.landing_gear.contact import _forces
+from dynval.handrolled.landing_gear.control import _joint_torques_kernel
+from dynval.handrolled.landing_gear.model import feet_in_P, step_kernel
+
+_euler_yxz = njit(cache=True)(so3.euler_yxz)
+_thrust = njit(cache=True)(com_dynamics.thrust)
+
+
+@njit(cache=True)
+def run_chunk(state, t, tau, F_PF, F_th, plant, p_BH, R_BL, I_diag, printed, law, R_SP,
+              in_contact, anchor, slipping, level, int_e, int_theta, y_ref, theta_ref,
+              pitch_sign, constants, thrust, t_touchdown, n_steps):
+    """``n_steps`` of LandingGearLoop.advance (hand-rolled plant, shared contact).
+
+    state: (p_PB, v_PB, R_PB, omega_B, theta, thetad), the plant's arrays; t, F_th and
+    t_touchdown (NaN: none yet) are 1-arrays; plant: dt, m, g, m_U, m_L, l_U, l_L;
+    printed: (leg gravity, moments); law: k, b, mu_S, mu_D; thrust: ydot_ref, C_thrust,
+    thrust_ramp.  The contact and controller arrays are updated in place.  Returns (steps
+    done, negated where the joint controller found a reference foot out of reach after
+    the last of them, the new state, tau, F_PF, the feet's positions and velocities):
+    the caller then runs that step's controllers in Python, which name the foot."""
+    dt, m, g, m_U, m_L, l_U, l_L = plant[0], plant[1], plant[2], plant[3], plant[4], \
+        plant[5], plant[6]
+    p_PB, v_PB, R_PB, omega_B, theta, thetad = state
+    p_PF, v_PF = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U, l_L)
+    done = n_steps
+    for step in range(n_steps):
+        p_PB, v_PB, R_PB, omega_B, theta, thetad = step_kernel(
+            p_PB, v_PB, R_PB, omega_B, theta, thetad, tau, F_PF, F_th[0], dt, m, g, I_diag,
+            p_BH, R_BL, m_U, m_L, l_U, l_L, printed[0], printed[1])
+        t[0] += dt
+        # observe, then LandingGearLoop._update_inputs
+        p_PF, v_PF = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U,
+                               l_L)
+        F_PF = _forces(p_PF, v_PF, R_SP, law[0], law[1], law[2], law[3], in_contact, anchor,
+                       slipping)
+        any_contact = np.max(np.dot(F_PF, R_SP[1].copy())) > 0.0  # the normal forces
+        _, pitch, roll = _euler_yxz(R_PB)  # state.attitude_angles
+        tau = np.empty((4, 2))
+        if not _joint_torques_kernel(level, roll, pitch, dt, int_e, int_theta, y_ref,
+                                     theta_ref, theta, thetad, tau, pitch_sign, constants):
+            done = -(step + 1)
+            break
+        # LandingGearController.thrust: eq. (10), ramped to zero after the first touchdown
+        F = _thrust(v_PB[1], thrust[0], thrust[1], m, g)
+        if any_contact and math.isnan(t_touchdown[0]):
+            t_touchdown[0] = t[0]
+        if not math.isnan(t_touchdown[0]):
+            F = F * max(0.0, 1.0 - (t[0] - t_touchdown[0]) / thrust[2])
+        F_th[0] = F
+    return done, (p_PB, v_PB, R_PB, omega_B, theta, thetad), tau, F_PF, p_PF, v_PF
