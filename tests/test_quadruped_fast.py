@@ -120,18 +120,25 @@ def test_compiled_closed_loop_follows_the_printed_loop(gait, steps):
             assert abs(a[name] - b[name]) <= TRAJECTORY * max(1.0, abs(a[name])), name
 
 
-def test_compiled_loop_raises_where_the_plan_leaves_the_legs_reach():
-    """A swing lift no leg reaches: the chunk stops and the plan's own error comes out."""
-    far = Gait("far", stride=0.2, height=0.7, period=0.6, swing_fraction=0.5,
-               offsets=TROT.offsets)
-    loops = [QuadrupedLoop(HandrolledPlant(PARAMS, fast=f), PARAMS, far) for f in (False, True)]
+# a swing lift no leg reaches
+FAR = Gait("far", stride=0.2, height=0.7, period=0.6, swing_fraction=0.5, offsets=TROT.offsets)
+
+
+def _raise_at_the_same_time(python: QuadrupedLoop, chunked: QuadrupedLoop) -> None:
+    """advance() and advance_many(10) both stop with the plan's own error, at one time."""
     with pytest.raises(ModelInputError, match="out of reach"):
         for _ in range(1000):
-            loops[0].advance()
+            python.advance()
     with pytest.raises(ModelInputError, match="out of reach"):
         for _ in range(100):
-            loops[1].advance_many(10)
-    assert loops[0].t == loops[1].t
+            chunked.advance_many(10)
+    assert python.t == chunked.t
+
+
+def test_compiled_loop_raises_where_the_plan_leaves_the_legs_reach():
+    """The hand-rolled chunk stops and the plan's own error comes out."""
+    _raise_at_the_same_time(*(QuadrupedLoop(HandrolledPlant(PARAMS, fast=f), PARAMS, FAR)
+                              for f in (False, True)))
 
 
 def test_engine_loops_take_the_compiled_reference_at_round_off():
@@ -184,20 +191,10 @@ def test_engine_chunks_equal_the_python_loop(engine, gait, steps):
 
 
 def test_engine_chunk_raises_where_the_plan_leaves_the_legs_reach():
-    """The swing lift no leg reaches, on MuJoCo: the chunk stops at the step after which
-    the plan fails and the printed plan's error comes out at the same time as the Python
-    loop's."""
+    """On MuJoCo: the chunk stops at the step after which the plan fails and the printed
+    plan's error comes out at the same time as the Python loop's."""
     from dynval.comparisons.quadruped.loop import make_plant
     from dynval.robots import ROOT
 
-    far = Gait("far", stride=0.2, height=0.7, period=0.6, swing_fraction=0.5,
-               offsets=TROT.offsets)
-    loops = [QuadrupedLoop(make_plant("mujoco", PARAMS, ROOT / "quadruped"), PARAMS, far)
-             for _ in range(2)]
-    with pytest.raises(ModelInputError, match="out of reach"):
-        for _ in range(1000):
-            loops[0].advance()
-    with pytest.raises(ModelInputError, match="out of reach"):
-        for _ in range(100):
-            loops[1].advance_many(10)
-    assert loops[0].t == loops[1].t
+    _raise_at_the_same_time(*(QuadrupedLoop(make_plant("mujoco", PARAMS, ROOT / "quadruped"),
+                                            PARAMS, FAR) for _ in range(2)))

@@ -355,8 +355,9 @@ class PybulletSimulation(_Client):
         q, qd = self._read_joints()
         raw = [*p_WI, *pybullet.getMatrixFromQuaternion(q_WI), *v_WI, *w]
         R_LI = np.empty((len(lis), 3, 3))
-        for k, ls in enumerate(self._getLinkStates(self.body, lis, computeLinkVelocity=1,
-                                                   computeForwardKinematics=1)):
+        states = self._getLinkStates(self.body, lis, computeLinkVelocity=1,
+                                     computeForwardKinematics=1) if lis else ()
+        for k, ls in enumerate(states):
             R_LI_T = self._R_LI_T.get(lis[k])  # the inertial frame in the link: constant
             if R_LI_T is None:
                 R_LI_T = self._R_LI_T[lis[k]] = _quat_xyzw_to_R(ls[3]).T

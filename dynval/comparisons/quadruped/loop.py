@@ -252,6 +252,16 @@ def _loop_constants(loop: QuadrupedLoop) -> tuple:
             np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]), loop.g_W)
 
 
+_NO_POINTS = np.empty((0, 3))
+
+
+def _state_from_flat(f: np.ndarray, n: int) -> FloatingState:
+    """The FloatingState of an engine's flat_state (no points) with n joints: state()'s
+    floats, read with fewer calls and array operations."""
+    return FloatingState(f[0:3], f[3:12].reshape(3, 3), f[12:15], f[15:18], f[18:18 + n],
+                         f[18 + n:18 + 2 * n])
+
+
 class _EngineSteps:
     """QuadrupedLoop.advance for an engine plant, with fewer engine calls and no Python
     arithmetic: the plans and feedforwards of the steps ahead in one compiled call
@@ -281,7 +291,7 @@ class _EngineSteps:
             if k < steps - 1:
                 q, qd = sim.joint_state()
             else:  # the last step: the whole state, for signals and the next chunk
-                st = sim.state()
+                st = _state_from_flat(sim.flat_state((), _NO_POINTS), len(qd_before))
                 q, qd = st.q, st.qd
             fastloop.engine_step(k, planned, consts, theta, thd, tau_ff, q, qd, qd_before,
                                  sim.contact_force_rows(feet), t, F_sum, qdd, tau)
