@@ -16,13 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pybullet
 from pybullet_utils.bullet_client import BulletClient
 
-from dynval.engines import DescriptionError
+from dynval.engines import DescriptionError, pybullet_compiled
 from dynval.engines.base import (
     JOINT_UNITS,
     FloatingState,
@@ -193,6 +194,34 @@ class _Client:
         p_WI, q_WI = self.client.getBasePositionAndOrientation(self.body)
         info = self.client.getDynamicsInfo(self.body, -1)
         return p_WI, q_WI, info[3], info[4]
+
+
+@dataclass(frozen=True)
+class CompiledPybullet:
+    """A simulation as compiled code sees it (dynval.engines.pybullet_compiled): the C
+    functions, the client handle and body, the joints' q and u indices in the state
+    vectors, and the base inertial frame in the base link frame."""
+
+    fns: pybullet_compiled.PybulletFunctions
+    client: int
+    body: int
+    q_index: np.ndarray
+    u_index: np.ndarray
+    p_BI: np.ndarray
+    R_BI: np.ndarray
+
+
+@dataclass(frozen=True)
+class CompiledPoints:
+    """How compiled code reads the points of ``PybulletSimulation.points``: the links
+    whose states the actual-state request returns (``links``, sorted), for each point the
+    row of its link there (-1: the base) and its link's constant R_LI^T, and each point's
+    link index (for the forces applied at it)."""
+
+    links: np.ndarray
+    rows: np.ndarray
+    R_LI_T: np.ndarray
+    point_links: np.ndarray
 
 
 class PybulletSimulation(_Client):
@@ -368,6 +397,41 @@ class PybulletSimulation(_Client):
         self._frames.clear()
         self._positions.clear()
         self._state = None
+
+    def compiled(self) -> CompiledPybullet | None:
+        """What a numba-compiled loop needs to step this simulation without Python
+        (dynval.engines.pybullet_compiled), or None where PyBullet's C client is not at
+        hand (then loops take the Python path)."""
+        fns = pybullet_compiled.functions()
+        c = self.client
+        handle = pybullet_compiled.client_handle(c._client, c.getNumBodies())
+        if fns is None or handle is None:
+            return None
+        infos = [c.getJointInfo(self.body, j) for j in self.jidx]
+        return CompiledPybullet(fns, handle, self.body,
+                                np.array([i[3] for i in infos], dtype=np.int64),
+                                np.array([i[4] for i in infos], dtype=np.int64),
+                                self.p_BI.copy(), self.R_BI.copy())
+
+    def compiled_points(self, links: Sequence[str]) -> CompiledPoints:
+        """The plan by which compiled code reads ``points(links, ...)`` (CompiledPoints)."""
+        index = [self.link(link) for link in links]
+        read = np.array(sorted({li for li in index if li >= 0}), dtype=np.int64)
+        if len(read):  # R_LI^T as the Python path takes it, from a link state
+            states = self._getLinkStates(self.body, list(read), computeForwardKinematics=1)
+            for li, ls in zip(read, states, strict=True):
+                self._R_LI_T.setdefault(int(li), _quat_xyzw_to_R(ls[3]).T)
+        rows = np.array([-1 if li < 0 else int(np.searchsorted(read, li)) for li in index],
+                        dtype=np.int64)
+        R_LI_T = np.array([np.eye(3) if li < 0 else self._R_LI_T[li] for li in index])
+        return CompiledPoints(read, rows, R_LI_T, np.array(index, dtype=np.int64))
+
+    def compiled_steps_taken(self, n: int) -> None:
+        """Book ``n`` steps that compiled code took: the clock advanced as ``step``
+        advances it (one dt at a time, the same float), what was read forgotten."""
+        for _ in range(n):
+            self._time += self.dt
+        self._forget()
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on each foot link, world frame [N]."""
