@@ -35,13 +35,13 @@ import ctypes.util
 import struct
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 _PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
-_INT, _DBL = ctypes.c_int, ctypes.c_double
 
 # status types and flags of SharedMemoryPublic.h (the last two are pybullet.TORQUE_CONTROL
 # and pybullet.WORLD_FRAME; this module imports pybullet only when asked for its functions)
@@ -54,53 +54,53 @@ EF_WORLD_FRAME = 2
 LINK_STATE_DOUBLES = 33  # struct b3LinkState: 3+4+3+4+3+4+3+3+3+3 doubles
 
 
-class PybulletFunctions(NamedTuple):
-    """The C functions a compiled loop calls (ctypes objects numba accepts; a named tuple
-    of them travels into compiled code as one argument)."""
-
-    submit: ctypes._CFuncPtr  # b3SubmitClientCommandAndWaitStatus(client, command)
-    status_type: ctypes._CFuncPtr  # b3GetStatusType(status)
-    state_init: ctypes._CFuncPtr  # b3RequestActualStateCommandInit(client, body)
-    link_velocity: ctypes._CFuncPtr  # b3RequestActualStateCommandComputeLinkVelocity
-    forward_kinematics: ctypes._CFuncPtr  # ...ComputeForwardKinematics(command, flag)
-    actual_state: ctypes._CFuncPtr  # b3GetStatusActualState(status, 7 out-pointers)
-    link_state: ctypes._CFuncPtr  # b3GetLinkState(client, status, link, b3LinkState*)
-    control_init: ctypes._CFuncPtr  # b3JointControlCommandInit2(client, body, mode)
-    set_torque: ctypes._CFuncPtr  # b3JointControlSetDesiredForceTorque(cmd, dof, value)
-    force_init: ctypes._CFuncPtr  # b3ApplyExternalForceCommandInit(client)
-    apply_force: ctypes._CFuncPtr  # b3ApplyExternalForce(cmd, body, link, F, p, flag)
-    step_init: ctypes._CFuncPtr  # b3InitStepSimulationCommand(client)
-    memcpy: ctypes._CFuncPtr  # libc memcpy(dst, src, n): reads through a returned pointer
-
-
-_SIGNATURES = {  # name in the extension: (field, result, arguments)
-    "b3SubmitClientCommandAndWaitStatus": ("submit", _PTR, [_PTR, _PTR]),
-    "b3GetStatusType": ("status_type", _INT, [_PTR]),
-    "b3RequestActualStateCommandInit": ("state_init", _PTR, [_PTR, _INT]),
-    "b3RequestActualStateCommandComputeLinkVelocity": ("link_velocity", _INT, [_PTR, _INT]),
-    "b3RequestActualStateCommandComputeForwardKinematics": ("forward_kinematics", _INT,
-                                                            [_PTR, _INT]),
-    "b3GetStatusActualState": ("actual_state", _INT, [_PTR] * 8),
-    "b3GetLinkState": ("link_state", _INT, [_PTR, _PTR, _INT, _PTR]),
-    "b3JointControlCommandInit2": ("control_init", _PTR, [_PTR, _INT, _INT]),
-    "b3JointControlSetDesiredForceTorque": ("set_torque", _INT, [_PTR, _INT, _DBL]),
-    "b3ApplyExternalForceCommandInit": ("force_init", _PTR, [_PTR]),
-    "b3ApplyExternalForce": ("apply_force", None, [_PTR, _INT, _INT, _PTR, _PTR, _INT]),
-    "b3InitStepSimulationCommand": ("step_init", _PTR, [_PTR]),
-}
+# The C functions a compiled loop calls, by their index in the address array that
+# :func:`functions` returns (addresses travel as one uint64 array: numba unboxes a tuple of
+# ctypes function objects at 1-2 us each on every call, 14 us for these thirteen).
+_SIGNATURES = (  # (name in the extension, result, arguments), in index order
+    ("b3SubmitClientCommandAndWaitStatus", "ptr", "client, command"),
+    ("b3GetStatusType", "int", "status"),
+    ("b3RequestActualStateCommandInit", "ptr", "client, body"),
+    ("b3RequestActualStateCommandComputeLinkVelocity", "int", "command, flag"),
+    ("b3RequestActualStateCommandComputeForwardKinematics", "int", "command, flag"),
+    ("b3GetStatusActualState", "int", "status, 7 out-pointers"),
+    ("b3GetLinkState", "int", "client, status, link, b3LinkState*"),
+    ("b3JointControlCommandInit2", "ptr", "client, body, mode"),
+    ("b3JointControlSetDesiredForceTorque", "int", "command, dof, value"),
+    ("b3ApplyExternalForceCommandInit", "ptr", "client"),
+    ("b3ApplyExternalForce", "void", "command, body, link, F*, p*, flag"),
+    ("b3InitStepSimulationCommand", "ptr", "client"),
+    ("memcpy", "ptr", "dst, src, n (libc: reads through a returned pointer)"),
+)
+(SUBMIT, STATUS_TYPE, STATE_INIT, LINK_VELOCITY, FORWARD_KINEMATICS, ACTUAL_STATE, LINK_STATE,
+ CONTROL_INIT, SET_TORQUE, FORCE_INIT, APPLY_FORCE, STEP_INIT, MEMCPY) = range(len(_SIGNATURES))
 
 
-def _prototype(result, args: list) -> type:
-    """One ctypes prototype class per signature: numba's dispatcher caches an argument's
-    type by its Python class, and functions of one class with different signatures would
-    send every call down its slow path (see mujoco_compiled)."""
-    key = (result, tuple(args))
-    if key not in _PROTOTYPES:
-        _PROTOTYPES[key] = ctypes.CFUNCTYPE(result, *args)
-    return _PROTOTYPES[key]
+def _caller(result: str):
+    """A numba intrinsic ``call(address, args)`` that calls the C function at ``address``
+    (uint64) with the tuple ``args`` (int32 for a C int, uint64 for a pointer, float64 for
+    a double: the caller types each argument as the C prototype does) and returns its
+    ``result``: "ptr" (uint64), "int" (int32) or "void" (nothing)."""
+    returns = {"ptr": (types.uint64, ir.IntType(64)), "int": (types.int32, ir.IntType(32)),
+               "void": (types.none, ir.VoidType())}[result]
+
+    @intrinsic
+    def call(typingctx, address, args):
+        if not isinstance(args, types.BaseTuple):
+            return None
+
+        def codegen(context, builder, signature, llargs):
+            values = [builder.extract_value(llargs[1], k) for k in range(len(args))]
+            fnty = ir.FunctionType(returns[1], [v.type for v in values])
+            out = builder.call(builder.inttoptr(llargs[0], fnty.as_pointer()), values)
+            return context.get_dummy_value() if result == "void" else out
+
+        return returns[0](types.uint64, args), codegen
+
+    return call
 
 
-_PROTOTYPES: dict[tuple, type] = {}
+_ptr, _int, _void = _caller("ptr"), _caller("int"), _caller("void")
 
 
 def _elf_symbol(path: Path, name: str) -> int | None:
@@ -141,22 +141,18 @@ def _extension() -> Path:
 
 
 @cache
-def functions() -> PybulletFunctions | None:
-    """The C functions from the loaded pybullet extension, or None where they cannot all
-    be found (then loops take the Python path)."""
-    path = _extension()
+def functions() -> np.ndarray | None:
+    """The addresses of the C functions of _SIGNATURES (uint64, in index order) in the
+    loaded pybullet extension and libc, or None where one cannot be found (then loops take
+    the Python path)."""
     try:
-        lib = ctypes.CDLL(str(path))
-        out = {}
-        for name, (field, result, args) in _SIGNATURES.items():
-            address = ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-            out[field] = _prototype(result, args)(address)
+        lib = ctypes.CDLL(str(_extension()))
         libc = ctypes.CDLL(ctypes.util.find_library("c"))
-        address = ctypes.cast(libc.memcpy, ctypes.c_void_p).value
-        out["memcpy"] = _prototype(_PTR, [_PTR, _PTR, _PTR])(address)
+        return np.array([ctypes.cast(getattr(libc if name == "memcpy" else lib, name),
+                                     ctypes.c_void_p).value for name, _, _ in _SIGNATURES],
+                        dtype=np.uint64)
     except (OSError, AttributeError, TypeError):
         return None
-    return PybulletFunctions(**out)
 
 
 @cache
@@ -173,7 +169,7 @@ def _get_physics_client() -> ctypes._CFuncPtr | None:
         loaded = ctypes.cast(lib.b3SubmitClientCommandAndWaitStatus, ctypes.c_void_p).value
     except (OSError, AttributeError):
         return None
-    return ctypes.CFUNCTYPE(_PTR, _INT)(loaded - anchor + local)
+    return ctypes.CFUNCTYPE(_PTR, ctypes.c_int)(loaded - anchor + local)
 
 
 def client_handle(client_id: int, bodies: int) -> int | None:
@@ -216,33 +212,35 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def observe(fns: PybulletFunctions, client: int, body: int, q_index: np.ndarray,
+def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
             u_index: np.ndarray, links: np.ndarray, base: np.ndarray, q: np.ndarray,
             qd: np.ndarray, link_states: np.ndarray) -> None:
     """One actual-state request with forward kinematics and link velocities; into the given
     arrays: ``base`` = (p_WI, quat xyzw, v_WI, w_WI) of the base inertial frame (13), the
     joints' positions q and rates qd at their q and u indices, and the b3LinkState of each
     link of ``links`` (rows of LINK_STATE_DOUBLES). Raises where PyBullet refuses."""
-    cmd = fns.state_init(client, body)
-    fns.link_velocity(cmd, 1)
-    fns.forward_kinematics(cmd, 1)
-    status = fns.submit(client, cmd)
-    if fns.status_type(status) != CMD_ACTUAL_STATE_UPDATE_COMPLETED:
+    cmd = _ptr(fns[STATE_INIT], (client, np.int32(body)))
+    _int(fns[LINK_VELOCITY], (cmd, np.int32(1)))
+    _int(fns[FORWARD_KINEMATICS], (cmd, np.int32(1)))
+    status = _ptr(fns[SUBMIT], (client, cmd))
+    if _int(fns[STATUS_TYPE], (status,)) != CMD_ACTUAL_STATE_UPDATE_COMPLETED:
         raise RuntimeError("PyBullet refused the actual-state request")
-    ptrs = np.zeros(2, np.uintp)  # the status' actualStateQ and actualStateQdot
-    fns.actual_state(status, 0, 0, 0, 0, ptrs.ctypes.data, ptrs.ctypes.data + 8, 0)
+    ptrs = np.zeros(2, np.uint64)  # the status' actualStateQ and actualStateQdot
+    null, at = np.uint64(0), np.uint64(ptrs.ctypes.data)
+    _int(fns[ACTUAL_STATE], (status, null, null, null, null, at, at + np.uint64(8), null))
     nq = 7 + (q_index.max() + 1 - 7 if q_index.shape[0] else 0)
     nu = 6 + (u_index.max() + 1 - 6 if u_index.shape[0] else 0)
     Q, U = np.empty(nq), np.empty(nu)
-    fns.memcpy(Q.ctypes.data, ptrs[0], 8 * nq)
-    fns.memcpy(U.ctypes.data, ptrs[1], 8 * nu)
+    _ptr(fns[MEMCPY], (np.uint64(Q.ctypes.data), ptrs[0], np.uint64(8 * nq)))
+    _ptr(fns[MEMCPY], (np.uint64(U.ctypes.data), ptrs[1], np.uint64(8 * nu)))
     base[:7] = Q[:7]
     base[7:13] = U[:6]
     for j in range(q_index.shape[0]):
         q[j] = Q[q_index[j]]
         qd[j] = U[u_index[j]]
     for k in range(links.shape[0]):
-        fns.link_state(client, status, links[k], link_states[k].ctypes.data)
+        _int(fns[LINK_STATE], (client, status, np.int32(links[k]),
+                               np.uint64(link_states[k].ctypes.data)))
 
 
 @njit(cache=True)
@@ -282,25 +280,33 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
 
 
 @njit(cache=True)
-def step_with_point_forces(fns: PybulletFunctions, client: int, body: int,
+def _status(fns: np.ndarray, client: np.uint64, cmd: np.uint64) -> int:
+    """Submit a command and wait: its status type."""
+    return _int(fns[STATUS_TYPE], (_ptr(fns[SUBMIT], (client, cmd)),))
+
+
+@njit(cache=True)
+def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
                            u_index: np.ndarray, tau: np.ndarray, links: np.ndarray,
                            P: np.ndarray, F: np.ndarray) -> None:
     """PybulletSimulation.step: joint torques tau (at the joints' u indices), forces F[k]
     [N, world] at the world points P[k] of link ``links[k]`` (one command each, in order),
     then one step. Raises where PyBullet refuses a command."""
     if u_index.shape[0]:
-        cmd = fns.control_init(client, body, CONTROL_MODE_TORQUE)
+        cmd = _ptr(fns[CONTROL_INIT], (client, np.int32(body), np.int32(CONTROL_MODE_TORQUE)))
         for j in range(u_index.shape[0]):
-            fns.set_torque(cmd, u_index[j], tau[j])
-        if fns.status_type(fns.submit(client, cmd)) != CMD_DESIRED_STATE_RECEIVED_COMPLETED:
+            _int(fns[SET_TORQUE], (cmd, np.int32(u_index[j]), np.float64(tau[j])))
+        if _status(fns, client, cmd) != CMD_DESIRED_STATE_RECEIVED_COMPLETED:
             raise RuntimeError("PyBullet refused the joint torques")
     for k in range(links.shape[0]):
         f = np.ascontiguousarray(F[k])
         p = np.ascontiguousarray(P[k])
-        cmd = fns.force_init(client)
-        fns.apply_force(cmd, body, links[k], f.ctypes.data, p.ctypes.data, EF_WORLD_FRAME)
-        if fns.status_type(fns.submit(client, cmd)) != CMD_CLIENT_COMMAND_COMPLETED:
+        cmd = _ptr(fns[FORCE_INIT], (client,))
+        _void(fns[APPLY_FORCE], (cmd, np.int32(body), np.int32(links[k]),
+                                 np.uint64(f.ctypes.data), np.uint64(p.ctypes.data),
+                                 np.int32(EF_WORLD_FRAME)))
+        if _status(fns, client, cmd) != CMD_CLIENT_COMMAND_COMPLETED:
             raise RuntimeError("PyBullet refused an external force")
-    status = fns.submit(client, fns.step_init(client))
-    if fns.status_type(status) != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
+    if _status(fns, client, _ptr(fns[STEP_INIT], (client,))) \
+            != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
         raise RuntimeError("PyBullet refused the step")

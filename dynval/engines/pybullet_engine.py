@@ -202,8 +202,8 @@ class CompiledPybullet:
     functions, the client handle and body, the joints' q and u indices in the state
     vectors, and the base inertial frame in the base link frame."""
 
-    fns: pybullet_compiled.PybulletFunctions
-    client: int
+    fns: np.ndarray  # the C functions' addresses (pybullet_compiled.functions)
+    client: np.uint64
     body: int
     q_index: np.ndarray
     u_index: np.ndarray
@@ -408,7 +408,7 @@ class PybulletSimulation(_Client):
         if fns is None or handle is None:
             return None
         infos = [c.getJointInfo(self.body, j) for j in self.jidx]
-        return CompiledPybullet(fns, handle, self.body,
+        return CompiledPybullet(fns, np.uint64(handle), self.body,
                                 np.array([i[3] for i in infos], dtype=np.int64),
                                 np.array([i[4] for i in infos], dtype=np.int64),
                                 self.p_BI.copy(), self.R_BI.copy())

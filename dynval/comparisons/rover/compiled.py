@@ -84,9 +84,10 @@ def _rot_z(a: float) -> np.ndarray:
 
 
 @njit(cache=True)
-def pybullet_steps(fns, client: int, body: int, q_index: np.ndarray, u_index: np.ndarray,
-                   p_BI: np.ndarray, R_BI: np.ndarray, links: np.ndarray, rows: np.ndarray,
-                   R_LI_T: np.ndarray, hub_links: np.ndarray, offsets: np.ndarray,
+def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
+                   u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
+                   links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
+                   hub_links: np.ndarray, offsets: np.ndarray,
                    n_segments: int, T: np.ndarray, P: np.ndarray, powered: bool, n: int,
                    r: float, b: float, D: float, soil: tuple) -> tuple:
     """:func:`mujoco_steps` for PyBullet: up to ``n`` steps of ``EnginePlant.advance`` as
