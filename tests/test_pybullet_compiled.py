@@ -96,3 +96,26 @@ def test_a_wheel_out_of_the_soil_stops_both_paths_alike():
             messages.append(str(err.value))
             assert loop.k == 1
     assert messages[0] == messages[1] and "left the soil at t = 0.001 s" in messages[0]
+
+
+@pytest.mark.parametrize("robot, scenario, contact, until", [
+    ("landing_gear", "slope_lc", "shared", 1.0),  # feet read with points, forces at them
+    ("landing_gear", "flat", "native", 0.6),  # PyBullet's own contact (state reads only)
+    ("hopper", "speed", "shared", 0.6),
+    ("hexapod", "WG_50", "shared", 0.05),  # feet read with point, one at a time
+    ("quadruped", "trot", "native", 0.3),
+])
+def test_the_simulation_steps_through_the_c_client_with_the_python_api_bits(
+        robot, scenario, contact, until):
+    # PybulletSimulation reads and steps through the C client where it is at hand; every
+    # robot's loop, shared or native contact, gives the Python API's traces bit for bit
+    import importlib
+
+    assert pybullet_compiled.functions() is not None  # else both runs took the Python path
+    mod = importlib.import_module(f"dynval.comparisons.{robot}.scenarios")
+    params = importlib.import_module(f"dynval.robots.{robot}.params").PARAMS
+    sc = mod.SCENARIOS[scenario]
+    fast = mod.run_one(params, sc, "pybullet", contact, ROOT / robot, until=until)
+    with PYTHON_PATH:
+        slow = mod.run_one(params, sc, "pybullet", contact, ROOT / robot, until=until)
+    assert fast.equals(slow) and len(fast) > 2

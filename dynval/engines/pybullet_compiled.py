@@ -215,13 +215,17 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
             u_index: np.ndarray, links: np.ndarray, base: np.ndarray, q: np.ndarray,
             qd: np.ndarray, link_states: np.ndarray) -> None:
-    """One actual-state request with forward kinematics and link velocities; into the given
-    arrays: ``base`` = (p_WI, quat xyzw, v_WI, w_WI) of the base inertial frame (13), the
-    joints' positions q and rates qd at their q and u indices, and the b3LinkState of each
-    link of ``links`` (rows of LINK_STATE_DOUBLES). Raises where PyBullet refuses."""
+    """One actual-state request, with forward kinematics and link velocities where
+    ``links`` names any (as getLinkStates(..., computeLinkVelocity=1,
+    computeForwardKinematics=1) asks; without, as getBasePositionAndOrientation and
+    getJointStates ask); into the given arrays: ``base`` = (p_WI, quat xyzw, v_WI, w_WI) of
+    the base inertial frame (13), the joints' positions q and rates qd at their q and u
+    indices, and the b3LinkState of each link of ``links`` (rows of LINK_STATE_DOUBLES).
+    Raises where PyBullet refuses."""
     cmd = _ptr(fns[STATE_INIT], (client, np.int32(body)))
-    _int(fns[LINK_VELOCITY], (cmd, np.int32(1)))
-    _int(fns[FORWARD_KINEMATICS], (cmd, np.int32(1)))
+    if links.shape[0]:
+        _int(fns[LINK_VELOCITY], (cmd, np.int32(1)))
+        _int(fns[FORWARD_KINEMATICS], (cmd, np.int32(1)))
     status = _ptr(fns[SUBMIT], (client, cmd))
     if _int(fns[STATUS_TYPE], (status,)) != CMD_ACTUAL_STATE_UPDATE_COMPLETED:
         raise RuntimeError("PyBullet refused the actual-state request")

@@ -196,6 +196,9 @@ class _Client:
         return p_WI, q_WI, info[3], info[4]
 
 
+_NO_LINKS = np.zeros(0, dtype=np.int64)  # an actual-state request for the state alone
+
+
 @dataclass(frozen=True)
 class CompiledPybullet:
     """A simulation as compiled code sees it (dynval.engines.pybullet_compiled): the C
@@ -259,6 +262,10 @@ class PybulletSimulation(_Client):
         self._getLinkStates, self._getContactPoints = c.getLinkStates, c.getContactPoints
         if ground is not None:
             self._add_ground(ground)
+        # the C client for the per-step reads and the step (pybullet_compiled: the same
+        # commands, the same bits, a tenth of the time); None: the Python API
+        self._c = self.compiled()
+        self._point_plans: dict[tuple[str, ...], CompiledPoints] = {}
 
     def _add_ground(self, ground: Ground) -> None:
         """Native contact: a static plane; k and b map to PyBullet's contactStiffness and
@@ -303,6 +310,8 @@ class PybulletSimulation(_Client):
         return self._state
 
     def _read_state(self) -> FloatingState:
+        if self._c is not None:
+            return self._observe(_NO_LINKS)[0]
         p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
         v_WI, w = self._getBaseVelocity(self.body)
         R_WI = _quat_xyzw_to_R(q_WI)
@@ -341,15 +350,32 @@ class PybulletSimulation(_Client):
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World position and velocity of a point fixed in a link; the position is kept
         for ``step`` to apply a force at (the loop reads a foot, then pushes on it)."""
+        if self._c is not None:
+            P, V = self._compiled_points((link,), np.asarray(offset, float).reshape(1, 3))
+            return P[0], V[0]
         a, R, c, v_a, w = self._frame(self.link(link))
         p = a + R @ (np.asarray(offset) - c)
         self._positions[(link, np.asarray(offset, dtype=float).tobytes())] = p
         return p, v_a + cross3(w, p - a)
 
+    def _observe(self, links: np.ndarray) -> tuple[FloatingState, np.ndarray]:
+        """The state and the b3LinkStates of ``links`` from one compiled actual-state
+        request (pybullet_compiled.observe; the Python path's numbers, bit for bit)."""
+        c = self._c
+        base, n = np.empty(13), len(c.q_index)
+        q, qd = np.empty(n), np.empty(n)
+        states = np.empty((len(links), pybullet_compiled.LINK_STATE_DOUBLES))
+        pybullet_compiled.observe(c.fns, c.client, c.body, c.q_index, c.u_index, links, base,
+                                  q, qd, states)
+        return FloatingState(*pybullet_compiled.base_frame(base, c.p_BI, c.R_BI), q, qd), states
+
     def points(self, links: Sequence[str], offsets: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
-        """``point`` for many points, the links' states read in one getLinkStates call;
-        the positions are kept for ``step`` to apply forces at."""
+        """``point`` for many points, the links' states read in one getLinkStates call (one
+        compiled request where the C client is at hand); the positions are kept for
+        ``step`` to apply forces at."""
+        if self._c is not None:
+            return self._compiled_points(tuple(links), np.ascontiguousarray(offsets, float))
         missing = sorted({li for li in map(self.link, links)
                           if li >= 0 and li not in self._link_states})
         if missing:
@@ -361,7 +387,27 @@ class PybulletSimulation(_Client):
             P[k], V[k] = self.point(link, o)
         return P, V
 
+    def _compiled_points(self, links: tuple[str, ...], offsets: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        plan = self._point_plans.get(links)
+        if plan is None:
+            plan = self._point_plans[links] = self.compiled_points(links)
+        s, states = self._observe(plan.links)
+        if self._state is None:  # the same numbers a state() read gives
+            self._state = s
+            for a in vars(s).values():
+                a.setflags(write=False)
+        P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
+        pybullet_compiled.points(states, plan.rows, plan.R_LI_T, s.p_WB, s.R_WB, s.v_WB_W,
+                                 s.w_WB_W, offsets, P, V)
+        for link, o, p in zip(links, offsets, P, strict=True):
+            self._positions[(link, o.tobytes())] = p
+        return P, V
+
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        if self._c is not None:
+            self._compiled_step(tau, forces)
+            return
         if self.jidx:
             self._setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
                                             forces=[float(t) for t in tau])
@@ -372,6 +418,22 @@ class PybulletSimulation(_Client):
             self._applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),
                                      pybullet.WORLD_FRAME)
         self._stepSimulation()
+        self._time += self.dt
+        self._forget()
+
+    def _compiled_step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        """``step`` through the C client: the same commands in the same order."""
+        keys = [(f.link, np.asarray(f.offset, dtype=float)) for f in forces]
+        unread = [(link, o) for link, o in keys if (link, o.tobytes()) not in self._positions]
+        if unread:  # points no loop read on this state: read them all in one request
+            self.points([link for link, _ in unread], np.array([o for _, o in unread]))
+        P = np.array([self._positions[(link, o.tobytes())] for link, o in keys],
+                     dtype=float).reshape(-1, 3)
+        c = self._c
+        pybullet_compiled.step_with_point_forces(
+            c.fns, c.client, c.body, c.u_index, np.asarray(tau, dtype=float).reshape(-1),
+            np.array([self.link(f.link) for f in forces], dtype=np.int64),
+            P, np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3))
         self._time += self.dt
         self._forget()
 
