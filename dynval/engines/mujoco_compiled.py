@@ -24,6 +24,8 @@ import mujoco
 import numpy as np
 from numba import njit
 
+from dynval.engines import ccall
+
 _PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
 
 
@@ -100,3 +102,55 @@ def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied:
                  qfrc_applied.ctypes.data)
     step2(m, d)
     step1(m, d)
+
+
+# MujocoSimulation.step's own functions, by index in the array :func:`step_addresses`
+# returns (addresses, not ctypes objects, for a call from Python each step: dynval.engines.ccall)
+MJ_STEP, MJ_FORWARD, MJ_APPLY_FT, MJ_STEP1, MJ_STEP2 = range(5)
+
+
+@cache
+def step_addresses() -> np.ndarray | None:
+    """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1 and mj_step2 in the
+    libmujoco the bindings loaded (uint64, by the indices above), or None where that
+    library is not found."""
+    if functions() is None:
+        return None
+    here = Path(mujoco.__file__).parent
+    found = [f for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll")
+             for f in sorted(here.glob(pattern))]
+    lib = ctypes.CDLL(str(found[0]))
+    return np.array([ccall.address(getattr(lib, name))
+                     for name in ("mj_step", "mj_forward", "mj_applyFT", "mj_step1",
+                                  "mj_step2")], dtype=np.uint64)
+
+
+@njit(cache=True)
+def step_and_forward(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
+                     dofs: np.ndarray, tau: np.ndarray, xpos: np.ndarray, xmat: np.ndarray,
+                     bodies: np.ndarray, offsets: np.ndarray, F: np.ndarray,
+                     split: bool) -> None:
+    """MujocoSimulation.step's calls in one compiled pass: joint efforts ``tau`` on
+    ``dofs``, forces F[k] [N, world] at the points ``offsets[k]`` of ``bodies[k]`` (p = x
+    + R o, by the matrix product numpy's matmul makes, mj_applyFT into qfrc_applied), then
+    mj_step and mj_forward (the new time's positions, velocities and accelerations), or
+    with ``split`` mj_step2 and mj_step1 (the step from the stages mj_step1 left, then the
+    new time's positions and velocities: one forward pass a step instead of two)."""
+    qfrc_applied[:] = 0.0
+    for i in range(dofs.shape[0]):
+        qfrc_applied[dofs[i]] = tau[i]
+    zero = np.zeros(3)
+    at = np.uint64
+    for k in range(bodies.shape[0]):
+        b = bodies[k]
+        p = xpos[b] + np.ascontiguousarray(xmat[b]).reshape((3, 3)) @ offsets[k]
+        f = np.ascontiguousarray(F[k])
+        ccall.call_void(fns[MJ_APPLY_FT], (m, d, at(f.ctypes.data), at(zero.ctypes.data),
+                                           at(p.ctypes.data), np.int32(b),
+                                           at(qfrc_applied.ctypes.data)))
+    if split:
+        ccall.call_void(fns[MJ_STEP2], (m, d))
+        ccall.call_void(fns[MJ_STEP1], (m, d))
+    else:
+        ccall.call_void(fns[MJ_STEP], (m, d))
+        ccall.call_void(fns[MJ_FORWARD], (m, d))

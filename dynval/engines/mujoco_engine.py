@@ -200,6 +200,7 @@ class MujocoSimulation(_MujocoModel):
         self.floating = bool(free)
         self.root = 1  # the root link: the first body of the worldbody
         self.qadr, self.dof = self._joint_addresses(joint_names)
+        self._dofs = np.asarray(self.dof, dtype=np.int64)
         if len(self.qadr) != len(joint_names) or len(self.dof) != len(joint_names):
             raise DescriptionError(f"{path}: joint_names must name hinge and slide joints only")
         if ground is not None:
@@ -339,6 +340,18 @@ class MujocoSimulation(_MujocoModel):
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         d = self.data
+        fns = mujoco_compiled.step_addresses()
+        if fns is not None:  # the same calls in one compiled pass: the same bits
+            bad_before = d.warning[BADQACC].number
+            mujoco_compiled.step_and_forward(
+                fns, np.uint64(self.model._address), np.uint64(d._address), d.qfrc_applied,
+                self._dofs, np.asarray(tau, dtype=float).reshape(-1), d.xpos, d.xmat,
+                np.array([self.body_id(f.link) for f in forces], dtype=np.int64),
+                np.array([f.offset for f in forces], dtype=float).reshape(-1, 3),
+                np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3),
+                self._split_step())
+            self.check_stable(bad_before)
+            return
         d.qfrc_applied[:] = 0.0
         d.qfrc_applied[self.dof] = tau
         for f in forces:
@@ -349,6 +362,21 @@ class MujocoSimulation(_MujocoModel):
         mujoco.mj_step(self.model, d)
         self.check_stable(bad_before)
         mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
+
+    def _split_step(self) -> bool:
+        """Whether a step may be mj_step2 then mj_step1 (one forward pass) instead of
+        mj_step then mj_forward: MuJoCo's documented split of mj_step for its Euler and
+        implicit integrators, the same numbers where nothing carries from the
+        acceleration stage into the next step, i.e. no constraint (the solver warm-starts
+        from the last accelerations, and native contact reads the last constraint forces)."""
+        split = getattr(self, "_split", None)
+        if split is None:
+            m = self.model
+            split = self._split = (
+                getattr(self, "ground", None) is None and m.neq == 0 and m.nu == 0
+                and not m.jnt_limited.any()
+                and int(m.opt.integrator) != int(mujoco.mjtIntegrator.mjINT_RK4))
+        return split
 
     def bare_step_seconds(self, n: int) -> float:
         """Seconds per bare mj_step (no applied force, nothing read) from a copy of the

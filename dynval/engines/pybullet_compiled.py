@@ -37,9 +37,9 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from dynval.engines import ccall
 
 _PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
 
@@ -55,8 +55,7 @@ LINK_STATE_DOUBLES = 33  # struct b3LinkState: 3+4+3+4+3+4+3+3+3+3 doubles
 
 
 # The C functions a compiled loop calls, by their index in the address array that
-# :func:`functions` returns (addresses travel as one uint64 array: numba unboxes a tuple of
-# ctypes function objects at 1-2 us each on every call, 14 us for these thirteen).
+# :func:`functions` returns (see dynval.engines.ccall for why addresses).
 _SIGNATURES = (  # (name in the extension, result, arguments), in index order
     ("b3SubmitClientCommandAndWaitStatus", "ptr", "client, command"),
     ("b3GetStatusType", "int", "status"),
@@ -76,31 +75,7 @@ _SIGNATURES = (  # (name in the extension, result, arguments), in index order
  CONTROL_INIT, SET_TORQUE, FORCE_INIT, APPLY_FORCE, STEP_INIT, MEMCPY) = range(len(_SIGNATURES))
 
 
-def _caller(result: str):
-    """A numba intrinsic ``call(address, args)`` that calls the C function at ``address``
-    (uint64) with the tuple ``args`` (int32 for a C int, uint64 for a pointer, float64 for
-    a double: the caller types each argument as the C prototype does) and returns its
-    ``result``: "ptr" (uint64), "int" (int32) or "void" (nothing)."""
-    returns = {"ptr": (types.uint64, ir.IntType(64)), "int": (types.int32, ir.IntType(32)),
-               "void": (types.none, ir.VoidType())}[result]
-
-    @intrinsic
-    def call(typingctx, address, args):
-        if not isinstance(args, types.BaseTuple):
-            return None
-
-        def codegen(context, builder, signature, llargs):
-            values = [builder.extract_value(llargs[1], k) for k in range(len(args))]
-            fnty = ir.FunctionType(returns[1], [v.type for v in values])
-            out = builder.call(builder.inttoptr(llargs[0], fnty.as_pointer()), values)
-            return context.get_dummy_value() if result == "void" else out
-
-        return returns[0](types.uint64, args), codegen
-
-    return call
-
-
-_ptr, _int, _void = _caller("ptr"), _caller("int"), _caller("void")
+_ptr, _int, _void = ccall.call_ptr, ccall.call_int, ccall.call_void
 
 
 def _elf_symbol(path: Path, name: str) -> int | None:
@@ -148,9 +123,8 @@ def functions() -> np.ndarray | None:
     try:
         lib = ctypes.CDLL(str(_extension()))
         libc = ctypes.CDLL(ctypes.util.find_library("c"))
-        return np.array([ctypes.cast(getattr(libc if name == "memcpy" else lib, name),
-                                     ctypes.c_void_p).value for name, _, _ in _SIGNATURES],
-                        dtype=np.uint64)
+        return np.array([ccall.address(getattr(libc if name == "memcpy" else lib, name))
+                         for name, _, _ in _SIGNATURES], dtype=np.uint64)
     except (OSError, AttributeError, TypeError):
         return None
 
@@ -166,7 +140,7 @@ def _get_physics_client() -> ctypes._CFuncPtr | None:
         return None
     try:
         lib = ctypes.CDLL(str(path))
-        loaded = ctypes.cast(lib.b3SubmitClientCommandAndWaitStatus, ctypes.c_void_p).value
+        loaded = ccall.address(lib.b3SubmitClientCommandAndWaitStatus)
     except (OSError, AttributeError):
         return None
     return ctypes.CFUNCTYPE(_PTR, ctypes.c_int)(loaded - anchor + local)

@@ -1,6 +1,6 @@
-"""PyBullet's C client called from compiled code (dynval.engines.pybullet_compiled) against
-the Python API it replaces: the same reads, and the rover's compiled PyBullet loop against
-its Python loop, bit for bit."""
+"""The engines driven through their C APIs from compiled code (dynval.engines.pybullet_compiled,
+dynval.engines.mujoco_compiled) against the Python APIs they replace: the same reads, the
+rover's compiled PyBullet loop and every robot's engine steps, bit for bit."""
 
 from __future__ import annotations
 
@@ -98,24 +98,35 @@ def test_a_wheel_out_of_the_soil_stops_both_paths_alike():
     assert messages[0] == messages[1] and "left the soil at t = 0.001 s" in messages[0]
 
 
+MUJOCO_PYTHON_PATH = mock.patch("dynval.engines.mujoco_compiled.step_addresses",
+                                return_value=None)
+
+
+@pytest.mark.parametrize("engine", ["pybullet", "mujoco"])
 @pytest.mark.parametrize("robot, scenario, contact, until", [
     ("landing_gear", "slope_lc", "shared", 1.0),  # feet read with points, forces at them
-    ("landing_gear", "flat", "native", 0.6),  # PyBullet's own contact (state reads only)
+    ("landing_gear", "flat", "native", 0.6),  # the engine's own contact (state reads only)
     ("hopper", "speed", "shared", 0.6),
     ("hexapod", "WG_50", "shared", 0.05),  # feet read with point, one at a time
     ("quadruped", "trot", "native", 0.3),
 ])
-def test_the_simulation_steps_through_the_c_client_with_the_python_api_bits(
-        robot, scenario, contact, until):
-    # PybulletSimulation reads and steps through the C client where it is at hand; every
-    # robot's loop, shared or native contact, gives the Python API's traces bit for bit
+def test_the_simulations_step_through_the_c_api_with_the_python_api_bits(
+        engine, robot, scenario, contact, until):
+    # PybulletSimulation reads and steps through Bullet's C client, MujocoSimulation steps
+    # through mj_applyFT, mj_step and mj_forward called from compiled code, where they are
+    # at hand; every robot's loop, shared or native contact, gives the Python API's traces
+    # bit for bit
     import importlib
 
+    from dynval.engines import mujoco_compiled
+
+    python_path = PYTHON_PATH if engine == "pybullet" else MUJOCO_PYTHON_PATH
     assert pybullet_compiled.functions() is not None  # else both runs took the Python path
+    assert mujoco_compiled.step_addresses() is not None
     mod = importlib.import_module(f"dynval.comparisons.{robot}.scenarios")
     params = importlib.import_module(f"dynval.robots.{robot}.params").PARAMS
     sc = mod.SCENARIOS[scenario]
-    fast = mod.run_one(params, sc, "pybullet", contact, ROOT / robot, until=until)
-    with PYTHON_PATH:
-        slow = mod.run_one(params, sc, "pybullet", contact, ROOT / robot, until=until)
+    fast = mod.run_one(params, sc, engine, contact, ROOT / robot, until=until)
+    with python_path:
+        slow = mod.run_one(params, sc, engine, contact, ROOT / robot, until=until)
     assert fast.equals(slow) and len(fast) > 2
