@@ -80,31 +80,36 @@ _ptr, _int, _void = ccall.call_ptr, ccall.call_int, ccall.call_void
 
 def _elf_symbol(path: Path, name: str) -> int | None:
     """The value (address relative to the load base) of the function ``name`` in the ELF
-    file's full symbol table (.symtab, which holds local symbols too), or None."""
+    file's full symbol table (.symtab, which holds local symbols too), or None. Reads the
+    section headers, the symbol table and its strings only (the extension is ~140 MB)."""
+    want = name.encode() + b"\x00"
+    sym = np.dtype([("name", "<u4"), ("info", "u1"), ("other", "u1"), ("shndx", "<u2"),
+                    ("value", "<u8"), ("size", "<u8")])
     try:
-        data = path.read_bytes()
-    except OSError:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:  # 64-bit LE only
+                return None
+            shoff, = struct.unpack_from("<Q", head, 0x28)
+            shentsize, shnum = struct.unpack_from("<HH", head, 0x3A)
+            f.seek(shoff)
+            table = f.read(shentsize * shnum)
+            sections = [struct.unpack_from("<IIQQQQIIQQ", table, k * shentsize)
+                        for k in range(shnum)]
+            for sh in sections:
+                if sh[1] != 2:  # SHT_SYMTAB
+                    continue
+                f.seek(sh[4])
+                syms = np.frombuffer(f.read(sh[5]), dtype=sym)
+                strtab = sections[sh[6]]
+                f.seek(strtab[4])
+                strings = f.read(strtab[5])
+                for s in syms[(syms["info"] & 0xF) == 2]:  # STT_FUNC
+                    at = int(s["name"])
+                    if strings[at:at + len(want)] == want:
+                        return int(s["value"])
+    except (OSError, struct.error, ValueError):
         return None
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:  # 64-bit little-endian
-        return None
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + k * shentsize)
-                for k in range(shnum)]
-    want = name.encode()
-    for sh in sections:
-        if sh[1] != 2:  # SHT_SYMTAB
-            continue
-        strtab = sections[sh[6]]
-        syms = np.frombuffer(data, count=sh[5] // 24, offset=sh[4], dtype=np.dtype(
-            [("name", "<u4"), ("info", "u1"), ("other", "u1"), ("shndx", "<u2"),
-             ("value", "<u8"), ("size", "<u8")]))
-        funcs = syms[(syms["info"] & 0xF) == 2]  # STT_FUNC
-        base = strtab[4]
-        for s in funcs:
-            start = base + int(s["name"])
-            if data[start:start + len(want) + 1] == want + b"\x00":
-                return int(s["value"])
     return None
 
 
