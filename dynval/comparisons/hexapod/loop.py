@@ -23,7 +23,8 @@ import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hexapod import body, lagrange, planning, transmission
+from dynval.handrolled.hexapod import body, fastloop, lagrange, planning, transmission
+from dynval.handrolled.hexapod import fast as compiled_hexapod
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
@@ -72,6 +73,11 @@ class HandrolledPlant:
             feet, feet_v = m.feet(m.q, m.qd)
         return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
 
+    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(t, q, qd, feet, feet_v) as :meth:`observe`, without the PlantState."""
+        s = self.observe()
+        return s.t, s.q, s.qd, s.feet, s.feet_v
+
     def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
         """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
         forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
@@ -97,6 +103,7 @@ class EnginePlant:
         self.sim, self.name, self.contact = sim, sim.name, contact
         self.off = robot_offset(p)
         self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
+        self._origins = np.zeros((len(self.feet_links), 3))
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         z = np.zeros(3)
@@ -108,6 +115,13 @@ class EnginePlant:
         feet = np.array([[pw[0], pw[2]] for pw, _ in pts])
         feet_v = np.array([[vw[0], vw[2]] for _, vw in pts])
         return PlantState(self.sim.time, s.q + self.off, s.qd.copy(), feet, feet_v)
+
+    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(t, q, qd, feet, feet_v) as :meth:`observe`, the feet read in one ``points``
+        call (the same numbers as ``point`` per foot)."""
+        s = self.sim.state()
+        P, V = self.sim.points(self.feet_links, self._origins)
+        return self.sim.time, s.q + self.off, s.qd, P[:, 0::2], V[:, 0::2]
 
     def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
         forces = [PointForce(link, ORIGIN, np.array([F[0], 0.0, F[1]]))
@@ -220,9 +234,17 @@ class SharedDrive:
 
 
 class HexapodLoop:
-    """Controller + drive + body springs + ground + plant (module docstring)."""
+    """Controller + drive + body springs + ground + plant (module docstring).
 
-    def __init__(self, plant, p: HexapodParams, body_form: str = "corrected") -> None:
+    ``fast`` (the default): the shared laws by their compiled copies
+    (dynval.handrolled.hexapod.fastloop), evaluated in one call per step from the plant's
+    state, and the whole loop compiled over many steps (:meth:`advance_many`) with the
+    hand-rolled plant and with MuJoCo where its library is at hand (shared ground); tests
+    hold it to the Python path (``fast=False``) at round-off. The Grunwald-Letnikov
+    controller (p.fo_form = "gl") has no compiled copy and always takes the Python path."""
+
+    def __init__(self, plant, p: HexapodParams, body_form: str = "corrected",
+                 fast: bool = True) -> None:
         self.plant, self.p, self.body_form = plant, p, body_form
         self.implementation = plant.name
         self.k, self.n = p.n_seg, p.n
@@ -230,8 +252,7 @@ class HexapodLoop:
         self.ratio = int(round(p.f_sr / p.f_sc))
         self.legs = leg_names(p)
         self.lm = lagrange.LegMass.of(p)
-        self.controller = FractionalPD(p)
-        self.feet = [Foot() for _ in range(self.n)]
+        self.fast = fast and p.fo_form != "gl"
         self.steps = 0
         self.tau_C = np.zeros(2 * self.n)
         self.Th_d = np.zeros(2 * self.n)
@@ -239,6 +260,11 @@ class HexapodLoop:
         self.qd_prev = self.s.qd.copy()
         self.t = self.s.t
         self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:])
+        if self.fast:
+            self._fast = _FastLoop(self)
+            return
+        self.controller = FractionalPD(p)
+        self.feet = [Foot() for _ in range(self.n)]
         self._update_inputs()
 
     def reference(self, t: float) -> np.ndarray:
@@ -264,6 +290,9 @@ class HexapodLoop:
         self.tau_link = self.drive.link_torque(self.tau_m, s.q[2 * k:])  # (7), (8b), (9d)
 
     def advance(self) -> None:
+        if self.fast:
+            self._fast.advance(self, 1)
+            return
         self.plant.step(self.F_seg, self.tau_link, self.F_applied)
         self.drive.step(self.tau_m, self.s.q[2 * self.k:], self.dt)
         self.steps += 1
@@ -271,6 +300,14 @@ class HexapodLoop:
         self.s = self.plant.observe()
         self.t = self.s.t
         self._update_inputs()
+
+    def advance_many(self, count: int) -> None:
+        """``count`` steps of :meth:`advance` (compiled in one call where ``fast``)."""
+        if self.fast:
+            self._fast.advance(self, count)
+            return
+        for _ in range(count):
+            self.advance()
 
     def signals(self) -> dict[str, float]:
         s, k, p = self.s, self.k, self.p
@@ -312,3 +349,104 @@ class HexapodLoop:
         out[f"{leg}.x_ref"], out[f"{leg}.y_ref"] = plan.p_Fd
         out[f"{leg}.vy_ref"], out[f"{leg}.ay_ref"] = plan.v_Fd[1], plan.a_Fd[1]
         return out
+
+
+class _FastLoop:
+    """The loop's state as arrays changed in place by the compiled laws
+    (dynval.handrolled.hexapod.fastloop), their constants packed once, and the route
+    each plant takes: the hand-rolled plant's (fast.held_step) and MuJoCo's (shared
+    ground, its library at hand) whole loop compiled over many steps, any other plant
+    stepped from Python with the laws in one compiled call a step."""
+
+    def __init__(self, loop: HexapodLoop) -> None:
+        p, s, n, k = loop.p, loop.s, loop.n, loop.k
+        self.c, self.J_m, self.J_T, self.rest = compiled_hexapod.constants(p, loop.body_form)
+        self.level = compiled_hexapod.LEVEL[p.transmission]
+        self.ground = compiled_hexapod.GROUND[p.ground]
+        self.plan = fastloop.plan_constants(p)
+        K_p, a, b, K, K_c2 = fastloop.controller_constants(p)
+        # the Pade filters' histories: the last m+1 errors and m outputs, newest first
+        self.ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0],
+                                                                      b.shape[1] - 1)))
+        d = loop.drive
+        self.drive = (d.th_m, d.th_m_dot, d.th_T, d.th_T_dot)
+        self.shared = loop.plant.contact == "shared"
+        # the state, in arrays of the loop's own (loop.s shows them)
+        loop.s = PlantState(s.t, s.q.copy(), s.qd.copy(), s.feet.copy(), s.feet_v.copy())
+        self.eta0 = np.full((n, 2), np.nan)  # touchdown points, NaN in flight
+        loop.F_feet, loop.F_seg = np.zeros((n, 2)), np.zeros((k, 2))
+        loop.F_applied = loop.F_feet if self.shared else np.zeros((n, 2))
+        loop.tau_m, loop.tau_link = np.zeros(2 * n), np.zeros(2 * n)
+        self.route = self._per_step
+        plant = loop.plant
+        if isinstance(plant, HandrolledPlant) and plant.fast:
+            self.route = self._handrolled
+        elif self.shared and plant.name == "mujoco":
+            self.sim = plant.sim.compiled()
+            if self.sim is not None:
+                self.bodies = np.array([plant.sim.body_id(f) for f in plant.feet_links],
+                                       dtype=np.int64)
+                self.route = self._mujoco
+        self._inputs(loop)
+
+    def _inputs(self, loop: HexapodLoop) -> None:
+        s = loop.s
+        if not self.shared:  # the engine's own contact, read back
+            loop.F_feet[:] = loop.plant.native_feet_forces()
+        fastloop.inputs(s.q, s.qd, s.feet, s.feet_v, self.eta0, loop.F_feet, loop.F_seg,
+                        loop.steps % loop.ratio == 0, loop.t, loop.Th_d, loop.tau_C,
+                        loop.tau_m, loop.tau_link, self.drive[0], self.drive[2], self.c,
+                        self.rest, loop.k, self.level, self.ground, self.shared, self.plan,
+                        self.ctrl)
+
+    def advance(self, loop: HexapodLoop, count: int) -> None:
+        self.route(loop, count)
+
+    def _per_step(self, loop: HexapodLoop, count: int) -> None:
+        s, plant = loop.s, loop.plant
+        for _ in range(count):
+            plant.step(loop.F_seg, loop.tau_link, loop.F_applied)
+            loop.drive.impacts += fastloop.drive_step(
+                loop.tau_m, s.q[2 * loop.k:], *self.drive, self.J_m, self.J_T, self.c,
+                self.level, loop.dt)
+            loop.steps += 1
+            loop.qd_prev[:] = s.qd
+            loop.t, s.q[:], s.qd[:], s.feet[:], s.feet_v[:] = plant.read()
+            self._inputs(loop)
+
+    def _common(self, loop: HexapodLoop) -> tuple:
+        s = loop.s
+        return (s.q, s.qd, loop.qd_prev, s.feet, s.feet_v, self.eta0, loop.F_feet,
+                loop.F_seg, loop.Th_d, loop.tau_C, loop.tau_m, loop.tau_link, self.drive,
+                self.c, self.J_m, self.J_T, self.rest)
+
+    def _handrolled(self, loop: HexapodLoop, count: int) -> None:
+        m = loop.plant.model
+        t, hits = fastloop.handrolled_steps(*self._common(loop), loop.n, loop.k, self.level,
+                                            self.ground, m.dt, loop.ratio, loop.steps,
+                                            loop.t, count, self.plan, self.ctrl)
+        m.q, m.qd, m.t = loop.s.q.copy(), loop.s.qd.copy(), t
+        self._done(loop, count, t, hits)
+
+    def _mujoco(self, loop: HexapodLoop, count: int) -> None:
+        c, sim = self.sim, loop.plant.sim
+        bad_before = sim.badqacc_count()
+        (s_q, s_qd, qd_prev, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link,
+         drive, cc, J_m, J_T, rest) = self._common(loop)
+        from dynval.comparisons.hexapod.compiled import mujoco_steps  # imports MuJoCo
+
+        t, hits = mujoco_steps(
+            c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
+            c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
+            loop.plant.off, self.bodies, s_q, s_qd, qd_prev, feet, feet_v, eta0, F_feet,
+            F_seg, Th_d, tau_C, tau_m, tau_link, drive, cc, J_m, J_T, rest, loop.k,
+            self.level, self.ground, sim.dt, loop.ratio, loop.steps, loop.t, count,
+            self.plan, self.ctrl)
+        sim.check_stable(bad_before)
+        self._done(loop, count, sim.time, hits)
+
+    @staticmethod
+    def _done(loop: HexapodLoop, count: int, t: float, hits: int) -> None:
+        loop.steps += count
+        loop.t = t
+        loop.drive.impacts += hits

@@ -82,6 +82,23 @@ def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: np.ndarray,
 
 
 @njit(cache=True)
+def body_forces(q: np.ndarray, qd: np.ndarray, c: np.ndarray, rest: np.ndarray, k: int
+                ) -> np.ndarray:
+    """body.F_RH: eq. (10)'s spring-dashpots between adjacent segments, (f_xH, f_yH) on
+    each segment (k x 2), the stretch measured from the rest positions ``rest``."""
+    F = np.zeros((k, 2))
+    for s in range(k - 1):
+        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
+        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])  # (10a)
+        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
+        F[s, 0] += fx
+        F[s + 1, 0] -= fx
+        F[s, 1] += fy
+        F[s + 1, 1] -= fy
+    return F
+
+
+@njit(cache=True)
 def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
     """PlanarHexapod.H and .bias: eq. (6)'s H(Theta) and c + g summed over the legs."""
     nq = 2 * k + 2 * n
@@ -136,15 +153,10 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
         Q[2 * k:] += c[20] * (th_m - th)
     else:
         Q[2 * k:] += c[20] * (th_T - th)
-    # eq. (10): body spring-dashpots between adjacent segments
-    for s in range(k - 1):
-        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
-        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])
-        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
-        Q[2 * s] += fx
-        Q[2 * s + 2] -= fx
-        Q[2 * s + 1] += fy
-        Q[2 * s + 3] -= fy
+    F_H = body_forces(q, qd, c, rest, k)  # eq. (10)
+    for s in range(k):
+        Q[2 * s] += F_H[s, 0]
+        Q[2 * s + 1] += F_H[s, 1]
     for i in range(n):  # J_F^T F_RF of the feet below the ground, eqs. (11)-(12)
         idx = _leg_index(i, k)
         pos, J, v = _foot(q, qd, idx, c)
