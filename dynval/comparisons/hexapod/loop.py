@@ -309,7 +309,28 @@ class HexapodLoop:
         for _ in range(count):
             self.advance()
 
+    def signal_names(self) -> list[str]:
+        """The recorded signals' names, in the order of :meth:`signals`."""
+        out = ["com.x", "com.y", "com.vx", "com.vy"]
+        for m in range(self.k):
+            seg = f"segment.seg{m + 1}"
+            out += [f"{seg}.x", f"{seg}.y", f"{seg}.force.x", f"{seg}.force.y"]
+        for leg in self.legs:
+            for name in JOINTS:
+                out += [f"joint.{leg}.{name}.{v}"
+                        for v in ("angle", "rate", "torque", "reference")]
+            out += [f"foot.{leg}.{v}" for v in ("x", "y", "force.x", "force.y")]
+        out.append("hexapod.gear_impacts")
+        for name in JOINTS:
+            out += [f"joint.{self.legs[0]}.{name}.{v}" for v in (
+                "acceleration", "torque_motor", "motor_angle", "gear_angle",
+                "torque_inertial", "torque_coriolis", "torque_gravity")]
+        return out + [f"foot.{self.legs[0]}.{v}"
+                      for v in ("vx", "vy", "x_ref", "y_ref", "vy_ref", "ay_ref")]
+
     def signals(self) -> dict[str, float]:
+        if self.fast:
+            return self._fast.signals(self)
         s, k, p = self.s, self.k, self.p
         out = {"com.x": float(np.mean(s.q[0:2 * k:2])), "com.y": float(np.mean(s.q[1:2 * k:2])),
                "com.vx": float(np.mean(s.qd[0:2 * k:2])),
@@ -388,6 +409,7 @@ class _FastLoop:
                                        dtype=np.int64)
                 self.route = self._mujoco
         self._inputs(loop)
+        self.names = loop.signal_names()
 
     def _inputs(self, loop: HexapodLoop) -> None:
         s = loop.s
@@ -444,6 +466,14 @@ class _FastLoop:
             self.plan, self.ctrl)
         sim.check_stable(bad_before)
         self._done(loop, count, sim.time, hits)
+
+    def signals(self, loop: HexapodLoop) -> dict[str, float]:
+        s, d = loop.s, loop.drive
+        values = fastloop.signal_values(
+            s.q, s.qd, loop.qd_prev, s.feet, s.feet_v, loop.F_seg, loop.F_feet,
+            loop.tau_link, loop.Th_d, loop.tau_m, d.th_m, d.th_T, float(d.impacts), loop.t,
+            loop.dt, self.c, loop.k, loop.n, self.plan)
+        return dict(zip(self.names, values.tolist(), strict=True))
 
     @staticmethod
     def _done(loop: HexapodLoop, count: int, t: float, hits: int) -> None:

@@ -247,3 +247,49 @@ def handrolled_steps(q: np.ndarray, qd: np.ndarray, qd_prev: np.ndarray, feet: n
         inputs(q, qd, feet, feet_v, eta0, F_feet, F_seg, steps % ratio == 0, t, Th_d, tau_C,
                tau_m, tau_link, th_m, th_T, c, rest, k, level, ground, True, plan, ctrl)
     return t, hits
+
+
+@njit(cache=True)
+def signal_values(q: np.ndarray, qd: np.ndarray, qd_prev: np.ndarray, feet: np.ndarray,
+                  feet_v: np.ndarray, F_seg: np.ndarray, F_feet: np.ndarray,
+                  tau_link: np.ndarray, Th_d: np.ndarray, tau_m: np.ndarray,
+                  th_m: np.ndarray, th_T: np.ndarray, impacts: float, t: float, dt: float,
+                  c: np.ndarray, k: int, n: int, plan: tuple) -> np.ndarray:
+    """HexapodLoop.signals' values in its order (HexapodLoop.signal_names): the mean hip
+    (com), the segments, the joints and feet, the gear impacts, leg 1's torque split of
+    eq. (6) (fast.torque_terms, the acceleration as the rate difference over the last
+    step) with its drive, and leg 1's planned foot (leg_plan)."""
+    out = np.empty(4 + 4 * k + 12 * n + 1 + 14 + 6)
+    for r in range(4):  # com.x, com.y, com.vx, com.vy: np.mean's sum from zero, over k
+        src = q if r < 2 else qd
+        acc = 0.0
+        for m in range(k):
+            acc += src[2 * m + r % 2]
+        out[r] = acc / k
+    o = 4
+    for m in range(k):
+        out[o], out[o + 1], out[o + 2], out[o + 3] = q[2 * m], q[2 * m + 1], F_seg[m, 0], \
+            F_seg[m, 1]
+        o += 4
+    for i in range(n):
+        for j in range(2):
+            cj = 2 * k + 2 * i + j
+            out[o], out[o + 1] = q[cj], qd[cj]
+            out[o + 2], out[o + 3] = tau_link[2 * i + j], Th_d[2 * i + j]
+            o += 4
+        out[o], out[o + 1], out[o + 2], out[o + 3] = feet[i, 0], feet[i, 1], F_feet[i, 0], \
+            F_feet[i, 1]
+        o += 4
+    out[o] = impacts
+    o += 1
+    idx = np.array([0, 1, 2 * k, 2 * k + 1])
+    qdd = (qd[idx] - qd_prev[idx]) / dt
+    I, CC, G = fast.torque_terms(q[idx], qd[idx], qdd, c)
+    for j in range(2):
+        out[o], out[o + 1], out[o + 2], out[o + 3] = qdd[2 + j], tau_m[j], th_m[j], th_T[j]
+        out[o + 4], out[o + 5], out[o + 6] = I[2 + j], CC[2 + j], G[2 + j]
+        o += 7
+    pl = leg_plan(t, 0, plan[0], plan[1], plan[2])
+    out[o], out[o + 1] = feet_v[0, 0], feet_v[0, 1]
+    out[o + 2], out[o + 3], out[o + 4], out[o + 5] = pl[2], pl[3], pl[5], pl[7]
+    return out
