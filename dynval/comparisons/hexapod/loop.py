@@ -12,6 +12,12 @@ Euler with the forces held over the step, and MuJoCo / PyBullet on the generated
 ``hexapod.xml`` / ``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground,
 legs on hip and knee hinges), whose own integrators are that same scheme. State in the
 paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12, ...].
+
+Speed: the shared laws written here in Python are the printed path (HexapodLoop(fast=False));
+by default their compiled copies (dynval.handrolled.hexapod.fastloop) run the loop, over
+many steps in one call for the hand-rolled plant and for MuJoCo (comparisons/hexapod/
+compiled.py), one call a step beside PyBullet; tests/test_hexapod_loop_fast.py holds the
+two paths' traces together (bit-identical but for leg 1's torque split, 1e-17 of scale).
 """
 
 from __future__ import annotations
