@@ -1,5 +1,6 @@
 """The hexapod's compiled comparison loop (HexapodLoop fast=True: hexapod.fastloop, and
-comparisons/hexapod/compiled.py for MuJoCo) against its Python path (fast=False): the
+comparisons/hexapod/compiled.py for the engines; native contact: the laws compiled, the
+engine stepped from Python) against its Python path (fast=False): the
 plan's references, and whole traces of the scenarios with every shared law in play (ideal,
 flexible and backlash drives, the non-linear and the linear ground), as the harness
 records them."""
@@ -57,6 +58,7 @@ def _traces(scenario: str, implementation: str, duration: float, contact: str, f
     ("WG_50_flexible", "mujoco", 0.1, "shared"),
     ("WG_50_backlash", "mujoco", 0.2, "shared"),
     ("WG_50", "mujoco", 0.05, "native"),
+    ("WG_50", "pybullet", 0.05, "native"),
     ("WG_50", "pybullet", 0.05, "shared"),
     ("WG_50_linear", "pybullet", 0.05, "shared"),
     ("WG_50_flexible", "pybullet", 0.05, "shared"),

@@ -15,9 +15,10 @@ paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12
 
 Speed: the shared laws written here in Python are the printed path (HexapodLoop(fast=False));
 by default their compiled copies (dynval.handrolled.hexapod.fastloop) run the loop, over
-many steps in one call for the hand-rolled plant and for MuJoCo (comparisons/hexapod/
-compiled.py), one call a step beside PyBullet; tests/test_hexapod_loop_fast.py holds the
-two paths' traces together (bit-identical but for leg 1's torque split, 1e-17 of scale).
+many steps in one call for the hand-rolled plant, MuJoCo and PyBullet (comparisons/
+hexapod/compiled.py), one call a step beside a plant stepped from Python;
+tests/test_hexapod_loop_fast.py holds the two paths' traces together (bit-identical but
+for leg 1's torque split, 1e-17 of scale).
 """
 
 from __future__ import annotations
@@ -381,9 +382,10 @@ class HexapodLoop:
 class _FastLoop:
     """The loop's state as arrays changed in place by the compiled laws
     (dynval.handrolled.hexapod.fastloop), their constants packed once, and the route
-    each plant takes: the hand-rolled plant's (fast.held_step) and MuJoCo's (shared
-    ground, its library at hand) whole loop compiled over many steps, any other plant
-    stepped from Python with the laws in one compiled call a step."""
+    each plant takes: the hand-rolled plant's (fast.held_step), MuJoCo's and PyBullet's
+    (shared ground, the engine's C library at hand: comparisons/hexapod/compiled.py) whole
+    loop compiled over many steps, any other plant (the printed hand-rolled step, native
+    contact) stepped from Python with the laws in one compiled call a step."""
 
     def __init__(self, loop: HexapodLoop) -> None:
         p, s, n, k = loop.p, loop.s, loop.n, loop.k
@@ -408,12 +410,15 @@ class _FastLoop:
         plant = loop.plant
         if isinstance(plant, HandrolledPlant) and plant.fast:
             self.route = self._handrolled
-        elif self.shared and plant.name == "mujoco":
-            self.sim = plant.sim.compiled()
-            if self.sim is not None:
+        elif self.shared and plant.name in ("mujoco", "pybullet"):
+            self.sim = plant.sim.compiled()  # None: the engine's library is not at hand
+            if self.sim is not None and plant.name == "mujoco":
                 self.bodies = np.array([plant.sim.body_id(f) for f in plant.feet_links],
                                        dtype=np.int64)
                 self.route = self._mujoco
+            elif self.sim is not None:
+                self.feet_points = plant.sim.compiled_points(plant.feet_links)
+                self.route = self._pybullet
         self._inputs(loop)
         self.names = loop.signal_names()
 
@@ -459,18 +464,25 @@ class _FastLoop:
     def _mujoco(self, loop: HexapodLoop, count: int) -> None:
         c, sim = self.sim, loop.plant.sim
         bad_before = sim.badqacc_count()
-        (s_q, s_qd, qd_prev, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link,
-         drive, cc, J_m, J_T, rest) = self._common(loop)
         from dynval.comparisons.hexapod.compiled import mujoco_steps  # imports MuJoCo
 
         t, hits = mujoco_steps(
             c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
             c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-            loop.plant.off, self.bodies, s_q, s_qd, qd_prev, feet, feet_v, eta0, F_feet,
-            F_seg, Th_d, tau_C, tau_m, tau_link, drive, cc, J_m, J_T, rest, loop.k,
-            self.level, self.ground, sim.dt, loop.ratio, loop.steps, loop.t, count,
-            self.plan, self.ctrl)
+            loop.plant.off, self.bodies, *self._common(loop), loop.k, self.level,
+            self.ground, sim.dt, loop.ratio, loop.steps, loop.t, count, self.plan, self.ctrl)
         sim.check_stable(bad_before)
+        self._done(loop, count, sim.time, hits)
+
+    def _pybullet(self, loop: HexapodLoop, count: int) -> None:
+        from dynval.comparisons.hexapod.compiled import pybullet_steps
+
+        c, h, sim = self.sim, self.feet_points, loop.plant.sim
+        t, hits = pybullet_steps(
+            c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links, h.rows,
+            h.R_LI_T, h.point_links, loop.plant.off, *self._common(loop), loop.k, self.level,
+            self.ground, sim.dt, loop.ratio, loop.steps, loop.t, count, self.plan, self.ctrl)
+        sim.compiled_steps_taken(count)
         self._done(loop, count, sim.time, hits)
 
     def signals(self, loop: HexapodLoop) -> dict[str, float]:
