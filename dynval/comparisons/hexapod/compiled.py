@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from dynval.engines import mujoco_compiled, pybullet_compiled
-from dynval.handrolled.hexapod.fastloop import drive_step, inputs
+from dynval.handrolled.hexapod.fastloop import after_step
 
 
 @njit(cache=True)
@@ -26,21 +26,19 @@ def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
                  xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
                  body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
                  qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, off: np.ndarray,
-                 bodies: np.ndarray, q: np.ndarray, qd: np.ndarray, qd_prev: np.ndarray,
-                 feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, F_feet: np.ndarray,
-                 F_seg: np.ndarray, Th_d: np.ndarray, tau_C: np.ndarray, tau_m: np.ndarray,
-                 tau_link: np.ndarray, drive: tuple, c: np.ndarray, J_m: np.ndarray,
-                 J_T: np.ndarray, rest: np.ndarray, k: int, level: int, ground: int,
-                 dt: float, ratio: int, steps: int, t: float, count: int, plan: tuple,
-                 ctrl: tuple) -> tuple[float, int]:
-    """``count`` steps of HexapodLoop.advance on MuJoCo with the shared ground, the arrays
-    in place (as fastloop.handrolled_steps): EnginePlant.step (efforts on the slides and
-    hinges, the feet's nonzero forces at their centres), the drive's step, EnginePlant's
-    observation (q + off, the feet by points) and the inputs. Returns (t, impacts)."""
-    th_m, th_m_dot, th_T, th_T_dot = drive
-    nb = bodies.shape[0]
+                 bodies: np.ndarray, state: tuple, laws: tuple, steps: int, t: float,
+                 count: int) -> tuple[float, int]:
+    """``count`` steps of HexapodLoop.advance on MuJoCo with the shared ground, the loop's
+    ``state`` in place (fastloop.loop_arrays; ``laws``: fastloop.loop_laws):
+    EnginePlant.step (efforts on the slides and hinges, the feet's nonzero forces at their
+    centres), EnginePlant.read (q + off, the feet by points), then fastloop.after_step.
+    Returns (t, impacts)."""
+    F_feet, F_seg, tau_link, dt = state[6], state[7], state[11], laws[7]
+    nb, nq = bodies.shape[0], off.shape[0]
     P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
     offsets = np.zeros((nb, 3))
+    q_new, qd_new, feet, feet_v = np.empty(nq), np.empty(nq), np.empty((nb, 2)), \
+        np.empty((nb, 2))
     mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P,
                            V, R)
     hits = 0
@@ -50,18 +48,14 @@ def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
                                                dofs, np.concatenate((F_seg.ravel(), tau_link)),
                                                bodies[sel], P[sel], F_W)
         t += dt
-        hits += drive_step(tau_m, q[2 * k:], th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, c,
-                           level, dt)
         steps += 1
-        qd_prev[:] = qd
-        for r in range(q.shape[0]):
-            q[r] = qpos[qadr[r]] + off[r]
-            qd[r] = qvel[dofs[r]]
+        for r in range(nq):
+            q_new[r] = qpos[qadr[r]] + off[r]
+            qd_new[r] = qvel[dofs[r]]
         mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets,
                                P, V, R)
         _feet(P, V, feet, feet_v)
-        inputs(q, qd, feet, feet_v, eta0, F_feet, F_seg, steps % ratio == 0, t, Th_d, tau_C,
-               tau_m, tau_link, th_m, th_T, c, rest, k, level, ground, True, plan, ctrl)
+        hits += after_step(state, laws, q_new, qd_new, feet, feet_v, steps, t, True)
     return t, hits
 
 
@@ -91,23 +85,19 @@ def _feet(P: np.ndarray, V: np.ndarray, feet: np.ndarray, feet_v: np.ndarray) ->
 def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
                    u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   feet_links: np.ndarray, off: np.ndarray, q: np.ndarray, qd: np.ndarray,
-                   qd_prev: np.ndarray, feet: np.ndarray, feet_v: np.ndarray,
-                   eta0: np.ndarray, F_feet: np.ndarray, F_seg: np.ndarray, Th_d: np.ndarray,
-                   tau_C: np.ndarray, tau_m: np.ndarray, tau_link: np.ndarray, drive: tuple,
-                   c: np.ndarray, J_m: np.ndarray, J_T: np.ndarray, rest: np.ndarray,
-                   k: int, level: int, ground: int, dt: float, ratio: int, steps: int,
-                   t: float, count: int, plan: tuple, ctrl: tuple) -> tuple[float, int]:
+                   feet_links: np.ndarray, off: np.ndarray, state: tuple, laws: tuple,
+                   steps: int, t: float, count: int) -> tuple[float, int]:
     """:func:`mujoco_steps` for PyBullet: EnginePlant.step (PybulletSimulation.step's
     commands: the efforts, the feet's nonzero forces at the points read on this state, the
-    step), the drive's step, EnginePlant.read (one actual-state request with the feet's
-    links, their points as PybulletSimulation.points computes them) and the inputs."""
-    th_m, th_m_dot, th_T, th_T_dot = drive
+    step), EnginePlant.read (one actual-state request with the feet's links, their points
+    as PybulletSimulation.points computes them), then fastloop.after_step."""
+    F_feet, F_seg, tau_link, dt = state[6], state[7], state[11], laws[7]
     nb, nj = feet_links.shape[0], q_index.shape[0]
     base, qe, qde = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V = np.empty((nb, 3)), np.empty((nb, 3))
     offsets = np.zeros((nb, 3))
+    q_new, feet, feet_v = np.empty(nj), np.empty((nb, 2)), np.empty((nb, 2))
     read = (fns, client, body, q_index, u_index, links, base, qe, qde, link_states, p_BI,
             R_BI, rows, R_LI_T, offsets, P, V)
     _pybullet_read(*read)  # the points on this state, where the forces push
@@ -118,17 +108,12 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
             fns, client, body, u_index, np.concatenate((F_seg.ravel(), tau_link)),
             feet_links[sel], P[sel], F_W)
         t += dt
-        hits += drive_step(tau_m, q[2 * k:], th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, c,
-                           level, dt)
         steps += 1
-        qd_prev[:] = qd
         _pybullet_read(*read)
         for r in range(nj):
-            q[r] = qe[r] + off[r]
-            qd[r] = qde[r]
+            q_new[r] = qe[r] + off[r]
         _feet(P, V, feet, feet_v)
-        inputs(q, qd, feet, feet_v, eta0, F_feet, F_seg, steps % ratio == 0, t, Th_d, tau_C,
-               tau_m, tau_link, th_m, th_T, c, rest, k, level, ground, True, plan, ctrl)
+        hits += after_step(state, laws, q_new, qde, feet, feet_v, steps, t, True)
     return t, hits
 
 

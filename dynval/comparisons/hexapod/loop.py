@@ -31,7 +31,6 @@ import numpy as np
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hexapod import body, fastloop, lagrange, planning, transmission
-from dynval.handrolled.hexapod import fast as compiled_hexapod
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
@@ -388,26 +387,17 @@ class _FastLoop:
     contact) stepped from Python with the laws in one compiled call a step."""
 
     def __init__(self, loop: HexapodLoop) -> None:
-        p, s, n, k = loop.p, loop.s, loop.n, loop.k
-        self.c, self.J_m, self.J_T, self.rest = compiled_hexapod.constants(p, loop.body_form)
-        self.level = compiled_hexapod.LEVEL[p.transmission]
-        self.ground = compiled_hexapod.GROUND[p.ground]
-        self.plan = fastloop.plan_constants(p)
-        K_p, a, b, K, K_c2 = fastloop.controller_constants(p)
-        # the Pade filters' histories: the last m+1 errors and m outputs, newest first
-        self.ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0],
-                                                                      b.shape[1] - 1)))
-        d = loop.drive
-        self.drive = (d.th_m, d.th_m_dot, d.th_T, d.th_T_dot)
-        self.shared = loop.plant.contact == "shared"
-        # the state, in arrays of the loop's own (loop.s shows them)
-        loop.s = PlantState(s.t, s.q.copy(), s.qd.copy(), s.feet.copy(), s.feet_v.copy())
-        self.eta0 = np.full((n, 2), np.nan)  # touchdown points, NaN in flight
-        loop.F_feet, loop.F_seg = np.zeros((n, 2)), np.zeros((k, 2))
-        loop.F_applied = loop.F_feet if self.shared else np.zeros((n, 2))
-        loop.tau_m, loop.tau_link = np.zeros(2 * n), np.zeros(2 * n)
+        p, s, d, plant = loop.p, loop.s, loop.drive, loop.plant
+        self.laws = fastloop.loop_laws(p, loop.body_form)
+        self.state = fastloop.loop_arrays(s.q, s.qd, s.feet, s.feet_v,
+                                          (d.th_m, d.th_m_dot, d.th_T, d.th_T_dot))
+        # the loop's attributes show the arrays (signals, tests, the bench read them)
+        (q, qd, loop.qd_prev, feet, feet_v, _, loop.F_feet, loop.F_seg, loop.Th_d,
+         loop.tau_C, loop.tau_m, loop.tau_link) = self.state[:12]
+        loop.s = PlantState(s.t, q, qd, feet, feet_v)
+        self.shared = plant.contact == "shared"
+        loop.F_applied = loop.F_feet if self.shared else np.zeros_like(loop.F_feet)
         self.route = self._per_step
-        plant = loop.plant
         if isinstance(plant, HandrolledPlant) and plant.fast:
             self.route = self._handrolled
         elif self.shared and plant.name in ("mujoco", "pybullet"):
@@ -419,58 +409,44 @@ class _FastLoop:
             elif self.sim is not None:
                 self.feet_points = plant.sim.compiled_points(plant.feet_links)
                 self.route = self._pybullet
-        self._inputs(loop)
+        self._native_forces(loop)
+        fastloop.inputs(self.state, self.laws, loop.steps, loop.t, self.shared)
         self.names = loop.signal_names()
 
-    def _inputs(self, loop: HexapodLoop) -> None:
-        s = loop.s
+    def _native_forces(self, loop: HexapodLoop) -> None:
         if not self.shared:  # the engine's own contact, read back
             loop.F_feet[:] = loop.plant.native_feet_forces()
-        fastloop.inputs(s.q, s.qd, s.feet, s.feet_v, self.eta0, loop.F_feet, loop.F_seg,
-                        loop.steps % loop.ratio == 0, loop.t, loop.Th_d, loop.tau_C,
-                        loop.tau_m, loop.tau_link, self.drive[0], self.drive[2], self.c,
-                        self.rest, loop.k, self.level, self.ground, self.shared, self.plan,
-                        self.ctrl)
 
     def advance(self, loop: HexapodLoop, count: int) -> None:
         self.route(loop, count)
 
     def _per_step(self, loop: HexapodLoop, count: int) -> None:
-        s, plant = loop.s, loop.plant
+        plant = loop.plant
         for _ in range(count):
             plant.step(loop.F_seg, loop.tau_link, loop.F_applied)
-            loop.drive.impacts += fastloop.drive_step(
-                loop.tau_m, s.q[2 * loop.k:], *self.drive, self.J_m, self.J_T, self.c,
-                self.level, loop.dt)
             loop.steps += 1
-            loop.qd_prev[:] = s.qd
-            loop.t, s.q[:], s.qd[:], s.feet[:], s.feet_v[:] = plant.read()
-            self._inputs(loop)
-
-    def _common(self, loop: HexapodLoop) -> tuple:
-        s = loop.s
-        return (s.q, s.qd, loop.qd_prev, s.feet, s.feet_v, self.eta0, loop.F_feet,
-                loop.F_seg, loop.Th_d, loop.tau_C, loop.tau_m, loop.tau_link, self.drive,
-                self.c, self.J_m, self.J_T, self.rest)
+            t, q, qd, feet, feet_v = plant.read()
+            self._native_forces(loop)
+            loop.drive.impacts += fastloop.after_step(self.state, self.laws, q, qd, feet,
+                                                      feet_v, loop.steps, t, self.shared)
+            loop.t = t
 
     def _handrolled(self, loop: HexapodLoop, count: int) -> None:
         m = loop.plant.model
-        t, hits = fastloop.handrolled_steps(*self._common(loop), loop.n, loop.k, self.level,
-                                            self.ground, m.dt, loop.ratio, loop.steps,
-                                            loop.t, count, self.plan, self.ctrl)
+        t, hits = fastloop.handrolled_steps(self.state, self.laws, loop.n, loop.steps,
+                                            loop.t, count)
         m.q, m.qd, m.t = loop.s.q.copy(), loop.s.qd.copy(), t
         self._done(loop, count, t, hits)
 
     def _mujoco(self, loop: HexapodLoop, count: int) -> None:
-        c, sim = self.sim, loop.plant.sim
-        bad_before = sim.badqacc_count()
         from dynval.comparisons.hexapod.compiled import mujoco_steps  # imports MuJoCo
 
-        t, hits = mujoco_steps(
+        c, sim = self.sim, loop.plant.sim
+        bad_before = sim.badqacc_count()
+        _, hits = mujoco_steps(  # its clock: the same float sums as MuJoCo's
             c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
             c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-            loop.plant.off, self.bodies, *self._common(loop), loop.k, self.level,
-            self.ground, sim.dt, loop.ratio, loop.steps, loop.t, count, self.plan, self.ctrl)
+            loop.plant.off, self.bodies, self.state, self.laws, loop.steps, loop.t, count)
         sim.check_stable(bad_before)
         self._done(loop, count, sim.time, hits)
 
@@ -478,19 +454,16 @@ class _FastLoop:
         from dynval.comparisons.hexapod.compiled import pybullet_steps
 
         c, h, sim = self.sim, self.feet_points, loop.plant.sim
-        t, hits = pybullet_steps(
+        _, hits = pybullet_steps(  # its clock: the same float sums as sim.time's
             c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links, h.rows,
-            h.R_LI_T, h.point_links, loop.plant.off, *self._common(loop), loop.k, self.level,
-            self.ground, sim.dt, loop.ratio, loop.steps, loop.t, count, self.plan, self.ctrl)
+            h.R_LI_T, h.point_links, loop.plant.off, self.state, self.laws, loop.steps,
+            loop.t, count)
         sim.compiled_steps_taken(count)
         self._done(loop, count, sim.time, hits)
 
     def signals(self, loop: HexapodLoop) -> dict[str, float]:
-        s, d = loop.s, loop.drive
-        values = fastloop.signal_values(
-            s.q, s.qd, loop.qd_prev, s.feet, s.feet_v, loop.F_seg, loop.F_feet,
-            loop.tau_link, loop.Th_d, loop.tau_m, d.th_m, d.th_T, float(d.impacts), loop.t,
-            loop.dt, self.c, loop.k, loop.n, self.plan)
+        values = fastloop.signal_values(self.state, self.laws, loop.n,
+                                        float(loop.drive.impacts), loop.t)
         return dict(zip(self.names, values.tolist(), strict=True))
 
     @staticmethod

@@ -10,8 +10,10 @@ The same equations in the same order as the Python loop, which stays the printed
 tests/test_hexapod_loop_fast.py holds whole traces to it, bit for bit (the scalar
 functions are the C library's in both: kinematics.Psi_inv takes math's acos and atan2).
 
-The parameters travel as float arrays (:func:`plan_constants`, :func:`controller_constants`,
-fast.constants), so the compiled functions are cached once for every parameter set. The
+The parameters travel as float arrays (:func:`loop_laws`: fast.constants,
+:func:`plan_constants`, :func:`controller_constants`), so the compiled functions are cached
+once for every parameter set; the loop's state travels as one tuple of arrays changed in
+place (:func:`loop_arrays`). The
 Grunwald-Letnikov form of the controller (p.fo_form = "gl", its sum over the whole memory)
 has no compiled copy: HexapodLoop runs it on the Python path.
 """
@@ -171,21 +173,45 @@ def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: np.nd
         F[i] = fast._ground(feet[i], feet_v[i], eta0[i], c, ground)
 
 
+def loop_arrays(q: np.ndarray, qd: np.ndarray, feet: np.ndarray, feet_v: np.ndarray,
+                drive: tuple) -> tuple:
+    """The loop's state as the compiled functions take it (``state``), new arrays but for
+    the drive's four (th_m, th_m_dot, th_T, th_T_dot), changed in place from then on:
+    (q, qd, qd_prev, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link,
+    th_m, th_m_dot, th_T, th_T_dot)."""
+    n2, k = len(drive[0]), (len(q) - len(drive[0])) // 2
+    return (q.copy(), qd.copy(), qd.copy(), feet.copy(), feet_v.copy(),
+            np.full((n2 // 2, 2), np.nan),  # touchdown points, NaN in flight
+            np.zeros((n2 // 2, 2)), np.zeros((k, 2)), np.zeros(n2), np.zeros(n2),
+            np.zeros(n2), np.zeros(n2), *drive)
+
+
+def loop_laws(p: HexapodParams, body_form: str) -> tuple:
+    """The constants of the shared laws (``laws``): (fast.constants' c, J_m, J_T, rest,
+    k, the drive's and the ground's codes, dt, f_sr / f_sc, the plan's and the
+    controller's constants with the Pade filters' histories, which change in place)."""
+    c, J_m, J_T, rest = fast.constants(p, body_form)
+    K_p, a, b, K, K_c2 = controller_constants(p)
+    # the histories: the last m+1 errors and m outputs, newest first
+    ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0], b.shape[1] - 1)))
+    return (c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission], fast.GROUND[p.ground],
+            1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)), plan_constants(p), ctrl)
+
+
 @njit(cache=True)
-def inputs(q: np.ndarray, qd: np.ndarray, feet: np.ndarray, feet_v: np.ndarray,
-           eta0: np.ndarray, F_feet: np.ndarray, F_seg: np.ndarray, sample: bool, t: float,
-           Th_d: np.ndarray, tau_C: np.ndarray, tau_m: np.ndarray, tau_link: np.ndarray,
-           th_m: np.ndarray, th_T: np.ndarray, c: np.ndarray, rest: np.ndarray, k: int,
-           level: int, ground: int, shared: bool, plan: tuple, ctrl: tuple) -> None:
-    """HexapodLoop._update_inputs from the state (q, qd, feet, feet_v) at t: the ground
+def inputs(state: tuple, laws: tuple, steps: int, t: float, shared: bool) -> None:
+    """HexapodLoop._update_inputs from the state at t after ``steps`` steps: the ground
     forces (when ``shared``; else F_feet is the engine's, read by the caller), the body
-    springs (10), at a controller ``sample`` the references (4) and tau_C (14), (16), the
+    springs (10), at a controller sample the references (4) and tau_C (14), (16), the
     saturation (7) and the drive's link torque (7), (8b), (9d)."""
+    q, qd, _, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link, th_m, _, \
+        th_T, _ = state
+    c, _, _, rest, k, level, ground, _, ratio, plan, ctrl = laws
     if shared:
         feet_forces(feet, feet_v, eta0, c, ground, F_feet)
     F_seg[:, :] = fast.body_forces(q, qd, c, rest, k)
     th = q[2 * k:]
-    if sample:  # controller sample, held until the next one
+    if steps % ratio == 0:  # controller sample, held until the next one
         joint_references(t, plan[0], plan[1], plan[2], Th_d)
         controller(Th_d, th, ctrl[0], ctrl[1], ctrl[2], ctrl[3], ctrl[4], ctrl[5], ctrl[6],
                    tau_C)
@@ -196,6 +222,27 @@ def inputs(q: np.ndarray, qd: np.ndarray, feet: np.ndarray, feet_v: np.ndarray,
         tau_link[:] = c[20] * (th_m - th)  # (8b)
     else:
         tau_link[:] = c[20] * (th_T - th)  # (9d)
+
+
+@njit(cache=True)
+def after_step(state: tuple, laws: tuple, q_new: np.ndarray, qd_new: np.ndarray,
+               feet_new: np.ndarray, feet_v_new: np.ndarray, steps: int, t: float,
+               shared: bool) -> int:
+    """HexapodLoop.advance after the plant's step to (q_new, qd_new) at t, its ``steps``-th:
+    the drive's step (the link angles of the step's start), the new state into the loop's
+    arrays (qd_prev: the rates of the step's start) and the inputs for the next step.
+    Returns the gear impacts of the step."""
+    q, qd, qd_prev, feet, feet_v = state[0], state[1], state[2], state[3], state[4]
+    tau_m, th_m, th_m_dot, th_T, th_T_dot = state[10], state[12], state[13], state[14], \
+        state[15]
+    c, J_m, J_T, k, level, dt = laws[0], laws[1], laws[2], laws[4], laws[5], laws[7]
+    hits = drive_step(tau_m, q[2 * k:], th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, c, level,
+                      dt)
+    qd_prev[:] = qd
+    q[:], qd[:] = q_new, qd_new
+    feet[:, :], feet_v[:, :] = feet_new, feet_v_new
+    inputs(state, laws, steps, t, shared)
+    return hits
 
 
 @njit(cache=True)
@@ -223,42 +270,33 @@ def drive_step(tau_m: np.ndarray, th: np.ndarray, th_m: np.ndarray, th_m_dot: np
 
 
 @njit(cache=True)
-def handrolled_steps(q: np.ndarray, qd: np.ndarray, qd_prev: np.ndarray, feet: np.ndarray,
-                     feet_v: np.ndarray, eta0: np.ndarray, F_feet: np.ndarray,
-                     F_seg: np.ndarray, Th_d: np.ndarray, tau_C: np.ndarray,
-                     tau_m: np.ndarray, tau_link: np.ndarray, drive: tuple, c: np.ndarray,
-                     J_m: np.ndarray, J_T: np.ndarray, rest: np.ndarray, n: int, k: int,
-                     level: int, ground: int, dt: float, ratio: int, steps: int, t: float,
-                     count: int, plan: tuple, ctrl: tuple) -> tuple[float, int]:
-    """``count`` steps of HexapodLoop.advance with the hand-rolled plant, the arrays in
-    place: the plant's step under the held inputs (fast.held_step, time t += dt), the
-    drive's step, the feet, and the inputs for the next step. Returns (t, impacts)."""
-    th_m, th_m_dot, th_T, th_T_dot = drive
+def handrolled_steps(state: tuple, laws: tuple, n: int, steps: int, t: float, count: int
+                     ) -> tuple[float, int]:
+    """``count`` steps of HexapodLoop.advance with the hand-rolled plant (n legs): the
+    plant's step under the held inputs (fast.held_step, time t += dt), its feet, then
+    :func:`after_step`. Returns (t, impacts)."""
+    q, qd, F_feet, F_seg, tau_link = state[0], state[1], state[6], state[7], state[11]
+    c, k, dt = laws[0], laws[4], laws[7]
     hits = 0
     for _ in range(count):
         q_new, qd_new = fast.held_step(q, qd, F_seg, tau_link, F_feet, c, n, k, dt)
         t += dt
-        hits += drive_step(tau_m, q[2 * k:], th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, c,
-                           level, dt)
         steps += 1
-        qd_prev[:] = qd
-        q[:], qd[:] = q_new, qd_new
-        feet[:, :], feet_v[:, :] = fast.feet(q, qd, c, n, k)
-        inputs(q, qd, feet, feet_v, eta0, F_feet, F_seg, steps % ratio == 0, t, Th_d, tau_C,
-               tau_m, tau_link, th_m, th_T, c, rest, k, level, ground, True, plan, ctrl)
+        feet_new, feet_v_new = fast.feet(q_new, qd_new, c, n, k)
+        hits += after_step(state, laws, q_new, qd_new, feet_new, feet_v_new, steps, t, True)
     return t, hits
 
 
 @njit(cache=True)
-def signal_values(q: np.ndarray, qd: np.ndarray, qd_prev: np.ndarray, feet: np.ndarray,
-                  feet_v: np.ndarray, F_seg: np.ndarray, F_feet: np.ndarray,
-                  tau_link: np.ndarray, Th_d: np.ndarray, tau_m: np.ndarray,
-                  th_m: np.ndarray, th_T: np.ndarray, impacts: float, t: float, dt: float,
-                  c: np.ndarray, k: int, n: int, plan: tuple) -> np.ndarray:
+def signal_values(state: tuple, laws: tuple, n: int, impacts: float, t: float
+                  ) -> np.ndarray:
     """HexapodLoop.signals' values in its order (HexapodLoop.signal_names): the mean hip
     (com), the segments, the joints and feet, the gear impacts, leg 1's torque split of
     eq. (6) (fast.torque_terms, the acceleration as the rate difference over the last
     step) with its drive, and leg 1's planned foot (leg_plan)."""
+    q, qd, qd_prev, feet, feet_v, _, F_feet, F_seg, Th_d, _, tau_m, tau_link, th_m, _, \
+        th_T, _ = state
+    c, k, dt, plan = laws[0], laws[4], laws[7], laws[9]
     out = np.empty(4 + 4 * k + 12 * n + 1 + 14 + 6)
     for r in range(4):  # com.x, com.y, com.vx, com.vy: np.mean's sum from zero, over k
         src = q if r < 2 else qd
