@@ -175,6 +175,9 @@ class CompiledMujoco:
     body_rootid: np.ndarray
     qfrc_applied: np.ndarray
     dofs: np.ndarray
+    qpos: np.ndarray  # mjData's qpos and qvel, and the joints' qpos addresses
+    qvel: np.ndarray
+    qadr: np.ndarray
 
 
 class MujocoSimulation(_MujocoModel):
@@ -411,7 +414,8 @@ class MujocoSimulation(_MujocoModel):
         m, d = self.model, self.data
         return CompiledMujoco(fns, m._address, d._address, d.xpos, d.xmat, d.cvel,
                               d.subtree_com, m.body_rootid, d.qfrc_applied,
-                              np.asarray(self.dof, dtype=np.int64))
+                              np.asarray(self.dof, dtype=np.int64), self._qpos, self._qvel,
+                              np.asarray(self.qadr, dtype=np.int64))
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on the link of each contact geom, world frame [N]."""
