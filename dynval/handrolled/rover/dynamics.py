@@ -123,11 +123,21 @@ def forward_dynamics(q: np.ndarray, qd: np.ndarray, g: float, L: float, mass: np
     """qdd = M^{-1} (tau - bias) with tau = 0 (passive joints), eq. (3.33). Only the first
     ``n_free`` coordinates move: n_free = N - 1 holds a two-segment rover's turning joint
     rigid (the thesis' validation runs of section 4.2), its torque then being the reaction."""
-    T, revolute = adjacent_transforms(q, L), dh_parameters(q, L)[4]  # once for all passes
+    return forward_dynamics_in_frames(adjacent_transforms(q, L), dh_parameters(q, L)[4], qd,
+                                      g, mass, p_C, I_C, F_Cw, N_Cw, wheel_sign, n_free)
+
+
+@njit(cache=True)
+def forward_dynamics_in_frames(T: np.ndarray, revolute: np.ndarray, qd: np.ndarray, g: float,
+                               mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray,
+                               F_Cw: np.ndarray, N_Cw: np.ndarray, wheel_sign: float,
+                               n_free: int) -> np.ndarray:
+    """:func:`forward_dynamics` from the chain's transforms and joint kinds at q, computed
+    once for all N + 1 passes (rnea_in_frames)."""
     M = _mass_matrix(T, revolute, mass, p_C, I_C)
-    h = rnea_in_frames(T, revolute, qd, np.zeros(q.shape[0]), g, mass, p_C, I_C, F_Cw, N_Cw,
-                       wheel_sign)  # bias
-    qdd = np.zeros(q.shape[0])
+    h = rnea_in_frames(T, revolute, qd, np.zeros(qd.shape[0]), g, mass, p_C, I_C, F_Cw,
+                       N_Cw, wheel_sign)  # bias
+    qdd = np.zeros(qd.shape[0])
     qdd[:n_free] = np.linalg.solve(M[:n_free, :n_free], -h[:n_free])
     return qdd
 
