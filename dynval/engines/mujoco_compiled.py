@@ -3,14 +3,14 @@ shared code (the rover's wheel-soil law) runs many steps without returning to Py
 
 The Python bindings' per-call cost (a few microseconds per ``mj_*`` call, more for every
 array read) is many times the physics of a small tree (2 us a step for the rover).  Here
-``mj_step1``, ``mj_step2``, ``mj_applyFT`` and ``mj_contactForce`` are taken from the very
-libmujoco the bindings loaded (ctypes, with pointer-sized integer arguments) and handed to
-compiled code as first-class functions; the state is read from the bindings' own array views of
+``mj_step1``, ``mj_step2`` and ``mj_applyFT`` are taken from the very libmujoco the
+bindings loaded (ctypes, with pointer-sized integer arguments) and handed to compiled
+code as first-class functions; the state is read from the bindings' own array views of
 mjData, which live as long as the data.  One step is ``mj_step2`` then ``mj_step1``:
 MuJoCo's documented split of ``mj_step`` (Euler: identical numbers), which leaves the
 positions and velocities of the new time computed, as ``MujocoSimulation.step``'s
-``mj_forward`` does.  Engine calls stay in this layer: loops call :func:`points`,
-:func:`step_with_point_forces` and :func:`contact_forces`, never MuJoCo itself.
+``mj_forward`` does.  Engine calls stay in this layer: loops call :func:`points` and
+:func:`step_with_point_forces`, never MuJoCo itself.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ import mujoco
 import numpy as np
 from numba import njit
 
+from dynval.engines import ccall
+
 _PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
 
 
@@ -34,7 +36,6 @@ class MujocoFunctions:
     step1: ctypes._CFuncPtr
     step2: ctypes._CFuncPtr
     apply_ft: ctypes._CFuncPtr
-    contact_force: ctypes._CFuncPtr
 
 
 @cache
@@ -51,9 +52,7 @@ def functions() -> MujocoFunctions | None:
     for name, key, args in (("mj_step1", "step1", [_PTR, _PTR]),
                             ("mj_step2", "step2", [_PTR, _PTR]),
                             ("mj_applyFT", "apply_ft",
-                             [_PTR, _PTR, _PTR, _PTR, _PTR, ctypes.c_int, _PTR]),
-                            ("mj_contactForce", "contact_force",
-                             [_PTR, _PTR, ctypes.c_int, _PTR])):
+                             [_PTR, _PTR, _PTR, _PTR, _PTR, ctypes.c_int, _PTR])):
         # one prototype class per signature: numba's dispatcher caches an argument's type
         # by its Python class, and functions of one class with different signatures
         # would send every call down its slow path (measured: 3 us -> 90 us a call)
@@ -105,9 +104,61 @@ def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied:
     step1(m, d)
 
 
+# MujocoSimulation.step's own functions, by index in the array :func:`step_addresses`
+# returns (addresses, not ctypes objects, for a call from Python each step: dynval.engines.ccall)
+MJ_STEP, MJ_FORWARD, MJ_APPLY_FT, MJ_STEP1, MJ_STEP2, MJ_CONTACT_FORCE = range(6)
+
+
+@cache
+def step_addresses() -> np.ndarray | None:
+    """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1, mj_step2 and
+    mj_contactForce in the libmujoco the bindings loaded (uint64, by the indices above),
+    or None where that library is not found."""
+    if functions() is None:
+        return None
+    here = Path(mujoco.__file__).parent
+    found = [f for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll")
+             for f in sorted(here.glob(pattern))]
+    lib = ctypes.CDLL(str(found[0]))
+    return np.array([ccall.address(getattr(lib, name))
+                     for name in ("mj_step", "mj_forward", "mj_applyFT", "mj_step1",
+                                  "mj_step2", "mj_contactForce")], dtype=np.uint64)
+
+
 @njit(cache=True)
-def contact_forces(contact_force, m: int, d: int, geom: np.ndarray, frame: np.ndarray,
-                   rows: np.ndarray, out: np.ndarray) -> None:
+def step_and_forward(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
+                     dofs: np.ndarray, tau: np.ndarray, xpos: np.ndarray, xmat: np.ndarray,
+                     bodies: np.ndarray, offsets: np.ndarray, F: np.ndarray,
+                     split: bool) -> None:
+    """MujocoSimulation.step's calls in one compiled pass: joint efforts ``tau`` on
+    ``dofs``, forces F[k] [N, world] at the points ``offsets[k]`` of ``bodies[k]`` (p = x
+    + R o, by the matrix product numpy's matmul makes, mj_applyFT into qfrc_applied), then
+    mj_step and mj_forward (the new time's positions, velocities and accelerations), or
+    with ``split`` mj_step2 and mj_step1 (the step from the stages mj_step1 left, then the
+    new time's positions and velocities: one forward pass a step instead of two)."""
+    qfrc_applied[:] = 0.0
+    for i in range(dofs.shape[0]):
+        qfrc_applied[dofs[i]] = tau[i]
+    zero = np.zeros(3)
+    at = np.uint64
+    for k in range(bodies.shape[0]):
+        b = bodies[k]
+        p = xpos[b] + np.ascontiguousarray(xmat[b]).reshape((3, 3)) @ offsets[k]
+        f = np.ascontiguousarray(F[k])
+        ccall.call_void(fns[MJ_APPLY_FT], (m, d, at(f.ctypes.data), at(zero.ctypes.data),
+                                           at(p.ctypes.data), np.int32(b),
+                                           at(qfrc_applied.ctypes.data)))
+    if split:
+        ccall.call_void(fns[MJ_STEP2], (m, d))
+        ccall.call_void(fns[MJ_STEP1], (m, d))
+    else:
+        ccall.call_void(fns[MJ_STEP], (m, d))
+        ccall.call_void(fns[MJ_FORWARD], (m, d))
+
+
+@njit(cache=True)
+def contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64, geom: np.ndarray,
+                   frame: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
     """Add to out[rows[g]] the native-contact force [N, world] on geom g of every contact
     (``geom``, ``frame``: the contact list's fields, one row per contact; rows[g] = -1 for
     a geom not asked for): mj_contactForce's force in the contact frame (rows: normal,
@@ -120,7 +171,8 @@ def contact_forces(contact_force, m: int, d: int, geom: np.ndarray, frame: np.nd
             r = rows[geom[i, side]]
             if r < 0:
                 continue
-            contact_force(m, d, i, f6.ctypes.data)
+            ccall.call_void(fns[MJ_CONTACT_FORCE],
+                            (m, d, np.int32(i), np.uint64(f6.ctypes.data)))
             for k in range(9):
                 R[k // 3, k % 3] = frame[i, k]
             # R^T f by np.dot, as numpy's matmul (BLAS) turns it: the same float

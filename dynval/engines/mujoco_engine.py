@@ -175,6 +175,9 @@ class CompiledMujoco:
     body_rootid: np.ndarray
     qfrc_applied: np.ndarray
     dofs: np.ndarray
+    qpos: np.ndarray  # mjData's qpos and qvel, and the joints' qpos addresses
+    qvel: np.ndarray
+    qadr: np.ndarray
 
 
 class MujocoSimulation(_MujocoModel):
@@ -201,6 +204,7 @@ class MujocoSimulation(_MujocoModel):
         self.floating = bool(free)
         self.root = 1  # the root link: the first body of the worldbody
         self.qadr, self.dof = self._joint_addresses(joint_names)
+        self._dofs = np.asarray(self.dof, dtype=np.int64)
         if len(self.qadr) != len(joint_names) or len(self.dof) != len(joint_names):
             raise DescriptionError(f"{path}: joint_names must name hinge and slide joints only")
         if ground is not None:
@@ -370,6 +374,18 @@ class MujocoSimulation(_MujocoModel):
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         d = self.data
+        fns = mujoco_compiled.step_addresses()
+        if fns is not None:  # the same calls in one compiled pass: the same bits
+            bad_before = d.warning[BADQACC].number
+            mujoco_compiled.step_and_forward(
+                fns, np.uint64(self.model._address), np.uint64(d._address), d.qfrc_applied,
+                self._dofs, np.asarray(tau, dtype=float).reshape(-1), d.xpos, d.xmat,
+                np.array([self.body_id(f.link) for f in forces], dtype=np.int64),
+                np.array([f.offset for f in forces], dtype=float).reshape(-1, 3),
+                np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3),
+                self._split_step())
+            self.check_stable(bad_before)
+            return
         d.qfrc_applied[:] = 0.0
         d.qfrc_applied[self.dof] = tau
         for f in forces:
@@ -380,6 +396,21 @@ class MujocoSimulation(_MujocoModel):
         mujoco.mj_step(self.model, d)
         self.check_stable(bad_before)
         mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
+
+    def _split_step(self) -> bool:
+        """Whether a step may be mj_step2 then mj_step1 (one forward pass) instead of
+        mj_step then mj_forward: MuJoCo's documented split of mj_step for its Euler and
+        implicit integrators, the same numbers where nothing carries from the
+        acceleration stage into the next step, i.e. no constraint (the solver warm-starts
+        from the last accelerations, and native contact reads the last constraint forces)."""
+        split = getattr(self, "_split", None)
+        if split is None:
+            m = self.model
+            split = self._split = (
+                getattr(self, "ground", None) is None and m.neq == 0 and m.nu == 0
+                and not m.jnt_limited.any()
+                and int(m.opt.integrator) != int(mujoco.mjtIntegrator.mjINT_RK4))
+        return split
 
     def bare_step_seconds(self, n: int) -> float:
         """Seconds per bare mj_step (no applied force, nothing read) from a copy of the
@@ -414,7 +445,8 @@ class MujocoSimulation(_MujocoModel):
         m, d = self.model, self.data
         return CompiledMujoco(fns, m._address, d._address, d.xpos, d.xmat, d.cvel,
                               d.subtree_com, m.body_rootid, d.qfrc_applied,
-                              np.asarray(self.dof, dtype=np.int64))
+                              np.asarray(self.dof, dtype=np.int64), self._qpos, self._qvel,
+                              np.asarray(self.qadr, dtype=np.int64))
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on the link of each contact geom, world frame [N]."""
@@ -447,15 +479,16 @@ class MujocoSimulation(_MujocoModel):
                 if link in links:
                     rows[gid] = list(links).index(link)
             self._contact_rows[links] = rows
-        fns = mujoco_compiled.functions()
+        fns = mujoco_compiled.step_addresses()
         if fns is None:  # MuJoCo's library not at hand: one contact at a time
             f = self.contact_forces()
             return np.array([f.get(link, np.zeros(3)) for link in links]).reshape(-1, 3)
         out = np.zeros((len(links), 3))
         d = self.data
         contacts = d.contact  # views of the list's fields (none when there is no contact)
-        mujoco_compiled.contact_forces(fns.contact_force, self.model._address, d._address,
-                                       contacts.geom, contacts.frame, rows, out)
+        mujoco_compiled.contact_forces(fns, np.uint64(self.model._address),
+                                       np.uint64(d._address), contacts.geom, contacts.frame,
+                                       rows, out)
         return out
 
     @property

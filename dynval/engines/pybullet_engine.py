@@ -16,15 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Sequence
-from operator import itemgetter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pybullet
-from numba import njit
 from pybullet_utils.bullet_client import BulletClient
 
-from dynval.engines import DescriptionError
+from dynval.engines import DescriptionError, pybullet_compiled
 from dynval.engines.base import (
     JOINT_UNITS,
     FloatingState,
@@ -197,41 +196,35 @@ class _Client:
         return p_WI, q_WI, info[3], info[4]
 
 
-@njit(cache=True)
-def _cross_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
-    """out = a x b, :func:`cross3`'s products in its order."""
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
+_NO_LINKS = np.zeros(0, dtype=np.int64)  # an actual-state request for the state alone
 
 
-@njit(cache=True)
-def _flat_state(raw: np.ndarray, R_BI: np.ndarray, p_BI: np.ndarray, q: np.ndarray,
-                qd: np.ndarray, R_LI: np.ndarray, offsets: np.ndarray, out: np.ndarray) -> None:
-    """PybulletSimulation.flat_state's numbers from PyBullet's: ``raw`` holds the base's
-    inertial-frame position, attitude matrix (by rows), velocity and angular velocity,
-    then per link its CoM, CoM-frame attitude (by rows), CoM in the link frame, CoM
-    velocity and angular velocity; R_LI[k] is link k's inertial frame in its link frame.
-    The products of ``_read_state`` and ``_frame``/``point`` in their order."""
-    p_WI, R_WI, v_WI, w = raw[0:3], raw[3:12].copy().reshape(3, 3), raw[12:15], raw[15:18]
-    R_WB = np.dot(R_WI, R_BI.T)
-    p_WB = p_WI - np.dot(R_WB, p_BI)
-    v_WB = np.empty(3)
-    _cross_into(w, p_WB - p_WI, v_WB)
-    v_WB += v_WI
-    n = q.shape[0]
-    out[0:3], out[3:12], out[12:15], out[15:18] = p_WB, R_WB.ravel(), v_WB, w
-    out[18:18 + n], out[18 + n:18 + 2 * n] = q, qd
-    k0, cr = 18 + 2 * n, np.empty(3)
-    for k in range(R_LI.shape[0]):
-        r = raw[18 + 21 * k:18 + 21 * (k + 1)]
-        a, R_c, c, v_a, w_l = r[0:3], r[3:12].copy().reshape(3, 3), r[12:15], r[15:18], \
-            r[18:21]
-        R_WL = np.dot(R_c, R_LI[k].T)
-        p = a + np.dot(R_WL, offsets[k] - c)
-        _cross_into(w_l, p - a, cr)
-        out[k0 + 6 * k:k0 + 6 * k + 3] = p
-        out[k0 + 6 * k + 3:k0 + 6 * k + 6] = v_a + cr
+@dataclass(frozen=True)
+class CompiledPybullet:
+    """A simulation as compiled code sees it (dynval.engines.pybullet_compiled): the C
+    functions, the client handle and body, the joints' q and u indices in the state
+    vectors, and the base inertial frame in the base link frame."""
+
+    fns: np.ndarray  # the C functions' addresses (pybullet_compiled.functions)
+    client: np.uint64
+    body: int
+    q_index: np.ndarray
+    u_index: np.ndarray
+    p_BI: np.ndarray
+    R_BI: np.ndarray
+
+
+@dataclass(frozen=True)
+class CompiledPoints:
+    """How compiled code reads the points of ``PybulletSimulation.points``: the links
+    whose states the actual-state request returns (``links``, sorted), for each point the
+    row of its link there (-1: the base) and its link's constant R_LI^T, and each point's
+    link index (for the forces applied at it)."""
+
+    links: np.ndarray
+    rows: np.ndarray
+    R_LI_T: np.ndarray
+    point_links: np.ndarray
 
 
 class PybulletSimulation(_Client):
@@ -270,6 +263,10 @@ class PybulletSimulation(_Client):
         self._getLinkStates, self._getContactPoints = c.getLinkStates, c.getContactPoints
         if ground is not None:
             self._add_ground(ground)
+        # the C client for the per-step reads and the step (pybullet_compiled: the same
+        # commands, the same bits, a tenth of the time); None: the Python API
+        self._c = self.compiled()
+        self._point_plans: dict[tuple[str, ...], CompiledPoints] = {}
 
     def _add_ground(self, ground: Ground) -> None:
         """Native contact: a static plane; k and b map to PyBullet's contactStiffness and
@@ -314,6 +311,8 @@ class PybulletSimulation(_Client):
         return self._state
 
     def _read_state(self) -> FloatingState:
+        if self._c is not None:
+            return self._observe(_NO_LINKS)[0]
         p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
         v_WI, w = self._getBaseVelocity(self.body)
         R_WI = _quat_xyzw_to_R(q_WI)
@@ -321,54 +320,26 @@ class PybulletSimulation(_Client):
         p_WB = np.array(p_WI) - R_WB @ self.p_BI
         w = np.array(w)
         v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
-        return FloatingState(p_WB, R_WB, v_WB, w, *self._read_joints())
-
-    def _read_joints(self) -> tuple[np.ndarray, np.ndarray]:
         js = self._getJointStates(self.body, self.jidx) if self.jidx else []
-        n = len(js)  # (position, rate, reaction, torque) per joint
-        return (np.fromiter(map(itemgetter(0), js), float, n),
-                np.fromiter(map(itemgetter(1), js), float, n))
+        return FloatingState(p_WB, R_WB, v_WB, w, np.array([s[0] for s in js], dtype=float),
+                             np.array([s[1] for s in js], dtype=float))
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
-        """The named joints' positions and rates, :meth:`state`'s q and qd in one
-        getJointStates call, without the root's pose and velocity (new arrays)."""
-        if self._state is not None:
-            return self._state.q.copy(), self._state.qd.copy()
-        return self._read_joints()
+        """The named joints' positions and rates: :meth:`state`'s q and qd (new arrays)."""
+        s = self.state()
+        return s.q.copy(), s.qd.copy()
 
     def flat_state(self, links: Sequence[str], offsets: np.ndarray) -> np.ndarray:
         """:meth:`state` and :meth:`points` side by side in one array, for a loop that
         reads both every step: p_WB (3), R_WB (9, row by row), v_WB_W (3), w_WB_W (3), q,
-        qd, then each point's position and velocity (3 + 3).  The same floats (the same
-        products, the matrix ones by BLAS through np.dot: tests/test_engine_fast_reads.py)
-        from the same PyBullet calls, their numbers in one compiled pass; the points'
-        positions are kept for ``step``, as ``point`` keeps them."""
-        offsets = np.ascontiguousarray(offsets, dtype=float).reshape(-1, 3)
-        lis = [self.link(link) for link in links]
-        if min(lis, default=0) < 0:  # the base as a point's link: state() and points()
-            st = self.state()
-            P, V = self.points(links, offsets)
-            return np.concatenate([st.p_WB, st.R_WB.ravel(), st.v_WB_W, st.w_WB_W, st.q,
-                                   st.qd, np.hstack([P, V]).ravel()])
-        p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
-        v_WI, w = self._getBaseVelocity(self.body)
-        q, qd = self._read_joints()
-        raw = [*p_WI, *pybullet.getMatrixFromQuaternion(q_WI), *v_WI, *w]
-        R_LI = np.empty((len(lis), 3, 3))
-        states = self._getLinkStates(self.body, lis, computeLinkVelocity=1,
-                                     computeForwardKinematics=1) if lis else ()
-        for k, ls in enumerate(states):
-            R_LI_T = self._R_LI_T.get(lis[k])  # the inertial frame in the link: constant
-            if R_LI_T is None:
-                R_LI_T = self._R_LI_T[lis[k]] = _quat_xyzw_to_R(ls[3]).T
-            R_LI[k] = R_LI_T.T
-            raw += [*ls[0], *pybullet.getMatrixFromQuaternion(ls[1]), *ls[2], *ls[6], *ls[7]]
-        out = np.empty(18 + 2 * len(q) + 6 * len(lis))
-        _flat_state(np.array(raw), self.R_BI, self.p_BI, q, qd, R_LI, offsets, out)
-        k0 = 18 + 2 * len(q)
-        for k, link in enumerate(links):
-            self._positions[(link, offsets[k].tobytes())] = out[k0 + 6 * k:k0 + 6 * k + 3]
-        return out
+        qd, then each point's position and velocity (3 + 3); one compiled request where
+        the C client is at hand, the points' positions kept for ``step``."""
+        PV = np.empty((0, 6))
+        if len(links):  # the points first: the state comes with them
+            PV = np.hstack(self.points(links, offsets))
+        s = self.state()
+        return np.concatenate([s.p_WB, s.R_WB.ravel(), s.v_WB_W, s.w_WB_W, s.q, s.qd,
+                               PV.ravel()])
 
     def _frame(self, li: int) -> tuple[np.ndarray, ...]:
         """(a, R, c, v_a, w) of link ``li`` at this step, read once: a point o of the link
@@ -397,15 +368,32 @@ class PybulletSimulation(_Client):
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World position and velocity of a point fixed in a link; the position is kept
         for ``step`` to apply a force at (the loop reads a foot, then pushes on it)."""
+        if self._c is not None:
+            P, V = self._compiled_points((link,), np.asarray(offset, float).reshape(1, 3))
+            return P[0], V[0]
         a, R, c, v_a, w = self._frame(self.link(link))
         p = a + R @ (np.asarray(offset) - c)
         self._positions[(link, np.asarray(offset, dtype=float).tobytes())] = p
         return p, v_a + cross3(w, p - a)
 
+    def _observe(self, links: np.ndarray) -> tuple[FloatingState, np.ndarray]:
+        """The state and the b3LinkStates of ``links`` from one compiled actual-state
+        request (pybullet_compiled.observe; the Python path's numbers, bit for bit)."""
+        c = self._c
+        base, n = np.empty(13), len(c.q_index)
+        q, qd = np.empty(n), np.empty(n)
+        states = np.empty((len(links), pybullet_compiled.LINK_STATE_DOUBLES))
+        pybullet_compiled.observe(c.fns, c.client, c.body, c.q_index, c.u_index, links, base,
+                                  q, qd, states)
+        return FloatingState(*pybullet_compiled.base_frame(base, c.p_BI, c.R_BI), q, qd), states
+
     def points(self, links: Sequence[str], offsets: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
-        """``point`` for many points, the links' states read in one getLinkStates call;
-        the positions are kept for ``step`` to apply forces at."""
+        """``point`` for many points, the links' states read in one getLinkStates call (one
+        compiled request where the C client is at hand); the positions are kept for
+        ``step`` to apply forces at."""
+        if self._c is not None:
+            return self._compiled_points(tuple(links), np.ascontiguousarray(offsets, float))
         missing = sorted({li for li in map(self.link, links)
                           if li >= 0 and li not in self._link_states})
         if missing:
@@ -417,7 +405,27 @@ class PybulletSimulation(_Client):
             P[k], V[k] = self.point(link, o)
         return P, V
 
+    def _compiled_points(self, links: tuple[str, ...], offsets: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        plan = self._point_plans.get(links)
+        if plan is None:
+            plan = self._point_plans[links] = self.compiled_points(links)
+        s, states = self._observe(plan.links)
+        if self._state is None:  # the same numbers a state() read gives
+            self._state = s
+            for a in vars(s).values():
+                a.setflags(write=False)
+        P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
+        pybullet_compiled.points(states, plan.rows, plan.R_LI_T, s.p_WB, s.R_WB, s.v_WB_W,
+                                 s.w_WB_W, offsets, P, V)
+        for link, o, p in zip(links, offsets, P, strict=True):
+            self._positions[(link, o.tobytes())] = p
+        return P, V
+
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        if self._c is not None:
+            self._compiled_step(tau, forces)
+            return
         if self.jidx:
             self._setJointMotorControlArray(self.body, self.jidx, pybullet.TORQUE_CONTROL,
                                             forces=[float(t) for t in tau])
@@ -428,6 +436,22 @@ class PybulletSimulation(_Client):
             self._applyExternalForce(self.body, self.link(f.link), list(f.F_W), list(p),
                                      pybullet.WORLD_FRAME)
         self._stepSimulation()
+        self._time += self.dt
+        self._forget()
+
+    def _compiled_step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
+        """``step`` through the C client: the same commands in the same order."""
+        keys = [(f.link, np.asarray(f.offset, dtype=float)) for f in forces]
+        unread = [(link, o) for link, o in keys if (link, o.tobytes()) not in self._positions]
+        if unread:  # points no loop read on this state: read them all in one request
+            self.points([link for link, _ in unread], np.array([o for _, o in unread]))
+        P = np.array([self._positions[(link, o.tobytes())] for link, o in keys],
+                     dtype=float).reshape(-1, 3)
+        c = self._c
+        pybullet_compiled.step_with_point_forces(
+            c.fns, c.client, c.body, c.u_index, np.asarray(tau, dtype=float).reshape(-1),
+            np.array([self.link(f.link) for f in forces], dtype=np.int64),
+            P, np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3))
         self._time += self.dt
         self._forget()
 
@@ -453,6 +477,41 @@ class PybulletSimulation(_Client):
         self._frames.clear()
         self._positions.clear()
         self._state = None
+
+    def compiled(self) -> CompiledPybullet | None:
+        """What a numba-compiled loop needs to step this simulation without Python
+        (dynval.engines.pybullet_compiled), or None where PyBullet's C client is not at
+        hand (then loops take the Python path)."""
+        fns = pybullet_compiled.functions()
+        c = self.client
+        handle = pybullet_compiled.client_handle(c._client, c.getNumBodies())
+        if fns is None or handle is None:
+            return None
+        infos = [c.getJointInfo(self.body, j) for j in self.jidx]
+        return CompiledPybullet(fns, np.uint64(handle), self.body,
+                                np.array([i[3] for i in infos], dtype=np.int64),
+                                np.array([i[4] for i in infos], dtype=np.int64),
+                                self.p_BI.copy(), self.R_BI.copy())
+
+    def compiled_points(self, links: Sequence[str]) -> CompiledPoints:
+        """The plan by which compiled code reads ``points(links, ...)`` (CompiledPoints)."""
+        index = [self.link(link) for link in links]
+        read = np.array(sorted({li for li in index if li >= 0}), dtype=np.int64)
+        if len(read):  # R_LI^T as the Python path takes it, from a link state
+            states = self._getLinkStates(self.body, list(read), computeForwardKinematics=1)
+            for li, ls in zip(read, states, strict=True):
+                self._R_LI_T.setdefault(int(li), _quat_xyzw_to_R(ls[3]).T)
+        rows = np.array([-1 if li < 0 else int(np.searchsorted(read, li)) for li in index],
+                        dtype=np.int64)
+        R_LI_T = np.array([np.eye(3) if li < 0 else self._R_LI_T[li] for li in index])
+        return CompiledPoints(read, rows, R_LI_T, np.array(index, dtype=np.int64))
+
+    def compiled_steps_taken(self, n: int) -> None:
+        """Book ``n`` steps that compiled code took: the clock advanced as ``step``
+        advances it (one dt at a time, the same float), what was read forgotten."""
+        for _ in range(n):
+            self._time += self.dt
+        self._forget()
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """Native-contact force on each foot link, world frame [N]."""

@@ -12,6 +12,13 @@ Euler with the forces held over the step, and MuJoCo / PyBullet on the generated
 ``hexapod.xml`` / ``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground,
 legs on hip and knee hinges), whose own integrators are that same scheme. State in the
 paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12, ...].
+
+Speed: the shared laws written here in Python are the printed path (HexapodLoop(fast=False));
+by default their compiled copies (dynval.handrolled.hexapod.fastloop) run the loop, over
+many steps in one call for the hand-rolled plant, MuJoCo and PyBullet (comparisons/
+hexapod/compiled.py), one call a step beside a plant stepped from Python;
+tests/test_hexapod_loop_fast.py holds the two paths' traces together (bit-identical but
+for leg 1's torque split, 1e-17 of scale).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hexapod import body, lagrange, planning, transmission
+from dynval.handrolled.hexapod import body, fastloop, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
@@ -72,6 +79,11 @@ class HandrolledPlant:
             feet, feet_v = m.feet(m.q, m.qd)
         return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
 
+    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(t, q, qd, feet, feet_v) as :meth:`observe`, without the PlantState."""
+        s = self.observe()
+        return s.t, s.q, s.qd, s.feet, s.feet_v
+
     def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
         """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
         forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
@@ -97,6 +109,7 @@ class EnginePlant:
         self.sim, self.name, self.contact = sim, sim.name, contact
         self.off = robot_offset(p)
         self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
+        self._origins = np.zeros((len(self.feet_links), 3))
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         z = np.zeros(3)
@@ -108,6 +121,13 @@ class EnginePlant:
         feet = np.array([[pw[0], pw[2]] for pw, _ in pts])
         feet_v = np.array([[vw[0], vw[2]] for _, vw in pts])
         return PlantState(self.sim.time, s.q + self.off, s.qd.copy(), feet, feet_v)
+
+    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(t, q, qd, feet, feet_v) as :meth:`observe`, the feet read in one ``points``
+        call (the same numbers as ``point`` per foot)."""
+        s = self.sim.state()
+        P, V = self.sim.points(self.feet_links, self._origins)
+        return self.sim.time, s.q + self.off, s.qd, P[:, 0::2], V[:, 0::2]
 
     def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
         forces = [PointForce(link, ORIGIN, np.array([F[0], 0.0, F[1]]))
@@ -220,9 +240,17 @@ class SharedDrive:
 
 
 class HexapodLoop:
-    """Controller + drive + body springs + ground + plant (module docstring)."""
+    """Controller + drive + body springs + ground + plant (module docstring).
 
-    def __init__(self, plant, p: HexapodParams, body_form: str = "corrected") -> None:
+    ``fast`` (the default): the shared laws by their compiled copies
+    (dynval.handrolled.hexapod.fastloop), evaluated in one call per step from the plant's
+    state, and the whole loop compiled over many steps (:meth:`advance_many`) with the
+    hand-rolled plant and with MuJoCo where its library is at hand (shared ground); tests
+    hold it to the Python path (``fast=False``) at round-off. The Grunwald-Letnikov
+    controller (p.fo_form = "gl") has no compiled copy and always takes the Python path."""
+
+    def __init__(self, plant, p: HexapodParams, body_form: str = "corrected",
+                 fast: bool = True) -> None:
         self.plant, self.p, self.body_form = plant, p, body_form
         self.implementation = plant.name
         self.k, self.n = p.n_seg, p.n
@@ -230,8 +258,7 @@ class HexapodLoop:
         self.ratio = int(round(p.f_sr / p.f_sc))
         self.legs = leg_names(p)
         self.lm = lagrange.LegMass.of(p)
-        self.controller = FractionalPD(p)
-        self.feet = [Foot() for _ in range(self.n)]
+        self.fast = fast and p.fo_form != "gl"
         self.steps = 0
         self.tau_C = np.zeros(2 * self.n)
         self.Th_d = np.zeros(2 * self.n)
@@ -239,6 +266,11 @@ class HexapodLoop:
         self.qd_prev = self.s.qd.copy()
         self.t = self.s.t
         self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:])
+        if self.fast:
+            self._fast = _FastLoop(self)
+            return
+        self.controller = FractionalPD(p)
+        self.feet = [Foot() for _ in range(self.n)]
         self._update_inputs()
 
     def reference(self, t: float) -> np.ndarray:
@@ -264,6 +296,9 @@ class HexapodLoop:
         self.tau_link = self.drive.link_torque(self.tau_m, s.q[2 * k:])  # (7), (8b), (9d)
 
     def advance(self) -> None:
+        if self.fast:
+            self._fast.advance(self, 1)
+            return
         self.plant.step(self.F_seg, self.tau_link, self.F_applied)
         self.drive.step(self.tau_m, self.s.q[2 * self.k:], self.dt)
         self.steps += 1
@@ -272,7 +307,36 @@ class HexapodLoop:
         self.t = self.s.t
         self._update_inputs()
 
+    def advance_many(self, count: int) -> None:
+        """``count`` steps of :meth:`advance` (compiled in one call where ``fast``)."""
+        if self.fast:
+            self._fast.advance(self, count)
+            return
+        for _ in range(count):
+            self.advance()
+
+    def signal_names(self) -> list[str]:
+        """The recorded signals' names, in the order of :meth:`signals`."""
+        out = ["com.x", "com.y", "com.vx", "com.vy"]
+        for m in range(self.k):
+            seg = f"segment.seg{m + 1}"
+            out += [f"{seg}.x", f"{seg}.y", f"{seg}.force.x", f"{seg}.force.y"]
+        for leg in self.legs:
+            for name in JOINTS:
+                out += [f"joint.{leg}.{name}.{v}"
+                        for v in ("angle", "rate", "torque", "reference")]
+            out += [f"foot.{leg}.{v}" for v in ("x", "y", "force.x", "force.y")]
+        out.append("hexapod.gear_impacts")
+        for name in JOINTS:
+            out += [f"joint.{self.legs[0]}.{name}.{v}" for v in (
+                "acceleration", "torque_motor", "motor_angle", "gear_angle",
+                "torque_inertial", "torque_coriolis", "torque_gravity")]
+        return out + [f"foot.{self.legs[0]}.{v}"
+                      for v in ("vx", "vy", "x_ref", "y_ref", "vy_ref", "ay_ref")]
+
     def signals(self) -> dict[str, float]:
+        if self.fast:
+            return self._fast.signals(self)
         s, k, p = self.s, self.k, self.p
         out = {"com.x": float(np.mean(s.q[0:2 * k:2])), "com.y": float(np.mean(s.q[1:2 * k:2])),
                "com.vx": float(np.mean(s.qd[0:2 * k:2])),
@@ -312,3 +376,98 @@ class HexapodLoop:
         out[f"{leg}.x_ref"], out[f"{leg}.y_ref"] = plan.p_Fd
         out[f"{leg}.vy_ref"], out[f"{leg}.ay_ref"] = plan.v_Fd[1], plan.a_Fd[1]
         return out
+
+
+class _FastLoop:
+    """The loop's state as arrays changed in place by the compiled laws
+    (dynval.handrolled.hexapod.fastloop), their constants packed once, and the route
+    each plant takes: the hand-rolled plant's (fast.held_step), MuJoCo's and PyBullet's
+    (shared ground, the engine's C library at hand: comparisons/hexapod/compiled.py) whole
+    loop compiled over many steps, any other plant (the printed hand-rolled step, native
+    contact) stepped from Python with the laws in one compiled call a step."""
+
+    def __init__(self, loop: HexapodLoop) -> None:
+        p, s, d, plant = loop.p, loop.s, loop.drive, loop.plant
+        self.laws = fastloop.loop_laws(p, loop.body_form)
+        self.state = fastloop.loop_arrays(s.q, s.qd, s.feet, s.feet_v,
+                                          (d.th_m, d.th_m_dot, d.th_T, d.th_T_dot))
+        # the loop's attributes show the arrays (signals, tests, the bench read them)
+        (q, qd, loop.qd_prev, feet, feet_v, _, loop.F_feet, loop.F_seg, loop.Th_d,
+         loop.tau_C, loop.tau_m, loop.tau_link) = self.state[:12]
+        loop.s = PlantState(s.t, q, qd, feet, feet_v)
+        self.shared = plant.contact == "shared"
+        loop.F_applied = loop.F_feet if self.shared else np.zeros_like(loop.F_feet)
+        self.route = self._per_step
+        if isinstance(plant, HandrolledPlant) and plant.fast:
+            self.route = self._handrolled
+        elif self.shared and plant.name in ("mujoco", "pybullet"):
+            self.sim = plant.sim.compiled()  # None: the engine's library is not at hand
+            if self.sim is not None and plant.name == "mujoco":
+                self.bodies = np.array([plant.sim.body_id(f) for f in plant.feet_links],
+                                       dtype=np.int64)
+                self.route = self._mujoco
+            elif self.sim is not None:
+                self.feet_points = plant.sim.compiled_points(plant.feet_links)
+                self.route = self._pybullet
+        self._native_forces(loop)
+        fastloop.inputs(self.state, self.laws, loop.steps, loop.t, self.shared)
+        self.names = loop.signal_names()
+
+    def _native_forces(self, loop: HexapodLoop) -> None:
+        if not self.shared:  # the engine's own contact, read back
+            loop.F_feet[:] = loop.plant.native_feet_forces()
+
+    def advance(self, loop: HexapodLoop, count: int) -> None:
+        self.route(loop, count)
+
+    def _per_step(self, loop: HexapodLoop, count: int) -> None:
+        plant = loop.plant
+        for _ in range(count):
+            plant.step(loop.F_seg, loop.tau_link, loop.F_applied)
+            loop.steps += 1
+            t, q, qd, feet, feet_v = plant.read()
+            self._native_forces(loop)
+            loop.drive.impacts += fastloop.after_step(self.state, self.laws, q, qd, feet,
+                                                      feet_v, loop.steps, t, self.shared)
+            loop.t = t
+
+    def _handrolled(self, loop: HexapodLoop, count: int) -> None:
+        m = loop.plant.model
+        t, hits = fastloop.handrolled_steps(self.state, self.laws, loop.n, loop.steps,
+                                            loop.t, count)
+        m.q, m.qd, m.t = loop.s.q.copy(), loop.s.qd.copy(), t
+        self._done(loop, count, t, hits)
+
+    def _mujoco(self, loop: HexapodLoop, count: int) -> None:
+        from dynval.comparisons.hexapod.compiled import mujoco_steps  # imports MuJoCo
+
+        c, sim = self.sim, loop.plant.sim
+        bad_before = sim.badqacc_count()
+        _, hits = mujoco_steps(  # its clock: the same float sums as MuJoCo's
+            c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
+            c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
+            loop.plant.off, self.bodies, self.state, self.laws, loop.steps, loop.t, count)
+        sim.check_stable(bad_before)
+        self._done(loop, count, sim.time, hits)
+
+    def _pybullet(self, loop: HexapodLoop, count: int) -> None:
+        from dynval.comparisons.hexapod.compiled import pybullet_steps
+
+        c, h, sim = self.sim, self.feet_points, loop.plant.sim
+        _, hits = pybullet_steps(  # its clock: the same float sums as sim.time's
+            c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links, h.rows,
+            h.R_LI_T, h.point_links, loop.plant.off, self.state, self.laws, loop.steps,
+            loop.t, count)
+        sim.compiled_steps_taken(count)
+        self._done(loop, count, sim.time, hits)
+
+    def signals(self, loop: HexapodLoop) -> dict[str, float]:
+        values = fastloop.signal_values(self.state, self.laws, loop.n,
+                                        float(loop.drive.impacts), loop.t)
+        return dict(zip(self.names, values.tolist(), strict=True))
+
+    @staticmethod
+    def _done(loop: HexapodLoop, count: int, t: float, hits: int) -> None:
+        loop.steps += count
+        loop.t = t
+        loop.drive.impacts += hits

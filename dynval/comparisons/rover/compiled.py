@@ -1,21 +1,46 @@
-"""The rover's MuJoCo plant as one compiled loop: the hub states read from mjData, the
+"""The rover's engine plants as compiled loops: the hub states read from the engine, the
 shared wheel-soil law (dynval.handrolled.rover.wheel_contact), the hub forces applied and
-MuJoCo stepped, then the wheel torques from the wheel powers, for many 1 ms steps
-without returning to Python.  The same arithmetic as ``EnginePlant.advance`` and
-``RoverLoop.steering_torques`` (held together at round-off by tests/test_rover_compiled.py);
-the per-step Python around a 2 us MuJoCo step cost 30-50 times the step.
+the engine stepped, then the wheel torques from the wheel powers, for many 1 ms steps
+without returning to Python; the per-step Python around a 2-3 us engine step cost 30-50
+times the step.
+
+* MuJoCo (:func:`mujoco_steps`): the hubs from mjData's arrays, each segment's attitude
+  from its own xmat; the same law as ``EnginePlant.advance`` and
+  ``RoverLoop.steering_torques``, held to the Python path at round-off by
+  tests/test_rover_compiled.py.
+* PyBullet (:func:`pybullet_steps`): the Python path's reads and arithmetic operation for
+  operation (the hubs from the links' CoM states, the segments' attitudes from the base and
+  the turning joints), so the same bits (tests/test_pybullet_compiled.py).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
 
 from dynval.comparisons.rover.frames import R_0W
+from dynval.engines import pybullet_compiled
 from dynval.engines.mujoco_compiled import points, step_with_point_forces
 from dynval.handrolled.rover.terramechanics import torques_from_power
 from dynval.handrolled.rover.wheel_contact import N_DIAG, SINKAGE, SLIP, V_X, wheel_contacts
 from dynval.robots.rover.params import R_W0
+
+
+@njit(cache=True)
+def _after_step(diag: np.ndarray, T: np.ndarray, P: np.ndarray, powered: bool, r: float
+                ) -> bool:
+    """True where a wheel left the soil in the step just taken (sinkage <= 0: the loop
+    stops there); else the torques T from the powers P when ``powered``
+    (RoverLoop.steering_torques)."""
+    for h in range(diag.shape[0]):
+        if diag[h, SINKAGE] <= 0.0:
+            return True
+    if powered:
+        T[:, :] = torques_from_power(P, diag[:, SLIP].copy().reshape(T.shape),
+                                     diag[:, V_X].copy().reshape(T.shape), r)
+    return False
 
 
 @njit(cache=True)
@@ -46,10 +71,52 @@ def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
             F_W[h] = R_W0 @ F_0[h]
         step_with_point_forces(step1, step2, apply_ft, m, d, qfrc_applied, dofs, tau,
                                bodies, P_W, F_W)
-        for h in range(nh):
-            if diag[h, SINKAGE] <= 0.0:
-                return diag, k + 1
-        if powered:
-            T[:, :] = torques_from_power(P, diag[:, SLIP].copy().reshape(T.shape),
-                                         diag[:, V_X].copy().reshape(T.shape), r)
+        if _after_step(diag, T, P, powered, r):
+            return diag, k + 1
+    return diag, n
+
+
+@njit(cache=True)
+def _rot_z(a: float) -> np.ndarray:
+    """so3.rot_z for a real angle (math.cos and math.sin, as there)."""
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+@njit(cache=True)
+def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
+                   u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
+                   links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
+                   hub_links: np.ndarray, offsets: np.ndarray,
+                   n_segments: int, T: np.ndarray, P: np.ndarray, powered: bool, n: int,
+                   r: float, b: float, D: float, soil: tuple) -> tuple:
+    """:func:`mujoco_steps` for PyBullet: up to ``n`` steps of ``EnginePlant.advance`` as
+    the Python path takes them (``_wheel_forces``: the state and the hubs' points, each
+    segment's attitude R_W = R_WB rot_z(q_1) ... rot_z(q_i-1), the law; then the step with
+    zero torques on the free turning joints and the hub forces), T updated from the powers
+    P after each step when ``powered``: (diagnostics of the last step's wheels, steps
+    taken, fewer where a wheel left the soil)."""
+    nh, nj = offsets.shape[0], q_index.shape[0]
+    base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
+    link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
+    P_W, V_W, R_0 = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
+    tau = np.zeros(nj)  # the turning joints are free (thesis: unactuated)
+    diag = np.zeros((nh, N_DIAG))
+    for k in range(n):
+        pybullet_compiled.observe(fns, client, body, q_index, u_index, links, base, q, qd,
+                                  link_states)
+        p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
+        pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB,
+                                 offsets, P_W, V_W)
+        R_W = R_WB
+        for i in range(n_segments):
+            if i > 0 and nj >= i:
+                R_W = R_W @ _rot_z(q[i - 1])
+            R_0[2 * i] = R_0W @ R_W
+            R_0[2 * i + 1] = R_0[2 * i]
+        F_0, diag = wheel_contacts(P_W @ R_W0, R_0, V_W @ R_W0, T.ravel(), r, b, D, soil)
+        pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau,
+                                                 hub_links, P_W, F_0 @ R_0W)
+        if _after_step(diag, T, P, powered, r):
+            return diag, k + 1
     return diag, n

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.harness import DivergenceError
-from dynval.comparisons.rover.compiled import mujoco_steps
+from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps
 from dynval.comparisons.rover.frames import (
     R_0W,
     pose_from_q,
@@ -102,9 +102,11 @@ class EnginePlant:
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
-        if self._compiled is not None:
+        if self._compiled is not None and sim.name == "mujoco":
             self._hub_bodies = np.array([sim.body_id(link) for link in self.hub_links],
                                         dtype=np.int64)
+        elif self._compiled is not None:
+            self._hub_points = sim.compiled_points(self.hub_links)
 
     @property
     def t(self) -> float:
@@ -142,7 +144,7 @@ class EnginePlant:
 
     @property
     def compiled(self) -> bool:
-        """Whether :meth:`advance_many` runs compiled (MuJoCo with its library at hand)."""
+        """Whether :meth:`advance_many` runs compiled (the engine's C library at hand)."""
         return self._compiled is not None
 
     def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
@@ -150,14 +152,22 @@ class EnginePlant:
         """Up to n steps in compiled code (dynval.comparisons.rover.compiled), T updated in
         place from the powers P after each step (P None: constant torques): (the last
         step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
-        c, sim = self._compiled, self.sim
-        bad = sim.badqacc_count()
-        diag, done = mujoco_steps(
-            c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
-            c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
-            self.hub_offsets, T, np.zeros_like(T) if P is None else P, P is not None, n,
-            self.p.r, self.p.b, self.p.D, self.soil)
-        sim.check_stable(bad)
+        c, sim, p = self._compiled, self.sim, self.p
+        P_or_0 = np.zeros_like(T) if P is None else P
+        if sim.name == "mujoco":
+            bad = sim.badqacc_count()
+            diag, done = mujoco_steps(
+                c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
+                c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
+                self.hub_offsets, T, P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
+            sim.check_stable(bad)
+        else:
+            h = self._hub_points
+            diag, done = pybullet_steps(
+                c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links,
+                h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), T,
+                P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
+            sim.compiled_steps_taken(done)
         return diag.reshape(len(self.links), 2, N_DIAG), done
 
     def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, list[PointForce]]:

@@ -82,6 +82,23 @@ def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: np.ndarray,
 
 
 @njit(cache=True)
+def body_forces(q: np.ndarray, qd: np.ndarray, c: np.ndarray, rest: np.ndarray, k: int
+                ) -> np.ndarray:
+    """body.F_RH: eq. (10)'s spring-dashpots between adjacent segments, (f_xH, f_yH) on
+    each segment (k x 2), the stretch measured from the rest positions ``rest``."""
+    F = np.zeros((k, 2))
+    for s in range(k - 1):
+        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
+        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])  # (10a)
+        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
+        F[s, 0] += fx
+        F[s + 1, 0] -= fx
+        F[s, 1] += fy
+        F[s + 1, 1] -= fy
+    return F
+
+
+@njit(cache=True)
 def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
     """PlanarHexapod.H and .bias: eq. (6)'s H(Theta) and c + g summed over the legs."""
     nq = 2 * k + 2 * n
@@ -123,6 +140,29 @@ def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
 
 
 @njit(cache=True)
+def torque_terms(Th: np.ndarray, Thd: np.ndarray, Thdd: np.ndarray, c: np.ndarray):
+    """lagrange.torque_terms of one leg: eq. (6)'s inertial H Theta_dd, centrifugal /
+    Coriolis c and gravitational g, each (4,)."""
+    m, A, B, J_a, J_2, L_1, g0 = c[0], c[1], c[2], c[3], c[4], c[5], c[7]
+    t1, t2 = Th[2], Th[3]
+    w1, w2 = Thd[2], Thd[3]
+    a, b, wb = t1, t1 + t2, w1 + w2
+    ca, sa, cb, sb, c2 = math.cos(a), math.sin(a), math.cos(b), math.sin(b), math.cos(t2)
+    h13, h14 = A * ca + B * cb, B * cb
+    h23, h24 = A * sa + B * sb, B * sb
+    h34 = J_2 + B * L_1 * c2
+    h33 = J_a + J_2 + 2.0 * B * L_1 * c2
+    H = np.array([[m, 0.0, h13, h14], [0.0, m, h23, h24], [h13, h23, h33, h34],
+                  [h14, h24, h34, J_2]])
+    s2 = math.sin(t2)
+    CC = np.array([-A * math.sin(a) * w1**2 - B * math.sin(b) * wb**2,
+                   A * math.cos(a) * w1**2 + B * math.cos(b) * wb**2,
+                   -B * L_1 * s2 * (2.0 * w1 * w2 + w2**2), B * L_1 * s2 * w1**2])
+    G = g0 * np.array([0.0, m, A * math.sin(a) + B * math.sin(b), B * math.sin(b)])
+    return np.dot(H, Thdd), CC, G
+
+
+@njit(cache=True)
 def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
         level, ground):
     """PlanarHexapod.rhs: the time derivative of (q, qd, th_m, th_m_dot, th_T, th_T_dot)."""
@@ -136,15 +176,10 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
         Q[2 * k:] += c[20] * (th_m - th)
     else:
         Q[2 * k:] += c[20] * (th_T - th)
-    # eq. (10): body spring-dashpots between adjacent segments
-    for s in range(k - 1):
-        dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
-        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])
-        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
-        Q[2 * s] += fx
-        Q[2 * s + 2] -= fx
-        Q[2 * s + 1] += fy
-        Q[2 * s + 3] -= fy
+    F_H = body_forces(q, qd, c, rest, k)  # eq. (10)
+    for s in range(k):
+        Q[2 * s] += F_H[s, 0]
+        Q[2 * s + 1] += F_H[s, 1]
     for i in range(n):  # J_F^T F_RF of the feet below the ground, eqs. (11)-(12)
         idx = _leg_index(i, k)
         pos, J, v = _foot(q, qd, idx, c)

@@ -9,6 +9,8 @@ paper's choice, Sec. II.2) has theta_i2 < 0. The engine frame W has the paper's 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -45,17 +47,20 @@ def J(theta_1: float, theta_2: float, L_1: float, L_2: float) -> np.ndarray:
 
 def Psi_inv(P: np.ndarray, L_1: float, L_2: float) -> np.ndarray:
     """Eq. (4b): Theta = Psi^-1(P), the forward-knee solution (theta_2 <= 0). P is the hip
-    minus the foot; out of reach raises ValueError."""
+    minus the foot; out of reach raises ValueError. The angles by the C library's scalar
+    functions (math), as the compiled copy (fastloop.psi_inv) has them: numpy's arccos and
+    arctan2 come from its own SIMD library on AVX-512 machines and differ from them in the
+    last bit for about one argument in ten."""
     d = -np.asarray(P, float)  # foot from hip
     r2 = float(d @ d)
     c2 = (r2 - L_1 * L_1 - L_2 * L_2) / (2.0 * L_1 * L_2)
     if not -1.0 <= c2 <= 1.0:
         raise ValueError(f"foot at {np.sqrt(r2):.4g} m from the hip is out of the leg's reach "
                          f"[{abs(L_1 - L_2):.4g}, {L_1 + L_2:.4g}] m")
-    theta_2 = -np.arccos(c2)  # forward knee
+    theta_2 = -math.acos(c2)  # forward knee
     # absolute direction of the hip-foot line, measured like u(a) = (sin a, -cos a)
-    phi = np.arctan2(d[0], -d[1])
-    theta_1 = phi - np.arctan2(L_2 * np.sin(theta_2), L_1 + L_2 * np.cos(theta_2))
+    phi = math.atan2(d[0], -d[1])
+    theta_1 = phi - math.atan2(L_2 * math.sin(theta_2), L_1 + L_2 * math.cos(theta_2))
     return np.array([theta_1, theta_2])
 
 

@@ -14,7 +14,11 @@ import numpy as np
 from numba import njit
 
 from dynval.handrolled.rk4 import rk4_step
-from dynval.handrolled.rover.dynamics import WHEEL_SIGN, forward_dynamics, segment_inertias
+from dynval.handrolled.rover.dynamics import (
+    WHEEL_SIGN,
+    forward_dynamics_in_frames,
+    segment_inertias,
+)
 from dynval.handrolled.rover.kinematics import (
     adjacent_transforms,
     dh_parameters,
@@ -36,10 +40,18 @@ def wheel_loads(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, L: float,
                 soil: tuple) -> tuple:
     """Wheel force F_Cw and moment N_Cw at each link's CG in link axes (3.28)-(3.29), and
     the per-wheel diagnostics (segments x 2 x N_DIAG)."""
-    N = q.shape[0]
+    return _wheel_loads(adjacent_transforms(q, L), dh_parameters(q, L)[4], qd, T_cmd, p_hub,
+                        p_cg, r, b, D, soil)
+
+
+@njit(cache=True)
+def _wheel_loads(T_adj: np.ndarray, revolute: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray,
+                 p_hub: np.ndarray, p_cg: np.ndarray, r: float, b: float, D: float,
+                 soil: tuple) -> tuple:
+    """:func:`wheel_loads` from the chain's adjacent transforms and joint kinds at q."""
+    N = qd.shape[0]
     n_seg = p_hub.shape[0]
-    T0 = joint_frames(adjacent_transforms(q, L))
-    _, _, _, _, revolute = dh_parameters(q, L)
+    T0 = joint_frames(T_adj)
     F_Cw = np.zeros((N, 3))
     N_Cw = np.zeros((N, 3))
     diag = np.zeros((n_seg, 2, N_DIAG))
@@ -72,9 +84,12 @@ def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, g: float, L:
                   mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray,
                   p_cg: np.ndarray, r: float, b: float, D: float, soil: tuple,
                   wheel_sign: float, n_free: int) -> tuple:
-    """Joint accelerations (3.33) at (q, qd) under wheel torques T_cmd, and diagnostics."""
-    F_Cw, N_Cw, diag = wheel_loads(q, qd, T_cmd, L, p_hub, p_cg, r, b, D, soil)
-    qdd = forward_dynamics(q, qd, g, L, mass, p_C, I_C, F_Cw, N_Cw, wheel_sign, n_free)
+    """Joint accelerations (3.33) at (q, qd) under wheel torques T_cmd, and diagnostics;
+    the chain's transforms at q computed once for the wheels and the dynamics."""
+    T_adj, revolute = adjacent_transforms(q, L), dh_parameters(q, L)[4]
+    F_Cw, N_Cw, diag = _wheel_loads(T_adj, revolute, qd, T_cmd, p_hub, p_cg, r, b, D, soil)
+    qdd = forward_dynamics_in_frames(T_adj, revolute, qd, g, mass, p_C, I_C, F_Cw, N_Cw,
+                                     wheel_sign, n_free)
     return qdd, diag
 
 

@@ -1,0 +1,129 @@
+"""The hexapod's engine comparison loops as compiled loops over many steps: the shared
+laws of dynval.handrolled.hexapod.fastloop (ground with the touchdown points, body
+springs, plan, FO controller, saturation, drives) evaluated from the engine's joints and
+feet, the slide forces, link torques and foot forces applied and the engine stepped,
+without returning to Python. The same arithmetic as HexapodLoop.advance with the
+EnginePlant (held to it by tests/test_hexapod_loop_fast.py):
+
+* MuJoCo (:func:`mujoco_steps`, dynval.engines.mujoco_compiled): one step is mj_step2 then
+  mj_step1, MuJoCo's split of the mj_step + mj_forward of MujocoSimulation.step, which
+  computes the new time's positions and velocities once;
+* PyBullet (:func:`pybullet_steps`, dynval.engines.pybullet_compiled): Bullet's C client,
+  the commands of PybulletSimulation's reads and step, one actual-state request a step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dynval.engines import mujoco_compiled, pybullet_compiled
+from dynval.handrolled.hexapod.fastloop import after_step
+
+
+@njit(cache=True)
+def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
+                 xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
+                 body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
+                 qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, off: np.ndarray,
+                 bodies: np.ndarray, state: tuple, laws: tuple, steps: int, t: float,
+                 count: int) -> tuple[float, int]:
+    """``count`` steps of HexapodLoop.advance on MuJoCo with the shared ground, the loop's
+    ``state`` in place (fastloop.loop_arrays; ``laws``: fastloop.loop_laws):
+    EnginePlant.step (efforts on the slides and hinges, the feet's nonzero forces at their
+    centres), EnginePlant.read (q + off, the feet by points), then fastloop.after_step.
+    Returns (t, impacts)."""
+    F_feet, F_seg, tau_link, dt = state[6], state[7], state[11], laws[7]
+    nb, nq = bodies.shape[0], off.shape[0]
+    P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
+    offsets = np.zeros((nb, 3))
+    q_new, qd_new, feet, feet_v = np.empty(nq), np.empty(nq), np.empty((nb, 2)), \
+        np.empty((nb, 2))
+    mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P,
+                           V, R)
+    hits = 0
+    for _ in range(count):
+        sel, F_W = _pushed(F_feet)
+        mujoco_compiled.step_with_point_forces(step1, step2, apply_ft, m, d, qfrc_applied,
+                                               dofs, np.concatenate((F_seg.ravel(), tau_link)),
+                                               bodies[sel], P[sel], F_W)
+        t += dt
+        steps += 1
+        for r in range(nq):
+            q_new[r] = qpos[qadr[r]] + off[r]
+            qd_new[r] = qvel[dofs[r]]
+        mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets,
+                               P, V, R)
+        _feet(P, V, feet, feet_v)
+        hits += after_step(state, laws, q_new, qd_new, feet, feet_v, steps, t, True)
+    return t, hits
+
+
+@njit(cache=True)
+def _pushed(F_feet: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """EnginePlant.step's forces: the feet with a nonzero ground force (F.any()) and that
+    force in world axes, (F_x, 0, F_y)."""
+    pushed = np.zeros(F_feet.shape[0], np.bool_)
+    for i in range(F_feet.shape[0]):
+        pushed[i] = F_feet[i, 0] != 0.0 or F_feet[i, 1] != 0.0
+    sel = np.nonzero(pushed)[0]
+    F_W = np.zeros((sel.shape[0], 3))
+    for j in range(sel.shape[0]):
+        F_W[j, 0], F_W[j, 2] = F_feet[sel[j], 0], F_feet[sel[j], 1]
+    return sel, F_W
+
+
+@njit(cache=True)
+def _feet(P: np.ndarray, V: np.ndarray, feet: np.ndarray, feet_v: np.ndarray) -> None:
+    """EnginePlant.read's feet: world (x, z) as the paper's (x, y)."""
+    for i in range(P.shape[0]):
+        feet[i, 0], feet[i, 1] = P[i, 0], P[i, 2]
+        feet_v[i, 0], feet_v[i, 1] = V[i, 0], V[i, 2]
+
+
+@njit(cache=True)
+def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
+                   u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
+                   links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
+                   feet_links: np.ndarray, off: np.ndarray, state: tuple, laws: tuple,
+                   steps: int, t: float, count: int) -> tuple[float, int]:
+    """:func:`mujoco_steps` for PyBullet: EnginePlant.step (PybulletSimulation.step's
+    commands: the efforts, the feet's nonzero forces at the points read on this state, the
+    step), EnginePlant.read (one actual-state request with the feet's links, their points
+    as PybulletSimulation.points computes them), then fastloop.after_step."""
+    F_feet, F_seg, tau_link, dt = state[6], state[7], state[11], laws[7]
+    nb, nj = feet_links.shape[0], q_index.shape[0]
+    base, qe, qde = np.empty(13), np.empty(nj), np.empty(nj)
+    link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
+    P, V = np.empty((nb, 3)), np.empty((nb, 3))
+    offsets = np.zeros((nb, 3))
+    q_new, feet, feet_v = np.empty(nj), np.empty((nb, 2)), np.empty((nb, 2))
+    read = (fns, client, body, q_index, u_index, links, base, qe, qde, link_states, p_BI,
+            R_BI, rows, R_LI_T, offsets, P, V)
+    _pybullet_read(*read)  # the points on this state, where the forces push
+    hits = 0
+    for _ in range(count):
+        sel, F_W = _pushed(F_feet)
+        pybullet_compiled.step_with_point_forces(
+            fns, client, body, u_index, np.concatenate((F_seg.ravel(), tau_link)),
+            feet_links[sel], P[sel], F_W)
+        t += dt
+        steps += 1
+        _pybullet_read(*read)
+        for r in range(nj):
+            q_new[r] = qe[r] + off[r]
+        _feet(P, V, feet, feet_v)
+        hits += after_step(state, laws, q_new, qde, feet, feet_v, steps, t, True)
+    return t, hits
+
+
+@njit(cache=True)
+def _pybullet_read(fns, client, body, q_index, u_index, links, base, qe, qde, link_states,
+                   p_BI, R_BI, rows, R_LI_T, offsets, P, V) -> None:
+    """PybulletSimulation's state and points of the feet from one actual-state request:
+    the joints into qe, qde, the points into P, V."""
+    pybullet_compiled.observe(fns, client, body, q_index, u_index, links, base, qe, qde,
+                              link_states)
+    p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
+    pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets,
+                             P, V)

@@ -1,0 +1,295 @@
+"""PyBullet's physics client callable from numba-compiled loops, so that a loop whose forces
+come from shared code (the rover's wheel-soil law) runs many steps without returning to
+Python.
+
+PyBullet's Python API costs a few microseconds a call and builds a tuple of Python floats
+for every number it returns: reading a rover's state, applying its eight hub forces and
+stepping takes about 15 calls, 30-50 times the 3 us step itself.  Under that API lies
+Bullet's C client API (``b3...`` in PhysicsClientC_API.h), which the pybullet extension
+exports; its Python functions are thin wrappers of it (pybullet.c).  Here the same C
+functions are taken from the loaded extension (ctypes, pointer-sized integer arguments)
+and handed to compiled code, so a step is the same commands in the same order:
+
+* one actual-state request with forward kinematics and link velocities (what
+  ``getLinkStates(..., computeLinkVelocity=1, computeForwardKinematics=1)`` sends), from
+  which the base pose and velocity (``getBasePositionAndOrientation``,
+  ``getBaseVelocity``), the joints (``getJointStates``) and the links are read;
+* a torque-control command (``setJointMotorControlArray(TORQUE_CONTROL)``), one
+  external-force command per force (``applyExternalForce(..., WORLD_FRAME)``) and the step
+  (``stepSimulation``).
+
+The one thing pybullet does not export is the client handle behind a physicsClientId: its
+own ``getPhysicsClient(int)``, a local symbol of the extension.  :func:`functions` finds it
+in the extension's ELF symbol table and checks what it returns (the handle must accept
+commands and report the body count the Python API reports).  Where any of this is missing
+(a stripped or non-ELF build, another layout), :func:`functions` returns None and loops
+take the Python path.  tests/test_pybullet_compiled.py holds both paths to the same bits.
+Engine calls stay in this layer: loops call :func:`observe`, :func:`points` and
+:func:`step_with_point_forces`, never PyBullet itself.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import struct
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from dynval.engines import ccall
+
+_PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
+
+# status types and flags of SharedMemoryPublic.h (the last two are pybullet.TORQUE_CONTROL
+# and pybullet.WORLD_FRAME; this module imports pybullet only when asked for its functions)
+CMD_CLIENT_COMMAND_COMPLETED = 2
+CMD_ACTUAL_STATE_UPDATE_COMPLETED = 21
+CMD_DESIRED_STATE_RECEIVED_COMPLETED = 25
+CMD_STEP_FORWARD_SIMULATION_COMPLETED = 26
+CONTROL_MODE_TORQUE = 1
+EF_WORLD_FRAME = 2
+LINK_STATE_DOUBLES = 33  # struct b3LinkState: 3+4+3+4+3+4+3+3+3+3 doubles
+
+
+# The C functions a compiled loop calls, by their index in the address array that
+# :func:`functions` returns (see dynval.engines.ccall for why addresses).
+_SIGNATURES = (  # (name in the extension, result, arguments), in index order
+    ("b3SubmitClientCommandAndWaitStatus", "ptr", "client, command"),
+    ("b3GetStatusType", "int", "status"),
+    ("b3RequestActualStateCommandInit", "ptr", "client, body"),
+    ("b3RequestActualStateCommandComputeLinkVelocity", "int", "command, flag"),
+    ("b3RequestActualStateCommandComputeForwardKinematics", "int", "command, flag"),
+    ("b3GetStatusActualState", "int", "status, 7 out-pointers"),
+    ("b3GetLinkState", "int", "client, status, link, b3LinkState*"),
+    ("b3JointControlCommandInit2", "ptr", "client, body, mode"),
+    ("b3JointControlSetDesiredForceTorque", "int", "command, dof, value"),
+    ("b3ApplyExternalForceCommandInit", "ptr", "client"),
+    ("b3ApplyExternalForce", "void", "command, body, link, F*, p*, flag"),
+    ("b3InitStepSimulationCommand", "ptr", "client"),
+    ("memcpy", "ptr", "dst, src, n (libc: reads through a returned pointer)"),
+)
+(SUBMIT, STATUS_TYPE, STATE_INIT, LINK_VELOCITY, FORWARD_KINEMATICS, ACTUAL_STATE, LINK_STATE,
+ CONTROL_INIT, SET_TORQUE, FORCE_INIT, APPLY_FORCE, STEP_INIT, MEMCPY) = range(len(_SIGNATURES))
+
+
+_ptr, _int, _void = ccall.call_ptr, ccall.call_int, ccall.call_void
+
+
+def _elf_symbol(path: Path, name: str) -> int | None:
+    """The value (address relative to the load base) of the function ``name`` in the ELF
+    file's full symbol table (.symtab, which holds local symbols too), or None. Reads the
+    section headers, the symbol table and its strings only (the extension is ~140 MB)."""
+    want = name.encode() + b"\x00"
+    sym = np.dtype([("name", "<u4"), ("info", "u1"), ("other", "u1"), ("shndx", "<u2"),
+                    ("value", "<u8"), ("size", "<u8")])
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:  # 64-bit LE only
+                return None
+            shoff, = struct.unpack_from("<Q", head, 0x28)
+            shentsize, shnum = struct.unpack_from("<HH", head, 0x3A)
+            f.seek(shoff)
+            table = f.read(shentsize * shnum)
+            sections = [struct.unpack_from("<IIQQQQIIQQ", table, k * shentsize)
+                        for k in range(shnum)]
+            for sh in sections:
+                if sh[1] != 2:  # SHT_SYMTAB
+                    continue
+                f.seek(sh[4])
+                syms = np.frombuffer(f.read(sh[5]), dtype=sym)
+                strtab = sections[sh[6]]
+                f.seek(strtab[4])
+                strings = f.read(strtab[5])
+                for s in syms[(syms["info"] & 0xF) == 2]:  # STT_FUNC
+                    at = int(s["name"])
+                    if strings[at:at + len(want)] == want:
+                        return int(s["value"])
+    except (OSError, struct.error, ValueError):
+        return None
+    return None
+
+
+def _extension() -> Path:
+    """The pybullet extension module's file."""
+    import pybullet
+
+    return Path(pybullet.__file__)
+
+
+@cache
+def functions() -> np.ndarray | None:
+    """The addresses of the C functions of _SIGNATURES (uint64, in index order) in the
+    loaded pybullet extension and libc, or None where one cannot be found (then loops take
+    the Python path)."""
+    try:
+        lib = ctypes.CDLL(str(_extension()))
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        return np.array([ccall.address(getattr(libc if name == "memcpy" else lib, name))
+                         for name, _, _ in _SIGNATURES], dtype=np.uint64)
+    except (OSError, AttributeError, TypeError):
+        return None
+
+
+@cache
+def _get_physics_client() -> ctypes._CFuncPtr | None:
+    """pybullet's own ``getPhysicsClient(int physicsClientId)`` (pybullet.c), located
+    through the extension's symbol table and an exported neighbour's load address."""
+    path = _extension()
+    local = _elf_symbol(path, "getPhysicsClient")
+    anchor = _elf_symbol(path, "b3SubmitClientCommandAndWaitStatus")
+    if local is None or anchor is None:
+        return None
+    try:
+        lib = ctypes.CDLL(str(path))
+        loaded = ccall.address(lib.b3SubmitClientCommandAndWaitStatus)
+    except (OSError, AttributeError):
+        return None
+    return ctypes.CFUNCTYPE(_PTR, ctypes.c_int)(loaded - anchor + local)
+
+
+def client_handle(client_id: int, bodies: int) -> int | None:
+    """The C client handle of pybullet connection ``client_id``, checked: it must accept
+    commands and count ``bodies`` bodies, as the Python API does; None otherwise."""
+    get = _get_physics_client()
+    if get is None or functions() is None:
+        return None
+    handle = get(client_id)
+    if not handle:
+        return None
+    lib = ctypes.CDLL(str(_extension()))
+    lib.b3CanSubmitCommand.argtypes = [_PTR]
+    lib.b3GetNumBodies.argtypes = [_PTR]
+    if lib.b3CanSubmitCommand(handle) != 1 or lib.b3GetNumBodies(handle) != bodies:
+        return None
+    return int(handle)
+
+
+@njit(cache=True)
+def quat_xyzw_to_R(x: float, y: float, z: float, w: float) -> np.ndarray:
+    """pybullet.getMatrixFromQuaternion, operation for operation (btMatrix3x3::setRotation
+    as pybullet.c writes it), so the compiled reads give the Python path's bits."""
+    d = x * x + y * y + z * z + w * w
+    s = 2.0 / d
+    xs, ys, zs = x * s, y * s, z * s
+    wx, wy, wz = w * xs, w * ys, w * zs
+    xx, xy, xz = x * xs, x * ys, x * zs
+    yy, yz, zz = y * ys, y * zs, z * zs
+    return np.array([[1.0 - (yy + zz), xy - wz, xz + wy],
+                     [xy + wz, 1.0 - (xx + zz), yz - wx],
+                     [xz - wy, yz + wx, 1.0 - (xx + yy)]])
+
+
+@njit(cache=True)
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """engines.base.cross3."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
+@njit(cache=True)
+def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
+            u_index: np.ndarray, links: np.ndarray, base: np.ndarray, q: np.ndarray,
+            qd: np.ndarray, link_states: np.ndarray) -> None:
+    """One actual-state request, with forward kinematics and link velocities where
+    ``links`` names any (as getLinkStates(..., computeLinkVelocity=1,
+    computeForwardKinematics=1) asks; without, as getBasePositionAndOrientation and
+    getJointStates ask); into the given arrays: ``base`` = (p_WI, quat xyzw, v_WI, w_WI) of
+    the base inertial frame (13), the joints' positions q and rates qd at their q and u
+    indices, and the b3LinkState of each link of ``links`` (rows of LINK_STATE_DOUBLES).
+    Raises where PyBullet refuses."""
+    cmd = _ptr(fns[STATE_INIT], (client, np.int32(body)))
+    if links.shape[0]:
+        _int(fns[LINK_VELOCITY], (cmd, np.int32(1)))
+        _int(fns[FORWARD_KINEMATICS], (cmd, np.int32(1)))
+    status = _ptr(fns[SUBMIT], (client, cmd))
+    if _int(fns[STATUS_TYPE], (status,)) != CMD_ACTUAL_STATE_UPDATE_COMPLETED:
+        raise RuntimeError("PyBullet refused the actual-state request")
+    ptrs = np.zeros(2, np.uint64)  # the status' actualStateQ and actualStateQdot
+    null, at = np.uint64(0), np.uint64(ptrs.ctypes.data)
+    _int(fns[ACTUAL_STATE], (status, null, null, null, null, at, at + np.uint64(8), null))
+    nq = 7 + (q_index.max() + 1 - 7 if q_index.shape[0] else 0)
+    nu = 6 + (u_index.max() + 1 - 6 if u_index.shape[0] else 0)
+    Q, U = np.empty(nq), np.empty(nu)
+    _ptr(fns[MEMCPY], (np.uint64(Q.ctypes.data), ptrs[0], np.uint64(8 * nq)))
+    _ptr(fns[MEMCPY], (np.uint64(U.ctypes.data), ptrs[1], np.uint64(8 * nu)))
+    base[:7] = Q[:7]
+    base[7:13] = U[:6]
+    for j in range(q_index.shape[0]):
+        q[j] = Q[q_index[j]]
+        qd[j] = U[u_index[j]]
+    for k in range(links.shape[0]):
+        _int(fns[LINK_STATE], (client, status, np.int32(links[k]),
+                               np.uint64(link_states[k].ctypes.data)))
+
+
+@njit(cache=True)
+def base_frame(base: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray):
+    """PybulletSimulation._read_state from the base row of :func:`observe`: (p_WB, R_WB,
+    v_WB, w_WB) of the base link frame."""
+    R_WI = quat_xyzw_to_R(base[3], base[4], base[5], base[6])
+    R_WB = R_WI @ np.ascontiguousarray(R_BI.T)
+    p_WI = base[0:3].copy()
+    p_WB = p_WI - R_WB @ p_BI
+    w = base[10:13].copy()
+    v_WB = base[7:10] + _cross(w, p_WB - p_WI)
+    return p_WB, R_WB, v_WB, w
+
+
+@njit(cache=True)
+def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
+           p_WB: np.ndarray, R_WB: np.ndarray, v_WB: np.ndarray, w_WB: np.ndarray,
+           offsets: np.ndarray, P: np.ndarray, V: np.ndarray) -> None:
+    """PybulletSimulation.point for each point ``offsets[k]``, operation for operation:
+    from the link's CoM state (row ``rows[k]`` of :func:`observe`'s link states, its
+    constant R_LI^T ``R_LI_T[k]``), or from the base frame where ``rows[k]`` is -1:
+    p = a + R (o - c), v = v_a + w x (p - a)."""
+    for k in range(offsets.shape[0]):
+        r = rows[k]
+        if r < 0:
+            a, R, c, v_a, w = p_WB, R_WB, np.zeros(3), v_WB, w_WB
+        else:
+            ls = link_states[r]
+            a = ls[0:3].copy()
+            R = quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]) @ R_LI_T[k]
+            c = ls[7:10].copy()
+            v_a, w = ls[21:24].copy(), ls[24:27].copy()
+        p = a + R @ (offsets[k] - c)
+        P[k] = p
+        V[k] = v_a + _cross(w, p - a)
+
+
+@njit(cache=True)
+def _status(fns: np.ndarray, client: np.uint64, cmd: np.uint64) -> int:
+    """Submit a command and wait: its status type."""
+    return _int(fns[STATUS_TYPE], (_ptr(fns[SUBMIT], (client, cmd)),))
+
+
+@njit(cache=True)
+def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
+                           u_index: np.ndarray, tau: np.ndarray, links: np.ndarray,
+                           P: np.ndarray, F: np.ndarray) -> None:
+    """PybulletSimulation.step: joint torques tau (at the joints' u indices), forces F[k]
+    [N, world] at the world points P[k] of link ``links[k]`` (one command each, in order),
+    then one step. Raises where PyBullet refuses a command."""
+    if u_index.shape[0]:
+        cmd = _ptr(fns[CONTROL_INIT], (client, np.int32(body), np.int32(CONTROL_MODE_TORQUE)))
+        for j in range(u_index.shape[0]):
+            _int(fns[SET_TORQUE], (cmd, np.int32(u_index[j]), np.float64(tau[j])))
+        if _status(fns, client, cmd) != CMD_DESIRED_STATE_RECEIVED_COMPLETED:
+            raise RuntimeError("PyBullet refused the joint torques")
+    for k in range(links.shape[0]):
+        f = np.ascontiguousarray(F[k])
+        p = np.ascontiguousarray(P[k])
+        cmd = _ptr(fns[FORCE_INIT], (client,))
+        _void(fns[APPLY_FORCE], (cmd, np.int32(body), np.int32(links[k]),
+                                 np.uint64(f.ctypes.data), np.uint64(p.ctypes.data),
+                                 np.int32(EF_WORLD_FRAME)))
+        if _status(fns, client, cmd) != CMD_CLIENT_COMMAND_COMPLETED:
+            raise RuntimeError("PyBullet refused an external force")
+    if _status(fns, client, _ptr(fns[STEP_INIT], (client,))) \
+            != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
+        raise RuntimeError("PyBullet refused the step")

@@ -1,0 +1,333 @@
+"""The comparison loop's shared laws compiled (comparisons/hexapod/loop.py, HexapodLoop):
+the plan's joint references (eqs. 1-4, planning.joint_angles), the FO PD^alpha with the
+Pade filters of eq. (16) (control.FractionalPD, fractional.DiscreteFilter), the saturation
+(7), the drives (7)-(9) beside the plant (SharedDrive: semi-implicit Euler, the gear
+impacts (9b)-(9c) by transmission.resolve_play), the body springs (10) and the ground
+(11)-(12) with the touchdown points (ground.Foot), evaluated from any implementation's
+state in one call, and the hand-rolled plant's whole loop over n steps (fast.held_step).
+
+The same equations in the same order as the Python loop, which stays the printed path:
+tests/test_hexapod_loop_fast.py holds whole traces to it, bit for bit (the scalar
+functions are the C library's in both: kinematics.Psi_inv takes math's acos and atan2).
+
+The parameters travel as float arrays (:func:`loop_laws`: fast.constants,
+:func:`plan_constants`, :func:`controller_constants`), so the compiled functions are cached
+once for every parameter set; the loop's state travels as one tuple of arrays changed in
+place (:func:`loop_arrays`). The
+Grunwald-Letnikov form of the controller (p.fo_form = "gl", its sum over the whole memory)
+has no compiled copy: HexapodLoop runs it on the Python path.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from dynval.handrolled.hexapod import fast, planning, transmission
+from dynval.handrolled.hexapod.fractional import K_derivative, pade_coefficients
+from dynval.robots.hexapod.params import HexapodParams, station_x
+
+PROFILE = {"cycloid": 0, "sine": 1}
+
+
+# ---- the plan, eqs. (1)-(4) ----
+def plan_constants(p: HexapodParams, form: str = "corrected"
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scalars of planning.leg_plan and foot_transfer in the order of :func:`leg_plan`,
+    the legs' lift-off phases phi_i, the stations' x_0)."""
+    if form not in planning.FORMS:
+        raise ValueError(f"unknown form {form!r}; use one of {', '.join(planning.FORMS)}")
+    if p.profile not in PROFILE:
+        raise ValueError(f"unknown profile {p.profile!r}; use cycloid or sine")
+    corrected = form == "corrected"
+    Tt = p.t_T if corrected else p.T  # the "T" inside eqs. (1a), (1b)
+    V = p.L_S / p.t_T if corrected else p.V_F  # the "V_F" of (1a)
+    k = p.t_T / p.T if form == "printed" else 1.0  # (1b)'s printed prefactor t_T / T
+    pc = np.array([p.T, p.t_T, p.V_F, p.L_S, p.F_C, p.beta, p.O_i, p.H_B, p.L_i1, p.L_i2,
+                   Tt, V, k, PROFILE[p.profile]])
+    return pc, planning.phases(p.gait, p.beta, p.n), np.asarray(station_x(p), float)
+
+
+@njit(cache=True)
+def foot_transfer(t: float, pc: np.ndarray) -> tuple:
+    """planning.foot_transfer: (x, y, xd, yd, xdd, ydd) of eq. (1a) or (1b) at t into the
+    transfer."""
+    L_S, t_T, F_C, Tt, V, k = pc[3], pc[1], pc[4], pc[10], pc[11], pc[12]
+    w = 2.0 * np.pi / Tt
+    if pc[13] == 0.0:  # eq. (1a)
+        x = V * (t - math.sin(w * t) / w)
+        xd, xdd = V * (1.0 - math.cos(w * t)), V * w * math.sin(w * t)
+        y = 0.5 * F_C * (1.0 - math.cos(w * t))
+        yd, ydd = 0.5 * F_C * w * math.sin(w * t), 0.5 * F_C * w * w * math.cos(w * t)
+        return x, y, xd, yd, xdd, ydd
+    x = k * (L_S * t / t_T - L_S / (2 * np.pi) * math.sin(w * t))  # eq. (1b)
+    xd = k * (L_S / t_T - L_S / (2 * np.pi) * w * math.cos(w * t))
+    xdd = k * L_S / (2 * np.pi) * w * w * math.sin(w * t)
+    if t < 0.5 * Tt:
+        tp, s = t, 1.0
+    else:
+        tp, s = Tt - t, -1.0
+    y = 2 * F_C * tp / Tt - F_C / (2 * np.pi) * math.sin(2 * w * tp)
+    yd = s * (2 * F_C / Tt - F_C / np.pi * w * math.cos(2 * w * tp))
+    ydd = 2 * F_C / np.pi * w * w * math.sin(2 * w * tp)
+    return x, y, xd, yd, xdd, ydd
+
+
+@njit(cache=True)
+def leg_plan(t: float, i: int, pc: np.ndarray, phi: np.ndarray, x0: np.ndarray
+             ) -> np.ndarray:
+    """planning.leg_plan of leg i (0-based): [p_Hd, p_Fd, v_Fd, a_Fd] (8 numbers; the hip
+    velocity is [V_F, 0])."""
+    T, t_T, V_F, L_S, beta, O_i, H_B = pc[0], pc[1], pc[2], pc[3], pc[5], pc[6], pc[7]
+    x_0 = x0[i // 2]
+    out = np.zeros(8)
+    out[0], out[1] = V_F * t + x_0, H_B  # eq. (3)
+    cycle = math.floor(t / T - phi[i])
+    t_lift = (cycle + phi[i]) * T
+    tau = t - t_lift
+    x_land = V_F * (t_lift + t_T) + x_0 + 0.5 * beta * L_S + O_i
+    if tau < t_T:  # eq. (1)
+        x, y, xd, yd, xdd, ydd = foot_transfer(tau, pc)
+        out[2], out[3] = x_land - L_S + x, 0.0 + y
+        out[4], out[5], out[6], out[7] = xd, yd, xdd, ydd
+    else:  # eq. (2)
+        out[2] = x_land
+    return out
+
+
+@njit(cache=True)
+def psi_inv(P0: float, P1: float, L_1: float, L_2: float) -> tuple[float, float]:
+    """kinematics.Psi_inv: eq. (4b)'s forward-knee angles of the hip-minus-foot P."""
+    d = np.array([-P0, -P1])
+    r2 = np.dot(d, d)
+    c2 = (r2 - L_1 * L_1 - L_2 * L_2) / (2.0 * L_1 * L_2)
+    if not -1.0 <= c2 <= 1.0:
+        raise ValueError("a planned foot is out of the leg's reach")
+    theta_2 = -math.acos(c2)
+    phi = math.atan2(d[0], -d[1])
+    return phi - math.atan2(L_2 * math.sin(theta_2), L_1 + L_2 * math.cos(theta_2)), theta_2
+
+
+@njit(cache=True)
+def joint_references(t: float, pc: np.ndarray, phi: np.ndarray, x0: np.ndarray,
+                     out: np.ndarray) -> None:
+    """planning.joint_angles of every leg at t into ``out`` (2n): Theta_d of eq. (4)."""
+    for i in range(out.shape[0] // 2):
+        pl = leg_plan(t, i, pc, phi, x0)
+        out[2 * i], out[2 * i + 1] = psi_inv(pl[0] - pl[2], pl[1] - pl[3], pc[8], pc[9])
+
+
+# ---- the controller, eqs. (14), (16) ----
+def controller_constants(p: HexapodParams) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                    np.ndarray, float]:
+    """FractionalPD's numbers per joint: K_p, the Pade coefficients a (2n x m+1), b
+    (2n x m+1) of eq. (16), the derivative gains K_j, and G_c2's K_c2."""
+    K_p = np.tile([p.K_p1, p.K_p2], p.n)
+    a, b, K = [], [], []
+    for j in range(2 * p.n):
+        K_alpha, alpha = (p.K_alpha1, p.alpha_1) if j % 2 == 0 else (p.K_alpha2, p.alpha_2)
+        aj, bj = pade_coefficients(alpha, p.fo_order)
+        a.append(aj)
+        b.append(bj)
+        K.append(K_derivative(K_alpha, alpha, p.f_sc))
+    return K_p, np.array(a), np.array(b), np.array(K), float(p.K_c2)
+
+
+@njit(cache=True)
+def controller(Th_d: np.ndarray, th: np.ndarray, K_p: np.ndarray, a: np.ndarray,
+               b: np.ndarray, K: np.ndarray, K_c2: float, e_hist: np.ndarray,
+               y_hist: np.ndarray, tau_C: np.ndarray) -> None:
+    """One sample of FractionalPD (no force feedback) into tau_C: per joint the error e,
+    DiscreteFilter's y_k = (a . e - b[1:] . y) / b_0 over the histories (e_hist: the last
+    m+1 errors, y_hist: the last m outputs, newest first, shifted in place), and
+    tau_C = K_c2 (K_p e + K y_k)."""
+    m = y_hist.shape[1]
+    for j in range(th.shape[0]):
+        e = Th_d[j] - th[j]
+        for r in range(m, 0, -1):
+            e_hist[j, r] = e_hist[j, r - 1]
+        e_hist[j, 0] = e
+        y = (np.dot(a[j], e_hist[j]) - np.dot(b[j, 1:].copy(), y_hist[j])) / b[j, 0]
+        for r in range(m - 1, 0, -1):
+            y_hist[j, r] = y_hist[j, r - 1]
+        y_hist[j, 0] = y
+        tau_C[j] = K_c2 * (K_p[j] * e + K[j] * y)
+
+
+# ---- body springs (10), ground (11)-(12), drives (7)-(9) ----
+@njit(cache=True)
+def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: np.ndarray,
+                ground: int, F: np.ndarray) -> None:
+    """Foot.force for every foot into F (n x 2): no force above y = 0 (the touchdown point
+    forgotten, NaN), else eq. (11) or (12) from the touchdown point, stored where the foot
+    first is below."""
+    for i in range(feet.shape[0]):
+        if feet[i, 1] >= 0.0:
+            eta0[i, 0], eta0[i, 1] = np.nan, np.nan
+            F[i, 0], F[i, 1] = 0.0, 0.0
+            continue
+        if math.isnan(eta0[i, 0]):
+            eta0[i, 0], eta0[i, 1] = feet[i, 0], 0.0
+        F[i] = fast._ground(feet[i], feet_v[i], eta0[i], c, ground)
+
+
+def loop_arrays(q: np.ndarray, qd: np.ndarray, feet: np.ndarray, feet_v: np.ndarray,
+                drive: tuple) -> tuple:
+    """The loop's state as the compiled functions take it (``state``), new arrays but for
+    the drive's four (th_m, th_m_dot, th_T, th_T_dot), changed in place from then on:
+    (q, qd, qd_prev, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link,
+    th_m, th_m_dot, th_T, th_T_dot)."""
+    n2, k = len(drive[0]), (len(q) - len(drive[0])) // 2
+    return (q.copy(), qd.copy(), qd.copy(), feet.copy(), feet_v.copy(),
+            np.full((n2 // 2, 2), np.nan),  # touchdown points, NaN in flight
+            np.zeros((n2 // 2, 2)), np.zeros((k, 2)), np.zeros(n2), np.zeros(n2),
+            np.zeros(n2), np.zeros(n2), *drive)
+
+
+def loop_laws(p: HexapodParams, body_form: str) -> tuple:
+    """The constants of the shared laws (``laws``): (fast.constants' c, J_m, J_T, rest,
+    k, the drive's and the ground's codes, dt, f_sr / f_sc, the plan's and the
+    controller's constants with the Pade filters' histories, which change in place)."""
+    c, J_m, J_T, rest = fast.constants(p, body_form)
+    K_p, a, b, K, K_c2 = controller_constants(p)
+    # the histories: the last m+1 errors and m outputs, newest first
+    ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0], b.shape[1] - 1)))
+    return (c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission], fast.GROUND[p.ground],
+            1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)), plan_constants(p), ctrl)
+
+
+@njit(cache=True)
+def inputs(state: tuple, laws: tuple, steps: int, t: float, shared: bool) -> None:
+    """HexapodLoop._update_inputs from the state at t after ``steps`` steps: the ground
+    forces (when ``shared``; else F_feet is the engine's, read by the caller), the body
+    springs (10), at a controller sample the references (4) and tau_C (14), (16), the
+    saturation (7) and the drive's link torque (7), (8b), (9d)."""
+    q, qd, _, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link, th_m, _, \
+        th_T, _ = state
+    c, _, _, rest, k, level, ground, _, ratio, plan, ctrl = laws
+    if shared:
+        feet_forces(feet, feet_v, eta0, c, ground, F_feet)
+    F_seg[:, :] = fast.body_forces(q, qd, c, rest, k)
+    th = q[2 * k:]
+    if steps % ratio == 0:  # controller sample, held until the next one
+        joint_references(t, plan[0], plan[1], plan[2], Th_d)
+        controller(Th_d, th, ctrl[0], ctrl[1], ctrl[2], ctrl[3], ctrl[4], ctrl[5], ctrl[6],
+                   tau_C)
+    tau_m[:] = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
+    if level == 0:
+        tau_link[:] = tau_m
+    elif level == 1:
+        tau_link[:] = c[20] * (th_m - th)  # (8b)
+    else:
+        tau_link[:] = c[20] * (th_T - th)  # (9d)
+
+
+@njit(cache=True)
+def after_step(state: tuple, laws: tuple, q_new: np.ndarray, qd_new: np.ndarray,
+               feet_new: np.ndarray, feet_v_new: np.ndarray, steps: int, t: float,
+               shared: bool) -> int:
+    """HexapodLoop.advance after the plant's step to (q_new, qd_new) at t, its ``steps``-th:
+    the drive's step (the link angles of the step's start), the new state into the loop's
+    arrays (qd_prev: the rates of the step's start) and the inputs for the next step.
+    Returns the gear impacts of the step."""
+    q, qd, qd_prev, feet, feet_v = state[0], state[1], state[2], state[3], state[4]
+    tau_m, th_m, th_m_dot, th_T, th_T_dot = state[10], state[12], state[13], state[14], \
+        state[15]
+    c, J_m, J_T, k, level, dt = laws[0], laws[1], laws[2], laws[4], laws[5], laws[7]
+    hits = drive_step(tau_m, q[2 * k:], th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, c, level,
+                      dt)
+    qd_prev[:] = qd
+    q[:], qd[:] = q_new, qd_new
+    feet[:, :], feet_v[:, :] = feet_new, feet_v_new
+    inputs(state, laws, steps, t, shared)
+    return hits
+
+
+@njit(cache=True)
+def drive_step(tau_m: np.ndarray, th: np.ndarray, th_m: np.ndarray, th_m_dot: np.ndarray,
+               th_T: np.ndarray, th_T_dot: np.ndarray, J_m: np.ndarray, J_T: np.ndarray,
+               c: np.ndarray, level: int, dt: float) -> int:
+    """SharedDrive.step in place, the link angles th held at the step's start: the motor
+    (8a) or (9a), the gear's output side and the impacts (9b)-(9c) with backlash; returns
+    the number of impacts."""
+    if level == 0:
+        return 0
+    if level == 1:
+        a_m = (tau_m - c[21] * th_m_dot - c[20] * (th_m - th)) / J_m  # (8a)
+    else:
+        a_m = (tau_m - c[21] * th_m_dot) / J_m  # (9a)
+    th_m_dot[:] = th_m_dot + dt * a_m
+    th_m[:] = th_m + dt * th_m_dot
+    if level != 2:
+        return 0
+    a_T = (-c[22] * th_T_dot - c[20] * (th_T - th)) / J_T
+    th_T_dot[:] = th_T_dot + dt * a_T
+    th_T[:] = th_T + dt * th_T_dot
+    return transmission.resolve_play(th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, 0.5 * c[23],
+                                     c[24])
+
+
+@njit(cache=True)
+def handrolled_steps(state: tuple, laws: tuple, n: int, steps: int, t: float, count: int
+                     ) -> tuple[float, int]:
+    """``count`` steps of HexapodLoop.advance with the hand-rolled plant (n legs): the
+    plant's step under the held inputs (fast.held_step, time t += dt), its feet, then
+    :func:`after_step`. Returns (t, impacts)."""
+    q, qd, F_feet, F_seg, tau_link = state[0], state[1], state[6], state[7], state[11]
+    c, k, dt = laws[0], laws[4], laws[7]
+    hits = 0
+    for _ in range(count):
+        q_new, qd_new = fast.held_step(q, qd, F_seg, tau_link, F_feet, c, n, k, dt)
+        t += dt
+        steps += 1
+        feet_new, feet_v_new = fast.feet(q_new, qd_new, c, n, k)
+        hits += after_step(state, laws, q_new, qd_new, feet_new, feet_v_new, steps, t, True)
+    return t, hits
+
+
+@njit(cache=True)
+def signal_values(state: tuple, laws: tuple, n: int, impacts: float, t: float
+                  ) -> np.ndarray:
+    """HexapodLoop.signals' values in its order (HexapodLoop.signal_names): the mean hip
+    (com), the segments, the joints and feet, the gear impacts, leg 1's torque split of
+    eq. (6) (fast.torque_terms, the acceleration as the rate difference over the last
+    step) with its drive, and leg 1's planned foot (leg_plan)."""
+    q, qd, qd_prev, feet, feet_v, _, F_feet, F_seg, Th_d, _, tau_m, tau_link, th_m, _, \
+        th_T, _ = state
+    c, k, dt, plan = laws[0], laws[4], laws[7], laws[9]
+    out = np.empty(4 + 4 * k + 12 * n + 1 + 14 + 6)
+    for r in range(4):  # com.x, com.y, com.vx, com.vy: np.mean's sum from zero, over k
+        src = q if r < 2 else qd
+        acc = 0.0
+        for m in range(k):
+            acc += src[2 * m + r % 2]
+        out[r] = acc / k
+    o = 4
+    for m in range(k):
+        out[o], out[o + 1], out[o + 2], out[o + 3] = q[2 * m], q[2 * m + 1], F_seg[m, 0], \
+            F_seg[m, 1]
+        o += 4
+    for i in range(n):
+        for j in range(2):
+            cj = 2 * k + 2 * i + j
+            out[o], out[o + 1] = q[cj], qd[cj]
+            out[o + 2], out[o + 3] = tau_link[2 * i + j], Th_d[2 * i + j]
+            o += 4
+        out[o], out[o + 1], out[o + 2], out[o + 3] = feet[i, 0], feet[i, 1], F_feet[i, 0], \
+            F_feet[i, 1]
+        o += 4
+    out[o] = impacts
+    o += 1
+    idx = np.array([0, 1, 2 * k, 2 * k + 1])
+    qdd = (qd[idx] - qd_prev[idx]) / dt
+    I, CC, G = fast.torque_terms(q[idx], qd[idx], qdd, c)
+    for j in range(2):
+        out[o], out[o + 1], out[o + 2], out[o + 3] = qdd[2 + j], tau_m[j], th_m[j], th_T[j]
+        out[o + 4], out[o + 5], out[o + 6] = I[2 + j], CC[2 + j], G[2 + j]
+        o += 7
+    pl = leg_plan(t, 0, plan[0], plan[1], plan[2])
+    out[o], out[o + 1] = feet_v[0, 0], feet_v[0, 1]
+    out[o + 2], out[o + 3], out[o + 4], out[o + 5] = pl[2], pl[3], pl[5], pl[7]
+    return out
