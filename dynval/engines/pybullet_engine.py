@@ -17,6 +17,7 @@ import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -325,9 +326,15 @@ class PybulletSimulation(_Client):
                              np.array([s[1] for s in js], dtype=float))
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
-        """The named joints' positions and rates: :meth:`state`'s q and qd (new arrays)."""
-        s = self.state()
-        return s.q.copy(), s.qd.copy()
+        """The named joints' positions and rates, :meth:`state`'s q and qd (new arrays),
+        from one getJointStates call where the state has not been read (the compiled
+        actual-state request reads the base and every link besides: slower for these)."""
+        if self._state is not None or not self.jidx:
+            s = self.state()
+            return s.q.copy(), s.qd.copy()
+        js = self._getJointStates(self.body, self.jidx)  # (q, qd, reaction, torque) each
+        return (np.fromiter(map(itemgetter(0), js), float, len(js)),
+                np.fromiter(map(itemgetter(1), js), float, len(js)))
 
     def flat_state(self, links: Sequence[str], offsets: np.ndarray) -> np.ndarray:
         """:meth:`state` and :meth:`points` side by side in one array, for a loop that
