@@ -106,14 +106,14 @@ def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied:
 
 # MujocoSimulation.step's own functions, by index in the array :func:`step_addresses`
 # returns (addresses, not ctypes objects, for a call from Python each step: dynval.engines.ccall)
-MJ_STEP, MJ_FORWARD, MJ_APPLY_FT, MJ_STEP1, MJ_STEP2, MJ_CONTACT_FORCE = range(6)
+MJ_STEP, MJ_FORWARD, MJ_APPLY_FT, MJ_STEP1, MJ_STEP2, MJ_CONTACT_FORCE, MJU_QUAT2MAT = range(7)
 
 
 @cache
 def step_addresses() -> np.ndarray | None:
-    """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1, mj_step2 and
-    mj_contactForce in the libmujoco the bindings loaded (uint64, by the indices above),
-    or None where that library is not found."""
+    """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1, mj_step2,
+    mj_contactForce and mju_quat2Mat in the libmujoco the bindings loaded (uint64, by the
+    indices above), or None where that library is not found."""
     if functions() is None:
         return None
     here = Path(mujoco.__file__).parent
@@ -122,7 +122,8 @@ def step_addresses() -> np.ndarray | None:
     lib = ctypes.CDLL(str(found[0]))
     return np.array([ccall.address(getattr(lib, name))
                      for name in ("mj_step", "mj_forward", "mj_applyFT", "mj_step1",
-                                  "mj_step2", "mj_contactForce")], dtype=np.uint64)
+                                  "mj_step2", "mj_contactForce", "mju_quat2Mat")],
+                    dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -183,16 +184,18 @@ def contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64, geom: np.ndarray
 
 
 @njit(cache=True)
-def state_and_points(qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, dof: np.ndarray,
-                     R: np.ndarray, xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray,
+def state_and_points(fns: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
+                     dof: np.ndarray, xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray,
                      subtree_com: np.ndarray, body_rootid: np.ndarray, bodies: np.ndarray,
                      offsets: np.ndarray, out: np.ndarray) -> None:
     """A free root's state and points' positions and velocities side by side in ``out``:
-    p_WB (3), R_WB (9, row by row; the free joint's quaternion turned by mju_quat2Mat,
-    given), v_WB (3), w_WB = R_WB omega_B (3, by np.dot as MujocoSimulation.state's
-    matmul turns it: BLAS, the same float), the joints' q and qd (n each), then each
+    p_WB (3), R_WB (9, row by row: the free joint's quaternion turned by mju_quat2Mat, as
+    MujocoSimulation.state turns it), v_WB (3), w_WB = R_WB omega_B (3, by np.dot as
+    state's matmul: BLAS, the same float), the joints' q and qd (n each), then each
     point's position and velocity (:func:`points`)."""
     n, m = qadr.shape[0], bodies.shape[0]
+    R, quat = np.empty((3, 3)), qpos[3:7].copy()
+    ccall.call_void(fns[MJU_QUAT2MAT], (np.uint64(R.ctypes.data), np.uint64(quat.ctypes.data)))
     out[0:3] = qpos[0:3]
     out[3:12] = R.ravel()
     out[12:15] = qvel[0:3]

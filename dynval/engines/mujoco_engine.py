@@ -329,16 +329,14 @@ class MujocoSimulation(_MujocoModel):
         reads both every step: p_WB (3), R_WB (9, row by row), v_WB_W (3), w_WB_W (3), q,
         qd, then each point's position and velocity (3 + 3); the same floats, a free
         root's read in one compiled pass (tests/test_engine_fast_reads.py)."""
-        n, m = len(self.qadr), len(links)
-        if not self.floating:  # the root read by mj_objectVelocity: state() itself
-            s = self.state()
+        fns = mujoco_compiled.step_addresses()
+        if not self.floating or fns is None:  # a fixed root (mj_objectVelocity), or no
+            s = self.state()                  # library at hand: state() itself
             P, V = self.points(links, offsets)
             return np.concatenate([s.p_WB, s.R_WB.ravel(), s.v_WB_W, s.w_WB_W, s.q, s.qd,
                                    np.hstack([P, V]).ravel()])
-        R = np.empty((3, 3))
-        mujoco.mju_quat2Mat(R.reshape(9), self._qpos[3:7])
-        out = np.empty(18 + 2 * n + 6 * m)
-        mujoco_compiled.state_and_points(self._qpos, self._qvel, self.qadr, self.dof, R,
+        out = np.empty(18 + 2 * len(self.qadr) + 6 * len(links))
+        mujoco_compiled.state_and_points(fns, self._qpos, self._qvel, self.qadr, self.dof,
                                          *self._frames, self._bodies(links),
                                          np.ascontiguousarray(offsets, dtype=float), out)
         return out
