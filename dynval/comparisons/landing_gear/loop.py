@@ -25,7 +25,7 @@ from dynval.handrolled.landing_gear.state import Observation, attitude_angles
 from dynval.robots.landing_gear.params import JOINTS, LEGS, R_BL, LandingGearParams, p_BH
 
 JOINT_NAMES = [f"{leg}_{j}" for leg in LEGS for j in JOINTS]
-FOOT_LINKS = tuple(f"{leg}_lower" for leg in LEGS)
+FOOT_LINKS = [f"{leg}_lower" for leg in LEGS]
 
 
 @dataclass(frozen=True)
@@ -66,15 +66,13 @@ class EnginePlant:
                                      np.zeros(8)))
 
     def observe(self) -> Observation:
-        # the state and the four feet in one read (flat_state: p_WB, R_WB by rows, v_WB,
-        # w_WB, q (8), qd (8), then each foot's position and velocity)
-        f = self.sim.flat_state(FOOT_LINKS, self.foot_offsets)
-        R_PB = R_PB_from_R_WB(f[3:12].reshape(3, 3))
-        feet = f[34:].reshape(4, 6)
+        s = self.sim.state()
+        R_PB = R_PB_from_R_WB(s.R_WB)
+        P, V = self.sim.points(FOOT_LINKS, self.foot_offsets)  # the four feet in one read
         return Observation(
-            self.sim.time, vec_P(f[0:3]), R_PB, vec_P(f[12:15]), R_PB.T @ vec_P(f[15:18]),
-            f[18:26].reshape(4, 2), f[26:34].reshape(4, 2), vec_P(feet[:, :3]),
-            vec_P(feet[:, 3:]),
+            self.sim.time, vec_P(s.p_WB), R_PB, vec_P(s.v_WB_W),
+            R_PB.T @ vec_P(s.w_WB_W), s.q.reshape(4, 2), s.qd.reshape(4, 2),
+            vec_P(P), vec_P(V),
         )
 
     def step(self, tau: np.ndarray, F_PF: np.ndarray | None, F_th: float) -> None:
