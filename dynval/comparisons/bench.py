@@ -25,6 +25,16 @@ from dynval.robots import ROOT
 from dynval.robots.landing_gear.params import PARAMS
 
 
+def _row(impl: str, model: float, closed: float, plant, n: int) -> dict[str, float]:
+    """One row of the table: seconds per step of the plant ("model") and of the closed loop,
+    and for an engine its bare step (mj_step / stepSimulation with the robot loaded, no
+    force applied, nothing read; over n steps), the yardstick of what a plant adds."""
+    row = {"model": model, "closed_loop": closed}
+    if impl != "handrolled":
+        row["bare"] = plant.sim.bare_step_seconds(n)
+    return row
+
+
 def bench_landing_gear(steps: int) -> dict[str, dict[str, float]]:
     """Seconds per step: the plant step alone ("model") and the whole closed loop
     (observation, controller, contact law, step) as the harness runs it: ten steps at a
@@ -53,7 +63,7 @@ def bench_landing_gear(steps: int) -> dict[str, dict[str, float]]:
             for _ in range(steps):
                 plant.step(tau, F, 0.0)
             model = min(model, (time.perf_counter() - t0) / steps)
-        out[impl] = {"model": model, "closed_loop": closed}
+        out[impl] = _row(impl, model, closed, plant, steps)
     return out
 
 
@@ -94,9 +104,7 @@ def bench_rover(steps: int) -> dict[str, dict[str, float]]:
             for _ in range(steps):
                 plant.advance(T)
         model = (time.perf_counter() - t0) / steps
-        out[impl] = {"model": model, "closed_loop": closed}
-        if impl != "handrolled":
-            out[impl]["bare"] = plant.sim.bare_step_seconds(steps)
+        out[impl] = _row(impl, model, closed, plant, steps)
     return out
 
 
@@ -180,7 +188,7 @@ def bench_quadruped(steps: int) -> dict[str, dict[str, float]]:
             for _ in range(n):
                 loop.plant.step(tau, loop.stance)
             model = min(model, (time.perf_counter() - t0) / n)
-        out[impl] = {"model": model, "closed_loop": closed}
+        out[impl] = _row(impl, model, closed, loop.plant, n)
     return out
 
 
@@ -214,7 +222,7 @@ def bench_hopper(steps: int) -> dict[str, dict[str, float]]:
             for _ in range(steps):
                 plant.step(0.0, 0.0, F)
             model = min(model, (time.perf_counter() - t0) / steps)
-        out[impl] = {"model": model, "closed_loop": closed}
+        out[impl] = _row(impl, model, closed, plant, steps)
     return out
 
 
@@ -274,9 +282,7 @@ def bench_hexapod(steps: int) -> dict[str, dict[str, float]]:
             for _ in range(n):
                 plant.step(*args)
             model = min(model, (time.perf_counter() - t0) / n)
-        out[impl] = {"model": model, "closed_loop": closed}
-        if impl != "handrolled":
-            out[impl]["bare"] = plant.sim.bare_step_seconds(n)
+        out[impl] = _row(impl, model, closed, plant, n)
     return out
 
 
@@ -321,10 +327,12 @@ def main() -> None:
     ref = res["mujoco"]
     print(
         f"{'implementation':<12} {'model us/step':>14} {'x MuJoCo':>9} "
-        f"{'loop us/step':>13} {'x MuJoCo':>9} {'loop/model':>11} {'bare us/step':>13}"
+        f"{'loop us/step':>13} {'x MuJoCo':>9} {'loop/model':>11} {'bare us/step':>13} "
+        f"{'model/bare':>11} {'loop/bare':>10}"
     )
     for impl, r in res.items():
-        bare = f"{r['bare'] * 1e6:13.1f}" if "bare" in r else f"{'':>13}"
+        bare = (f"{r['bare'] * 1e6:13.1f} {r['model'] / r['bare']:11.2f} "
+                f"{r['closed_loop'] / r['bare']:10.2f}") if "bare" in r else ""
         print(
             f"{impl:<12} {r['model'] * 1e6:14.1f} {r['model'] / ref['model']:9.2f} "
             f"{r['closed_loop'] * 1e6:13.1f} {r['closed_loop'] / ref['closed_loop']:9.2f} "

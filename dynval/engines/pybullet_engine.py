@@ -510,7 +510,8 @@ class PybulletSimulation(_Client):
                 self._R_LI_T.setdefault(int(li), _quat_xyzw_to_R(ls[3]).T)
         rows = np.array([-1 if li < 0 else int(np.searchsorted(read, li)) for li in index],
                         dtype=np.int64)
-        R_LI_T = np.array([np.eye(3) if li < 0 else self._R_LI_T[li] for li in index])
+        R_LI_T = np.array([np.eye(3) if li < 0 else self._R_LI_T[li] for li in index],
+                          dtype=float).reshape(-1, 3, 3)
         return CompiledPoints(read, rows, R_LI_T, np.array(index, dtype=np.int64))
 
     def compiled_steps_taken(self, n: int) -> None:
