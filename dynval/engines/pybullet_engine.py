@@ -198,6 +198,7 @@ class _Client:
 
 
 _NO_LINKS = np.zeros(0, dtype=np.int64)  # an actual-state request for the state alone
+_NO_POINTS = np.zeros((0, 3))  # a step without external forces
 
 
 @dataclass(frozen=True)
@@ -448,17 +449,21 @@ class PybulletSimulation(_Client):
 
     def _compiled_step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         """``step`` through the C client: the same commands in the same order."""
-        keys = [(f.link, np.asarray(f.offset, dtype=float)) for f in forces]
-        unread = [(link, o) for link, o in keys if (link, o.tobytes()) not in self._positions]
-        if unread:  # points no loop read on this state: read them all in one request
-            self.points([link for link, _ in unread], np.array([o for _, o in unread]))
-        P = np.array([self._positions[(link, o.tobytes())] for link, o in keys],
-                     dtype=float).reshape(-1, 3)
+        links, P, F = _NO_LINKS, _NO_POINTS, _NO_POINTS
+        if forces:
+            keys = [(f.link, np.asarray(f.offset, dtype=float)) for f in forces]
+            unread = [(link, o) for link, o in keys
+                      if (link, o.tobytes()) not in self._positions]
+            if unread:  # points no loop read on this state: read them all in one request
+                self.points([link for link, _ in unread], np.array([o for _, o in unread]))
+            P = np.array([self._positions[(link, o.tobytes())] for link, o in keys],
+                         dtype=float).reshape(-1, 3)
+            links = np.array([self.link(f.link) for f in forces], dtype=np.int64)
+            F = np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3)
         c = self._c
         pybullet_compiled.step_with_point_forces(
             c.fns, c.client, c.body, c.u_index, np.asarray(tau, dtype=float).reshape(-1),
-            np.array([self.link(f.link) for f in forces], dtype=np.int64),
-            P, np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3))
+            links, P, F)
         self._time += self.dt
         self._forget()
 
