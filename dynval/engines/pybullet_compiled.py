@@ -49,9 +49,17 @@ CMD_CLIENT_COMMAND_COMPLETED = 2
 CMD_ACTUAL_STATE_UPDATE_COMPLETED = 21
 CMD_DESIRED_STATE_RECEIVED_COMPLETED = 25
 CMD_STEP_FORWARD_SIMULATION_COMPLETED = 26
+CMD_CONTACT_POINT_INFORMATION_COMPLETED = 39
 CONTROL_MODE_TORQUE = 1
 EF_WORLD_FRAME = 2
 LINK_STATE_DOUBLES = 33  # struct b3LinkState: 3+4+3+4+3+4+3+3+3+3 doubles
+# struct b3ContactPointData: five ints (flags, body A, body B, link A, link B) padded to 24
+# bytes, then positions on A and B, the normal on B, distance, normal force, the two
+# friction forces and their two directions: 22 eight-byte words
+CONTACT_WORDS = 22
+CONTACT_LINK_A = 3  # int index of link A (as int32 words)
+CONTACT_NORMAL, CONTACT_NORMAL_FORCE, CONTACT_FRICTION_1, CONTACT_FRICTION_2 = 9, 13, 14, 15
+CONTACT_DIRECTION_1, CONTACT_DIRECTION_2 = 16, 19
 
 
 # The C functions a compiled loop calls, by their index in the address array that
@@ -70,9 +78,13 @@ _SIGNATURES = (  # (name in the extension, result, arguments), in index order
     ("b3ApplyExternalForce", "void", "command, body, link, F*, p*, flag"),
     ("b3InitStepSimulationCommand", "ptr", "client"),
     ("memcpy", "ptr", "dst, src, n (libc: reads through a returned pointer)"),
+    ("b3InitRequestContactPointInformation", "ptr", "client"),
+    ("b3SetContactFilterBodyA", "void", "command, body"),
+    ("b3GetContactPointInformation", "void", "client, b3ContactInformation*"),
 )
 (SUBMIT, STATUS_TYPE, STATE_INIT, LINK_VELOCITY, FORWARD_KINEMATICS, ACTUAL_STATE, LINK_STATE,
- CONTROL_INIT, SET_TORQUE, FORCE_INIT, APPLY_FORCE, STEP_INIT, MEMCPY) = range(len(_SIGNATURES))
+ CONTROL_INIT, SET_TORQUE, FORCE_INIT, APPLY_FORCE, STEP_INIT, MEMCPY, CONTACT_INIT,
+ CONTACT_FILTER_A, CONTACT_INFO) = range(len(_SIGNATURES))
 
 
 _ptr, _int, _void = ccall.call_ptr, ccall.call_int, ccall.call_void
@@ -293,3 +305,31 @@ def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
     if _status(fns, client, _ptr(fns[STEP_INIT], (client,))) \
             != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
         raise RuntimeError("PyBullet refused the step")
+
+
+@njit(cache=True)
+def contact_forces(fns: np.ndarray, client: np.uint64, body: int, row_of_link: np.ndarray,
+                   out: np.ndarray) -> None:
+    """Add to out[row_of_link[l + 1]] (rows of 3, -1: not asked for) the native-contact
+    force [N, world] of each of ``body``'s contact points on its link l:
+    f_n n + f_1 t1 + f_2 t2, point by point in the order getContactPoints(bodyA=body)
+    lists them, the sums PybulletSimulation.contact_force_rows makes."""
+    cmd = _ptr(fns[CONTACT_INIT], (client,))
+    _void(fns[CONTACT_FILTER_A], (cmd, np.int32(body)))
+    if _status(fns, client, cmd) != CMD_CONTACT_POINT_INFORMATION_COMPLETED:
+        raise RuntimeError("PyBullet refused the contact-point request")
+    info = np.zeros(2, np.uint64)  # struct b3ContactInformation: int count, then a pointer
+    _void(fns[CONTACT_INFO], (client, np.uint64(info.ctypes.data)))
+    n = info.view(np.int32)[0]
+    data = np.empty(n * CONTACT_WORDS)
+    _ptr(fns[MEMCPY], (np.uint64(data.ctypes.data), info[1], np.uint64(8 * data.shape[0])))
+    words = data.view(np.int32)
+    for k in range(n):
+        r = row_of_link[words[2 * CONTACT_WORDS * k + CONTACT_LINK_A] + 1]
+        if r < 0:
+            continue
+        c = data[CONTACT_WORDS * k:CONTACT_WORDS * (k + 1)]
+        f_n, f_1, f_2 = c[CONTACT_NORMAL_FORCE], c[CONTACT_FRICTION_1], c[CONTACT_FRICTION_2]
+        for a in range(3):
+            out[r, a] += (f_n * c[CONTACT_NORMAL + a] + f_1 * c[CONTACT_DIRECTION_1 + a]
+                          + f_2 * c[CONTACT_DIRECTION_2 + a])

@@ -249,6 +249,7 @@ class PybulletSimulation(_Client):
         self._time = 0.0
         self._foot_links: dict[int, str] = {}
         self._contact_rows: dict[Sequence[str], dict[int, int]] = {}  # link -> 3 row
+        self._contact_tables: dict[Sequence[str], np.ndarray] = {}  # the same, compiled
         # link states of the current step: the loop reads a foot, then applies a force at
         # it, on the same state; cleared whenever the state changes
         self._link_states: dict[int, tuple] = {}
@@ -545,6 +546,17 @@ class PybulletSimulation(_Client):
             rows = self._contact_rows[links] = {
                 self.link(link): 3 * k for k, link in enumerate(links)
                 if self.link(link) in self._foot_links}
+        if self._c is not None:  # the same sums from the C client's contact list
+            c = self._c
+            row_of_link = self._contact_tables.get(links)
+            if row_of_link is None:  # row of link l at l + 1 (the base is -1), else -1
+                row_of_link = self._contact_tables[links] = np.full(
+                    len(self.link_index), -1, dtype=np.int64)
+                for li, r in rows.items():
+                    row_of_link[li + 1] = r // 3
+            forces = np.zeros((len(links), 3))
+            pybullet_compiled.contact_forces(c.fns, c.client, c.body, row_of_link, forces)
+            return forces
         out = [0.0] * (3 * len(links))
         for cp in self._getContactPoints(bodyA=self.body):
             r = rows.get(cp[3])
