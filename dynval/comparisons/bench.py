@@ -35,6 +35,19 @@ def _row(impl: str, model: float, closed: float, plant, n: int) -> dict[str, flo
     return row
 
 
+def _harness_seconds(loop, n: int, chunk: int) -> float:
+    """Seconds per step of ``loop`` run as the harness runs it, ``chunk`` steps at a time
+    (``advance_many``) and then the signals recorded, over n steps (a multiple of chunk),
+    after one chunk of warm-up (numba compilation)."""
+    loop.advance_many(chunk)
+    loop.signals()
+    t0 = time.perf_counter()
+    for _ in range(n // chunk):
+        loop.advance_many(chunk)
+        loop.signals()
+    return (time.perf_counter() - t0) / n
+
+
 def bench_landing_gear(steps: int) -> dict[str, dict[str, float]]:
     """Seconds per step: the plant step alone ("model") and the whole closed loop
     (observation, controller, contact law, step) as the harness runs it: ten steps at a
@@ -175,13 +188,7 @@ def bench_quadruped(steps: int) -> dict[str, dict[str, float]]:
         closed = model = math.inf
         for _ in range(repeats):
             loop = QuadrupedLoop(quad_plant(impl, QUAD, ROOT / "quadruped"), QUAD, TROT)
-            loop.advance_many(chunk)  # warm-up (numba compilation)
-            loop.signals()
-            t0 = time.perf_counter()
-            for _ in range(n // chunk):
-                loop.advance_many(chunk)
-                loop.signals()
-            closed = min(closed, (time.perf_counter() - t0) / n)
+            closed = min(closed, _harness_seconds(loop, n, chunk))
             tau = loop.tau.copy()
             loop.plant.step(tau, loop.stance)  # warm-up (the step's own compiled entry)
             t0 = time.perf_counter()
@@ -269,13 +276,7 @@ def bench_hexapod(steps: int) -> dict[str, dict[str, float]]:
             plant = hexapod_plant(impl, p, "shared", ROOT / "hexapod")
             plant.reset(*planned_start(p))
             loop = HexapodLoop(plant, p)
-            loop.advance_many(chunk)  # warm-up
-            loop.signals()
-            t0 = time.perf_counter()
-            for _ in range(n // chunk):
-                loop.advance_many(chunk)
-                loop.signals()
-            closed = min(closed, (time.perf_counter() - t0) / n)
+            closed = min(closed, _harness_seconds(loop, n, chunk))
             args = (loop.F_seg.copy(), loop.tau_link.copy(), loop.F_feet.copy())
             plant.step(*args)  # warm-up
             t0 = time.perf_counter()
