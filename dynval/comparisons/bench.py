@@ -91,6 +91,7 @@ def bench_rover(steps: int) -> dict[str, dict[str, float]]:
     from dynval.comparisons.rover.scenarios import SCENARIOS as ROVER_SCENARIOS
     from dynval.comparisons.rover.scenarios import initial_state as rover_initial
     from dynval.comparisons.rover.scenarios import scenario_params
+    from dynval.handrolled.rover.wheel_contact import wheel_contacts
     from dynval.robots.rover.params import PARAMS as ROVER
     from dynval.robots.rover.soil import load_soil
 
@@ -118,6 +119,10 @@ def bench_rover(steps: int) -> dict[str, dict[str, float]]:
                 plant.advance(T)
         model = (time.perf_counter() - t0) / steps
         out[impl] = _row(impl, model, closed, plant, steps)
+        if impl != "handrolled":  # the wheel-soil law alone, on this engine's hubs
+            law = plant.law_inputs()
+            out[impl]["law"] = _per_call(lambda law=law, T=T: wheel_contacts(
+                *law, T.ravel(), p.r, p.b, p.D, soil.as_tuple()), steps)
     return out
 
 
@@ -350,6 +355,12 @@ def main() -> None:
                   f"time ({w:.2f} wall s per simulated s; "
                   f"{w / (20000 * res['mujoco']['closed_loop']):.2f} x MuJoCo's loop)")
     if args.robot == "rover":
+        for impl, r in res.items():
+            if "law" in r:
+                print(f"{impl:<12} of the plant's {r['model'] * 1e6:.1f} us/step the "
+                      f"wheel-soil law (4 wheels, 40-halving bisection each) is "
+                      f"{r['law'] * 1e6:.1f} us; the rest is {(r['model'] - r['law']) * 1e6:.1f}"
+                      f" us = {(r['model'] - r['law']) / r['bare']:.2f} x the bare step")
         for impl, r in res.items():
             print(f"{impl:<12} closed loop runs {1e-3 / r['closed_loop']:.1f} x real time "
                   f"at dt = 1 ms (the thesis' MATLAB code: 0.03-0.04 x)")

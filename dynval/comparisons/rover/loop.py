@@ -170,9 +170,10 @@ class EnginePlant:
             sim.compiled_steps_taken(done)
         return diag.reshape(len(self.links), 2, N_DIAG), done
 
-    def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, list[PointForce]]:
-        """Diagnostics and hub forces of every wheel at the engine's current state (the
-        hubs read from the engine in one call, the wheel-soil law run in one)."""
+    def law_inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What the wheel-soil law reads at the engine's current state: the hubs' positions,
+        their links' attitudes and the hubs' velocities in frame 0 (the hubs read from the
+        engine in one call)."""
         s = self.sim.state()
         P_W, V_W = self.sim.points(self.hub_links, self.hub_offsets)
         R_0link = np.empty((len(self.hub_links), 3, 3))
@@ -182,8 +183,13 @@ class EnginePlant:
                 R_W = R_W @ rot_z(s.q[i - 1])
             R_0link[2 * i:2 * i + 2] = R_0W @ R_W
         # R_0W is a signed permutation: these frame changes are exact in any order
-        F_0, diag = wheel_contacts(P_W @ R_W0, R_0link, V_W @ R_W0, T_cmd.ravel(),
-                                   self.p.r, self.p.b, self.p.D, self.soil)
+        return P_W @ R_W0, R_0link, V_W @ R_W0
+
+    def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, list[PointForce]]:
+        """Diagnostics and hub forces of every wheel at the engine's current state (the
+        wheel-soil law run in one call on :meth:`law_inputs`)."""
+        F_0, diag = wheel_contacts(*self.law_inputs(), T_cmd.ravel(), self.p.r, self.p.b,
+                                   self.p.D, self.soil)
         forces = [PointForce(link, o, F) for link, o, F in
                   zip(self.hub_links, self.hub_offsets, F_0 @ R_0W, strict=True)]
         return diag.reshape(len(self.links), 2, N_DIAG), forces
