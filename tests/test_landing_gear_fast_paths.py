@@ -120,3 +120,56 @@ def test_chunk_hands_a_failed_compiled_controller_to_the_stepwise_one() -> None:
         loops[1].advance_many(10)
         assert loops[0].t == loops[1].t
         assert loops[0].signals() == loops[1].signals()
+
+
+def _engine_trace(implementation: str, scenario: str, fast: bool, seconds: float,
+                  unreachable: bool = False):
+    """The trace of an engine plant's closed loop with the shared contact law, as
+    scenarios.run_one records it (harness.run: advance_many between 1 kHz samples), by the
+    compiled chunks (``fast``) or by advance() step by step; ``unreachable``: the compiled
+    controller's copy of y_0 out of every leg's reach, so that each chunk hands its step
+    to the stepwise controller."""
+    from dynval.comparisons import harness
+    from dynval.comparisons.landing_gear.scenarios import WORKSPACE
+
+    p, sc = PARAMS, SCENARIOS[scenario]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    plant = make_plant(implementation, p, "as_derived", "shared", aSL, aAZ, Forms(),
+                       ROOT / "landing_gear")
+    plant.reset(initial_state(p, aSL, aAZ))
+    loop = LandingGearLoop(plant, p, aSL, aAZ, sc.level_controller, "shared", Forms(),
+                           fast=fast)
+    if unreachable:
+        loop.controller._constants[0] = 10.0
+    trace = harness.run(loop, seconds, p.dt, max(1, int(round(1e-3 / p.dt))),
+                        workspace=WORKSPACE)
+    return trace, loop
+
+
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+@pytest.mark.parametrize("scenario", ["slope_lc", "slope_nolc", "flat"])
+def test_engine_chunks_equal_the_python_loop(implementation: str, scenario: str) -> None:
+    """The engines' compiled chunks (comparisons/landing_gear/compiled.py) against
+    advance() step by step over the landing's first second (touchdown, the thrust ramped
+    down, stick and slip, levelling): the whole trace the same floats, the contact and
+    controller states equal."""
+    (python, a), (chunked, b) = (_engine_trace(implementation, scenario, fast, 1.0)
+                                 for fast in (False, True))
+    assert b._chunks() is not None  # the compiled path was taken
+    assert python.equals(chunked)
+    assert a.controller.t_touchdown == b.controller.t_touchdown is not None
+    assert python["body.thrust"].iloc[-1] < python["body.thrust"].max()  # the ramp ran
+    for x, y in ((a.law, b.law), (a.controller, b.controller)):
+        for name, value in vars(x).items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, getattr(y, name))
+
+
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+def test_engine_chunks_hand_a_failed_controller_to_the_stepwise_one(implementation: str
+                                                                    ) -> None:
+    """Where the compiled controller gives up (its copy of y_0 out of reach), each engine
+    chunk stops after that step and the stepwise controller takes it, as advance() does."""
+    python, chunked = (_engine_trace(implementation, "slope_lc", fast, 0.05,
+                                     unreachable=True)[0] for fast in (False, True))
+    assert python.equals(chunked)

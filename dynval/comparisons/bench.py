@@ -51,8 +51,8 @@ def _harness_seconds(loop, n: int, chunk: int) -> float:
 def bench_landing_gear(steps: int) -> dict[str, dict[str, float]]:
     """Seconds per step: the plant step alone ("model") and the whole closed loop
     (observation, controller, contact law, step) as the harness runs it: ten steps at a
-    time (``advance_many``, compiled for the hand-rolled plant), then the signals
-    recorded; the fastest of three runs of each."""
+    time (``advance_many``, compiled chunks for every plant with the shared contact law),
+    then the signals recorded; the fastest of three runs of each."""
     p, sc = PARAMS, SCENARIOS["slope_lc"]
     aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
     chunk = 10  # the harness records every tenth step (1 kHz at dt = 0.1 ms)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dynval.comparisons.landing_gear.compiled import EngineChunks
 from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
 from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.landing_gear import fastloop
@@ -95,11 +96,17 @@ class HandrolledPlant(DecoupledLandingGear):
 
 
 class LandingGearLoop:
-    """Controller + contact + plant; ``contact`` is "shared" or "native"."""
+    """Controller + contact + plant; ``contact`` is "shared" or "native".  ``fast`` (the
+    default): :meth:`advance_many` runs the loop with the shared contact law as compiled
+    chunks (the hand-rolled plant, and the engines where their compiled calls are at
+    hand); False: ``advance()`` step by step, the Python path, for every plant."""
 
     def __init__(self, plant, p: LandingGearParams, alpha_SL: float, alpha_AZ: float,
-                 level_controller: bool, contact: str, forms: Forms) -> None:
+                 level_controller: bool, contact: str, forms: Forms, fast: bool = True
+                 ) -> None:
         self.plant = plant
+        self.fast = fast
+        self._engine_chunks: EngineChunks | bool | None = None
         self.p = p
         self.implementation = plant.name
         self.contact_mode = contact
@@ -134,29 +141,57 @@ class LandingGearLoop:
         self.t = self.obs.t
         self._update_inputs()
 
+    def compiled_inputs(self) -> tuple:
+        """The contact law's and the controllers' arrays as the compiled chunks read and
+        update them (fastloop.update_inputs' ``shared``), gathered at each chunk: the
+        stepwise controller may replace its arrays."""
+        law, c, p = self.law, self.controller, self.p
+        return (np.array([law.k, law.b, law.mu_S, law.mu_D]), law.R_SP, law.in_contact,
+                law.anchor_pt, law.slipping, c.level_controller, c.int_e, c.int_theta,
+                c.y_ref, c.theta_ref, c.pitch_sign, c._constants,
+                np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp]))
+
+    def _chunks(self) -> EngineChunks | None:
+        """The engine plant's compiled chunks (shared contact, ``fast``, the engine's
+        compiled calls at hand), made once; None: step by step in Python."""
+        if self._engine_chunks is None:
+            plant = self.plant
+            ok = (self.fast and self.contact_mode == "shared"
+                  and isinstance(plant, EnginePlant) and EngineChunks.available(plant.sim))
+            self._engine_chunks = EngineChunks(plant.sim, FOOT_LINKS, plant.foot_offset,
+                                               self.p.dt, self.p.m, self.p.g) if ok else False
+        return self._engine_chunks or None
+
     def advance_many(self, n: int) -> None:
-        """``n`` calls of ``advance``; the hand-rolled plant with the shared contact law as
-        one compiled chunk (handrolled/landing_gear/fastloop.py: the same kernels in the
-        same order, the same floats)."""
-        if not (isinstance(self.plant, DecoupledLandingGear) and self.contact_mode == "shared"):
+        """``n`` calls of ``advance``; with the shared contact law and ``fast``, as
+        compiled chunks: the hand-rolled plant by handrolled/landing_gear/fastloop.py, the
+        engines by comparisons/landing_gear/compiled.py (the same kernels and engine calls
+        in the same order, the same floats)."""
+        handrolled = isinstance(self.plant, DecoupledLandingGear)
+        chunks = None if handrolled else self._chunks()
+        if not (self.fast and self.contact_mode == "shared" and (handrolled or chunks)):
             for _ in range(n):
                 self.advance()
             return
-        plant, law, c, p = self.plant, self.law, self.controller, self.p
-        t, F_th = np.array([plant.t]), np.array([float(self.F_th)])
+        plant, c, p = self.plant, self.controller, self.p
+        F_th = np.array([float(self.F_th)])
         t_touchdown = np.array([math.nan if c.t_touchdown is None else c.t_touchdown])
-        done, state, tau, F_PF, _, _ = fastloop.run_chunk(
-            (plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad),
-            t, np.ascontiguousarray(self.tau, dtype=float),
-            np.ascontiguousarray(self.F_PF, dtype=float), F_th,
-            np.array([p.dt, p.m, p.g, p.m_U, p.m_L, p.l_U, p.l_L]), plant.p_BH, plant.R_BL,
-            plant.I_diag, (plant._printed_gravity, plant._printed_moments),
-            np.array([law.k, law.b, law.mu_S, law.mu_D]), law.R_SP, law.in_contact,
-            law.anchor_pt, law.slipping, c.level_controller, c.int_e, c.int_theta, c.y_ref,
-            c.theta_ref, c.pitch_sign, c._constants,
-            np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp]), t_touchdown, n)
-        plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad = state
-        plant.t = float(t[0])
+        tau = np.ascontiguousarray(self.tau, dtype=float)
+        F_PF = np.ascontiguousarray(self.F_PF, dtype=float)
+        if handrolled:
+            t = np.array([plant.t])
+            done, state, tau, F_PF, _, _ = fastloop.run_chunk(
+                (plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta,
+                 plant.thetad), t, tau, F_PF, F_th,
+                np.array([p.dt, p.m, p.g, p.m_U, p.m_L, p.l_U, p.l_L]), plant.p_BH,
+                plant.R_BL, plant.I_diag, (plant._printed_gravity, plant._printed_moments),
+                self.compiled_inputs(), t_touchdown, n)
+            plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad = \
+                state
+            plant.t = float(t[0])
+        else:
+            done, tau, F_PF = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
+                                         self.compiled_inputs(), t_touchdown, n)
         c.t_touchdown = None if math.isnan(t_touchdown[0]) else float(t_touchdown[0])
         self.obs = plant.observe()
         self.t, self.F_PF = self.obs.t, F_PF

@@ -5,7 +5,9 @@ feet (model.feet_in_P), the contact law (contact._forces), the level, inverse-ki
 and joint controllers (control._joint_torques_kernel) and the thrust of eq. (10) -- for a
 number of steps without returning to Python.  The same kernels in the same order, so the
 same floats (tests/test_landing_gear_fast_paths.py); the attitude angles and eq. (10)
-are so3.euler_yxz and com_dynamics.thrust compiled from their own source.
+are so3.euler_yxz and com_dynamics.thrust compiled from their own source.  What follows
+the observation (:func:`update_inputs`) is shared with the engines' compiled chunks
+(comparisons/landing_gear/compiled.py).
 """
 
 from __future__ import annotations
@@ -26,18 +28,48 @@ _thrust = njit(cache=True)(com_dynamics.thrust)
 
 
 @njit(cache=True)
-def run_chunk(state, t, tau, F_PF, F_th, plant, p_BH, R_BL, I_diag, printed, law, R_SP,
-              in_contact, anchor, slipping, level, int_e, int_theta, y_ref, theta_ref,
-              pitch_sign, constants, thrust, t_touchdown, n_steps):
+def update_inputs(t, R_PB, ydot, theta, thetad, p_PF, v_PF, dt, m, g, shared, F_th,
+                  t_touchdown, tau):
+    """LandingGearLoop._update_inputs with the shared contact law, from an observation at
+    time ``t`` (R_PB, the vertical velocity ydot = v_PB[1], theta, thetad, the feet's
+    p_PF and v_PF): the foot forces (contact._forces), any contact, the attitude angles
+    (state.attitude_angles), the joint torques into ``tau`` (control's kernel), then the
+    thrust of eq. (10) into F_th[0], ramped to zero after the first touchdown (its time
+    into t_touchdown[0], NaN: none yet).  ``shared``: the contact law's and controllers'
+    arrays (LandingGearLoop.compiled_inputs), updated in place.  Returns (F_PF, False
+    where a reference foot is out of the joint controller's reach: tau and F_th are then
+    left for the stepwise controller, which names the foot)."""
+    law, R_SP, in_contact, anchor, slipping, level, int_e, int_theta, y_ref, theta_ref, \
+        pitch_sign, constants, thrust = shared
+    F_PF = _forces(p_PF, v_PF, R_SP, law[0], law[1], law[2], law[3], in_contact, anchor,
+                   slipping)
+    any_contact = np.max(np.dot(F_PF, R_SP[1].copy())) > 0.0  # the normal forces
+    _, pitch, roll = _euler_yxz(R_PB)  # state.attitude_angles
+    if not _joint_torques_kernel(level, roll, pitch, dt, int_e, int_theta, y_ref, theta_ref,
+                                 theta, thetad, tau, pitch_sign, constants):
+        return F_PF, False
+    # LandingGearController.thrust: eq. (10), ramped to zero after the first touchdown
+    F = _thrust(ydot, thrust[0], thrust[1], m, g)
+    if any_contact and math.isnan(t_touchdown[0]):
+        t_touchdown[0] = t
+    if not math.isnan(t_touchdown[0]):
+        F = F * max(0.0, 1.0 - (t - t_touchdown[0]) / thrust[2])
+    F_th[0] = F
+    return F_PF, True
+
+
+@njit(cache=True)
+def run_chunk(state, t, tau, F_PF, F_th, plant, p_BH, R_BL, I_diag, printed, shared,
+              t_touchdown, n_steps):
     """``n_steps`` of LandingGearLoop.advance (hand-rolled plant, shared contact).
 
     state: (p_PB, v_PB, R_PB, omega_B, theta, thetad), the plant's arrays; t, F_th and
     t_touchdown (NaN: none yet) are 1-arrays; plant: dt, m, g, m_U, m_L, l_U, l_L;
-    printed: (leg gravity, moments); law: k, b, mu_S, mu_D; thrust: ydot_ref, C_thrust,
-    thrust_ramp.  The contact and controller arrays are updated in place.  Returns (steps
-    done, negated where the joint controller found a reference foot out of reach after
-    the last of them, the new state, tau, F_PF, the feet's positions and velocities):
-    the caller then runs that step's controllers in Python, which name the foot."""
+    printed: (leg gravity, moments); shared: see :func:`update_inputs`, whose arrays are
+    updated in place.  Returns (steps done, negated where the joint controller found a
+    reference foot out of reach after the last of them, the new state, tau, F_PF, the
+    feet's positions and velocities): the caller then runs that step's controllers in
+    Python, which name the foot."""
     dt, m, g, m_U, m_L, l_U, l_L = plant[0], plant[1], plant[2], plant[3], plant[4], \
         plant[5], plant[6]
     p_PB, v_PB, R_PB, omega_B, theta, thetad = state
@@ -51,20 +83,10 @@ def run_chunk(state, t, tau, F_PF, F_th, plant, p_BH, R_BL, I_diag, printed, law
         # observe, then LandingGearLoop._update_inputs
         p_PF, v_PF = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U,
                                l_L)
-        F_PF = _forces(p_PF, v_PF, R_SP, law[0], law[1], law[2], law[3], in_contact, anchor,
-                       slipping)
-        any_contact = np.max(np.dot(F_PF, R_SP[1].copy())) > 0.0  # the normal forces
-        _, pitch, roll = _euler_yxz(R_PB)  # state.attitude_angles
         tau = np.empty((4, 2))
-        if not _joint_torques_kernel(level, roll, pitch, dt, int_e, int_theta, y_ref,
-                                     theta_ref, theta, thetad, tau, pitch_sign, constants):
+        F_PF, ok = update_inputs(t[0], R_PB, v_PB[1], theta, thetad, p_PF, v_PF, dt, m, g,
+                                 shared, F_th, t_touchdown, tau)
+        if not ok:
             done = -(step + 1)
             break
-        # LandingGearController.thrust: eq. (10), ramped to zero after the first touchdown
-        F = _thrust(v_PB[1], thrust[0], thrust[1], m, g)
-        if any_contact and math.isnan(t_touchdown[0]):
-            t_touchdown[0] = t[0]
-        if not math.isnan(t_touchdown[0]):
-            F = F * max(0.0, 1.0 - (t[0] - t_touchdown[0]) / thrust[2])
-        F_th[0] = F
     return done, (p_PB, v_PB, R_PB, omega_B, theta, thetad), tau, F_PF, p_PF, v_PF
