@@ -296,7 +296,7 @@ def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
     for k in range(links.shape[0]):
         # one command per force, as pybullet sends them: b3ApplyExternalForce stores force
         # k's components at [k + i], the server reads them at [3 k + i], so a second force
-        # in one command would overwrite the first (Bullet 3.25, PhysicsClientC_API.cpp)
+        # in one command would overwrite the first (PhysicsClientC_API.cpp, pybullet 3.2.7)
         f = np.ascontiguousarray(F[k])
         p = np.ascontiguousarray(P[k])
         cmd = _ptr(fns[FORCE_INIT], (client,))
