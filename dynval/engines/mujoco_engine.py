@@ -398,15 +398,18 @@ class MujocoSimulation(_MujocoModel):
     def _split_step(self) -> bool:
         """Whether a step may be mj_step2 then mj_step1 (one forward pass) instead of
         mj_step then mj_forward: MuJoCo's documented split of mj_step for its Euler and
-        implicit integrators, the same numbers where nothing carries from the
-        acceleration stage into the next step, i.e. no constraint (the solver warm-starts
-        from the last accelerations, and native contact reads the last constraint forces)."""
+        implicit integrators. The trajectory is the same either way: mj_forward's
+        acceleration stage at the new time persists nothing the next step reads (the
+        solver's warm start, qacc_warmstart, is saved by the step's integration), measured
+        with joint limits engaged (tests/test_engine_c_api.py). Not with native contact,
+        whose forces are read from the constraint solve at the new time, which only
+        mj_forward makes; and not with equalities or actuators, which no robot here has
+        to test it on."""
         split = getattr(self, "_split", None)
         if split is None:
             m = self.model
             split = self._split = (
                 getattr(self, "ground", None) is None and m.neq == 0 and m.nu == 0
-                and not m.jnt_limited.any()
                 and int(m.opt.integrator) != int(mujoco.mjtIntegrator.mjINT_RK4))
         return split
 
