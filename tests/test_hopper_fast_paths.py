@@ -66,3 +66,27 @@ def test_compiled_chunks_follow_the_sampling_and_the_printed_bias() -> None:
     (python, a), (chunked, b) = (_trace("handrolled", "speed", fast, 4.5, "printed", 3)
                                  for fast in (False, True))
     _assert_same(python, chunked, a, b, True)
+
+
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+def test_chunks_and_single_steps_mixed(implementation: str) -> None:
+    """Chunks between single advance() steps (PyBullet's chunk then reads the foot again
+    rather than reuse the last chunk's): advance()'s floats still, through a touchdown
+    with a forward speed reference (the foot moves in x, where the forces push)."""
+    sc = SCENARIOS["height"]
+    loops = []
+    for fast in (False, True):
+        plant = make_plant(implementation, PARAMS, "shared", ROOT / "hopper")
+        plant.reset(*initial_state(PARAMS))
+        loops.append(HopperLoop(plant, PARAMS, "shared", piecewise(sc.h_d),
+                                piecewise(((0.0, 0.5),)), fast=fast))
+    python, mixed = loops
+    for k in range(400):  # 0.8 s: the first touchdown near 0.4 s
+        for _ in range(10):
+            python.advance()
+        mixed.advance_many(4 + k % 2)
+        mixed.advance()
+        mixed.advance_many(5 - k % 2)
+        assert python.t == mixed.t
+        assert python.signals() == mixed.signals()
+    assert python.controller.touchdowns >= 1

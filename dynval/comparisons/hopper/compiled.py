@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from dynval.engines import mujoco_compiled, pybullet_compiled
-from dynval.handrolled.hopper.fastloop import Control, Laws, LoopState, update_inputs
+from dynval.handrolled.hopper.fastloop import LoopState, named, plain, update_inputs
 
 
 @njit(cache=True)
@@ -51,14 +51,16 @@ def _efforts(s: LoopState, tau: np.ndarray, F_W: np.ndarray) -> None:
 def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
                  dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
                  frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
-                 s: LoopState, t: float, dt: float, p: Laws, c: Control, n_steps: int
+                 s: tuple, t: float, dt: float, p: tuple, c: tuple, n_steps: int
                  ) -> tuple:
     """``n_steps`` of HopperLoop.advance on MuJoCo with the shared contact law:
     MujocoSimulation.step (mujoco_compiled.step_and_forward: the efforts, the foot's force
     at ``offsets`` of ``bodies`` (the leg's origin), mj_step and mj_forward, or mj_step2
     and mj_step1 with ``split``), the state and the foot as flat_state reads them
     (mujoco_compiled.state_and_points), then fastloop.update_inputs.  frames_: (xpos,
-    xmat, cvel, subtree_com, body_rootid).  Returns (state, t)."""
+    xmat, cvel, subtree_com, body_rootid); s, p, c: as fastloop.run_chunk's.  Returns
+    (state, the flat state after the last step: what flat_state reads)."""
+    s, p, c = named(s, p, c)
     xpos, xmat, cvel, subtree_com, body_rootid = frames_
     tau, F_W = np.empty(2), np.empty((1, 3))
     f, obs = np.empty(18 + 2 * qadr.shape[0] + 6), np.empty(14)
@@ -72,27 +74,28 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
         _observation(f, obs)
         s = update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
                                     s.F_min, s.controller), t, obs, p, c)
-    return s, t
+    return plain(s), f
 
 
 @njit(cache=True)
 def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
                    u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   point_links: np.ndarray, offsets: np.ndarray, s: LoopState, t: float,
-                   dt: float, p: Laws, c: Control, n_steps: int) -> tuple:
+                   point_links: np.ndarray, offsets: np.ndarray, P: np.ndarray, s: tuple,
+                   t: float, dt: float, p: tuple, c: tuple, n_steps: int) -> tuple:
     """:func:`mujoco_chunk` for PyBullet: PybulletSimulation.step's commands (the efforts,
     the foot's force at its point read on this state, the step), then the state and the
     foot from one actual-state request (pybullet_compiled.state_and_points, as flat_state
-    reads them), then fastloop.update_inputs."""
+    reads them), then fastloop.update_inputs.  P: the foot's position on this state,
+    read by the caller (its row updated by each read); returns as :func:`mujoco_chunk`."""
+    s, p, c = named(s, p, c)
     nj = q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
-    P, V, F_W, tau = np.empty((1, 3)), np.empty((1, 3)), np.empty((1, 3)), np.empty(2)
+    V, F_W, tau = np.empty((1, 3)), np.empty((1, 3)), np.empty(2)
     f, obs = np.empty(18 + 2 * nj + 6), np.empty(14)
     read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
             base, q, qd, link_states, P, V)
-    pybullet_compiled.state_and_points(*read)  # the foot on this state, where F pushes
     for _ in range(n_steps):
         _efforts(s, tau, F_W)
         pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau,
@@ -105,7 +108,7 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         _observation(f, obs)
         s = update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
                                     s.F_min, s.controller), t, obs, p, c)
-    return s, t
+    return plain(s), f
 
 
 class EngineChunks:
@@ -113,19 +116,21 @@ class EngineChunks:
     gathered once; :meth:`run` steps it."""
 
     def __init__(self, sim, link: str, dt: float) -> None:
-        self.sim, self.dt = sim, dt
-        offsets = np.zeros((1, 3))  # the foot: the leg link's origin
+        self.sim, self.dt, self.link = sim, dt, link
+        self.offsets = np.zeros((1, 3))  # the foot: the leg link's origin
+        self._foot: tuple[np.ndarray, float] | None = None  # (P, the time it was read at)
         if sim.name == "mujoco":
             c = sim.compiled()
             self._args = (mujoco_compiled.step_addresses(), np.uint64(c.m), np.uint64(c.d),
                           c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
                           (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
-                          np.array([sim.body_id(link)], dtype=np.int64), offsets,
+                          np.array([sim.body_id(link)], dtype=np.int64), self.offsets,
                           sim._split_step())
         else:
             c, plan = sim.compiled(), sim.compiled_points([link])
             self._args = (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI,
-                          plan.links, plan.rows, plan.R_LI_T, plan.point_links, offsets)
+                          plan.links, plan.rows, plan.R_LI_T, plan.point_links,
+                          self.offsets)
 
     @staticmethod
     def available(sim) -> bool:
@@ -135,16 +140,21 @@ class EngineChunks:
                 and sim.compiled() is not None
         return sim.name == "pybullet" and sim.compiled() is not None
 
-    def run(self, s: LoopState, t: float, p: Laws, c: Control, n: int) -> LoopState:
-        """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`), the simulation told
-        of them (MuJoCo: raises where it found its accelerations unstable; PyBullet: its
-        clock advanced): the loop's state after them."""
+    def run(self, s: tuple, t: float, p: tuple, c: tuple, n: int) -> tuple:
+        """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`; s, p, c as theirs),
+        the simulation told of them (MuJoCo: raises where it found its accelerations
+        unstable; PyBullet: its clock advanced): (the loop's state, the flat state)."""
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
-            s, _ = mujoco_chunk(*self._args, s, t, self.dt, p, c, n)
+            out = mujoco_chunk(*self._args, s, t, self.dt, p, c, n)
             sim.check_stable(bad)
-        else:
-            s, _ = pybullet_chunk(*self._args, s, t, self.dt, p, c, n)
-            sim.compiled_steps_taken(n)
-        return s
+            return out
+        # the foot's point on this state, where the first force pushes: the last chunk's
+        # read where nothing has stepped the simulation since, else read here
+        P = self._foot[0] if self._foot is not None and self._foot[1] == sim.time \
+            else sim.points([self.link], self.offsets)[0]
+        out = pybullet_chunk(*self._args, P, s, t, self.dt, p, c, n)
+        sim.compiled_steps_taken(n)
+        self._foot = (P, sim.time)
+        return out

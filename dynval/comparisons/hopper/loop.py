@@ -18,7 +18,7 @@ import numpy as np
 from dynval.comparisons.hopper.compiled import EngineChunks
 from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hopper import contact, fastloop
-from dynval.handrolled.hopper.control import Observation, RaibertController
+from dynval.handrolled.hopper.control import ControllerState, Observation, RaibertController
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
@@ -92,10 +92,13 @@ class EnginePlant:
                                      np.array([th, r]), np.array(qd[3:5])))
 
     def observe(self) -> PlantState:
-        # the state and the foot point read together (flat_state: one array, its layout
-        # p_WB, R_WB by rows, v_WB, w_WB, (theta_1, r), their rates, foot p, foot v), as
-        # Python floats
-        f = self.sim.flat_state(_LEG, _FOOT).tolist()
+        return self.plant_state(self.sim.flat_state(_LEG, _FOOT))
+
+    def plant_state(self, flat: np.ndarray) -> PlantState:
+        """The state and the foot point read together (flat_state: one array, its layout
+        p_WB, R_WB by rows, v_WB, w_WB, (theta_1, r), their rates, foot p, foot v), as
+        Python floats."""
+        f = flat.tolist()
         x, y, z = f[0], f[1], f[2]
         return PlantState(self.sim.time, [x, z, pitch_of_R_WB(f[3], f[9]), f[18], f[19]],
                           [f[12], f[14], -f[16], f[20], f[21]], [f[22], f[24]],
@@ -235,10 +238,10 @@ class HopperLoop:
             else:
                 ok = False
             c = self.controller
-            self._chunks = (fastloop.laws(p), fastloop.Control(
-                int(p.control_every), float(c.attitude_sign), bool(c.active),
-                *(np.array(a, dtype=float) for r in refs for a in (r.times, r.values))),
-                engine) if ok else False
+            control = (int(p.control_every), float(c.attitude_sign), bool(c.active),
+                       *(np.array(a, dtype=float) for r in refs for a in (r.times, r.values)))
+            # plain tuples: the chunks name them (fastloop.Laws, fastloop.Control)
+            self._chunks = (tuple(fastloop.laws(p)), control, engine) if ok else False
         return self._chunks or None
 
     def advance_many(self, n: int) -> None:
@@ -253,22 +256,22 @@ class HopperLoop:
             return
         laws, control, engine = compiled
         plant = self.plant
-        s = fastloop.LoopState(self.steps, float(self.tau_hip), float(self.u),
-                               float(self.F_leg), float(self.F_foot[0]),
-                               float(self.F_foot[1]), float(self.F_min),
-                               self.controller.state)
+        s = (self.steps, float(self.tau_hip), float(self.u), float(self.F_leg),
+             float(self.F_foot[0]), float(self.F_foot[1]), float(self.F_min),
+             tuple(self.controller.state))
         if engine is None:
             m = plant.model
             s, t, m.q, m.qd, *foot = fastloop.run_chunk(
                 s, self.t, m.q, m.qd, m.terms._args, m.Vd_base, self.p.dt,
                 0.0 if m.form == "printed" else 1.0, laws, control, n)
             m._foot, m.time = tuple(foot), t
+            self.s = plant.observe()
         else:
-            s = engine.run(s, self.t, laws, control, n)
-        self.steps, self.tau_hip, self.u, self.F_leg = s.steps, s.tau_hip, s.u, s.F_leg
-        self.F_foot, self.F_min = np.array([s.F_x, s.F_n]), s.F_min
-        self.controller.state = s.controller
-        self.s = plant.observe()
+            s, flat = engine.run(s, self.t, laws, control, n)
+            self.s = plant.plant_state(flat)  # what observe() would read
+        self.steps, self.tau_hip, self.u, self.F_leg, F_x, F_n, self.F_min, k = s
+        self.F_foot = np.array([F_x, F_n])
+        self.controller.state = ControllerState(*k)
         self.t = self.s.t
 
     def signals(self) -> dict[str, float]:

@@ -82,6 +82,22 @@ class Control(NamedTuple):
 
 
 @njit(cache=True)
+def named(s: tuple, p: tuple, c: tuple) -> tuple[LoopState, Laws, Control]:
+    """The chunks' arguments named: they take the loop's state (LoopState's fields, the
+    controller's state a tuple too), Laws and Control as plain tuples, which numba's
+    dispatcher types several times faster than named ones."""
+    return LoopState(*s[:7], ControllerState(*s[7])), Laws(*p), Control(*c)
+
+
+@njit(cache=True)
+def plain(s: LoopState) -> tuple:
+    """``s`` as the plain tuples the chunks return (see :func:`named`)."""
+    k = s.controller
+    return (s.steps, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n, s.F_min,
+            (k.phase, k.rising, k.h_max, k.dl, k.touchdowns))
+
+
+@njit(cache=True)
 def reference(times: np.ndarray, values: np.ndarray, t: float) -> float:
     """The step reference at t: the value from the last time <= t on (the first before
     them), as comparisons/hopper/loop.Piecewise finds it (bisect_right)."""
@@ -110,14 +126,16 @@ def update_inputs(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control
 
 
 @njit(cache=True)
-def run_chunk(s: LoopState, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
-              Vd_base: np.ndarray, dt: float, coriolis: float, p: Laws, c: Control,
+def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
+              Vd_base: np.ndarray, dt: float, coriolis: float, p: tuple, c: tuple,
               n_steps: int) -> tuple:
     """``n_steps`` of HopperLoop.advance on the hand-rolled plant (PlanarHopper.step's
     compiled Euler step, recursive.euler_step, with tau = (0, 0, 0, tau_hip, F_leg) and
     the tip force -(F_x, 0, F_n)), each followed by :func:`update_inputs`; chain: the
-    recursions' arrays (Recursive._args).  Returns (state, t, q, qd, foot, foot_v)."""
+    recursions' arrays (Recursive._args); s, p, c: the loop's state, Laws and Control as
+    plain tuples (:func:`named`).  Returns (state, t, q, qd, foot, foot_v)."""
     kind, axis, offset, com, inertia, mass = chain
+    s, p, c = named(s, p, c)
     foot, foot_v = np.zeros(3), np.zeros(3)
     obs = np.empty(14)
     for _ in range(n_steps):
@@ -132,4 +150,4 @@ def run_chunk(s: LoopState, t: float, q: np.ndarray, qd: np.ndarray, chain: tupl
         obs[0:5], obs[5:10] = q, qd
         obs[10], obs[11], obs[12], obs[13] = foot[0], foot[2], foot_v[0], foot_v[2]
         s = update_inputs(s, t, obs, p, c)
-    return s, t, q, qd, foot, foot_v
+    return plain(s), t, q, qd, foot, foot_v
