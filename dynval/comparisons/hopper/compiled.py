@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
-from dynval.engines import mujoco_compiled, pybullet_compiled
+from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
 from dynval.handrolled.hopper.fastloop import LoopState, named, plain, update_inputs
 
 
@@ -119,26 +119,9 @@ class EngineChunks:
         self.sim, self.dt, self.link = sim, dt, link
         self.offsets = np.zeros((1, 3))  # the foot: the leg link's origin
         self._foot: tuple[np.ndarray, float] | None = None  # (P, the time it was read at)
-        if sim.name == "mujoco":
-            c = sim.compiled()
-            self._args = (mujoco_compiled.step_addresses(), np.uint64(c.m), np.uint64(c.d),
-                          c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-                          (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
-                          np.array([sim.body_id(link)], dtype=np.int64), self.offsets,
-                          sim._split_step())
-        else:
-            c, plan = sim.compiled(), sim.compiled_points([link])
-            self._args = (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI,
-                          plan.links, plan.rows, plan.R_LI_T, plan.point_links,
-                          self.offsets)
+        self._args = chunk_args.step_args(sim, [link], self.offsets)
 
-    @staticmethod
-    def available(sim) -> bool:
-        """Whether the engine's compiled calls are at hand for ``sim``."""
-        if sim.name == "mujoco":
-            return sim.floating and mujoco_compiled.step_addresses() is not None \
-                and sim.compiled() is not None
-        return sim.name == "pybullet" and sim.compiled() is not None
+    available = staticmethod(chunk_args.available)
 
     def run(self, s: tuple, t: float, p: tuple, c: tuple, n: int) -> tuple:
         """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`; s, p, c as theirs),

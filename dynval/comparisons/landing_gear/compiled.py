@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from dynval.comparisons.landing_gear import frames
-from dynval.engines import mujoco_compiled, pybullet_compiled
+from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
 from dynval.handrolled.landing_gear.fastloop import update_inputs
 
 _vec_P = njit(cache=True)(frames.vec_P)
@@ -141,25 +141,9 @@ class EngineChunks:
         links = ["body", *foot_links]
         self.offsets = np.vstack([np.zeros(3), np.tile(foot_offset, (len(foot_links), 1))])
         self.consts = np.array([dt, m, g])
-        if sim.name == "mujoco":
-            c = sim.compiled()
-            self._args = (mujoco_compiled.step_addresses(), np.uint64(c.m), np.uint64(c.d),
-                          c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-                          (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
-                          np.array([sim.body_id(link) for link in links], dtype=np.int64),
-                          self.offsets, sim._split_step())
-        else:
-            c, plan = sim.compiled(), sim.compiled_points(links)
-            self._args = (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI,
-                          plan.links, plan.rows, plan.R_LI_T, plan.point_links, self.offsets)
+        self._args = chunk_args.step_args(sim, links, self.offsets)
 
-    @staticmethod
-    def available(sim) -> bool:
-        """Whether the engine's compiled calls are at hand for ``sim``."""
-        if sim.name == "mujoco":
-            return sim.floating and mujoco_compiled.step_addresses() is not None \
-                and sim.compiled() is not None
-        return sim.name == "pybullet" and sim.compiled() is not None
+    available = staticmethod(chunk_args.available)
 
     def run(self, t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
             shared: tuple, t_touchdown: np.ndarray, n: int) -> tuple:
