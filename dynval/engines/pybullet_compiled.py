@@ -275,6 +275,19 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
 
 
 @njit(cache=True)
+def state_and_points(fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T,
+                     offsets, base, q, qd, link_states, P, V):
+    """PybulletSimulation's state and its points from one actual-state request
+    (:func:`observe`, :func:`base_frame` and :func:`points`, as PybulletSimulation.points
+    and state read them: the same numbers), the joints into q, qd and the points into P,
+    V: (p_WB, R_WB, v_WB, w_WB)."""
+    observe(fns, client, body, q_index, u_index, links, base, q, qd, link_states)
+    p_WB, R_WB, v_WB, w_WB = base_frame(base, p_BI, R_BI)
+    points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets, P, V)
+    return p_WB, R_WB, v_WB, w_WB
+
+
+@njit(cache=True)
 def _status(fns: np.ndarray, client: np.uint64, cmd: np.uint64) -> int:
     """Submit a command and wait: its status type."""
     return _int(fns[STATUS_TYPE], (_ptr(fns[SUBMIT], (client, cmd)),))

@@ -1,19 +1,24 @@
 """The hopper closed loop for each implementation: the same Raibert controller, leg
 spring and (in shared mode) the same contact law (24)-(25) read each implementation's
-state in the planar coordinates (x, z, phi, theta_1, r) of robots/hopper/FRAMES.md."""
+state in the planar coordinates (x, z, phi, theta_1, r) of robots/hopper/FRAMES.md.
+With the shared contact law the loop runs as compiled chunks (``HopperLoop.advance_many``:
+handrolled/hopper/fastloop.py, comparisons/hopper/compiled.py), the same floats as
+``advance()`` step by step."""
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from dynval.comparisons.hopper.compiled import EngineChunks
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hopper import contact
-from dynval.handrolled.hopper.control import Observation, RaibertController
+from dynval.handrolled.hopper import contact, fastloop
+from dynval.handrolled.hopper.control import ControllerState, Observation, RaibertController
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
@@ -87,10 +92,13 @@ class EnginePlant:
                                      np.array([th, r]), np.array(qd[3:5])))
 
     def observe(self) -> PlantState:
-        # the state and the foot point read together (flat_state: one array, its layout
-        # p_WB, R_WB by rows, v_WB, w_WB, (theta_1, r), their rates, foot p, foot v), as
-        # Python floats
-        f = self.sim.flat_state(_LEG, _FOOT).tolist()
+        return self.plant_state(self.sim.flat_state(_LEG, _FOOT))
+
+    def plant_state(self, flat: np.ndarray) -> PlantState:
+        """The state and the foot point read together (flat_state: one array, its layout
+        p_WB, R_WB by rows, v_WB, w_WB, (theta_1, r), their rates, foot p, foot v), as
+        Python floats."""
+        f = flat.tolist()
         x, y, z = f[0], f[1], f[2]
         return PlantState(self.sim.time, [x, z, pitch_of_R_WB(f[3], f[9]), f[18], f[19]],
                           [f[12], f[14], -f[16], f[20], f[21]], [f[22], f[24]],
@@ -146,18 +154,33 @@ def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir
     return EnginePlant(sim)
 
 
-Reference = Callable[[float], float]
+class Piecewise:
+    """A step reference: each value held from its time on (the first before them);
+    ``steps``: (from time [s], value) pairs, times ascending."""
+
+    def __init__(self, steps: Sequence[tuple[float, float]]) -> None:
+        self.times = [float(t) for t, _ in steps]
+        self.values = [v for _, v in steps]
+
+    def __call__(self, t: float) -> float:
+        # bisect_right is searchsorted(side="right") without an array call per step
+        return self.values[max(0, bisect.bisect_right(self.times, t) - 1)]
 
 
 class HopperLoop:
     """Controller + leg spring + contact + plant; ``contact_mode`` is "shared" (eqs. 24-25
-    evaluated here from the plant's foot state) or "native" (the engine's own)."""
+    evaluated here from the plant's foot state) or "native" (the engine's own).  ``fast``
+    (the default): :meth:`advance_many` runs the loop with the shared contact law as
+    compiled chunks (the hand-rolled plant's recursive terms, and the engines where their
+    compiled calls are at hand); False: ``advance()`` step by step, the Python path."""
 
-    def __init__(self, plant, p: HopperParams, contact_mode: str, h_d: Reference,
-                 x_dot_d: Reference, controlled: bool = True, attitude_sign: float = 1.0
-                 ) -> None:
+    def __init__(self, plant, p: HopperParams, contact_mode: str, h_d: Piecewise,
+                 x_dot_d: Piecewise, controlled: bool = True, attitude_sign: float = 1.0,
+                 fast: bool = True) -> None:
         self.plant = plant
         self.p = p
+        self.fast = fast
+        self._chunks: EngineChunks | bool | None = None
         self.implementation = plant.name
         self.contact_mode = contact_mode
         self.h_d, self.x_dot_d = h_d, x_dot_d
@@ -196,6 +219,60 @@ class HopperLoop:
         self.s = self.plant.observe()
         self.t = self.s.t
         self._update_inputs()
+
+    def _compiled(self) -> tuple | None:
+        """(the chunks' laws, the controller's setting, the engine's chunks or None for the
+        hand-rolled plant), made once; None: step by step in Python (``fast`` off, native
+        contact, the operator terms, an engine's compiled calls not at hand, or a
+        reference that is not a Piecewise)."""
+        if self._chunks is None:
+            plant, p = self.plant, self.p
+            refs = (self.h_d, self.x_dot_d)
+            ok = self.fast and self.contact_mode == "shared" \
+                and all(isinstance(r, Piecewise) for r in refs)
+            engine = None
+            if isinstance(plant, HandrolledPlant):
+                ok = ok and not plant.model.operator
+            elif ok and EngineChunks.available(plant.sim):
+                engine = EngineChunks(plant.sim, _LEG[0], p.dt)
+            else:
+                ok = False
+            c = self.controller
+            control = (int(p.control_every), float(c.attitude_sign), bool(c.active),
+                       *(np.array(a, dtype=float) for r in refs for a in (r.times, r.values)))
+            # plain tuples: the chunks name them (fastloop.Laws, fastloop.Control)
+            self._chunks = (tuple(fastloop.laws(p)), control, engine) if ok else False
+        return self._chunks or None
+
+    def advance_many(self, n: int) -> None:
+        """``n`` calls of ``advance``; with the shared contact law and ``fast``, as one
+        compiled chunk (handrolled/hopper/fastloop.run_chunk, or the engine's
+        comparisons/hopper/compiled.py): the same laws and engine calls in the same order,
+        the same floats."""
+        compiled = self._compiled()
+        if compiled is None:
+            for _ in range(n):
+                self.advance()
+            return
+        laws, control, engine = compiled
+        plant = self.plant
+        s = (self.steps, float(self.tau_hip), float(self.u), float(self.F_leg),
+             float(self.F_foot[0]), float(self.F_foot[1]), float(self.F_min),
+             tuple(self.controller.state))
+        if engine is None:
+            m = plant.model
+            s, t, m.q, m.qd, *foot = fastloop.run_chunk(
+                s, self.t, m.q, m.qd, m.terms._args, m.Vd_base, self.p.dt,
+                0.0 if m.form == "printed" else 1.0, laws, control, n)
+            m._foot, m.time = tuple(foot), t
+            self.s = plant.observe()
+        else:
+            s, flat = engine.run(s, self.t, laws, control, n)
+            self.s = plant.plant_state(flat)  # what observe() would read
+        self.steps, self.tau_hip, self.u, self.F_leg, F_x, F_n, self.F_min, k = s
+        self.F_foot = np.array([F_x, F_n])
+        self.controller.state = ControllerState(*k)
+        self.t = self.s.t
 
     def signals(self) -> dict[str, float]:
         s = self.s

@@ -3,7 +3,6 @@ run for each implementation."""
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons import harness
-from dynval.comparisons.hopper.loop import HopperLoop, make_plant
+from dynval.comparisons.hopper.loop import HopperLoop, Piecewise, make_plant
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
@@ -27,16 +26,9 @@ WORKSPACE = {"com.x": 15.0, "com.z": 1.0, "body.pitch": 1.0}
 Steps = tuple[tuple[float, float], ...]  # (from time [s], value) pairs, times ascending
 
 
-def piecewise(steps: Steps) -> Callable[[float], float]:
+def piecewise(steps: Steps) -> Piecewise:
     """The step reference that holds each value from its time on."""
-    times = [float(t) for t, _ in steps]
-    values = [v for _, v in steps]
-
-    def ref(t: float) -> float:
-        # bisect_right is searchsorted(side="right") without an array call per step
-        return values[max(0, bisect.bisect_right(times, t) - 1)]
-
-    return ref
+    return Piecewise(steps)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from dynval.comparisons.landing_gear import frames
-from dynval.engines import mujoco_compiled, pybullet_compiled
+from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
 from dynval.handrolled.landing_gear.fastloop import update_inputs
 
 _vec_P = njit(cache=True)(frames.vec_P)
@@ -98,20 +98,6 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
 
 
 @njit(cache=True)
-def _pybullet_read(fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T,
-                   offsets, base, q, qd, link_states, P, V):
-    """PybulletSimulation's state and its points (the body's origin, then the feet) from
-    one actual-state request (pybullet_compiled.observe, base_frame and points), the joints
-    into q, qd and the points into P, V: (p_WB, R_WB, v_WB, w_WB)."""
-    pybullet_compiled.observe(fns, client, body, q_index, u_index, links, base, q, qd,
-                              link_states)
-    p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
-    pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets, P,
-                             V)
-    return p_WB, R_WB, v_WB, w_WB
-
-
-@njit(cache=True)
 def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
                    u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
@@ -130,13 +116,14 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     P, V, F_W = np.empty((npts, 3)), np.empty((npts, 3)), np.empty((npts, 3))
     read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
             base, q, qd, link_states, P, V)
-    _pybullet_read(*read)  # the points on this state, where the forces push
+    # the points on this state, where the forces push
+    pybullet_compiled.state_and_points(*read)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
         pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau.ravel(),
                                                  point_links, P, F_W)
         t[0] += consts[0]  # PybulletSimulation.step's clock
-        _, R_WB, v_WB, _ = _pybullet_read(*read)
+        _, R_WB, v_WB, _ = pybullet_compiled.state_and_points(*read)
         tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(), V[1:].copy(),
                                        consts, shared, F_th, t_touchdown)
         if not ok:
@@ -154,25 +141,9 @@ class EngineChunks:
         links = ["body", *foot_links]
         self.offsets = np.vstack([np.zeros(3), np.tile(foot_offset, (len(foot_links), 1))])
         self.consts = np.array([dt, m, g])
-        if sim.name == "mujoco":
-            c = sim.compiled()
-            self._args = (mujoco_compiled.step_addresses(), np.uint64(c.m), np.uint64(c.d),
-                          c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-                          (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
-                          np.array([sim.body_id(link) for link in links], dtype=np.int64),
-                          self.offsets, sim._split_step())
-        else:
-            c, plan = sim.compiled(), sim.compiled_points(links)
-            self._args = (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI,
-                          plan.links, plan.rows, plan.R_LI_T, plan.point_links, self.offsets)
+        self._args = chunk_args.step_args(sim, links, self.offsets)
 
-    @staticmethod
-    def available(sim) -> bool:
-        """Whether the engine's compiled calls are at hand for ``sim``."""
-        if sim.name == "mujoco":
-            return sim.floating and mujoco_compiled.step_addresses() is not None \
-                and sim.compiled() is not None
-        return sim.name == "pybullet" and sim.compiled() is not None
+    available = staticmethod(chunk_args.available)
 
     def run(self, t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
             shared: tuple, t_touchdown: np.ndarray, n: int) -> tuple:

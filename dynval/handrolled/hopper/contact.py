@@ -1,13 +1,18 @@
 """Ground contact of the hopper paper: the ADAMS-style impact law (24) with its cubic STEP
-and Coulomb friction (25), evaluated at the foot point."""
+and Coulomb friction (25), evaluated at the foot point.  The laws run as plain Python and
+are compiled from the same source where a compiled loop calls them (numba's
+register_jitable; ``p`` is then fastloop.Laws, a tuple of the fields they read)."""
 
 from __future__ import annotations
 
 import math
 
+from numba.extending import register_jitable
+
 from dynval.robots.hopper.params import HopperParams
 
 
+@register_jitable
 def step(x: float, x0: float, h0: float, x1: float, h1: float) -> float:
     """The cubic STEP of Sec. 5.1: h0 up to x0, h1 from x1, h0 + a D^2 (3 - 2 D) between,
     a = h1 - h0, D = (x - x0) / (x1 - x0)."""
@@ -19,6 +24,7 @@ def step(x: float, x0: float, h0: float, x1: float, h1: float) -> float:
     return h0 + (h1 - h0) * D * D * (3.0 - 2.0 * D)
 
 
+@register_jitable
 def normal_force(x: float, x_dot: float, p: HopperParams) -> float:
     """Eq. (24) as printed: F = k (x_1 - x)^e - c_max x_dot STEP(x, x_1 - d, 1, x_1, 0) while
     the foot height x is below x_1, zero above. Not clipped at zero: near lift-off the
@@ -28,6 +34,7 @@ def normal_force(x: float, x_dot: float, p: HopperParams) -> float:
     return p.k_c * (p.x_1 - x) ** p.e - p.c_max * x_dot * step(x, p.x_1 - p.d, 1.0, p.x_1, 0.0)
 
 
+@register_jitable
 def friction_force(F_N: float, v_t: float, p: HopperParams) -> float:
     """Eq. (25), F_s = mu F_N, opposing the foot's slip v_t; sign(v_t) is regularised as
     v_t / v_eps within +-v_eps (a time-stepped foot cannot stop exactly). A pulling normal
@@ -38,6 +45,7 @@ def friction_force(F_N: float, v_t: float, p: HopperParams) -> float:
     return -p.mu * F_N * max(-1.0, min(1.0, s))
 
 
+@register_jitable
 def leg_force(r: float, r_dot: float, u: float, p: HopperParams) -> float:
     """Force along the leg (positive lengthens it): the leg spring k_L (r_0 + u - r) with
     the thrust u of eq. (20), and the leg stop k_stop (r_0 - r) - b_stop r_dot beyond r_0

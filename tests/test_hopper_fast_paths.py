@@ -1,0 +1,92 @@
+"""The hopper's compiled chunks (HopperLoop.advance_many: handrolled/hopper/fastloop.py,
+comparisons/hopper/compiled.py) against advance() step by step, the Python path they
+replace: the same laws and engine calls in the same order, so the same floats."""
+
+from __future__ import annotations
+
+import pytest
+
+from dynval.comparisons import harness
+from dynval.comparisons.hopper.loop import HopperLoop, make_plant
+from dynval.comparisons.hopper.scenarios import (
+    SCENARIOS,
+    WORKSPACE,
+    initial_state,
+    piecewise,
+    scenario_params,
+)
+from dynval.robots import ROOT
+from dynval.robots.hopper.params import PARAMS
+
+
+def _trace(implementation: str, scenario: str, fast: bool, seconds: float,
+           form: str = "corrected", control_every: int = 1):
+    """The trace of a closed loop with the shared contact law as scenarios.run_one records
+    it (harness.run: advance_many between 1 kHz samples), by the compiled chunks
+    (``fast``) or by advance() step by step."""
+    sc = SCENARIOS[scenario]
+    p = scenario_params(PARAMS, sc).with_(control_every=control_every)
+    plant = make_plant(implementation, p, "shared", ROOT / "hopper", form)
+    plant.reset(*initial_state(p))
+    loop = HopperLoop(plant, p, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d),
+                      sc.controlled, fast=fast)
+    trace = harness.run(loop, seconds, p.dt, max(1, int(round(1e-3 / p.dt))),
+                        workspace=WORKSPACE)
+    return trace, loop
+
+
+def _assert_same(python, chunked, a: HopperLoop, b: HopperLoop, slips: bool) -> None:
+    """The traces and states equal, the compiled path taken, the run long enough to hop
+    (and, where ``slips``, for the foot to slip under friction)."""
+    assert b._compiled() is not None and a._compiled() is None
+    assert python.equals(chunked)
+    assert a.controller.state == b.controller.state
+    assert (a.steps, a.F_min) == (b.steps, b.F_min)
+    assert a.controller.touchdowns >= 3  # several hops: touchdowns, thrusts, apexes
+    assert python["hopper.thrust"].max() > 0.0
+    assert python["hopper.phase"].nunique() == 3
+    assert bool(python["foot.force.x"].abs().max() > 0.0) == slips
+
+
+@pytest.mark.parametrize("implementation", ["handrolled", "mujoco", "pybullet"])
+@pytest.mark.parametrize("scenario", ["height", "speed"])
+def test_compiled_chunks_equal_the_python_loop(implementation: str, scenario: str) -> None:
+    """Over the first 4.5 s (the drop, several hops: touchdown, compression, thrust, apex
+    and eq. (20)'s thrust update; the steps of the references at 2 and 4 s, the foot
+    slipping under friction (25) in the speed run), the whole trace the same floats, the
+    controller's and the loop's states equal."""
+    (python, a), (chunked, b) = (_trace(implementation, scenario, fast, 4.5)
+                                 for fast in (False, True))
+    _assert_same(python, chunked, a, b, scenario == "speed")
+
+
+def test_compiled_chunks_follow_the_sampling_and_the_printed_bias() -> None:
+    """The controller sampled every third step, and the hand-rolled model's printed bias
+    of eq. (12): still advance()'s floats."""
+    (python, a), (chunked, b) = (_trace("handrolled", "speed", fast, 4.5, "printed", 3)
+                                 for fast in (False, True))
+    _assert_same(python, chunked, a, b, True)
+
+
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+def test_chunks_and_single_steps_mixed(implementation: str) -> None:
+    """Chunks between single advance() steps (PyBullet's chunk then reads the foot again
+    rather than reuse the last chunk's): advance()'s floats still, through a touchdown
+    with a forward speed reference (the foot moves in x, where the forces push)."""
+    sc = SCENARIOS["height"]
+    loops = []
+    for fast in (False, True):
+        plant = make_plant(implementation, PARAMS, "shared", ROOT / "hopper")
+        plant.reset(*initial_state(PARAMS))
+        loops.append(HopperLoop(plant, PARAMS, "shared", piecewise(sc.h_d),
+                                piecewise(((0.0, 0.5),)), fast=fast))
+    python, mixed = loops
+    for k in range(400):  # 0.8 s: the first touchdown near 0.4 s
+        for _ in range(10):
+            python.advance()
+        mixed.advance_many(4 + k % 2)
+        mixed.advance()
+        mixed.advance_many(5 - k % 2)
+        assert python.t == mixed.t
+        assert python.signals() == mixed.signals()
+    assert python.controller.touchdowns >= 1
