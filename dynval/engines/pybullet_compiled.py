@@ -1,31 +1,32 @@
-"""PyBullet's physics client callable from numba-compiled loops, so that a loop whose forces
-come from shared code (the rover's wheel-soil law) runs many steps without returning to
-Python.
+"""PyBullet's physics client callable from numba-compiled code, so that a loop whose forces
+come from shared code (a contact law, the rover's wheel-soil law) reads, pushes and steps
+PyBullet without its Python API.
 
 PyBullet's Python API costs a few microseconds a call and builds a tuple of Python floats
-for every number it returns: reading a rover's state, applying its eight hub forces and
-stepping takes about 15 calls, 30-50 times the 3 us step itself.  Under that API lies
+for every number it returns: reading a rover's state and hubs, applying its hub forces and
+stepping took about 10 calls, 30-50 times the 3 us step itself.  Under that API lies
 Bullet's C client API (``b3...`` in PhysicsClientC_API.h), which the pybullet extension
 exports; its Python functions are thin wrappers of it (pybullet.c).  Here the same C
-functions are taken from the loaded extension (ctypes, pointer-sized integer arguments)
-and handed to compiled code, so a step is the same commands in the same order:
+functions are taken from the loaded extension and called from compiled code by address
+(dynval.engines.ccall), so a step is the same commands in the same order:
 
-* one actual-state request with forward kinematics and link velocities (what
-  ``getLinkStates(..., computeLinkVelocity=1, computeForwardKinematics=1)`` sends), from
-  which the base pose and velocity (``getBasePositionAndOrientation``,
-  ``getBaseVelocity``), the joints (``getJointStates``) and the links are read;
+* one actual-state request (:func:`observe`), with forward kinematics and link velocities
+  where links are read (what ``getLinkStates(..., computeLinkVelocity=1,
+  computeForwardKinematics=1)`` sends), from which the base pose and velocity
+  (``getBasePositionAndOrientation``, ``getBaseVelocity``), the joints
+  (``getJointStates``) and the links are read (:func:`base_frame`, :func:`points`: the
+  Python path's arithmetic, operation for operation);
 * a torque-control command (``setJointMotorControlArray(TORQUE_CONTROL)``), one
   external-force command per force (``applyExternalForce(..., WORLD_FRAME)``) and the step
-  (``stepSimulation``).
+  (``stepSimulation``): :func:`step_with_point_forces`;
+* the contact points of a body (``getContactPoints(bodyA=...)``): :func:`contact_forces`.
 
 The one thing pybullet does not export is the client handle behind a physicsClientId: its
-own ``getPhysicsClient(int)``, a local symbol of the extension.  :func:`functions` finds it
-in the extension's ELF symbol table and checks what it returns (the handle must accept
-commands and report the body count the Python API reports).  Where any of this is missing
-(a stripped or non-ELF build, another layout), :func:`functions` returns None and loops
-take the Python path.  tests/test_pybullet_compiled.py holds both paths to the same bits.
-Engine calls stay in this layer: loops call :func:`observe`, :func:`points` and
-:func:`step_with_point_forces`, never PyBullet itself.
+own ``getPhysicsClient(int)``, a local symbol of the extension.  :func:`client_handle`
+finds it in the extension's ELF symbol table and checks what it returns (the handle must
+accept commands and report the body count the Python API reports).  Where any of this is
+missing (a stripped or non-ELF build, another layout), None comes back and the callers take
+the Python API.  tests/test_engine_c_api.py holds both paths to the same bits.
 """
 
 from __future__ import annotations
