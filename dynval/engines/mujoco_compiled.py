@@ -39,15 +39,22 @@ class MujocoFunctions:
 
 
 @cache
-def functions() -> MujocoFunctions | None:
-    """The C functions from the libmujoco next to the bindings, or None where that library
-    is not found (then loops take the Python path)."""
+def _library() -> ctypes.CDLL | None:
+    """The libmujoco next to the bindings (the one they loaded), or None where it is not
+    found."""
     here = Path(mujoco.__file__).parent
     found = [f for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll")
              for f in sorted(here.glob(pattern))]
-    if not found:
+    return ctypes.CDLL(str(found[0])) if found else None
+
+
+@cache
+def functions() -> MujocoFunctions | None:
+    """The C functions from the libmujoco next to the bindings, or None where that library
+    is not found (then loops take the Python path)."""
+    lib = _library()
+    if lib is None:
         return None
-    lib = ctypes.CDLL(str(found[0]))
     out = {}
     for name, key, args in (("mj_step1", "step1", [_PTR, _PTR]),
                             ("mj_step2", "step2", [_PTR, _PTR]),
@@ -114,12 +121,9 @@ def step_addresses() -> np.ndarray | None:
     """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1, mj_step2,
     mj_contactForce and mju_quat2Mat in the libmujoco the bindings loaded (uint64, by the
     indices above), or None where that library is not found."""
-    if functions() is None:
+    lib = _library()
+    if lib is None:
         return None
-    here = Path(mujoco.__file__).parent
-    found = [f for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll")
-             for f in sorted(here.glob(pattern))]
-    lib = ctypes.CDLL(str(found[0]))
     return np.array([ccall.address(getattr(lib, name))
                      for name in ("mj_step", "mj_forward", "mj_applyFT", "mj_step1",
                                   "mj_step2", "mj_contactForce", "mju_quat2Mat")],
