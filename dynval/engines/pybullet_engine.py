@@ -268,7 +268,7 @@ class PybulletSimulation(_Client):
             self._add_ground(ground)
         # the C client for the per-step reads and the step (pybullet_compiled: the same
         # commands, the same bits, a tenth of the time); None: the Python API
-        self._c = self.compiled()
+        self._c = self._compiled_client()
         self._point_plans: dict[tuple[str, ...], CompiledPoints] = {}
 
     def _add_ground(self, ground: Ground) -> None:
@@ -494,7 +494,12 @@ class PybulletSimulation(_Client):
     def compiled(self) -> CompiledPybullet | None:
         """What a numba-compiled loop needs to step this simulation without Python
         (dynval.engines.pybullet_compiled), or None where PyBullet's C client is not at
-        hand (then loops take the Python path)."""
+        hand (then loops take the Python path); found once, when the simulation is made."""
+        return self._c
+
+    def _compiled_client(self) -> CompiledPybullet | None:
+        """:meth:`compiled`'s value: the C functions, the checked client handle, the
+        joints' state indices."""
         fns = pybullet_compiled.functions()
         c = self.client
         handle = pybullet_compiled.client_handle(c._client, c.getNumBodies())
