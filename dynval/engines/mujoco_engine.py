@@ -219,6 +219,7 @@ class MujocoSimulation(_MujocoModel):
         # the bindings make a new view at each attribute read; these live with the data
         d = self.data
         self._qpos, self._qvel = d.qpos, d.qvel
+        self._warnings = d.warning.number  # how often each warning was raised, live
         self._frames = (d.xpos, d.xmat, d.cvel, d.subtree_com, self.model.body_rootid)
 
     def _add_ground(self, ground: Ground) -> None:
@@ -374,7 +375,7 @@ class MujocoSimulation(_MujocoModel):
         d = self.data
         fns = mujoco_compiled.step_addresses()
         if fns is not None:  # the same calls in one compiled pass: the same bits
-            bad_before = d.warning[BADQACC].number
+            bad_before = self.badqacc_count()
             mujoco_compiled.step_and_forward(
                 fns, np.uint64(self.model._address), np.uint64(d._address), d.qfrc_applied,
                 self._dofs, np.asarray(tau, dtype=float).reshape(-1), d.xpos, d.xmat,
@@ -390,7 +391,7 @@ class MujocoSimulation(_MujocoModel):
             b = self.body_id(f.link)
             p = d.xpos[b] + d.xmat[b].reshape(3, 3) @ f.offset
             mujoco.mj_applyFT(self.model, d, f.F_W, np.zeros(3), p, b, d.qfrc_applied)
-        bad_before = d.warning[BADQACC].number
+        bad_before = self.badqacc_count()
         mujoco.mj_step(self.model, d)
         self.check_stable(bad_before)
         mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
@@ -427,15 +428,14 @@ class MujocoSimulation(_MujocoModel):
 
     def badqacc_count(self) -> int:
         """How often MuJoCo has found its accelerations unstable (and reset) so far."""
-        return int(self.data.warning[BADQACC].number)
+        return int(self._warnings[BADQACC])
 
     def check_stable(self, bad_before: int) -> None:
         """Raise if MuJoCo reset the state since its BADQACC count was ``bad_before``."""
-        d = self.data
-        if d.warning[BADQACC].number > bad_before:  # MuJoCo reset the state: say so
+        if self._warnings[BADQACC] > bad_before:  # MuJoCo reset the state: say so
             raise EngineInstabilityError(
                 f"MuJoCo found its accelerations unstable (mjWARN_BADQACC) and reset the "
-                f"simulation at t = {d.time:.4f} s")
+                f"simulation at t = {self.data.time:.4f} s")
 
     def compiled(self) -> CompiledMujoco | None:
         """What a numba-compiled loop needs to step this simulation without Python
