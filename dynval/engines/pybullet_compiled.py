@@ -191,16 +191,11 @@ def quat_xyzw_to_R(x: float, y: float, z: float, w: float) -> np.ndarray:
     wx, wy, wz = w * xs, w * ys, w * zs
     xx, xy, xz = x * xs, x * ys, x * zs
     yy, yz, zz = y * ys, y * zs, z * zs
-    return np.array([[1.0 - (yy + zz), xy - wz, xz + wy],
-                     [xy + wz, 1.0 - (xx + zz), yz - wx],
-                     [xz - wy, yz + wx, 1.0 - (xx + yy)]])
-
-
-@njit(cache=True)
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """engines.base.cross3."""
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
-                     a[0] * b[1] - a[1] * b[0]])
+    R = np.empty((3, 3))  # filled in place: a nested list would cost 5x the arithmetic
+    R[0, 0], R[0, 1], R[0, 2] = 1.0 - (yy + zz), xy - wz, xz + wy
+    R[1, 0], R[1, 1], R[1, 2] = xy + wz, 1.0 - (xx + zz), yz - wx
+    R[2, 0], R[2, 1], R[2, 2] = xz - wy, yz + wx, 1.0 - (xx + yy)
+    return R
 
 
 @njit(cache=True)
@@ -245,10 +240,13 @@ def base_frame(base: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray):
     v_WB, w_WB) of the base link frame."""
     R_WI = quat_xyzw_to_R(base[3], base[4], base[5], base[6])
     R_WB = R_WI @ np.ascontiguousarray(R_BI.T)
-    p_WI = base[0:3].copy()
-    p_WB = p_WI - R_WB @ p_BI
+    p_WB = base[0:3] - R_WB @ p_BI
     w = base[10:13].copy()
-    v_WB = base[7:10] + _cross(w, p_WB - p_WI)
+    r0, r1, r2 = p_WB[0] - base[0], p_WB[1] - base[1], p_WB[2] - base[2]  # p_WB - p_WI
+    v_WB = np.empty(3)  # v_WI + w x (p_WB - p_WI), engines.base.cross3
+    v_WB[0] = base[7] + (w[1] * r2 - w[2] * r1)
+    v_WB[1] = base[8] + (w[2] * r0 - w[0] * r2)
+    v_WB[2] = base[9] + (w[0] * r1 - w[1] * r0)
     return p_WB, R_WB, v_WB, w
 
 
@@ -266,13 +264,15 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
             a, R, c, v_a, w = p_WB, R_WB, np.zeros(3), v_WB, w_WB
         else:
             ls = link_states[r]
-            a = ls[0:3].copy()
+            a, c, v_a, w = ls[0:3], ls[7:10], ls[21:24], ls[24:27]
             R = quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]) @ R_LI_T[k]
-            c = ls[7:10].copy()
-            v_a, w = ls[21:24].copy(), ls[24:27].copy()
-        p = a + R @ (offsets[k] - c)
-        P[k] = p
-        V[k] = v_a + _cross(w, p - a)
+        Ro = R @ (offsets[k] - c)  # BLAS, as the Python path's matmul
+        for i in range(3):
+            P[k, i] = a[i] + Ro[i]
+        r0, r1, r2 = P[k, 0] - a[0], P[k, 1] - a[1], P[k, 2] - a[2]  # p - a
+        V[k, 0] = v_a[0] + (w[1] * r2 - w[2] * r1)  # v_a + w x (p - a), engines.base.cross3
+        V[k, 1] = v_a[1] + (w[2] * r0 - w[0] * r2)
+        V[k, 2] = v_a[2] + (w[0] * r1 - w[1] * r0)
 
 
 @njit(cache=True)
