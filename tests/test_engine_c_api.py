@@ -156,3 +156,27 @@ def test_a_split_step_gives_the_same_trajectory_with_joint_limits_engaged():
 
     (split, rows), (whole, _) = run(True), run(False)
     assert rows >= 4 and np.array_equal(split, whole)
+
+
+@pytest.mark.parametrize("engine", ["mujoco", "pybullet"])
+def test_the_benchmarks_timed_steps_leave_the_simulation_as_they_found_it(engine):
+    # bench.py times the engine's bare step and a compiled plant step (the hopper's foot
+    # read and pushed on) on the simulation a loop is running: after the timing, the state,
+    # the clock and what the next read gives must be what they were before it
+    from dynval.comparisons.hopper.loop import make_plant as hopper_plant
+    from dynval.comparisons.hopper.scenarios import initial_state
+    from dynval.engines import chunk_args
+    from dynval.robots.hopper.params import PARAMS as HOP
+
+    plant = hopper_plant(engine, HOP, "shared", ROOT / "hopper")
+    plant.reset(*initial_state(HOP))
+    sim, foot = plant.sim, (["leg"], np.zeros((1, 3)))
+    for _ in range(50):
+        plant.step(1.0, 5.0, np.array([3.0, 40.0]))  # (F_x, F_n) at the foot
+    before, t = sim.flat_state(*foot).copy(), sim.time
+    assert sim.bare_step_seconds(200) > 0.0
+    assert chunk_args.plant_step_seconds(sim, *foot, 200) > 0.0
+    assert sim.time == t
+    assert np.array_equal(sim.flat_state(*foot), before)
+    plant.step(1.0, 5.0, np.array([3.0, 40.0]))  # and it steps on from there
+    assert sim.time > t

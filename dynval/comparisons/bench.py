@@ -20,18 +20,27 @@ import numpy as np
 
 from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
 from dynval.comparisons.landing_gear.scenarios import SCENARIOS
+from dynval.engines import chunk_args
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots import ROOT
 from dynval.robots.landing_gear.params import PARAMS
 
 
-def _row(impl: str, model: float, closed: float, plant, n: int) -> dict[str, float]:
+def _row(impl: str, model: float, closed: float, plant, n: int,
+         points: tuple[list[str], np.ndarray] | None = None) -> dict[str, float]:
     """One row of the table: seconds per step of the plant ("model") and of the closed loop,
     and for an engine its bare step (mj_step / stepSimulation with the robot loaded, no
-    force applied, nothing read; over n steps), the yardstick of what a plant adds."""
+    force applied, nothing read; over n steps, from compiled code as the loops step), the
+    yardstick of what a plant adds; with ``points`` (the links and offsets the loop's
+    compiled chunks read and push on), the engine side of a compiled plant step too
+    ("plant": efforts, forces at the points, the step, the state and points read; the
+    robot's laws left out, chunk_args.plant_step_seconds); each the fastest of three."""
     row = {"model": model, "closed_loop": closed}
     if impl != "handrolled":
-        row["bare"] = plant.sim.bare_step_seconds(n)
+        row["bare"] = min(plant.sim.bare_step_seconds(n) for _ in range(3))
+        if points is not None:
+            row["plant"] = min(chunk_args.plant_step_seconds(plant.sim, *points, n)
+                               for _ in range(3))
     return row
 
 
@@ -71,12 +80,13 @@ def bench_landing_gear(steps: int) -> dict[str, dict[str, float]]:
                 loop.advance_many(chunk)
                 loop.signals()
             closed = min(closed, (time.perf_counter() - t0) / (steps // chunk * chunk))
+            points = loop.engine_points()
             tau, F = np.zeros((4, 2)), loop.F_PF.copy()
             t0 = time.perf_counter()
             for _ in range(steps):
                 plant.step(tau, F, 0.0)
             model = min(model, (time.perf_counter() - t0) / steps)
-        out[impl] = _row(impl, model, closed, plant, steps)
+        out[impl] = _row(impl, model, closed, plant, steps, points)
     return out
 
 
@@ -227,12 +237,13 @@ def bench_hopper(steps: int) -> dict[str, dict[str, float]]:
             plant.reset(*hopper_initial(HOP))
             loop = HopperLoop(plant, HOP, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d))
             closed = min(closed, _harness_seconds(loop, n, chunk))
+            points = loop.engine_points()
             F = loop.F_foot.copy()
             t0 = time.perf_counter()
             for _ in range(n):
                 plant.step(0.0, 0.0, F)
             model = min(model, (time.perf_counter() - t0) / n)
-        out[impl] = _row(impl, model, closed, plant, n)
+        out[impl] = _row(impl, model, closed, plant, n, points)
     return out
 
 
@@ -332,16 +343,21 @@ def main() -> None:
     print(
         f"{'implementation':<12} {'model us/step':>14} {'x MuJoCo':>9} "
         f"{'loop us/step':>13} {'x MuJoCo':>9} {'loop/model':>11} {'bare us/step':>13} "
-        f"{'model/bare':>11} {'loop/bare':>10}"
+        f"{'model/bare':>11} {'loop/bare':>10} {'plant us/step':>14} {'plant/bare':>11}"
     )
     for impl, r in res.items():
         bare = (f"{r['bare'] * 1e6:13.1f} {r['model'] / r['bare']:11.2f} "
                 f"{r['closed_loop'] / r['bare']:10.2f}") if "bare" in r else ""
+        plant = (f" {r['plant'] * 1e6:14.1f} {r['plant'] / r['bare']:11.2f}"
+                 if "plant" in r else "")
         print(
             f"{impl:<12} {r['model'] * 1e6:14.1f} {r['model'] / ref['model']:9.2f} "
             f"{r['closed_loop'] * 1e6:13.1f} {r['closed_loop'] / ref['closed_loop']:9.2f} "
-            f"{r['closed_loop'] / r['model']:11.2f} {bare}"
+            f"{r['closed_loop'] / r['model']:11.2f} {bare}{plant}"
         )
+    print("bare: the engine's step alone, timed from compiled code; plant: the engine side "
+          "of a compiled loop's step (efforts, forces at its points, the step, the state "
+          "and points read), the robot's laws left out")
     if args.robot == "hexapod":
         for impl, r in res.items():
             print(f"{impl:<12} comparison loop runs {5e-5 / r['closed_loop']:.2f} x real time "

@@ -5,11 +5,12 @@ pybullet_compiled.step_with_point_forces and state_and_points, read."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
 
-from dynval.engines import mujoco_compiled
+from dynval.engines import mujoco_compiled, pybullet_compiled
 
 
 def available(sim) -> bool:
@@ -36,3 +37,29 @@ def step_args(sim, links: Sequence[str], offsets: np.ndarray) -> tuple:
     c, plan = sim.compiled(), sim.compiled_points(list(links))
     return (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, plan.links,
             plan.rows, plan.R_LI_T, plan.point_links, offsets)
+
+
+def plant_step_seconds(sim, links: Sequence[str], offsets: np.ndarray, n: int
+                       ) -> float | None:
+    """Seconds per plant step as a compiled chunk makes it, the robot's laws left out:
+    joint efforts and forces at the points ``offsets[k]`` of ``links[k]``, the step, the
+    state and the points read (mujoco_compiled.plant_steps, pybullet_compiled.plant_steps),
+    over n steps from the current state, which is restored afterwards: what the engine
+    side of a loop costs, against its bare step. None where the compiled calls are not at
+    hand."""
+    if not available(sim):
+        return None
+    args = step_args(sim, links, np.ascontiguousarray(offsets, dtype=float))
+    with sim.restored():
+        if sim.name == "mujoco":
+            def steps(k: int) -> None:
+                mujoco_compiled.plant_steps(*args, k)
+        else:
+            P = sim.points(list(links), args[-1])[0].copy()
+
+            def steps(k: int) -> None:
+                pybullet_compiled.plant_steps(*args, P, k)
+        steps(1)  # compiled on first use
+        t0 = time.perf_counter()
+        steps(n)
+        return (time.perf_counter() - t0) / n

@@ -213,3 +213,29 @@ def state_and_points(fns: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: 
     for j in range(m):
         out[k + 6 * j:k + 6 * j + 3] = P[j]
         out[k + 6 * j + 3:k + 6 * j + 6] = V[j]
+
+
+@njit(cache=True)
+def bare_steps(fns: np.ndarray, m: np.uint64, d: np.uint64, n: int) -> None:
+    """n mj_step calls and nothing else: the benchmarks' bare step, without Python."""
+    for _ in range(n):
+        ccall.call_void(fns[MJ_STEP], (m, d))
+
+
+@njit(cache=True)
+def plant_steps(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
+                dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
+                frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
+                n: int) -> None:
+    """n plant steps as a compiled chunk makes them, without a robot's laws: zero efforts
+    and zero forces at the points (the same calls as any others), :func:`step_and_forward`,
+    then the state and the points read (:func:`state_and_points`); arguments as
+    chunk_args.step_args gives them."""
+    xpos, xmat, cvel, subtree_com, body_rootid = frames_
+    tau, F = np.zeros(dofs.shape[0]), np.zeros((bodies.shape[0], 3))
+    out = np.empty(18 + 2 * qadr.shape[0] + 6 * bodies.shape[0])
+    for _ in range(n):
+        step_and_forward(fns, m, d, qfrc_applied, dofs, tau, xpos, xmat, bodies, offsets, F,
+                         split)
+        state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel, subtree_com,
+                         body_rootid, bodies, offsets, out)

@@ -325,6 +325,34 @@ def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
 
 
 @njit(cache=True)
+def bare_steps(fns: np.ndarray, client: np.uint64, n: int) -> None:
+    """n step commands and nothing else: the benchmarks' bare step, without Python."""
+    for _ in range(n):
+        if _status(fns, client, _ptr(fns[STEP_INIT], (client,))) \
+                != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
+            raise RuntimeError("PyBullet refused the step")
+
+
+@njit(cache=True)
+def plant_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
+                u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray, links: np.ndarray,
+                rows: np.ndarray, R_LI_T: np.ndarray, point_links: np.ndarray,
+                offsets: np.ndarray, P: np.ndarray, n: int) -> None:
+    """n plant steps as a compiled chunk makes them, without a robot's laws: zero efforts
+    and zero forces at the points P (read on the current state, updated by each read),
+    :func:`step_with_point_forces`, then the state and the points read
+    (:func:`state_and_points`); arguments as chunk_args.step_args gives them."""
+    nj = q_index.shape[0]
+    base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
+    link_states = np.empty((links.shape[0], LINK_STATE_DOUBLES))
+    tau, F, V = np.zeros(nj), np.zeros((offsets.shape[0], 3)), np.empty((offsets.shape[0], 3))
+    for _ in range(n):
+        step_with_point_forces(fns, client, body, u_index, tau, point_links, P, F)
+        state_and_points(fns, client, body, q_index, u_index, p_BI, R_BI, links, rows,
+                         R_LI_T, offsets, base, q, qd, link_states, P, V)
+
+
+@njit(cache=True)
 def contact_forces(fns: np.ndarray, client: np.uint64, body: int, row_of_link: np.ndarray,
                    out: np.ndarray) -> None:
     """Add to out[row_of_link[l + 1]] (rows of 3, -1: not asked for) the native-contact

@@ -119,6 +119,7 @@ class EngineChunks:
         self.sim, self.dt, self.link = sim, dt, link
         self.offsets = np.zeros((1, 3))  # the foot: the leg link's origin
         self._foot: tuple[np.ndarray, float] | None = None  # (P, the time it was read at)
+        self.points = ([link], self.offsets)  # what each step reads and pushes on
         self._args = chunk_args.step_args(sim, [link], self.offsets)
 
     available = staticmethod(chunk_args.available)

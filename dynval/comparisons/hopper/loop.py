@@ -244,6 +244,13 @@ class HopperLoop:
             self._chunks = (tuple(fastloop.laws(p)), control, engine) if ok else False
         return self._chunks or None
 
+    def engine_points(self) -> tuple[list[str], np.ndarray] | None:
+        """(links, offsets): the points an engine plant's compiled chunks read and push on
+        each step (the benchmarks time the engine side of a step with them); None where
+        the loop does not run as compiled engine chunks."""
+        compiled = self._compiled()
+        return compiled[2].points if compiled and compiled[2] else None
+
     def advance_many(self, n: int) -> None:
         """``n`` calls of ``advance``; with the shared contact law and ``fast``, as one
         compiled chunk (handrolled/hopper/fastloop.run_chunk, or the engine's

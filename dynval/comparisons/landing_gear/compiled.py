@@ -141,6 +141,7 @@ class EngineChunks:
         links = ["body", *foot_links]
         self.offsets = np.vstack([np.zeros(3), np.tile(foot_offset, (len(foot_links), 1))])
         self.consts = np.array([dt, m, g])
+        self.points = (links, self.offsets)  # what each step reads and pushes on
         self._args = chunk_args.step_args(sim, links, self.offsets)
 
     available = staticmethod(chunk_args.available)

@@ -162,6 +162,13 @@ class LandingGearLoop:
                                                self.p.dt, self.p.m, self.p.g) if ok else False
         return self._engine_chunks or None
 
+    def engine_points(self) -> tuple[list[str], np.ndarray] | None:
+        """(links, offsets): the points an engine plant's compiled chunks read and push on
+        each step (the benchmarks time the engine side of a step with them); None where
+        the loop does not run as compiled engine chunks."""
+        chunks = None if isinstance(self.plant, DecoupledLandingGear) else self._chunks()
+        return chunks.points if chunks else None
+
     def advance_many(self, n: int) -> None:
         """``n`` calls of ``advance``; with the shared contact law and ``fast``, as
         compiled chunks: the hand-rolled plant by handrolled/landing_gear/fastloop.py, the
