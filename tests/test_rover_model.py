@@ -152,3 +152,25 @@ def test_hand_rolled_and_mujoco_differ_only_by_integration_error():
         b = run_one(p, sc, "mujoco", "shared", DESC, duration=1.0)
         diffs.append(np.max(np.abs(a["joint.q7.angle"] - b["joint.q7.angle"])))
     assert diffs[0] > 0.0 and 1.5 <= diffs[0] / diffs[1] <= 2.5
+
+
+@pytest.mark.parametrize("rover", ["A", "C3"])
+def test_forward_dynamics_mass_matrix_is_walker_orins_value_for_value(rover):
+    # forward dynamics builds M with unit_acceleration_columns: Walker-Orin's passes with
+    # their exact zeros left out. Its entries must be the printed passes' (mass_matrix)
+    # to the last bit (array_equal: only an exact zero's sign may differ), over turning,
+    # pitching, rolling configurations of a two- and a three-segment chain
+    from dataclasses import replace
+
+    from dynval.handrolled.rover import dynamics
+    from dynval.handrolled.rover.kinematics import dh_parameters
+
+    p = PARAMS if rover == "A" else replace(PARAMS.with_rover("C"), n_segments=3)
+    hand = HandRolledRover(p, load_soil(p.soil).as_tuple())
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        q = rng.uniform(-1.5, 1.5, p.n_joints)
+        T, revolute = adjacent_transforms(q, p.l), dh_parameters(q, p.l)[4]
+        M = dynamics.mass_matrix(q, p.l, hand.mass, hand.p_C, hand.I_C)
+        fast = dynamics.unit_acceleration_columns(T, revolute, hand.mass, hand.p_C, hand.I_C)
+        assert np.array_equal(fast, M)

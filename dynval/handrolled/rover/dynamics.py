@@ -109,6 +109,59 @@ def _mass_matrix(T: np.ndarray, revolute: np.ndarray, mass: np.ndarray, p_C: np.
 
 
 @njit(cache=True)
+def unit_acceleration_columns(T: np.ndarray, revolute: np.ndarray, mass: np.ndarray,
+                              p_C: np.ndarray, I_C: np.ndarray) -> np.ndarray:
+    """:func:`mass_matrix` by the same Walker-Orin passes, with what is exactly zero in
+    them left out: at qd = 0, g = 0 and no wheel loads every angular velocity is zero, so
+    the w x terms vanish, and links before joint j do not accelerate when only qdd_j = 1,
+    so column j's outward pass starts at link j and their forces are zero. Every term
+    that remains is computed as :func:`rnea_in_frames` computes it, in the same order, so
+    M has the same values (only the sign of an exact zero may differ; tested), at about a
+    third of the cost and with no array made per column."""
+    N = revolute.shape[0]
+    M = np.empty((N, N))
+    F = np.zeros((N, 3))
+    Nm = np.zeros((N, 3))
+    for j in range(N):
+        wd = (0.0, 0.0, 0.0)
+        vd = (0.0, 0.0, 0.0)
+        for i in range(j, N):  # outward iterations, from the accelerated joint on
+            R = T[i, :3, :3]
+            p = (T[i, 0, 3], T[i, 1, 3], T[i, 2, 3])
+            vd_prev = add(cross(wd, p), vd)
+            qdd = 1.0 if i == j else 0.0
+            if revolute[i] > 0.5:
+                wd = add(mtv(R, wd), (0.0, 0.0, qdd))
+                vd = mtv(R, vd_prev)
+            else:
+                wd = mtv(R, wd)
+                vd = add(mtv(R, vd_prev), (0.0, 0.0, qdd))
+            if mass[i] != 0.0:
+                pC = row(p_C, i)
+                Fi = scale(mass[i], add(cross(wd, pC), vd))  # eq. (3.30)
+                Ni = mv(I_C[i], wd)  # eq. (3.31)
+                for k in range(3):
+                    F[i, k], Nm[i, k] = Fi[k], Ni[k]
+        f = (0.0, 0.0, 0.0)
+        n = (0.0, 0.0, 0.0)
+        for i in range(N - 1, -1, -1):  # inward iterations
+            Fi, Ni, pC = row(F, i), row(Nm, i), row(p_C, i)
+            if i < j or mass[i] == 0.0:  # no force on a link that does not accelerate
+                Fi, Ni = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+            if i + 1 < N:
+                R_next = T[i + 1, :3, :3]
+                p_next = (T[i + 1, 0, 3], T[i + 1, 1, 3], T[i + 1, 2, 3])
+                Rf = mv(R_next, f)
+                n = add(add(Ni, mv(R_next, n)), add(cross(pC, Fi), cross(p_next, Rf)))
+                f = add(Rf, Fi)
+            else:
+                n = add(Ni, cross(pC, Fi))
+                f = Fi
+            M[i, j] = n[2] if revolute[i] > 0.5 else f[2]
+    return M
+
+
+@njit(cache=True)
 def bias(q: np.ndarray, qd: np.ndarray, g: float, L: float, mass: np.ndarray,
          p_C: np.ndarray, I_C: np.ndarray, F_Cw: np.ndarray, N_Cw: np.ndarray,
          wheel_sign: float) -> np.ndarray:
@@ -133,8 +186,8 @@ def forward_dynamics_in_frames(T: np.ndarray, revolute: np.ndarray, qd: np.ndarr
                                F_Cw: np.ndarray, N_Cw: np.ndarray, wheel_sign: float,
                                n_free: int) -> np.ndarray:
     """:func:`forward_dynamics` from the chain's transforms and joint kinds at q, computed
-    once for all N + 1 passes (rnea_in_frames)."""
-    M = _mass_matrix(T, revolute, mass, p_C, I_C)
+    once for all N + 1 passes (rnea_in_frames; M's by unit_acceleration_columns)."""
+    M = unit_acceleration_columns(T, revolute, mass, p_C, I_C)
     h = rnea_in_frames(T, revolute, qd, np.zeros(qd.shape[0]), g, mass, p_C, I_C, F_Cw,
                        N_Cw, wheel_sign)  # bias
     qdd = np.zeros(qd.shape[0])
