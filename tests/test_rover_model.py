@@ -174,3 +174,57 @@ def test_forward_dynamics_mass_matrix_is_walker_orins_value_for_value(rover):
         M = dynamics.mass_matrix(q, p.l, hand.mass, hand.p_C, hand.I_C)
         fast = dynamics.unit_acceleration_columns(T, revolute, hand.mass, hand.p_C, hand.I_C)
         assert np.array_equal(fast, M)
+
+
+def test_wheel_kinematics_give_the_array_forms_floats():
+    # the per-wheel kinematics of the soil law are written element by element (no array
+    # per operation): they must give what the array expressions they replace give, bit
+    # for bit, compiled alike (the same libm, the same BLAS dot): the hub velocity as
+    # point_jacobian(...) qd summed column by column, the lowest rim point (3.5)-(3.6),
+    # the wheel reaction frame (3.17)-(3.19) with np.cross
+    import math
+
+    from numba import njit
+
+    from dynval.handrolled.rover.kinematics import (
+        dh_parameters,
+        hub_velocity,
+        lowest_rim_point,
+        point_jacobian,
+        wheel_reaction_frame,
+    )
+
+    @njit
+    def array_forms(T0, revolute, k, p_0, qd, R, r, Z):
+        J = point_jacobian(T0, revolute, k, p_0)
+        v = np.zeros(3)
+        for c in range(qd.shape[0]):
+            v[0] += J[0, c] * qd[c]
+            v[1] += J[1, c] * qd[c]
+            v[2] += J[2, c] * qd[c]
+        gamma = math.atan2(R[0, 2], R[0, 0])
+        best, lowest = np.empty(3), math.inf
+        for g in (gamma, gamma - math.pi if gamma > 0.0 else gamma + math.pi):
+            p = p_0 + R[:, 0] * (r * math.cos(g)) + R[:, 2] * (r * math.sin(g))
+            if p[0] < lowest:
+                lowest = p[0]
+                best[:] = p
+        Y = R[:, 1].copy()
+        X = np.cross(Y, Z)
+        X /= math.sqrt(X @ X)
+        W = np.empty((3, 3))
+        W[:, 0], W[:, 1], W[:, 2] = X, Y, Z
+        return v, best, W
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        q, qd = rng.uniform(-1.5, 1.5, PARAMS.n_joints), rng.normal(0.0, 2.0, PARAMS.n_joints)
+        T0 = joint_frames(adjacent_transforms(q, PARAMS.l))
+        revolute = dh_parameters(q, PARAMS.l)[4]
+        k, p_0 = int(rng.integers(0, PARAMS.n_joints)), rng.normal(size=3)
+        R, Z = np.ascontiguousarray(T0[k, :3, :3]), rng.normal(size=3)
+        Z /= np.sqrt(Z @ Z)
+        v, low, W = array_forms(T0, revolute, k, p_0, qd, R, 0.5, Z)
+        assert np.array_equal(hub_velocity(T0, revolute, k, p_0, qd), v)
+        assert np.array_equal(lowest_rim_point(R, p_0, 0.5), low)
+        assert np.array_equal(wheel_reaction_frame(R, Z), W)

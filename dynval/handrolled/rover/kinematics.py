@@ -102,6 +102,28 @@ def point_jacobian(T0: np.ndarray, revolute: np.ndarray, k: int, p_0: np.ndarray
 
 
 @njit(cache=True)
+def hub_velocity(T0: np.ndarray, revolute: np.ndarray, k: int, p_0: np.ndarray,
+                 qd: np.ndarray) -> np.ndarray:
+    """The velocity J qd in frame 0 of the point p_0 fixed to frame k+1, eq. (3.14) with
+    :func:`point_jacobian`'s columns, summed column by column in the same order (the zero
+    columns of joints beyond k included), without the Jacobian as an array."""
+    v = np.zeros(3)
+    for c in range(T0.shape[0]):
+        J0 = J1 = J2 = 0.0
+        if c <= k:
+            z0, z1, z2 = T0[c, 0, 2], T0[c, 1, 2], T0[c, 2, 2]
+            if revolute[c] > 0.5:
+                r0, r1, r2 = p_0[0] - T0[c, 0, 3], p_0[1] - T0[c, 1, 3], p_0[2] - T0[c, 2, 3]
+                J0, J1, J2 = z1 * r2 - z2 * r1, z2 * r0 - z0 * r2, z0 * r1 - z1 * r0
+            else:
+                J0, J1, J2 = z0, z1, z2
+        v[0] += J0 * qd[c]
+        v[1] += J1 * qd[c]
+        v[2] += J2 * qd[c]
+    return v
+
+
+@njit(cache=True)
 def lowest_rim_point(R_0w: np.ndarray, p_0w: np.ndarray, r: float) -> np.ndarray:
     """The rim point with the smallest x0 (3.5)-(3.8); getplow0.m keeps the lower of the
     two stationary points gamma_min and gamma_min +- pi."""
@@ -111,10 +133,13 @@ def lowest_rim_point(R_0w: np.ndarray, p_0w: np.ndarray, r: float) -> np.ndarray
     best = np.empty(3)
     lowest = math.inf
     for g in (gamma, other):
-        p = p_0w + R_0w[:, 0] * (r * math.cos(g)) + R_0w[:, 2] * (r * math.sin(g))  # (3.5)-(3.6)
-        if p[0] < lowest:
-            lowest = p[0]
-            best[:] = p
+        rc, rs = r * math.cos(g), r * math.sin(g)
+        p0 = p_0w[0] + R_0w[0, 0] * rc + R_0w[0, 2] * rs  # (3.5)-(3.6), row by row
+        if p0 < lowest:
+            lowest = p0
+            best[0] = p0
+            for i in (1, 2):
+                best[i] = p_0w[i] + R_0w[i, 0] * rc + R_0w[i, 2] * rs
     return best
 
 
@@ -132,12 +157,15 @@ def sinkage(p_low: np.ndarray, p_0w: np.ndarray) -> tuple:
 def wheel_reaction_frame(R_0link: np.ndarray, r_slope: np.ndarray) -> np.ndarray:
     """^0_wr R = [X_wr Y_wr Z_wr] (3.17)-(3.19): Y along the wheel axle, Z along r_slope,
     X parallel to the ground."""
-    Y = R_0link[:, 1].copy()  # eq. (3.17)
+    Y = (R_0link[0, 1], R_0link[1, 1], R_0link[2, 1])  # eq. (3.17)
     Z = r_slope  # eq. (3.18)
-    X = np.cross(Y, Z)
+    X = np.empty(3)  # Y x Z, np.cross's formula
+    X[0], X[1], X[2] = Y[1] * Z[2] - Y[2] * Z[1], Y[2] * Z[0] - Y[0] * Z[2], \
+        Y[0] * Z[1] - Y[1] * Z[0]
     X /= math.sqrt(X @ X)  # eq. (3.19)
     R = np.empty((3, 3))
-    R[:, 0], R[:, 1], R[:, 2] = X, Y, Z
+    for i in range(3):
+        R[i, 0], R[i, 1], R[i, 2] = X[i], Y[i], Z[i]
     return R
 
 

@@ -22,8 +22,8 @@ from dynval.handrolled.rover.dynamics import (
 from dynval.handrolled.rover.kinematics import (
     adjacent_transforms,
     dh_parameters,
+    hub_velocity,
     joint_frames,
-    point_jacobian,
     segment_frame_index,
 )
 from dynval.handrolled.rover.terramechanics import torques_from_power
@@ -62,12 +62,7 @@ def _wheel_loads(T_adj: np.ndarray, revolute: np.ndarray, qd: np.ndarray, T_cmd:
             h = row(p_hub[i], j)
             p = add(mv(R, h), (T0[k, 0, 3], T0[k, 1, 3], T0[k, 2, 3]))
             p_0w = np.array([p[0], p[1], p[2]])
-            J = point_jacobian(T0, revolute, k, p_0w)
-            v_0w = np.zeros(3)
-            for c in range(N):  # eqs. (3.14), (3.21)
-                v_0w[0] += J[0, c] * qd[c]
-                v_0w[1] += J[1, c] * qd[c]
-                v_0w[2] += J[2, c] * qd[c]
+            v_0w = hub_velocity(T0, revolute, k, p_0w, qd)  # eqs. (3.14), (3.21)
             F_0, d = wheel_contact(p_0w, R, v_0w, T_cmd[i, j], r, b, D, soil)
             F = mtv(R, (F_0[0], F_0[1], F_0[2]))
             arm = add(h, scale(-1.0, row(p_cg, i)))  # wheel position relative to the CG
