@@ -90,3 +90,70 @@ def test_chunks_and_single_steps_mixed(implementation: str) -> None:
         assert python.t == mixed.t
         assert python.signals() == mixed.signals()
     assert python.controller.touchdowns >= 1
+
+
+def test_tip_state_gives_the_vector_forms_floats() -> None:
+    # recursive.tip_state (the foot after every step) is written element by element: it
+    # must give what its vector form gives, bit for bit: h = R a, p += R l, R = R Rot,
+    # V = Phi V + H qd with each product a sum from 0.0 and Phi by np.cross, compiled alike
+    import numpy as np
+    from numba import njit
+
+    from dynval.handrolled.hopper import recursive
+    from dynval.handrolled.hopper.chain import PRISMATIC, REVOLUTE, planar
+
+    @njit
+    def mv(A, x):
+        out = np.zeros(A.shape[0])
+        for i in range(A.shape[0]):
+            acc = 0.0
+            for r in range(A.shape[1]):
+                acc += A[i, r] * x[r]
+            out[i] = acc
+        return out
+
+    @njit
+    def mm(A, B):
+        out = np.zeros((A.shape[0], B.shape[1]))
+        for i in range(A.shape[0]):
+            for j in range(B.shape[1]):
+                acc = 0.0
+                for r in range(A.shape[1]):
+                    acc += A[i, r] * B[r, j]
+                out[i, j] = acc
+        return out
+
+    @njit
+    def vector_form(kind, axis, offset, q, qd):
+        R, p, V = np.eye(3), np.zeros(3), np.zeros(6)
+        for k in range(kind.shape[0]):
+            h = mv(R, axis[k])
+            if kind[k] == REVOLUTE:
+                p_next = p + mv(R, offset[k])
+                R = mm(R, recursive._rot(axis[k], q[k]))
+            else:
+                p_next = p + mv(R, offset[k] + axis[k] * q[k])
+            out = V.copy()
+            out[3:] -= np.cross(p_next - p, V[:3])
+            H = np.zeros(6)
+            if kind[k] == REVOLUTE:
+                H[:3] = h
+            else:
+                H[3:] = h
+            V = out + H * qd[k]
+            p = p_next
+        return p, V[3:].copy()
+
+    args = recursive.Recursive(planar(PARAMS))._args
+    rng = np.random.default_rng(2)
+    for trial in range(1000):
+        kind, axis, offset = args[0], args[1], args[2]
+        if trial % 2:  # and on chains in general position: every term of every sum
+            kind = np.where(rng.random(5) < 0.5, REVOLUTE, PRISMATIC).astype(np.int64)
+            axis = rng.normal(size=(5, 3))
+            axis /= np.linalg.norm(axis, axis=1)[:, None]
+            offset = rng.normal(size=(5, 3))
+        q, qd = rng.uniform(-2.0, 2.0, 5), rng.normal(0.0, 3.0, 5)
+        p, v = recursive.tip_state(kind, axis, offset, *args[3:], q, qd)
+        p_ref, v_ref = vector_form(kind, axis, offset, q, qd)
+        assert np.array_equal(p, p_ref) and np.array_equal(v, v_ref)

@@ -19,32 +19,6 @@ from dynval.handrolled.hopper.chain import REVOLUTE, Chain
 
 
 @njit(cache=True)
-def _mm(A, B):
-    """A B by loops: for these 3x3 and 6x6 blocks a BLAS call costs more than the sums."""
-    n, m, k = A.shape[0], B.shape[1], A.shape[1]
-    out = np.zeros((n, m))
-    for i in range(n):
-        for j in range(m):
-            acc = 0.0
-            for r in range(k):
-                acc += A[i, r] * B[r, j]
-            out[i, j] = acc
-    return out
-
-
-@njit(cache=True)
-def _mv(A, x):
-    """A x by loops (see _mm)."""
-    out = np.zeros(A.shape[0])
-    for i in range(A.shape[0]):
-        acc = 0.0
-        for r in range(A.shape[1]):
-            acc += A[i, r] * x[r]
-        out[i] = acc
-    return out
-
-
-@njit(cache=True)
 def _rot(a, angle):
     """Rotation by ``angle`` about the unit axis a: c I + s [a]x + (1 - c) a a^T."""
     c, s = np.cos(angle), np.sin(angle)
@@ -60,24 +34,6 @@ def _rot(a, angle):
     R[2, 1] = t * a[2] * a[1] + s * a[0]
     R[2, 2] = c + t * a[2] * a[2]
     return R
-
-
-@njit(cache=True)
-def _phi(l, V):
-    """Phi_{k,k-1} V, eq. (5)."""
-    out = V.copy()
-    out[3:] -= np.cross(l, V[:3])
-    return out
-
-
-@njit(cache=True)
-def _H(kind, h):
-    out = np.zeros(6)
-    if kind == REVOLUTE:
-        out[:3] = h
-    else:
-        out[3:] = h
-    return out
 
 
 @njit(cache=True)
@@ -137,19 +93,48 @@ class Recursive:
 @njit(cache=True)
 def tip_state(kind, axis, offset, com, inertia, mass, q, qd):
     """Position and linear velocity of the tip (the last frame's origin), by the
-    position and velocity recursion (3) alone."""
-    R = np.eye(3)
-    p = np.zeros(3)
-    V = np.zeros(6)
+    position and velocity recursion (3) alone: h = R a_k, p_k = p_{k-1} + R l_k (R the
+    parent's attitude, l_k the offset, plus a_k q_k for a sliding joint), R_k = R
+    Rot(a_k, q_k), V_k = Phi_{k,k-1} V_{k-1} + H_k qd_k. Written element by element with
+    the operations of the vector form (A x and A B as sums from 0.0, ``_rot``, Phi by
+    np.cross's formula, H q_dot) in their order: the same floats without an array per
+    product (tests/test_hopper_fast_paths.py)."""
+    R, Rn = np.eye(3), np.empty((3, 3))
+    p, dp, h, V = np.zeros(3), np.empty(3), np.empty(3), np.zeros(6)
     for k in range(kind.shape[0]):
-        h = _mv(R, axis[k])
-        if kind[k] == REVOLUTE:
-            p_next = p + _mv(R, offset[k])
-            R = _mm(R, _rot(axis[k], q[k]))
-        else:
-            p_next = p + _mv(R, offset[k] + axis[k] * q[k])
-        V = _phi(p_next - p, V) + _H(kind[k], h) * qd[k]
-        p = p_next
+        a = axis[k]
+        for i in range(3):  # h = R a_k
+            h[i] = 0.0 + R[i, 0] * a[0] + R[i, 1] * a[1] + R[i, 2] * a[2]
+        revolute = kind[k] == REVOLUTE
+        l0, l1, l2 = offset[k, 0], offset[k, 1], offset[k, 2]
+        if not revolute:
+            l0, l1, l2 = l0 + a[0] * q[k], l1 + a[1] * q[k], l2 + a[2] * q[k]
+        for i in range(3):  # p_next - p, with p_next = p + R l
+            p_next = p[i] + (0.0 + R[i, 0] * l0 + R[i, 1] * l1 + R[i, 2] * l2)
+            dp[i] = p_next - p[i]
+            p[i] = p_next
+        if revolute:  # R = R Rot(a_k, q_k), _rot's entries
+            c, s_ = np.cos(q[k]), np.sin(q[k])
+            t = 1.0 - c
+            r00, r01, r02 = c + t * a[0] * a[0], t * a[0] * a[1] - s_ * a[2], \
+                t * a[0] * a[2] + s_ * a[1]
+            r10, r11, r12 = t * a[1] * a[0] + s_ * a[2], c + t * a[1] * a[1], \
+                t * a[1] * a[2] - s_ * a[0]
+            r20, r21, r22 = t * a[2] * a[0] - s_ * a[1], t * a[2] * a[1] + s_ * a[0], \
+                c + t * a[2] * a[2]
+            for i in range(3):
+                Rn[i, 0] = 0.0 + R[i, 0] * r00 + R[i, 1] * r10 + R[i, 2] * r20
+                Rn[i, 1] = 0.0 + R[i, 0] * r01 + R[i, 1] * r11 + R[i, 2] * r21
+                Rn[i, 2] = 0.0 + R[i, 0] * r02 + R[i, 1] * r12 + R[i, 2] * r22
+            R, Rn = Rn, R
+        # V = Phi(dp) V + H qd: the angular rows keep V's, the linear rows lose dp x w;
+        # H is h in the joint's rows and 0.0 in the others
+        w0, w1, w2 = V[0], V[1], V[2]
+        x0, x1, x2 = dp[1] * w2 - dp[2] * w1, dp[2] * w0 - dp[0] * w2, dp[0] * w1 - dp[1] * w0
+        for i in range(3):
+            H_w, H_v = (h[i], 0.0) if revolute else (0.0, h[i])
+            V[i] = V[i] + H_w * qd[k]
+            V[3 + i] = (V[3 + i] - (x0, x1, x2)[i]) + H_v * qd[k]
     return p, V[3:].copy()
 
 
