@@ -7,7 +7,8 @@ from Python (1-2 us apiece: 14 us for a tuple of thirteen, more than the work of
 Here the functions travel as one uint64 array of addresses, and :data:`call_ptr`,
 :data:`call_int` and :data:`call_void` call the function at an address with a tuple of
 arguments, typed as the C prototype is (np.int32 for a C int, np.uint64 for a pointer,
-np.float64 for a double), returning a pointer (uint64), an int (int32) or nothing.
+np.float64 for a double), returning a pointer (uint64), an int (int32) or nothing;
+:data:`load_f64` reads a double of a C array at an address.
 """
 
 from __future__ import annotations
@@ -42,6 +43,21 @@ def _caller(result: str):
 
 
 call_ptr, call_int, call_void = _caller("ptr"), _caller("int"), _caller("void")
+
+
+@intrinsic
+def load_f64(typingctx, address, index):
+    """The double at ``address`` + 8 ``index`` (a C array a function returned a pointer
+    to), read in place: no copy into an array first."""
+    if not (isinstance(address, types.Integer) and isinstance(index, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, llargs):
+        ptr = builder.inttoptr(llargs[0], ir.DoubleType().as_pointer())
+        i = context.cast(builder, llargs[1], signature.args[1], types.intp)
+        return builder.load(builder.gep(ptr, [i]))
+
+    return types.float64(address, index), codegen
 
 
 def address(function: ctypes._CFuncPtr) -> int:

@@ -198,6 +198,14 @@ def quat_xyzw_to_R(x: float, y: float, z: float, w: float) -> np.ndarray:
     return R
 
 
+@njit(cache=True, inline="always")
+def _matmul_into(A: np.ndarray, B: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """A B (or A x) into ``out``: np.dot's BLAS call, the one numpy's matmul makes on the
+    Python path (the same float), without a new array for the result."""
+    np.dot(A, B, out)
+    return out
+
+
 @njit(cache=True)
 def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
             u_index: np.ndarray, links: np.ndarray, base: np.ndarray, q: np.ndarray,
@@ -219,16 +227,14 @@ def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
     ptrs = np.zeros(2, np.uint64)  # the status' actualStateQ and actualStateQdot
     null, at = np.uint64(0), np.uint64(ptrs.ctypes.data)
     _int(fns[ACTUAL_STATE], (status, null, null, null, null, at, at + np.uint64(8), null))
-    nq = 7 + (q_index.max() + 1 - 7 if q_index.shape[0] else 0)
-    nu = 6 + (u_index.max() + 1 - 6 if u_index.shape[0] else 0)
-    Q, U = np.empty(nq), np.empty(nu)
-    _ptr(fns[MEMCPY], (np.uint64(Q.ctypes.data), ptrs[0], np.uint64(8 * nq)))
-    _ptr(fns[MEMCPY], (np.uint64(U.ctypes.data), ptrs[1], np.uint64(8 * nu)))
-    base[:7] = Q[:7]
-    base[7:13] = U[:6]
+    Q, U = ptrs[0], ptrs[1]  # read in place (the status' arrays)
+    for i in range(7):
+        base[i] = ccall.load_f64(Q, i)
+    for i in range(6):
+        base[7 + i] = ccall.load_f64(U, i)
     for j in range(q_index.shape[0]):
-        q[j] = Q[q_index[j]]
-        qd[j] = U[u_index[j]]
+        q[j] = ccall.load_f64(Q, q_index[j])
+        qd[j] = ccall.load_f64(U, u_index[j])
     for k in range(links.shape[0]):
         _int(fns[LINK_STATE], (client, status, np.int32(links[k]),
                                np.uint64(link_states[k].ctypes.data)))
@@ -239,8 +245,10 @@ def base_frame(base: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray):
     """PybulletSimulation._read_state from the base row of :func:`observe`: (p_WB, R_WB,
     v_WB, w_WB) of the base link frame."""
     R_WI = quat_xyzw_to_R(base[3], base[4], base[5], base[6])
-    R_WB = R_WI @ np.ascontiguousarray(R_BI.T)
-    p_WB = base[0:3] - R_WB @ p_BI
+    R_WB = _matmul_into(R_WI, np.ascontiguousarray(R_BI.T), np.empty((3, 3)))
+    p_WB = _matmul_into(R_WB, p_BI, np.empty(3))  # R_WB p_BI, then p_WI - it
+    for i in range(3):
+        p_WB[i] = base[i] - p_WB[i]
     w = base[10:13].copy()
     r0, r1, r2 = p_WB[0] - base[0], p_WB[1] - base[1], p_WB[2] - base[2]  # p_WB - p_WI
     v_WB = np.empty(3)  # v_WI + w x (p_WB - p_WI), engines.base.cross3
@@ -258,15 +266,18 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
     from the link's CoM state (row ``rows[k]`` of :func:`observe`'s link states, its
     constant R_LI^T ``R_LI_T[k]``), or from the base frame where ``rows[k]`` is -1:
     p = a + R (o - c), v = v_a + w x (p - a)."""
+    R_link, d, Ro, zero = np.empty((3, 3)), np.empty(3), np.empty(3), np.zeros(3)
     for k in range(offsets.shape[0]):
         r = rows[k]
         if r < 0:
-            a, R, c, v_a, w = p_WB, R_WB, np.zeros(3), v_WB, w_WB
+            a, R, c, v_a, w = p_WB, R_WB, zero, v_WB, w_WB
         else:
             ls = link_states[r]
             a, c, v_a, w = ls[0:3], ls[7:10], ls[21:24], ls[24:27]
-            R = quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]) @ R_LI_T[k]
-        Ro = R @ (offsets[k] - c)  # BLAS, as the Python path's matmul
+            R = _matmul_into(quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]), R_LI_T[k], R_link)
+        for i in range(3):
+            d[i] = offsets[k, i] - c[i]
+        _matmul_into(R, d, Ro)  # BLAS, as the Python path's matmul
         for i in range(3):
             P[k, i] = a[i] + Ro[i]
         r0, r1, r2 = P[k, 0] - a[0], P[k, 1] - a[1], P[k, 2] - a[2]  # p - a
