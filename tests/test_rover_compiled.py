@@ -18,13 +18,13 @@ from dynval.robots.rover.params import PARAMS
 from dynval.robots.rover.soil import load_soil
 
 DESC = ROOT / "rover"
-PYTHON_PATH = mock.patch("dynval.engines.mujoco_compiled.functions", return_value=None)
+PYTHON_PATH = mock.patch("dynval.engines.mujoco_compiled.step_addresses", return_value=None)
 
 
 def test_the_compiled_path_is_taken_here():
     # CI's machine has MuJoCo's library beside its bindings: a run there that silently fell
     # back to the Python path would hide a broken compiled path
-    assert mujoco_compiled.functions() is not None
+    assert mujoco_compiled.step_addresses() is not None
     sc = sc_.SCENARIOS["straight_3"]
     p = sc_.scenario_params(PARAMS, sc)
     plant = make_plant("mujoco", p, load_soil(p.soil).as_tuple(), sc.rigid, DESC)
@@ -118,3 +118,31 @@ def test_the_hand_rolled_chunks_give_the_step_by_step_bits():
     rk4 = make_plant("handrolled", PARAMS, load_soil(PARAMS.soil).as_tuple(), False, DESC,
                      integrator="rk4")
     assert not rk4.compiled  # the RK4 scheme steps from Python
+
+
+def test_frame_turns_are_blas_products_bit_for_bit():
+    # the MuJoCo chunk turns hubs, attitudes and forces between the world and the thesis'
+    # frame 0 by _turn: R_0W and R_W0 are signed permutations, so each product is exact and
+    # the floats (zero signs included) must be those of the BLAS product they replace
+    from numba import njit
+
+    from dynval.comparisons.rover import compiled
+    from dynval.comparisons.rover.frames import R_0W
+    from dynval.robots.rover.params import R_W0
+
+    @njit
+    def blas(R, x):
+        return R @ x
+
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        x, X = rng.normal(size=3), rng.normal(size=(3, 3))
+        x[rng.random(3) < 0.3], X[rng.random((3, 3)) < 0.3] = 0.0, -0.0
+        for R in (R_0W, R_W0):
+            R = np.ascontiguousarray(R)
+            out, OUT = np.empty(3), np.empty((3, 3))
+            compiled._turn(R, x, out)
+            compiled._turn_matrix(R, X, OUT)
+            for got, ref in ((out, blas(R, x)), (OUT, blas(R, X))):
+                assert np.array_equal(got, ref)
+                assert np.array_equal(np.signbit(got), np.signbit(ref))

@@ -3,9 +3,10 @@ shared code (the rover's wheel-soil law) runs many steps without returning to Py
 
 The Python bindings' per-call cost (a few microseconds per ``mj_*`` call, more for every
 array read) is many times the physics of a small tree (2 us a step for the rover).  Here
-``mj_step1``, ``mj_step2`` and ``mj_applyFT`` are taken from the very libmujoco the
-bindings loaded (ctypes, with pointer-sized integer arguments) and handed to compiled
-code as first-class functions; the state is read from the bindings' own array views of
+``mj_step``, ``mj_step1``, ``mj_step2``, ``mj_applyFT`` and the rest of
+:func:`step_addresses` are taken from the very libmujoco the bindings loaded and called
+by address (dynval.engines.ccall: numba unboxes a ctypes function object on every call
+from Python, 1-2 us apiece); the state is read from the bindings' own array views of
 mjData, which live as long as the data.  One step is ``mj_step2`` then ``mj_step1``:
 MuJoCo's documented split of ``mj_step`` (Euler: identical numbers), which leaves the
 positions and velocities of the new time computed, as ``MujocoSimulation.step``'s
@@ -16,7 +17,6 @@ positions and velocities of the new time computed, as ``MujocoSimulation.step``'
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -25,17 +25,6 @@ import numpy as np
 from numba import njit
 
 from dynval.engines import ccall
-
-_PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers
-
-
-@dataclass(frozen=True)
-class MujocoFunctions:
-    """The C functions a compiled loop calls (ctypes objects numba accepts as arguments)."""
-
-    step1: ctypes._CFuncPtr
-    step2: ctypes._CFuncPtr
-    apply_ft: ctypes._CFuncPtr
 
 
 @cache
@@ -46,26 +35,6 @@ def _library() -> ctypes.CDLL | None:
     found = [f for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll")
              for f in sorted(here.glob(pattern))]
     return ctypes.CDLL(str(found[0])) if found else None
-
-
-@cache
-def functions() -> MujocoFunctions | None:
-    """The C functions from the libmujoco next to the bindings, or None where that library
-    is not found (then loops take the Python path)."""
-    lib = _library()
-    if lib is None:
-        return None
-    out = {}
-    for name, key, args in (("mj_step1", "step1", [_PTR, _PTR]),
-                            ("mj_step2", "step2", [_PTR, _PTR]),
-                            ("mj_applyFT", "apply_ft",
-                             [_PTR, _PTR, _PTR, _PTR, _PTR, ctypes.c_int, _PTR])):
-        # one prototype class per signature: numba's dispatcher caches an argument's type
-        # by its Python class, and functions of one class with different signatures
-        # would send every call down its slow path (measured: 3 us -> 90 us a call)
-        address = ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-        out[key] = ctypes.CFUNCTYPE(None, *args)(address)
-    return MujocoFunctions(**out)
 
 
 @njit(cache=True)
@@ -92,12 +61,14 @@ def points(xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray, subtree_com: np
 
 
 @njit(cache=True)
-def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied: np.ndarray,
+def step_with_point_forces(fns: np.ndarray, m: int, d: int, qfrc_applied: np.ndarray,
                            dofs: np.ndarray, tau: np.ndarray, bodies: np.ndarray,
                            P: np.ndarray, F: np.ndarray) -> None:
     """One step under joint efforts ``tau`` on ``dofs`` and forces F[k] [N, world] at the
     world points P[k] of ``bodies[k]`` (mj_applyFT into qfrc_applied, as the Python
-    path), then the new time's positions and velocities (mj_step2, mj_step1)."""
+    path), then the new time's positions and velocities (mj_step2, mj_step1); ``fns``:
+    :func:`step_addresses`."""
+    m_, d_, at = np.uint64(m), np.uint64(d), np.uint64
     qfrc_applied[:] = 0.0
     for i in range(dofs.shape[0]):
         qfrc_applied[dofs[i]] = tau[i]
@@ -105,10 +76,11 @@ def step_with_point_forces(step1, step2, apply_ft, m: int, d: int, qfrc_applied:
     for k in range(bodies.shape[0]):
         f = np.ascontiguousarray(F[k])
         p = np.ascontiguousarray(P[k])
-        apply_ft(m, d, f.ctypes.data, zero.ctypes.data, p.ctypes.data, bodies[k],
-                 qfrc_applied.ctypes.data)
-    step2(m, d)
-    step1(m, d)
+        ccall.call_void(fns[MJ_APPLY_FT], (m_, d_, at(f.ctypes.data), at(zero.ctypes.data),
+                                           at(p.ctypes.data), np.int32(bodies[k]),
+                                           at(qfrc_applied.ctypes.data)))
+    ccall.call_void(fns[MJ_STEP2], (m_, d_))
+    ccall.call_void(fns[MJ_STEP1], (m_, d_))
 
 
 # MujocoSimulation.step's own functions, by index in the array :func:`step_addresses`

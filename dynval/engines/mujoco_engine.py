@@ -165,10 +165,11 @@ class _MujocoModel:
 
 @dataclass(frozen=True)
 class CompiledMujoco:
-    """A simulation as compiled code sees it: the C functions, the model and data
-    addresses, mjData's array views (read and written in place) and the joints' dofs."""
+    """A simulation as compiled code sees it: the C functions' addresses
+    (mujoco_compiled.step_addresses), the model and data addresses, mjData's array views
+    (read and written in place) and the joints' dofs."""
 
-    fns: mujoco_compiled.MujocoFunctions
+    fns: np.ndarray
     m: int
     d: int
     xpos: np.ndarray
@@ -459,7 +460,7 @@ class MujocoSimulation(_MujocoModel):
     def compiled(self) -> CompiledMujoco | None:
         """What a numba-compiled loop needs to step this simulation without Python
         (dynval.engines.mujoco_compiled), or None where MuJoCo's library is not at hand."""
-        fns = mujoco_compiled.functions()
+        fns = mujoco_compiled.step_addresses()
         if fns is None:
             return None
         m, d = self.model, self.data

@@ -22,7 +22,7 @@ from dynval.handrolled.hexapod.fastloop import after_step
 
 
 @njit(cache=True)
-def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
+def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
                  xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
                  body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
                  qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, off: np.ndarray,
@@ -44,8 +44,8 @@ def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
     hits = 0
     for _ in range(count):
         sel, F_W = _pushed(F_feet)
-        mujoco_compiled.step_with_point_forces(step1, step2, apply_ft, m, d, qfrc_applied,
-                                               dofs, np.concatenate((F_seg.ravel(), tau_link)),
+        mujoco_compiled.step_with_point_forces(fns, m, d, qfrc_applied, dofs,
+                                               np.concatenate((F_seg.ravel(), tau_link)),
                                                bodies[sel], P[sel], F_W)
         t += dt
         steps += 1

@@ -444,7 +444,7 @@ class _FastLoop:
         c, sim = self.sim, loop.plant.sim
         bad_before = sim.badqacc_count()
         _, hits = mujoco_steps(  # its clock: the same float sums as MuJoCo's
-            c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
+            c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
             c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
             loop.plant.off, self.bodies, self.state, self.laws, loop.steps, loop.t, count)
         sim.check_stable(bad_before)

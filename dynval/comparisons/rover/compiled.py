@@ -28,6 +28,34 @@ from dynval.handrolled.rover.wheel_contact import N_DIAG, SINKAGE, SLIP, V_X, wh
 from dynval.robots.rover.params import R_W0
 
 
+def _is_signed_permutation(R: np.ndarray) -> bool:
+    """Whether every row and column of R holds one +-1 and zeros besides."""
+    return bool(np.all(np.sort(np.abs(R), axis=0) == [[0.0], [0.0], [1.0]])
+                and np.all(np.sort(np.abs(R), axis=1) == [0.0, 0.0, 1.0]))
+
+
+if not (_is_signed_permutation(R_0W) and _is_signed_permutation(R_W0)):
+    raise ValueError("R_W0 must be a signed permutation for the frame turns of _turn")
+
+
+@njit(cache=True)
+def _turn(R: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:
+    """out = R x for the frame change R_0W or R_W0 (a signed permutation): every product
+    is exact, and the sum starts from 0.0 as BLAS's gemv does, so these are the floats
+    ``R @ x`` gives, zero signs included (tests/test_rover_compiled.py), without a BLAS
+    call per hub (16 a step)."""
+    for i in range(3):
+        out[i] = 0.0 + R[i, 0] * x[0] + R[i, 1] * x[1] + R[i, 2] * x[2]
+
+
+@njit(cache=True)
+def _turn_matrix(R: np.ndarray, X: np.ndarray, out: np.ndarray) -> None:
+    """out = R X column by column (:func:`_turn`)."""
+    for j in range(3):
+        for i in range(3):
+            out[i, j] = 0.0 + R[i, 0] * X[0, j] + R[i, 1] * X[1, j] + R[i, 2] * X[2, j]
+
+
 @njit(cache=True)
 def _after_step(diag: np.ndarray, T: np.ndarray, P: np.ndarray, powered: bool, r: float
                 ) -> bool:
@@ -44,7 +72,7 @@ def _after_step(diag: np.ndarray, T: np.ndarray, P: np.ndarray, powered: bool, r
 
 
 @njit(cache=True)
-def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
+def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
                  xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
                  body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
                  bodies: np.ndarray, offsets: np.ndarray, T: np.ndarray, P: np.ndarray,
@@ -63,14 +91,13 @@ def mujoco_steps(step1, step2, apply_ft, m: int, d: int, xpos: np.ndarray,
     for k in range(n):
         points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P_W, V_W, R_W)
         for h in range(nh):  # world -> the thesis' frame 0
-            p_0[h] = R_0W @ P_W[h]
-            v_0[h] = R_0W @ V_W[h]
-            R_0[h] = R_0W @ R_W[h]
+            _turn(R_0W, P_W[h], p_0[h])
+            _turn(R_0W, V_W[h], v_0[h])
+            _turn_matrix(R_0W, R_W[h], R_0[h])
         F_0, diag = wheel_contacts(p_0, R_0, v_0, T.ravel(), r, b, D, soil)
         for h in range(nh):
-            F_W[h] = R_W0 @ F_0[h]
-        step_with_point_forces(step1, step2, apply_ft, m, d, qfrc_applied, dofs, tau,
-                               bodies, P_W, F_W)
+            _turn(R_W0, F_0[h], F_W[h])
+        step_with_point_forces(fns, m, d, qfrc_applied, dofs, tau, bodies, P_W, F_W)
         if _after_step(diag, T, P, powered, r):
             return diag, k + 1
     return diag, n

@@ -157,7 +157,7 @@ class EnginePlant:
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
             diag, done = mujoco_steps(
-                c.fns.step1, c.fns.step2, c.fns.apply_ft, c.m, c.d, c.xpos, c.xmat, c.cvel,
+                c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
                 c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
                 self.hub_offsets, T, P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
             sim.check_stable(bad)
