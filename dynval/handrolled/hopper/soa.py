@@ -30,7 +30,7 @@ from typing import Literal
 import numpy as np
 
 from dynval.handrolled.hopper.chain import REVOLUTE, Chain
-from dynval.handrolled.so3 import exp, skew
+from dynval.handrolled.so3 import cross, exp, skew
 
 Form = Literal["printed", "corrected"]
 FORMS: tuple[Form, ...] = ("printed", "corrected")
@@ -99,7 +99,7 @@ def velocities(chain: Chain, fr: Frames, qd: np.ndarray, V_b: np.ndarray,
         w_prev, v_prev = prev[:3], prev[3:]
         if form == "printed":  # eqs. (1)-(2)
             w = w_prev + fr.h[k] * qd[k]
-            v = v_prev - np.cross(fr.l[k], w_prev)
+            v = v_prev - cross(fr.l[k], w_prev)
             V[k] = np.concatenate([w, v])
         else:  # eq. (3)
             V[k] = Phi_kk1(fr.l[k]) @ prev + H_k(chain.kind[k], fr.h[k]) * qd[k]
@@ -114,12 +114,12 @@ def bias_a(chain: Chain, fr: Frames, V: np.ndarray, V_b: np.ndarray, qd: np.ndar
     for k in range(chain.n):
         w_prev = (V_b if k == 0 else V[k - 1])[:3]
         w_k = V[k, :3]
-        lin = np.cross(w_prev, np.cross(w_prev, fr.l[k]))
+        lin = cross(w_prev, cross(w_prev, fr.l[k]))
         if chain.kind[k] == REVOLUTE or form == "printed":  # eq. (12) as printed
-            a[k, :3] = np.cross(w_prev, w_k)
+            a[k, :3] = cross(w_prev, w_k)
             a[k, 3:] = lin
         else:  # a prismatic joint: the Coriolis term, no angular part
-            a[k, 3:] = lin + 2.0 * np.cross(w_prev, fr.h[k]) * qd[k]
+            a[k, 3:] = lin + 2.0 * cross(w_prev, fr.h[k]) * qd[k]
     return a
 
 
@@ -138,7 +138,7 @@ def spatial_inertia(m: float, I_c: np.ndarray, l_c: np.ndarray) -> np.ndarray:
 def bias_b(M_k: np.ndarray, m: float, l_c: np.ndarray, V_k: np.ndarray) -> np.ndarray:
     """b_k of eq. (15): [w x I_k w; m w x (w x l_{k,c})]."""
     w = V_k[:3]
-    return np.concatenate([np.cross(w, M_k[:3, :3] @ w), m * np.cross(w, np.cross(w, l_c))])
+    return np.concatenate([cross(w, M_k[:3, :3] @ w), m * cross(w, cross(w, l_c))])
 
 
 @dataclass(frozen=True)
@@ -219,10 +219,13 @@ def terms(chain: Chain, q: np.ndarray, qd: np.ndarray, V_b: np.ndarray | None = 
 
 def inverse_dynamics(chain: Chain, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, g: float,
                      F_t: np.ndarray | None = None, V_b: np.ndarray | None = None,
-                     Vd_b: np.ndarray | None = None, form: Form = "corrected") -> np.ndarray:
+                     Vd_b: np.ndarray | None = None, form: Form = "corrected",
+                     t: Terms | None = None) -> np.ndarray:
     """tau of eq. (19): M theta_dd + C + M_b (V_b_dot + gravity) + J^T F_t, where F_t is
-    the spatial force the tip exerts on its surroundings."""
-    t = terms(chain, q, qd, V_b, form=form)
+    the spatial force the tip exerts on its surroundings; ``t``: ``terms(chain, q, qd, V_b,
+    form=form)`` where the caller has them already (an audit of every term at a state)."""
+    if t is None:
+        t = terms(chain, q, qd, V_b, form=form)
     Vd = (np.zeros(6) if Vd_b is None else np.asarray(Vd_b, float)) + gravity_acceleration(g)
     tau = t.M @ qdd + t.C + t.M_b @ Vd
     if F_t is not None:
