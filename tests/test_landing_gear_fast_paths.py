@@ -123,21 +123,21 @@ def test_chunk_hands_a_failed_compiled_controller_to_the_stepwise_one() -> None:
 
 
 def _engine_trace(implementation: str, scenario: str, fast: bool, seconds: float,
-                  unreachable: bool = False):
-    """The trace of an engine plant's closed loop with the shared contact law, as
-    scenarios.run_one records it (harness.run: advance_many between 1 kHz samples), by the
-    compiled chunks (``fast``) or by advance() step by step; ``unreachable``: the compiled
-    controller's copy of y_0 out of every leg's reach, so that each chunk hands its step
-    to the stepwise controller."""
+                  unreachable: bool = False, contact: str = "shared"):
+    """The trace of an engine plant's closed loop with the shared contact law (or the
+    engine's own ``contact``), as scenarios.run_one records it (harness.run: advance_many
+    between 1 kHz samples), by the compiled chunks (``fast``) or by advance() step by step;
+    ``unreachable``: the compiled controller's copy of y_0 out of every leg's reach, so
+    that each chunk hands its step to the stepwise controller."""
     from dynval.comparisons import harness
     from dynval.comparisons.landing_gear.scenarios import WORKSPACE
 
     p, sc = PARAMS, SCENARIOS[scenario]
     aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
-    plant = make_plant(implementation, p, "as_derived", "shared", aSL, aAZ, Forms(),
+    plant = make_plant(implementation, p, "as_derived", contact, aSL, aAZ, Forms(),
                        ROOT / "landing_gear")
     plant.reset(initial_state(p, aSL, aAZ))
-    loop = LandingGearLoop(plant, p, aSL, aAZ, sc.level_controller, "shared", Forms(),
+    loop = LandingGearLoop(plant, p, aSL, aAZ, sc.level_controller, contact, Forms(),
                            fast=fast)
     if unreachable:
         loop.controller._constants[0] = 10.0
@@ -173,3 +173,28 @@ def test_engine_chunks_hand_a_failed_controller_to_the_stepwise_one(implementati
     python, chunked = (_engine_trace(implementation, "slope_lc", fast, 0.05,
                                      unreachable=True)[0] for fast in (False, True))
     assert python.equals(chunked)
+
+
+@pytest.mark.parametrize("scenario", ["slope_lc", "flat"])
+def test_pybullet_native_contact_chunks_equal_the_python_loop(scenario: str) -> None:
+    """With PyBullet's own contact the chunks push with the thrust alone and read the feet's
+    forces from the engine's contact list after each step: over the landing's first second
+    (touchdown on the engine's plane, the thrust ramped down by its contact), the whole
+    trace the same floats as advance() step by step, the controller states equal."""
+    (python, a), (chunked, b) = (_engine_trace("pybullet", scenario, fast, 1.0,
+                                               contact="native") for fast in (False, True))
+    assert b._chunks() is not None  # the compiled path was taken
+    assert python.equals(chunked)
+    assert a.controller.t_touchdown == b.controller.t_touchdown is not None
+    assert python["body.thrust"].iloc[-1] < python["body.thrust"].max()  # the ramp ran
+    assert python.filter(like="force.normal").to_numpy().max() > 0.0  # the feet pushed
+    for name, value in vars(a.controller).items():
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(value, getattr(b.controller, name))
+
+
+def test_mujoco_native_contact_runs_step_by_step() -> None:
+    """MuJoCo's contact list is not at hand in compiled code: its native runs take the
+    Python path, and say so by having no chunks."""
+    _, loop = _engine_trace("mujoco", "flat", True, 0.01, contact="native")
+    assert loop._chunks() is None

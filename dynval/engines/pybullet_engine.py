@@ -562,21 +562,12 @@ class PybulletSimulation(_Client):
         """:meth:`contact_forces` of the named links (a tuple) as the rows of an (n, 3)
         array [N, world]: the same sums in the same order, on plain floats (no small
         arrays per contact point); the link-to-row table of a tuple is made once."""
-        rows = self._contact_rows.get(links)
-        if rows is None:
-            rows = self._contact_rows[links] = {
-                self.link(link): 3 * k for k, link in enumerate(links)
-                if self.link(link) in self._foot_links}
+        rows = self._contact_row_offsets(links)
         if self._c is not None:  # the same sums from the C client's contact list
             c = self._c
-            row_of_link = self._contact_tables.get(links)
-            if row_of_link is None:  # row of link l at l + 1 (the base is -1), else -1
-                row_of_link = self._contact_tables[links] = np.full(
-                    len(self.link_index), -1, dtype=np.int64)
-                for li, r in rows.items():
-                    row_of_link[li + 1] = r // 3
             forces = np.zeros((len(links), 3))
-            pybullet_compiled.contact_forces(c.fns, c.client, c.body, row_of_link, forces)
+            pybullet_compiled.contact_forces(c.fns, c.client, c.body,
+                                             self.contact_row_table(links), forces)
             return forces
         out = [0.0] * (3 * len(links))
         for cp in self._getContactPoints(bodyA=self.body):
@@ -587,6 +578,27 @@ class PybulletSimulation(_Client):
                 out[r + 1] += f_n * n[1] + f_1 * t1[1] + f_2 * t2[1]
                 out[r + 2] += f_n * n[2] + f_1 * t1[2] + f_2 * t2[2]
         return np.array(out).reshape(-1, 3)
+
+    def _contact_row_offsets(self, links: tuple[str, ...]) -> dict[int, int]:
+        """{link index: 3 x its row} for the named links that carry contact geoms."""
+        rows = self._contact_rows.get(links)
+        if rows is None:
+            rows = self._contact_rows[links] = {
+                self.link(link): 3 * k for k, link in enumerate(links)
+                if self.link(link) in self._foot_links}
+        return rows
+
+    def contact_row_table(self, links: tuple[str, ...]) -> np.ndarray:
+        """What compiled code needs to sum :meth:`contact_force_rows` of the named links
+        (pybullet_compiled.contact_forces): the row of link l at l + 1 (the base at 0),
+        -1 for a link not named or without contact geoms; made once per tuple."""
+        table = self._contact_tables.get(links)
+        if table is None:
+            table = self._contact_tables[links] = np.full(len(self.link_index), -1,
+                                                          dtype=np.int64)
+            for li, r in self._contact_row_offsets(links).items():
+                table[li + 1] = r // 3
+        return table
 
     @property
     def time(self) -> float:

@@ -29,7 +29,7 @@ from numba import njit
 
 from dynval.comparisons.landing_gear import frames
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
-from dynval.handrolled.landing_gear.fastloop import update_inputs
+from dynval.handrolled.landing_gear.fastloop import update_controls, update_inputs
 
 _vec_P = njit(cache=True)(frames.vec_P)
 _vec_W = njit(cache=True)(frames.vec_W)
@@ -56,6 +56,19 @@ def _after_observe(t, R_WB, v_WB, q, qd, P, V, consts, shared, F_th, t_touchdown
     F_PF, ok = update_inputs(t, R_PB, v_PB[1], q.reshape(4, 2), qd.reshape(4, 2), _vec_P(P),
                              _vec_P(V), consts[0], consts[1], consts[2], shared, F_th,
                              t_touchdown, tau)
+    return tau, F_PF, ok
+
+
+@njit(cache=True)
+def _after_observe_native(t, R_WB, v_WB, q, qd, F_W, consts, shared, F_th, t_touchdown):
+    """:func:`_after_observe` with the engine's own contact: the feet's forces F_W [world]
+    turned to P (EnginePlant.native_foot_forces), then fastloop.update_controls."""
+    R_PB = _R_PB_from_R_WB(R_WB)
+    v_PB = _vec_P(v_WB)
+    tau = np.empty((4, 2))
+    F_PF = _vec_P(F_W)
+    ok = update_controls(t, R_PB, v_PB[1], q.reshape(4, 2), qd.reshape(4, 2), F_PF,
+                         consts[0], consts[1], consts[2], shared, F_th, t_touchdown, tau)
     return tau, F_PF, ok
 
 
@@ -101,19 +114,29 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
 def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
                    u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   point_links: np.ndarray, offsets: np.ndarray, t: np.ndarray,
-                   tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray, consts: np.ndarray,
-                   shared: tuple, t_touchdown: np.ndarray, n_steps: int) -> tuple:
+                   point_links: np.ndarray, offsets: np.ndarray, native_rows: np.ndarray,
+                   t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
+                   consts: np.ndarray, shared: tuple, t_touchdown: np.ndarray, n_steps: int
+                   ) -> tuple:
     """:func:`mujoco_chunk` for PyBullet: PybulletSimulation.step's commands (the torques,
     the body's and the feet's forces at their points read on this state, the step), then
     its state and the feet from one actual-state request (PybulletSimulation.state and
     points: the same numbers; the body's origin is p_WB + R_WB 0, as the Python path
     reads it for the thrust), then :func:`_after_observe`.  The points: the body's origin,
-    then the feet (PybulletSimulation.compiled_points of ["body", *feet])."""
+    then the feet (PybulletSimulation.compiled_points of ["body", *feet]).
+
+    With PyBullet's own contact (``native_rows``: PybulletSimulation.contact_row_table of
+    the feet; empty for the shared law), the step pushes with the thrust alone, and the
+    feet's forces are the engine's contact forces, read from its contact list after each
+    step (pybullet_compiled.contact_forces, as contact_forces sums them), then
+    :func:`_after_observe_native`."""
     nj, npts = q_index.shape[0], offsets.shape[0]
+    native = native_rows.shape[0] > 0
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V, F_W = np.empty((npts, 3)), np.empty((npts, 3)), np.empty((npts, 3))
+    pushed = 1 if native else npts  # the thrust alone with the engine's own contact
+    F_feet = np.empty((npts - 1, 3))
     read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
             base, q, qd, link_states, P, V)
     # the points on this state, where the forces push
@@ -121,11 +144,18 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
         pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau.ravel(),
-                                                 point_links, P, F_W)
+                                                 point_links[:pushed], P[:pushed],
+                                                 F_W[:pushed])
         t[0] += consts[0]  # PybulletSimulation.step's clock
         _, R_WB, v_WB, _ = pybullet_compiled.state_and_points(*read)
-        tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(), V[1:].copy(),
-                                       consts, shared, F_th, t_touchdown)
+        if native:
+            F_feet[:] = 0.0
+            pybullet_compiled.contact_forces(fns, client, body, native_rows, F_feet)
+            tau, F_PF, ok = _after_observe_native(t[0], R_WB, v_WB, q, qd, F_feet, consts,
+                                                  shared, F_th, t_touchdown)
+        else:
+            tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(),
+                                           V[1:].copy(), consts, shared, F_th, t_touchdown)
         if not ok:
             return -(step + 1), tau, F_PF
     return n_steps, tau, F_PF
@@ -133,18 +163,29 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
 
 class EngineChunks:
     """An engine plant's compiled chunks: what the kernels take from the simulation,
-    gathered once; :meth:`run` steps it."""
+    gathered once; :meth:`run` steps it.  ``native``: the engine's own contact (PyBullet
+    only: MuJoCo's contact list is not at hand in compiled code)."""
 
     def __init__(self, sim, foot_links: Sequence[str], foot_offset: np.ndarray,
-                 dt: float, m: float, g: float) -> None:
+                 dt: float, m: float, g: float, native: bool = False) -> None:
         self.sim = sim
         links = ["body", *foot_links]
         self.offsets = np.vstack([np.zeros(3), np.tile(foot_offset, (len(foot_links), 1))])
         self.consts = np.array([dt, m, g])
         self.points = (links, self.offsets)  # what each step reads and pushes on
         self._args = chunk_args.step_args(sim, links, self.offsets)
+        if native and not self.native_available(sim):
+            raise ValueError("compiled chunks with an engine's own contact need PyBullet's "
+                             "C client")
+        self._native_rows = sim.contact_row_table(tuple(foot_links)) if native \
+            else np.empty(0, dtype=np.int64)
 
     available = staticmethod(chunk_args.available)
+
+    @staticmethod
+    def native_available(sim) -> bool:
+        """Whether the chunks can run ``sim`` with its own contact."""
+        return sim.name == "pybullet" and chunk_args.available(sim)
 
     def run(self, t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
             shared: tuple, t_touchdown: np.ndarray, n: int) -> tuple:
@@ -159,7 +200,7 @@ class EngineChunks:
                                t_touchdown, n)
             sim.check_stable(bad)
         else:
-            out = pybullet_chunk(*self._args, t, tau, F_PF, F_th, self.consts, shared,
-                                 t_touchdown, n)
+            out = pybullet_chunk(*self._args, self._native_rows, t, tau, F_PF, F_th,
+                                 self.consts, shared, t_touchdown, n)
             sim.compiled_steps_taken(abs(out[0]))
         return out

@@ -97,9 +97,10 @@ class HandrolledPlant(DecoupledLandingGear):
 
 class LandingGearLoop:
     """Controller + contact + plant; ``contact`` is "shared" or "native".  ``fast`` (the
-    default): :meth:`advance_many` runs the loop with the shared contact law as compiled
-    chunks (the hand-rolled plant, and the engines where their compiled calls are at
-    hand); False: ``advance()`` step by step, the Python path, for every plant."""
+    default): :meth:`advance_many` runs the loop as compiled chunks with the shared contact
+    law (the hand-rolled plant, and the engines where their compiled calls are at hand)
+    and with PyBullet's own contact; False: ``advance()`` step by step, the Python path,
+    for every plant."""
 
     def __init__(self, plant, p: LandingGearParams, alpha_SL: float, alpha_AZ: float,
                  level_controller: bool, contact: str, forms: Forms, fast: bool = True
@@ -152,14 +153,18 @@ class LandingGearLoop:
                 np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp]))
 
     def _chunks(self) -> EngineChunks | None:
-        """The engine plant's compiled chunks (shared contact, ``fast``, the engine's
-        compiled calls at hand), made once; None: step by step in Python."""
+        """The engine plant's compiled chunks (``fast``, the engine's compiled calls at
+        hand; the shared contact law, or PyBullet's own contact), made once; None: step by
+        step in Python."""
         if self._engine_chunks is None:
             plant = self.plant
-            ok = (self.fast and self.contact_mode == "shared"
-                  and isinstance(plant, EnginePlant) and EngineChunks.available(plant.sim))
-            self._engine_chunks = EngineChunks(plant.sim, FOOT_LINKS, plant.foot_offset,
-                                               self.p.dt, self.p.m, self.p.g) if ok else False
+            native = self.contact_mode == "native"
+            ok = self.fast and isinstance(plant, EnginePlant) and (
+                EngineChunks.native_available(plant.sim) if native
+                else EngineChunks.available(plant.sim))
+            self._engine_chunks = EngineChunks(
+                plant.sim, FOOT_LINKS, plant.foot_offset, self.p.dt, self.p.m, self.p.g,
+                native) if ok else False
         return self._engine_chunks or None
 
     def engine_points(self) -> tuple[list[str], np.ndarray] | None:
@@ -170,13 +175,14 @@ class LandingGearLoop:
         return chunks.points if chunks else None
 
     def advance_many(self, n: int) -> None:
-        """``n`` calls of ``advance``; with the shared contact law and ``fast``, as
-        compiled chunks: the hand-rolled plant by handrolled/landing_gear/fastloop.py, the
-        engines by comparisons/landing_gear/compiled.py (the same kernels and engine calls
-        in the same order, the same floats)."""
+        """``n`` calls of ``advance``; with ``fast`` and the shared contact law (or
+        PyBullet's own contact), as compiled chunks: the hand-rolled plant by
+        handrolled/landing_gear/fastloop.py, the engines by
+        comparisons/landing_gear/compiled.py (the same kernels and engine calls in the same
+        order, the same floats)."""
         handrolled = isinstance(self.plant, DecoupledLandingGear)
         chunks = None if handrolled else self._chunks()
-        if not (self.fast and self.contact_mode == "shared" and (handrolled or chunks)):
+        if not (chunks or (self.fast and handrolled and self.contact_mode == "shared")):
             for _ in range(n):
                 self.advance()
             return

@@ -6,7 +6,8 @@ and joint controllers (control._joint_torques_kernel) and the thrust of eq. (10)
 number of steps without returning to Python.  The same kernels in the same order, so the
 same floats (tests/test_landing_gear_fast_paths.py); the attitude angles and eq. (10)
 are so3.euler_yxz and com_dynamics.thrust compiled from their own source.  What follows
-the observation (:func:`update_inputs`) is shared with the engines' compiled chunks
+the observation (:func:`update_inputs`, or :func:`update_controls` for an engine's own
+contact forces) is shared with the engines' compiled chunks
 (comparisons/landing_gear/compiled.py).
 """
 
@@ -32,22 +33,35 @@ def update_inputs(t, R_PB, ydot, theta, thetad, p_PF, v_PF, dt, m, g, shared, F_
                   t_touchdown, tau):
     """LandingGearLoop._update_inputs with the shared contact law, from an observation at
     time ``t`` (R_PB, the vertical velocity ydot = v_PB[1], theta, thetad, the feet's
-    p_PF and v_PF): the foot forces (contact._forces), any contact, the attitude angles
-    (state.attitude_angles), the joint torques into ``tau`` (control's kernel), then the
-    thrust of eq. (10) into F_th[0], ramped to zero after the first touchdown (its time
-    into t_touchdown[0], NaN: none yet).  ``shared``: the contact law's and controllers'
-    arrays (LandingGearLoop.compiled_inputs), updated in place.  Returns (F_PF, False
-    where a reference foot is out of the joint controller's reach: tau and F_th are then
-    left for the stepwise controller, which names the foot)."""
-    law, R_SP, in_contact, anchor, slipping, level, int_e, int_theta, y_ref, theta_ref, \
-        pitch_sign, constants, thrust = shared
+    p_PF and v_PF): the foot forces (contact._forces), then :func:`update_controls`.
+    ``shared``: the contact law's and controllers' arrays (LandingGearLoop.compiled_inputs),
+    updated in place.  Returns (F_PF, False where a reference foot is out of the joint
+    controller's reach: tau and F_th are then left for the stepwise controller, which
+    names the foot)."""
+    law, R_SP, in_contact, anchor, slipping = shared[0], shared[1], shared[2], shared[3], \
+        shared[4]
     F_PF = _forces(p_PF, v_PF, R_SP, law[0], law[1], law[2], law[3], in_contact, anchor,
                    slipping)
+    return F_PF, update_controls(t, R_PB, ydot, theta, thetad, F_PF, dt, m, g, shared, F_th,
+                                 t_touchdown, tau)
+
+
+@njit(cache=True)
+def update_controls(t, R_PB, ydot, theta, thetad, F_PF, dt, m, g, shared, F_th,
+                    t_touchdown, tau):
+    """LandingGearLoop._update_controls for the foot forces F_PF (the shared law's, or an
+    engine's own contact): any contact (the normal forces), the attitude angles
+    (state.attitude_angles), the joint torques into ``tau`` (control's kernel), then the
+    thrust of eq. (10) into F_th[0], ramped to zero after the first touchdown (its time
+    into t_touchdown[0], NaN: none yet).  False where a reference foot is out of the
+    joint controller's reach (see :func:`update_inputs`)."""
+    _, R_SP, _, _, _, level, int_e, int_theta, y_ref, theta_ref, pitch_sign, constants, \
+        thrust = shared
     any_contact = np.max(np.dot(F_PF, R_SP[1].copy())) > 0.0  # the normal forces
     _, pitch, roll = _euler_yxz(R_PB)  # state.attitude_angles
     if not _joint_torques_kernel(level, roll, pitch, dt, int_e, int_theta, y_ref, theta_ref,
                                  theta, thetad, tau, pitch_sign, constants):
-        return F_PF, False
+        return False
     # LandingGearController.thrust: eq. (10), ramped to zero after the first touchdown
     F = _thrust(ydot, thrust[0], thrust[1], m, g)
     if any_contact and math.isnan(t_touchdown[0]):
@@ -55,7 +69,7 @@ def update_inputs(t, R_PB, ydot, theta, thetad, p_PF, v_PF, dt, m, g, shared, F_
     if not math.isnan(t_touchdown[0]):
         F = F * max(0.0, 1.0 - (t - t_touchdown[0]) / thrust[2])
     F_th[0] = F
-    return F_PF, True
+    return True
 
 
 @njit(cache=True)
