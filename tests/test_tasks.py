@@ -107,6 +107,34 @@ def test_a_failure_of_the_machine_is_not_stored_as_the_result(tmp_path):
     assert not again["r stale"].cached
 
 
+def _interrupted_in_compiled_code(x: float) -> float:
+    # what CPython raises when a Ctrl-C lands in the Python numba's helpers call during a
+    # compiled loop: SystemErrors ("returned a result with an exception set") caused by it
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as ki:
+        try:
+            raise SystemError("<function _numba_unpickle> returned a result with an "
+                              "exception set") from ki
+        except SystemError as inner:
+            raise SystemError("CPUDispatcher(run_chunk) returned a result with an "
+                              "exception set") from inner
+
+
+def test_an_interrupt_inside_compiled_code_stops_the_run_instead_of_failing_its_task():
+    """A Ctrl-C that numba hands back as a SystemError must stop the run like any other:
+    kept as the task's failure, an interrupted validate ran on and wrote a complete
+    report (the SIGINT test of test_outputs.py caught it in CI)."""
+    ran = []
+    tasks = [Task("r interrupted", "landing_gear", _interrupted_in_compiled_code, (1.0,)),
+             Task("r after", "landing_gear", lambda x: ran.append(x), (2.0,))]
+    with pytest.raises(KeyboardInterrupt):
+        execute(tasks)
+    assert ran == []  # nothing ran after the interrupt
+    out = execute([Task("r boom", "landing_gear", _diverge, (1e9,))])
+    assert isinstance(out["r boom"].error, DivergenceError)  # a failure still is a result
+
+
 def test_task_keys_are_unique():
     t = _tasks()[0]
     with pytest.raises(ValueError, match="share the key"):

@@ -65,13 +65,31 @@ ENVIRONMENT_ERRORS = (ImportError, OSError, MemoryError)
 
 def run_task(task: Task) -> Outcome:
     """Execute one task (in whichever process it lands), timing it and keeping an
-    expected failure as its result."""
+    expected failure as its result; an interrupt (Ctrl-C) stops the run, however it
+    arrives (:func:`interrupted`)."""
     t0 = time.perf_counter()
     try:
         value, error = task.fn(*task.args, **task.kwargs), None
     except Exception as exc:  # noqa: BLE001 - a task's failure is its result
+        if interrupted(exc):
+            raise KeyboardInterrupt from exc
         value, error = None, exc
     return Outcome(task.key, value, error, time.perf_counter() - t0)
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt in disguise.  A Ctrl-C that lands while a
+    numba-compiled loop runs is raised in the Python that numba's helpers call (unpickling
+    a constant); the compiled call then returns with it set, and CPython turns that into a
+    SystemError caused by it.  Kept as a task's failure, it would let an interrupted run
+    finish and write a complete report."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 # --- the cache ---------------------------------------------------------------------------

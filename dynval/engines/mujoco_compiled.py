@@ -37,6 +37,25 @@ def _library() -> ctypes.CDLL | None:
     return ctypes.CDLL(str(found[0])) if found else None
 
 
+# The functions compiled code calls, by index in the array :func:`step_addresses` returns
+# (addresses, not ctypes objects, which numba unboxes on every call: dynval.engines.ccall)
+MJ_STEP, MJ_FORWARD, MJ_APPLY_FT, MJ_STEP1, MJ_STEP2, MJ_CONTACT_FORCE, MJU_QUAT2MAT = range(7)
+
+
+@cache
+def step_addresses() -> np.ndarray | None:
+    """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1, mj_step2,
+    mj_contactForce and mju_quat2Mat in the libmujoco the bindings loaded (uint64, by the
+    indices above), or None where that library is not found."""
+    lib = _library()
+    if lib is None:
+        return None
+    return np.array([ccall.address(getattr(lib, name))
+                     for name in ("mj_step", "mj_forward", "mj_applyFT", "mj_step1",
+                                  "mj_step2", "mj_contactForce", "mju_quat2Mat")],
+                    dtype=np.uint64)
+
+
 @njit(cache=True)
 def points(xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
            body_rootid: np.ndarray, bodies: np.ndarray, offsets: np.ndarray,
@@ -81,25 +100,6 @@ def step_with_point_forces(fns: np.ndarray, m: int, d: int, qfrc_applied: np.nda
                                            at(qfrc_applied.ctypes.data)))
     ccall.call_void(fns[MJ_STEP2], (m_, d_))
     ccall.call_void(fns[MJ_STEP1], (m_, d_))
-
-
-# MujocoSimulation.step's own functions, by index in the array :func:`step_addresses`
-# returns (addresses, not ctypes objects, for a call from Python each step: dynval.engines.ccall)
-MJ_STEP, MJ_FORWARD, MJ_APPLY_FT, MJ_STEP1, MJ_STEP2, MJ_CONTACT_FORCE, MJU_QUAT2MAT = range(7)
-
-
-@cache
-def step_addresses() -> np.ndarray | None:
-    """The addresses of mj_step, mj_forward, mj_applyFT, mj_step1, mj_step2,
-    mj_contactForce and mju_quat2Mat in the libmujoco the bindings loaded (uint64, by the
-    indices above), or None where that library is not found."""
-    lib = _library()
-    if lib is None:
-        return None
-    return np.array([ccall.address(getattr(lib, name))
-                     for name in ("mj_step", "mj_forward", "mj_applyFT", "mj_step1",
-                                  "mj_step2", "mj_contactForce", "mju_quat2Mat")],
-                    dtype=np.uint64)
 
 
 @njit(cache=True)
