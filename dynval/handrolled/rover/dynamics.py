@@ -69,9 +69,19 @@ def rnea_in_frames(T: np.ndarray, revolute: np.ndarray, qd: np.ndarray, qdd: np.
             for k in range(3):
                 F[i, k], Nm[i, k] = Fi[k], Ni[k]
     tau = np.zeros(N)
+    _inward(T, revolute, F, Nm, p_C, tau)
+    return tau
+
+
+@njit(cache=True, inline="always")
+def _inward(T: np.ndarray, revolute: np.ndarray, F: np.ndarray, Nm: np.ndarray,
+            p_C: np.ndarray, tau: np.ndarray) -> None:
+    """The inward iterations of (3.30)-(3.31): each link's force F and moment Nm at its CG
+    (link axes) passed down the chain; the joint forces/torques into ``tau``."""
+    N = revolute.shape[0]
     f = (0.0, 0.0, 0.0)
     n = (0.0, 0.0, 0.0)
-    for i in range(N - 1, -1, -1):  # inward iterations
+    for i in range(N - 1, -1, -1):
         Fi, Ni, pC = row(F, i), row(Nm, i), row(p_C, i)
         if i + 1 < N:
             R_next = T[i + 1, :3, :3]  # ^{i}_{i+1} R
@@ -83,7 +93,6 @@ def rnea_in_frames(T: np.ndarray, revolute: np.ndarray, qd: np.ndarray, qdd: np.
             n = add(Ni, cross(pC, Fi))
             f = Fi
         tau[i] = n[2] if revolute[i] > 0.5 else f[2]
-    return tau
 
 
 @njit(cache=True)
@@ -123,6 +132,8 @@ def unit_acceleration_columns(T: np.ndarray, revolute: np.ndarray, mass: np.ndar
     F = np.zeros((N, 3))
     Nm = np.zeros((N, 3))
     for j in range(N):
+        F[:j] = 0.0  # no force on the links before the joint: they do not accelerate
+        Nm[:j] = 0.0
         wd = (0.0, 0.0, 0.0)
         vd = (0.0, 0.0, 0.0)
         for i in range(j, N):  # outward iterations, from the accelerated joint on
@@ -142,22 +153,7 @@ def unit_acceleration_columns(T: np.ndarray, revolute: np.ndarray, mass: np.ndar
                 Ni = mv(I_C[i], wd)  # eq. (3.31)
                 for k in range(3):
                     F[i, k], Nm[i, k] = Fi[k], Ni[k]
-        f = (0.0, 0.0, 0.0)
-        n = (0.0, 0.0, 0.0)
-        for i in range(N - 1, -1, -1):  # inward iterations
-            Fi, Ni, pC = row(F, i), row(Nm, i), row(p_C, i)
-            if i < j or mass[i] == 0.0:  # no force on a link that does not accelerate
-                Fi, Ni = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
-            if i + 1 < N:
-                R_next = T[i + 1, :3, :3]
-                p_next = (T[i + 1, 0, 3], T[i + 1, 1, 3], T[i + 1, 2, 3])
-                Rf = mv(R_next, f)
-                n = add(add(Ni, mv(R_next, n)), add(cross(pC, Fi), cross(p_next, Rf)))
-                f = add(Rf, Fi)
-            else:
-                n = add(Ni, cross(pC, Fi))
-                f = Fi
-            M[i, j] = n[2] if revolute[i] > 0.5 else f[2]
+        _inward(T, revolute, F, Nm, p_C, M[:, j])
     return M
 
 
