@@ -68,9 +68,12 @@ def test_sigint_during_validate_leaves_nothing_complete(done, tmp_path):
 
     out = tmp_path / "interrupted"
     shutil.copytree(done, out)  # a complete folder, about to be overwritten
+    # SIGINT's default restored in the child: a runner started in the background of a
+    # non-interactive shell ignores SIGINT, and Python would keep ignoring it
     proc = subprocess.Popen([sys.executable, "-m", "dynval.comparisons.cli", *QUICK, "--no-cache",
                              "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, env={**os.environ})
+                            stderr=subprocess.STDOUT, env={**os.environ},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # wait until work has started (the first task line), then interrupt
     line = proc.stdout.readline()
     while line and b"[1/" not in line:
@@ -260,3 +263,29 @@ def test_validate_ends_with_a_verdict_line_and_exit_1_on_an_unexplained_failure(
     code, *lines = (done.parent / "done.log").read_text().strip().splitlines()
     assert lines[-1].startswith("verdict: ")
     assert (code == "1") == ("unexplained: exit 1" in lines[-1])
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_an_interrupt_lost_in_a_finalizer_still_keeps_a_run_from_completing(tmp_path,
+                                                                             monkeypatch):
+    """CPython drops a KeyboardInterrupt raised while a finalizer runs (an engine client's
+    __del__ at the end of a task): the run went on. interrupts.watch notes the signal
+    itself, and manifest.finish then refuses to write the run down as complete."""
+    from dynval.comparisons import interrupts, manifest
+
+    class Finalized:
+        def __del__(self):
+            signal.raise_signal(signal.SIGINT)  # handled here, and lost here
+            sum(range(1000))  # Python to run the handler in
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    monkeypatch.setattr(interrupts, "_received", False)
+    try:
+        interrupts.watch()
+        obj = Finalized()
+        del obj  # the KeyboardInterrupt is raised inside __del__ and reported unraisable
+        with pytest.raises(KeyboardInterrupt, match="not complete"):
+            manifest.finish(tmp_path, "validate", manifest.now(), {})
+        assert not (tmp_path / manifest.MANIFEST).exists()
+    finally:
+        signal.signal(signal.SIGINT, previous)

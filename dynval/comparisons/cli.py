@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dynval.comparisons import interrupts
 from dynval.comparisons.progress import StepProgress, TaskProgress  # noqa: E402
 
 app = typer.Typer(
@@ -552,6 +553,7 @@ def _fmt(v) -> str:
 
 
 def main() -> None:
+    interrupts.watch()  # a Ctrl-C lost on its way still keeps a run from completing
     app()
 
 

@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dynval.comparisons import interrupts
+
 MANIFEST = "manifest.json"
 DERIVED = ("report.pdf", "sweep.pdf", MANIFEST)  # built from the parts, not parts
 
@@ -69,7 +71,9 @@ def _parts(out: Path) -> list[Path]:
 
 def finish(out: Path, kind: str, started: str, record: dict[str, Any]) -> dict[str, Any]:
     """Write the manifest last: ``record`` (inputs, overrides, versions) with the
-    digest of every part now in the folder."""
+    digest of every part now in the folder; never for a run that was interrupted, even
+    where the interrupt was lost on its way (comparisons.interrupts)."""
+    interrupts.check()
     manifest = {"kind": kind, "started": started, "completed": now(), **record,
                 "parts": {str(p.relative_to(out)): _digest(p) for p in _parts(out)}}
     write_atomic(out / MANIFEST, lambda tmp: tmp.write_text(json.dumps(manifest, indent=1)))
