@@ -16,8 +16,7 @@ from dynval.engines import mujoco_compiled, pybullet_compiled
 def available(sim) -> bool:
     """Whether the engine's compiled calls are at hand for ``sim``."""
     if sim.name == "mujoco":
-        return sim.floating and mujoco_compiled.step_addresses() is not None \
-            and sim.compiled() is not None
+        return sim.floating and sim.compiled() is not None
     return sim.name == "pybullet" and sim.compiled() is not None
 
 
@@ -29,7 +28,7 @@ def step_args(sim, links: Sequence[str], offsets: np.ndarray) -> tuple:
     the plan's links, rows, R_LI_T and point links, offsets)."""
     if sim.name == "mujoco":
         c = sim.compiled()
-        return (mujoco_compiled.step_addresses(), np.uint64(c.m), np.uint64(c.d),
+        return (c.fns, np.uint64(c.m), np.uint64(c.d),
                 c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
                 (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
                 np.array([sim.body_id(link) for link in links], dtype=np.int64), offsets,

@@ -80,24 +80,34 @@ def points(xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray, subtree_com: np
 
 
 @njit(cache=True)
-def step_with_point_forces(fns: np.ndarray, m: int, d: int, qfrc_applied: np.ndarray,
-                           dofs: np.ndarray, tau: np.ndarray, bodies: np.ndarray,
-                           P: np.ndarray, F: np.ndarray) -> None:
-    """One step under joint efforts ``tau`` on ``dofs`` and forces F[k] [N, world] at the
-    world points P[k] of ``bodies[k]`` (mj_applyFT into qfrc_applied, as the Python
-    path), then the new time's positions and velocities (mj_step2, mj_step1); ``fns``:
-    :func:`step_addresses`."""
-    m_, d_, at = np.uint64(m), np.uint64(d), np.uint64
+def _apply(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
+           dofs: np.ndarray, tau: np.ndarray, bodies: np.ndarray, P: np.ndarray,
+           F: np.ndarray) -> None:
+    """qfrc_applied as the Python path makes it: the joint efforts ``tau`` on ``dofs``,
+    then each force F[k] [N, world] at the world point P[k] of ``bodies[k]``
+    (mj_applyFT, in order)."""
     qfrc_applied[:] = 0.0
     for i in range(dofs.shape[0]):
         qfrc_applied[dofs[i]] = tau[i]
     zero = np.zeros(3)
+    at = np.uint64
     for k in range(bodies.shape[0]):
         f = np.ascontiguousarray(F[k])
         p = np.ascontiguousarray(P[k])
-        ccall.call_void(fns[MJ_APPLY_FT], (m_, d_, at(f.ctypes.data), at(zero.ctypes.data),
+        ccall.call_void(fns[MJ_APPLY_FT], (m, d, at(f.ctypes.data), at(zero.ctypes.data),
                                            at(p.ctypes.data), np.int32(bodies[k]),
                                            at(qfrc_applied.ctypes.data)))
+
+
+@njit(cache=True)
+def step_with_point_forces(fns: np.ndarray, m: int, d: int, qfrc_applied: np.ndarray,
+                           dofs: np.ndarray, tau: np.ndarray, bodies: np.ndarray,
+                           P: np.ndarray, F: np.ndarray) -> None:
+    """One step under joint efforts ``tau`` on ``dofs`` and forces F[k] [N, world] at the
+    world points P[k] of ``bodies[k]`` (:func:`_apply`), then the new time's positions
+    and velocities (mj_step2, mj_step1); ``fns``: :func:`step_addresses`."""
+    m_, d_ = np.uint64(m), np.uint64(d)
+    _apply(fns, m_, d_, qfrc_applied, dofs, tau, bodies, P, F)
     ccall.call_void(fns[MJ_STEP2], (m_, d_))
     ccall.call_void(fns[MJ_STEP1], (m_, d_))
 
@@ -109,22 +119,15 @@ def step_and_forward(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: 
                      split: bool) -> None:
     """MujocoSimulation.step's calls in one compiled pass: joint efforts ``tau`` on
     ``dofs``, forces F[k] [N, world] at the points ``offsets[k]`` of ``bodies[k]`` (p = x
-    + R o, by the matrix product numpy's matmul makes, mj_applyFT into qfrc_applied), then
-    mj_step and mj_forward (the new time's positions, velocities and accelerations), or
-    with ``split`` mj_step2 and mj_step1 (the step from the stages mj_step1 left, then the
-    new time's positions and velocities: one forward pass a step instead of two)."""
-    qfrc_applied[:] = 0.0
-    for i in range(dofs.shape[0]):
-        qfrc_applied[dofs[i]] = tau[i]
-    zero = np.zeros(3)
-    at = np.uint64
+    + R o, by the matrix product numpy's matmul makes; :func:`_apply`), then mj_step and
+    mj_forward (the new time's positions, velocities and accelerations), or with
+    ``split`` mj_step2 and mj_step1 (the step from the stages mj_step1 left, then the new
+    time's positions and velocities: one forward pass a step instead of two)."""
+    P = np.empty((bodies.shape[0], 3))
     for k in range(bodies.shape[0]):
         b = bodies[k]
-        p = xpos[b] + np.ascontiguousarray(xmat[b]).reshape((3, 3)) @ offsets[k]
-        f = np.ascontiguousarray(F[k])
-        ccall.call_void(fns[MJ_APPLY_FT], (m, d, at(f.ctypes.data), at(zero.ctypes.data),
-                                           at(p.ctypes.data), np.int32(b),
-                                           at(qfrc_applied.ctypes.data)))
+        P[k] = xpos[b] + np.ascontiguousarray(xmat[b]).reshape((3, 3)) @ offsets[k]
+    _apply(fns, m, d, qfrc_applied, dofs, tau, bodies, P, F)
     if split:
         ccall.call_void(fns[MJ_STEP2], (m, d))
         ccall.call_void(fns[MJ_STEP1], (m, d))

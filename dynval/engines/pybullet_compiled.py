@@ -330,6 +330,12 @@ def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
                                  np.int32(EF_WORLD_FRAME)))
         if _status(fns, client, cmd) != CMD_CLIENT_COMMAND_COMPLETED:
             raise RuntimeError("PyBullet refused an external force")
+    _step(fns, client)
+
+
+@njit(cache=True)
+def _step(fns: np.ndarray, client: np.uint64) -> None:
+    """One step command (stepSimulation). Raises where PyBullet refuses it."""
     if _status(fns, client, _ptr(fns[STEP_INIT], (client,))) \
             != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
         raise RuntimeError("PyBullet refused the step")
@@ -339,9 +345,7 @@ def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
 def bare_steps(fns: np.ndarray, client: np.uint64, n: int) -> None:
     """n step commands and nothing else: the benchmarks' bare step, without Python."""
     for _ in range(n):
-        if _status(fns, client, _ptr(fns[STEP_INIT], (client,))) \
-                != CMD_STEP_FORWARD_SIMULATION_COMPLETED:
-            raise RuntimeError("PyBullet refused the step")
+        _step(fns, client)
 
 
 @njit(cache=True)
