@@ -7,7 +7,7 @@ call and operation for operation:
   force (F_x, 0, F_n) [world] at the leg link's origin, then the engine's step;
 * ``EnginePlant.observe``: the state and the foot point in one read (the layout of
   ``flat_state``), seen in the planar coordinates (:func:`_observation`);
-* ``HopperLoop._update_inputs``: handrolled/hopper/fastloop.update_inputs, the
+* ``HopperLoop._update_inputs``: handrolled/hopper/fastloop.after_step, the
   hand-rolled chunk's own post-step function.
 
 The engines are called through dynval.engines.mujoco_compiled (:func:`mujoco_chunk`:
@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
-from dynval.handrolled.hopper.fastloop import LoopState, named, plain, update_inputs
+from dynval.handrolled.hopper.fastloop import LoopState, after_step, named, plain
 
 
 @njit(cache=True)
@@ -57,7 +57,7 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     MujocoSimulation.step (mujoco_compiled.step_and_forward: the efforts, the foot's force
     at ``offsets`` of ``bodies`` (the leg's origin), mj_step and mj_forward, or mj_step2
     and mj_step1 with ``split``), the state and the foot as flat_state reads them
-    (mujoco_compiled.state_and_points), then fastloop.update_inputs.  frames_: (xpos,
+    (mujoco_compiled.state_and_points), then fastloop.after_step.  frames_: (xpos,
     xmat, cvel, subtree_com, body_rootid); s, p, c: as fastloop.run_chunk's.  Returns
     (state, the flat state after the last step: what flat_state reads)."""
     s, p, c = named(s, p, c)
@@ -72,8 +72,7 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
         mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
                                          subtree_com, body_rootid, bodies, offsets, f)
         _observation(f, obs)
-        s = update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
-                                    s.F_min, s.controller), t, obs, p, c)
+        s = after_step(s, t, obs, p, c)
     return plain(s), f
 
 
@@ -86,7 +85,7 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     """:func:`mujoco_chunk` for PyBullet: PybulletSimulation.step's commands (the efforts,
     the foot's force at its point read on this state, the step), then the state and the
     foot from one actual-state request (pybullet_compiled.state_and_points, as flat_state
-    reads them), then fastloop.update_inputs.  P: the foot's position on this state,
+    reads them), then fastloop.after_step.  P: the foot's position on this state,
     read by the caller (its row updated by each read); returns as :func:`mujoco_chunk`."""
     s, p, c = named(s, p, c)
     nj = q_index.shape[0]
@@ -106,8 +105,7 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         f[18:18 + nj], f[18 + nj:18 + 2 * nj] = q, qd
         f[18 + 2 * nj:21 + 2 * nj], f[21 + 2 * nj:24 + 2 * nj] = P[0], V[0]
         _observation(f, obs)
-        s = update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
-                                    s.F_min, s.controller), t, obs, p, c)
+        s = after_step(s, t, obs, p, c)
     return plain(s), f
 
 

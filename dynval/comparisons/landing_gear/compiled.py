@@ -46,29 +46,24 @@ def _forces_W(F_th: float, F_PF: np.ndarray, F_W: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _after_observe(t, R_WB, v_WB, q, qd, P, V, consts, shared, F_th, t_touchdown):
+def _after_observe(t, R_WB, v_WB, q, qd, P, V, F_native, consts, shared, F_th, t_touchdown):
     """EnginePlant.observe's conversion to P of an engine's state (the body's attitude and
     velocity in W, the joints q and qd, the feet's world points P and velocities V), then
-    fastloop.update_inputs: (tau, F_PF, whether the joint controller reached)."""
+    fastloop.update_inputs; with the engine's own contact (F_native: the feet's forces in
+    W, EnginePlant.native_foot_forces; empty for the shared law), those forces turned to P
+    and fastloop.update_controls: (tau, F_PF, whether the joint controller reached)."""
     R_PB = _R_PB_from_R_WB(R_WB)
     v_PB = _vec_P(v_WB)
     tau = np.empty((4, 2))
-    F_PF, ok = update_inputs(t, R_PB, v_PB[1], q.reshape(4, 2), qd.reshape(4, 2), _vec_P(P),
-                             _vec_P(V), consts[0], consts[1], consts[2], shared, F_th,
+    theta, thetad = q.reshape(4, 2), qd.reshape(4, 2)
+    dt, m, g = consts[0], consts[1], consts[2]
+    if F_native.shape[0]:
+        F_PF = _vec_P(F_native)
+        ok = update_controls(t, R_PB, v_PB[1], theta, thetad, F_PF, dt, m, g, shared, F_th,
                              t_touchdown, tau)
-    return tau, F_PF, ok
-
-
-@njit(cache=True)
-def _after_observe_native(t, R_WB, v_WB, q, qd, F_W, consts, shared, F_th, t_touchdown):
-    """:func:`_after_observe` with the engine's own contact: the feet's forces F_W [world]
-    turned to P (EnginePlant.native_foot_forces), then fastloop.update_controls."""
-    R_PB = _R_PB_from_R_WB(R_WB)
-    v_PB = _vec_P(v_WB)
-    tau = np.empty((4, 2))
-    F_PF = _vec_P(F_W)
-    ok = update_controls(t, R_PB, v_PB[1], q.reshape(4, 2), qd.reshape(4, 2), F_PF,
-                         consts[0], consts[1], consts[2], shared, F_th, t_touchdown, tau)
+    else:
+        F_PF, ok = update_inputs(t, R_PB, v_PB[1], theta, thetad, _vec_P(P), _vec_P(V), dt,
+                                 m, g, shared, F_th, t_touchdown, tau)
     return tau, F_PF, ok
 
 
@@ -92,6 +87,7 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     nj, nf = qadr.shape[0], bodies.shape[0] - 1
     feet, foot_offsets = bodies[1:].copy(), offsets[1:].copy()
     F_W, out = np.empty((nf + 1, 3)), np.empty(18 + 2 * nj + 6 * nf)
+    shared_law = np.empty((0, 3))  # no engine contact forces: the shared law's
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
         mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, tau.ravel(), xpos,
@@ -103,8 +99,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
         tau, F_PF, ok = _after_observe(
             t[0], out[3:12].copy().reshape(3, 3), out[12:15].copy(),
             out[18:18 + nj].copy(), out[18 + nj:18 + 2 * nj].copy(),
-            np.ascontiguousarray(PV[:, 0:3]), np.ascontiguousarray(PV[:, 3:6]), consts,
-            shared, F_th, t_touchdown)
+            np.ascontiguousarray(PV[:, 0:3]), np.ascontiguousarray(PV[:, 3:6]), shared_law,
+            consts, shared, F_th, t_touchdown)
         if not ok:
             return -(step + 1), tau, F_PF
     return n_steps, tau, F_PF
@@ -128,15 +124,15 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     With PyBullet's own contact (``native_rows``: PybulletSimulation.contact_row_table of
     the feet; empty for the shared law), the step pushes with the thrust alone, and the
     feet's forces are the engine's contact forces, read from its contact list after each
-    step (pybullet_compiled.contact_forces, as contact_forces sums them), then
-    :func:`_after_observe_native`."""
+    step (pybullet_compiled.contact_forces, as contact_forces sums them), for
+    :func:`_after_observe`."""
     nj, npts = q_index.shape[0], offsets.shape[0]
     native = native_rows.shape[0] > 0
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V, F_W = np.empty((npts, 3)), np.empty((npts, 3)), np.empty((npts, 3))
     pushed = 1 if native else npts  # the thrust alone with the engine's own contact
-    F_feet = np.empty((npts - 1, 3))
+    F_feet = np.empty((npts - 1 if native else 0, 3))  # the engine's, or none: the law's
     read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
             base, q, qd, link_states, P, V)
     # the points on this state, where the forces push
@@ -151,11 +147,8 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         if native:
             F_feet[:] = 0.0
             pybullet_compiled.contact_forces(fns, client, body, native_rows, F_feet)
-            tau, F_PF, ok = _after_observe_native(t[0], R_WB, v_WB, q, qd, F_feet, consts,
-                                                  shared, F_th, t_touchdown)
-        else:
-            tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(),
-                                           V[1:].copy(), consts, shared, F_th, t_touchdown)
+        tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(), V[1:].copy(),
+                                       F_feet, consts, shared, F_th, t_touchdown)
         if not ok:
             return -(step + 1), tau, F_PF
     return n_steps, tau, F_PF

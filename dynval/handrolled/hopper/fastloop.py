@@ -126,12 +126,20 @@ def update_inputs(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control
 
 
 @njit(cache=True)
+def after_step(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control) -> LoopState:
+    """What HopperLoop.advance does after the plant's step: the step counted, then
+    :func:`update_inputs` from the new observation."""
+    return update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
+                                   s.F_min, s.controller), t, obs, p, c)
+
+
+@njit(cache=True)
 def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
               Vd_base: np.ndarray, dt: float, coriolis: float, p: tuple, c: tuple,
               n_steps: int) -> tuple:
     """``n_steps`` of HopperLoop.advance on the hand-rolled plant (PlanarHopper.step's
     compiled Euler step, recursive.euler_step, with tau = (0, 0, 0, tau_hip, F_leg) and
-    the tip force -(F_x, 0, F_n)), each followed by :func:`update_inputs`; chain: the
+    the tip force -(F_x, 0, F_n)), each followed by :func:`after_step`; chain: the
     recursions' arrays (Recursive._args); s, p, c: the loop's state, Laws and Control as
     plain tuples (:func:`named`).  Returns (state, t, q, qd, foot, foot_v)."""
     kind, axis, offset, com, inertia, mass = chain
@@ -145,9 +153,7 @@ def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
                                          np.array([0.0, 0.0, 0.0, s.tau_hip, s.F_leg]),
                                          Vd_base, F_t, dt, coriolis)
         t += dt
-        s = LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n, s.F_min,
-                      s.controller)
         obs[0:5], obs[5:10] = q, qd
         obs[10], obs[11], obs[12], obs[13] = foot[0], foot[2], foot_v[0], foot_v[2]
-        s = update_inputs(s, t, obs, p, c)
+        s = after_step(s, t, obs, p, c)
     return plain(s), t, q, qd, foot, foot_v
