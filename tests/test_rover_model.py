@@ -228,3 +228,73 @@ def test_wheel_kinematics_give_the_array_forms_floats():
         assert np.array_equal(hub_velocity(T0, revolute, k, p_0, qd), v)
         assert np.array_equal(lowest_rim_point(R, p_0, 0.5), low)
         assert np.array_equal(wheel_reaction_frame(R, Z), W)
+
+
+@pytest.mark.parametrize("rover", ["A", "C3"])
+def test_adjacent_transforms_are_table_3_1_through_libm(rover):
+    # adjacent_transforms takes the cos and sin of Table 3.1's fixed angles (the twists,
+    # the prismatic joints' theta) from constants: every entry must be the float of the
+    # table written out here and evaluated with math.cos and math.sin (the same libm),
+    # zero signs included, at general configurations and at q = 0 (theta = 0 exactly)
+    import math
+    from dataclasses import replace
+
+    p = PARAMS if rover == "A" else replace(PARAMS.with_rover("C"), n_segments=3)
+    N, h = p.n_joints, math.pi / 2
+    rng = np.random.default_rng(2)
+    for q in [np.zeros(N), -np.zeros(N)] + [rng.uniform(-1.5, 1.5, N) for _ in range(200)]:
+        alpha = [0.0, h, -h, 0.0, h, h] + [0.0] * (N - 6)
+        a = [0.0] * 6 + [p.l] + [2.0 * p.l] * (N - 7)
+        d = [q[0], q[1], q[2]] + [0.0] * (N - 3)
+        theta = [h, -h, -h, q[3], q[4] + h, q[5] - h] + list(q[6:])
+        T = adjacent_transforms(q, p.l)
+        for i in range(N):
+            ca, sa = math.cos(alpha[i]), math.sin(alpha[i])
+            ct, st = math.cos(theta[i]), math.sin(theta[i])
+            want = np.array([[ct, -st, 0.0, a[i]], [st * ca, ct * ca, -sa, -sa * d[i]],
+                             [st * sa, ct * sa, ca, ca * d[i]], [0.0, 0.0, 0.0, 1.0]])
+            assert np.array_equal(T[i], want)
+            assert np.array_equal(np.signbit(T[i]), np.signbit(want))
+
+
+@pytest.mark.parametrize("n_free", [6, 7])
+def test_forward_dynamics_solves_as_numpy_in_numba(n_free):
+    # forward dynamics calls LAPACK's dgesv without np.linalg.solve's copies: its
+    # accelerations must be numba's np.linalg.solve(M, -h) on the free block, bit for bit
+    # (the same dgesv on the same numbers), for the rigid (n_free = 6) and free rover
+    from numba import njit
+
+    from dynval.handrolled.rover import dynamics
+
+    @njit
+    def numpy_solve(M, h, n):
+        return np.linalg.solve(M[:n, :n], -h[:n])
+
+    hand = HandRolledRover(PARAMS, SOIL.as_tuple())
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        q, qd = rng.uniform(-1.5, 1.5, PARAMS.n_joints), rng.normal(0.0, 2.0, PARAMS.n_joints)
+        F, N = rng.normal(0.0, 50.0, (2, PARAMS.n_joints, 3))
+        args = (PARAMS.g, PARAMS.l, hand.mass, hand.p_C, hand.I_C, F, N, -1.0)
+        qdd = dynamics.forward_dynamics(q, qd, *args, n_free)
+        M = dynamics.mass_matrix(q, PARAMS.l, hand.mass, hand.p_C, hand.I_C)
+        h = dynamics.bias(q, qd, *args)
+        assert np.array_equal(qdd[:n_free], numpy_solve(M, h, n_free))
+        assert not qdd[n_free:].any()
+
+
+def test_forward_dynamics_refuses_a_singular_or_nonfinite_mass_matrix():
+    # the direct dgesv call raises where np.linalg.solve would: a NaN in the state, or a
+    # singular M (all links massless), never a silent garbage acceleration
+    from dynval.handrolled.rover import dynamics
+
+    hand = HandRolledRover(PARAMS, SOIL.as_tuple())
+    q, zero = np.zeros(PARAMS.n_joints), np.zeros((PARAMS.n_joints, 3))
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        dynamics.forward_dynamics(q, q, PARAMS.g, PARAMS.l, 0.0 * hand.mass, hand.p_C,
+                                  hand.I_C, zero, zero, -1.0, PARAMS.n_joints)
+    qd = q.copy()
+    qd[3] = np.nan
+    with pytest.raises(np.linalg.LinAlgError, match="infs or NaNs"):
+        dynamics.forward_dynamics(q, qd, PARAMS.g, PARAMS.l, hand.mass, hand.p_C, hand.I_C,
+                                  zero, zero, -1.0, PARAMS.n_joints)

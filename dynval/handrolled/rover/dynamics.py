@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dynval.handrolled.rover.kinematics import adjacent_transforms, dh_parameters
+from dynval.handrolled.lapack import solve_transposed_in_place
+from dynval.handrolled.rover.kinematics import adjacent_transforms, joint_kinds
 from dynval.handrolled.vec3 import add, cross, mtv, mv, row, scale
 
 WHEEL_SIGN = {"printed": 1.0, "corrected": -1.0}
@@ -29,7 +30,7 @@ def rnea(q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, g: float, L: float,
     """Joint forces/torques tau (N,) of the chain: links i = 1..N with mass[i-1], CG p_C
     and central inertia I_C in link axes, wheel force F_Cw and moment N_Cw at the CG (link
     axes); zero ``mass`` for the massless base links 1-5."""
-    return rnea_in_frames(adjacent_transforms(q, L), dh_parameters(q, L)[4], qd, qdd, g,
+    return rnea_in_frames(adjacent_transforms(q, L), joint_kinds(q.shape[0]), qd, qdd, g,
                           mass, p_C, I_C, F_Cw, N_Cw, wheel_sign)
 
 
@@ -69,15 +70,17 @@ def rnea_in_frames(T: np.ndarray, revolute: np.ndarray, qd: np.ndarray, qdd: np.
             for k in range(3):
                 F[i, k], Nm[i, k] = Fi[k], Ni[k]
     tau = np.zeros(N)
-    _inward(T, revolute, F, Nm, p_C, tau)
+    _inward(T, revolute, mass, F, Nm, p_C, tau)
     return tau
 
 
 @njit(cache=True, inline="always")
-def _inward(T: np.ndarray, revolute: np.ndarray, F: np.ndarray, Nm: np.ndarray,
-            p_C: np.ndarray, tau: np.ndarray) -> None:
+def _inward(T: np.ndarray, revolute: np.ndarray, mass: np.ndarray, F: np.ndarray,
+            Nm: np.ndarray, p_C: np.ndarray, tau: np.ndarray) -> None:
     """The inward iterations of (3.30)-(3.31): each link's force F and moment Nm at its CG
-    (link axes) passed down the chain; the joint forces/torques into ``tau``."""
+    (link axes) passed down the chain; the joint forces/torques into ``tau``. A massless
+    link (the base links 1-5) has F = Nm = 0 and p_C = 0, and adding its exact zeros is
+    left out: the same values (only the sign of an exact zero may differ)."""
     N = revolute.shape[0]
     f = (0.0, 0.0, 0.0)
     n = (0.0, 0.0, 0.0)
@@ -87,8 +90,12 @@ def _inward(T: np.ndarray, revolute: np.ndarray, F: np.ndarray, Nm: np.ndarray,
             R_next = T[i + 1, :3, :3]  # ^{i}_{i+1} R
             p_next = (T[i + 1, 0, 3], T[i + 1, 1, 3], T[i + 1, 2, 3])
             Rf = mv(R_next, f)
-            n = add(add(Ni, mv(R_next, n)), add(cross(pC, Fi), cross(p_next, Rf)))
-            f = add(Rf, Fi)
+            if mass[i] != 0.0:
+                n = add(add(Ni, mv(R_next, n)), add(cross(pC, Fi), cross(p_next, Rf)))
+                f = add(Rf, Fi)
+            else:  # Fi, Ni and pC are exact zeros: the same sums without them
+                n = add(mv(R_next, n), cross(p_next, Rf))
+                f = Rf
         else:
             n = add(Ni, cross(pC, Fi))
             f = Fi
@@ -99,7 +106,7 @@ def _inward(T: np.ndarray, revolute: np.ndarray, F: np.ndarray, Nm: np.ndarray,
 def mass_matrix(q: np.ndarray, L: float, mass: np.ndarray, p_C: np.ndarray,
                 I_C: np.ndarray) -> np.ndarray:
     """M(q) of eq. (3.32), column j = tau(q, 0, e_j) without gravity or wheel forces."""
-    return _mass_matrix(adjacent_transforms(q, L), dh_parameters(q, L)[4], mass, p_C, I_C)
+    return _mass_matrix(adjacent_transforms(q, L), joint_kinds(q.shape[0]), mass, p_C, I_C)
 
 
 @njit(cache=True)
@@ -153,7 +160,7 @@ def unit_acceleration_columns(T: np.ndarray, revolute: np.ndarray, mass: np.ndar
                 Ni = mv(I_C[i], wd)  # eq. (3.31)
                 for k in range(3):
                     F[i, k], Nm[i, k] = Fi[k], Ni[k]
-        _inward(T, revolute, F, Nm, p_C, M[:, j])
+        _inward(T, revolute, mass, F, Nm, p_C, M[:, j])
     return M
 
 
@@ -172,7 +179,7 @@ def forward_dynamics(q: np.ndarray, qd: np.ndarray, g: float, L: float, mass: np
     """qdd = M^{-1} (tau - bias) with tau = 0 (passive joints), eq. (3.33). Only the first
     ``n_free`` coordinates move: n_free = N - 1 holds a two-segment rover's turning joint
     rigid (the thesis' validation runs of section 4.2), its torque then being the reaction."""
-    return forward_dynamics_in_frames(adjacent_transforms(q, L), dh_parameters(q, L)[4], qd,
+    return forward_dynamics_in_frames(adjacent_transforms(q, L), joint_kinds(q.shape[0]), qd,
                                       g, mass, p_C, I_C, F_Cw, N_Cw, wheel_sign, n_free)
 
 
@@ -186,8 +193,13 @@ def forward_dynamics_in_frames(T: np.ndarray, revolute: np.ndarray, qd: np.ndarr
     M = unit_acceleration_columns(T, revolute, mass, p_C, I_C)
     h = rnea_in_frames(T, revolute, qd, np.zeros(qd.shape[0]), g, mass, p_C, I_C, F_Cw,
                        N_Cw, wheel_sign)  # bias
+    At = np.empty((n_free, n_free))  # the free block of M, transposed for LAPACK
     qdd = np.zeros(qd.shape[0])
-    qdd[:n_free] = np.linalg.solve(M[:n_free, :n_free], -h[:n_free])
+    for i in range(n_free):
+        qdd[i] = -h[i]
+        for j in range(n_free):
+            At[j, i] = M[i, j]
+    solve_transposed_in_place(At, qdd)  # np.linalg.solve's dgesv, without its copies
     return qdd
 
 

@@ -18,45 +18,87 @@ from numba import njit
 HALF_PI = 0.5 * math.pi
 
 
-@njit(cache=True)
-def dh_transform(alpha: float, a: float, d: float, theta: float) -> np.ndarray:
-    """^{i-1}_i T = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i) [Craig]."""
-    ca, sa, ct, st = math.cos(alpha), math.sin(alpha), math.cos(theta), math.sin(theta)
-    T = np.empty((4, 4))
+# cos and sin of Table 3.1's fixed angles +-pi/2, as math.cos and math.sin give them
+COS_HALF_PI, SIN_HALF_PI = math.cos(HALF_PI), math.sin(HALF_PI)
+
+
+@njit(cache=True, inline="always")
+def _cos_sin(x: float) -> tuple:
+    """(cos x, sin x): the fixed angles 0 and +-pi/2 of Table 3.1 (every twist alpha and
+    the prismatic joints' theta, 20 of a two-segment chain's 28 calls) from constants,
+    which are the floats the calls give (sin keeps the sign of a zero); others by libm."""
+    if x == 0.0:
+        return 1.0, x
+    if x == HALF_PI:
+        return COS_HALF_PI, SIN_HALF_PI
+    if x == -HALF_PI:
+        return COS_HALF_PI, -SIN_HALF_PI
+    return math.cos(x), math.sin(x)
+
+
+@njit(cache=True, inline="always")
+def _dh_into(T: np.ndarray, alpha: float, a: float, d: float, theta: float) -> None:
+    """Writes ^{i-1}_i T = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i)
+    [Craig] into the 4 x 4 array T."""
+    (ca, sa), (ct, st) = _cos_sin(alpha), _cos_sin(theta)
     T[0, 0], T[0, 1], T[0, 2], T[0, 3] = ct, -st, 0.0, a
     T[1, 0], T[1, 1], T[1, 2], T[1, 3] = st * ca, ct * ca, -sa, -sa * d
     T[2, 0], T[2, 1], T[2, 2], T[2, 3] = st * sa, ct * sa, ca, ca * d
     T[3, 0], T[3, 1], T[3, 2], T[3, 3] = 0.0, 0.0, 0.0, 1.0
+
+
+@njit(cache=True)
+def dh_transform(alpha: float, a: float, d: float, theta: float) -> np.ndarray:
+    """^{i-1}_i T = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i) [Craig]."""
+    T = np.empty((4, 4))
+    _dh_into(T, alpha, a, d, theta)
     return T
+
+
+@njit(cache=True, inline="always")
+def dh_row(q: np.ndarray, L: float, i: int) -> tuple:
+    """Row i (0-based: joint i + 1) of Table 3.1, (alpha_{i-1}, a_{i-1}, d_i, theta_i,
+    revolute): joints 1-3 prismatic (d = q), 4-6 revolute with the table's offsets, the
+    turning joints from 7 on sit 2L apart after the first at L (getDH.m)."""
+    if i < 3:  # prismatic
+        return (0.0, HALF_PI, -HALF_PI)[i], 0.0, q[i], (HALF_PI, -HALF_PI, -HALF_PI)[i], 0.0
+    if i == 3:
+        return 0.0, 0.0, 0.0, q[3], 1.0
+    if i == 4:
+        return HALF_PI, 0.0, 0.0, q[4] + HALF_PI, 1.0
+    if i == 5:
+        return HALF_PI, 0.0, 0.0, q[5] - HALF_PI, 1.0
+    return 0.0, L if i == 6 else 2.0 * L, 0.0, q[i], 1.0
 
 
 @njit(cache=True)
 def dh_parameters(q: np.ndarray, L: float) -> tuple:
     """(alpha_{i-1}, a_{i-1}, d_i, theta_i) of Table 3.1 for n = len(q) - 5 segments
-    (getDH.m: further turning joints sit 2L apart) and the revolute flags (1 = R)."""
+    (getDH.m) and the revolute flags (1 = R), as arrays (:func:`dh_row` row by row)."""
     N = q.shape[0]
-    alpha, a, d, theta = np.zeros(N), np.zeros(N), np.zeros(N), np.zeros(N)
-    revolute = np.ones(N)
-    alpha[1], alpha[2], alpha[4], alpha[5] = HALF_PI, -HALF_PI, HALF_PI, HALF_PI
-    for i in range(6, N):
-        a[i] = L if i == 6 else 2.0 * L
-    d[0], d[1], d[2] = q[0], q[1], q[2]
-    revolute[0] = revolute[1] = revolute[2] = 0.0
-    theta[0], theta[1], theta[2] = HALF_PI, -HALF_PI, -HALF_PI
-    theta[3], theta[4], theta[5] = q[3], q[4] + HALF_PI, q[5] - HALF_PI
-    for i in range(6, N):
-        theta[i] = q[i]
+    alpha, a, d, theta, revolute = np.zeros(N), np.zeros(N), np.zeros(N), np.zeros(N), \
+        np.zeros(N)
+    for i in range(N):
+        alpha[i], a[i], d[i], theta[i], revolute[i] = dh_row(q, L, i)
     return alpha, a, d, theta, revolute
+
+
+@njit(cache=True)
+def joint_kinds(N: int) -> np.ndarray:
+    """The revolute flags of Table 3.1's N joints (1 = R, 0 = P), which q does not move."""
+    revolute = np.ones(N)
+    revolute[:3] = 0.0
+    return revolute
 
 
 @njit(cache=True)
 def adjacent_transforms(q: np.ndarray, L: float) -> np.ndarray:
     """^{i-1}_i T for i = 1..N (getTadj.m), stacked as (N, 4, 4)."""
-    alpha, a, d, theta, _ = dh_parameters(q, L)
     N = q.shape[0]
     T = np.empty((N, 4, 4))
     for i in range(N):
-        T[i] = dh_transform(alpha[i], a[i], d[i], theta[i])
+        alpha, a, d, theta, _ = dh_row(q, L, i)
+        _dh_into(T[i], alpha, a, d, theta)
     return T
 
 

@@ -21,9 +21,9 @@ from dynval.handrolled.rover.dynamics import (
 )
 from dynval.handrolled.rover.kinematics import (
     adjacent_transforms,
-    dh_parameters,
     hub_velocity,
     joint_frames,
+    joint_kinds,
     segment_frame_index,
 )
 from dynval.handrolled.rover.terramechanics import torques_from_power
@@ -40,7 +40,7 @@ def wheel_loads(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, L: float,
                 soil: tuple) -> tuple:
     """Wheel force F_Cw and moment N_Cw at each link's CG in link axes (3.28)-(3.29), and
     the per-wheel diagnostics (segments x 2 x N_DIAG)."""
-    return _wheel_loads(adjacent_transforms(q, L), dh_parameters(q, L)[4], qd, T_cmd, p_hub,
+    return _wheel_loads(adjacent_transforms(q, L), joint_kinds(q.shape[0]), qd, T_cmd, p_hub,
                         p_cg, r, b, D, soil)
 
 
@@ -81,7 +81,7 @@ def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, g: float, L:
                   wheel_sign: float, n_free: int) -> tuple:
     """Joint accelerations (3.33) at (q, qd) under wheel torques T_cmd, and diagnostics;
     the chain's transforms at q computed once for the wheels and the dynamics."""
-    T_adj, revolute = adjacent_transforms(q, L), dh_parameters(q, L)[4]
+    T_adj, revolute = adjacent_transforms(q, L), joint_kinds(q.shape[0])
     F_Cw, N_Cw, diag = _wheel_loads(T_adj, revolute, qd, T_cmd, p_hub, p_cg, r, b, D, soil)
     qdd = forward_dynamics_in_frames(T_adj, revolute, qd, g, mass, p_C, I_C, F_Cw, N_Cw,
                                      wheel_sign, n_free)
@@ -97,7 +97,11 @@ def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, g: f
     those at the step start."""
     a1, diag = accelerations(q, qd, T_cmd, g, L, mass, p_C, I_C, p_hub, p_cg, r, b, D, soil,
                              wheel_sign, n_free)
-    return q + qd * dt + 0.5 * a1 * dt * dt, qd + a1 * dt, a1, diag  # eqs. (4.1)-(4.2)
+    q_next, qd_next = np.empty_like(q), np.empty_like(qd)
+    for i in range(q.shape[0]):  # element by element: no temporary array per operation
+        q_next[i] = q[i] + qd[i] * dt + 0.5 * a1[i] * dt * dt  # eq. (4.1)
+        qd_next[i] = qd[i] + a1[i] * dt  # eq. (4.2)
+    return q_next, qd_next, a1, diag
 
 
 @njit(cache=True)
