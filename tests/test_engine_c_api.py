@@ -180,3 +180,23 @@ def test_the_benchmarks_timed_steps_leave_the_simulation_as_they_found_it(engine
     assert np.array_equal(sim.flat_state(*foot), before)
     plant.step(1.0, 5.0, np.array([3.0, 40.0]))  # and it steps on from there
     assert sim.time > t
+
+
+def test_a_turn_by_the_identity_gives_the_products_values():
+    # the compiled reads (and the Python path alike) skip the BLAS product with an
+    # inertial frame's rotation where it is exactly the identity: R I must have R's
+    # values, and any other rotation still gets the BLAS product (np.dot's floats)
+    from numba import njit
+
+    @njit
+    def turn(R, S):
+        return pybullet_compiled._turn_into(R, S, np.empty((3, 3)))
+
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        R = np.array(pybullet_compiled.quat_xyzw_to_R(*rng.normal(size=4)))
+        R[0, 1] = -0.0  # an exact zero of either sign keeps its value
+        assert np.array_equal(turn(R, np.eye(3)), R @ np.eye(3))
+        assert np.array_equal(turn(R, np.eye(3).T), R)
+        S = np.array(pybullet_compiled.quat_xyzw_to_R(*rng.normal(size=4)))
+        assert np.array_equal(turn(R, S), R @ S) and not np.array_equal(turn(R, S), R)

@@ -206,6 +206,28 @@ def _matmul_into(A: np.ndarray, B: np.ndarray, out: np.ndarray) -> np.ndarray:
     return out
 
 
+@njit(cache=True, inline="always")
+def _is_identity(S: np.ndarray) -> bool:
+    """Whether the 3 x 3 S is exactly the identity."""
+    for i in range(3):
+        for j in range(3):
+            if S[i, j] != (1.0 if i == j else 0.0):
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _turn_into(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """R S into ``out`` as :func:`_matmul_into`, or R copied where S is exactly the
+    identity (an inertial frame along its link's axes, the common case): the product's
+    values are R's, since it only adds exact zeros to them (only an exact zero's sign may
+    differ), without the BLAS call. The Python path (pybullet_engine._turn) does the same."""
+    if _is_identity(S):
+        out[:, :] = R
+        return out
+    return _matmul_into(R, np.ascontiguousarray(S), out)
+
+
 @njit(cache=True)
 def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
             u_index: np.ndarray, links: np.ndarray, base: np.ndarray, q: np.ndarray,
@@ -245,8 +267,10 @@ def base_frame(base: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray):
     """PybulletSimulation._read_state from the base row of :func:`observe`: (p_WB, R_WB,
     v_WB, w_WB) of the base link frame."""
     R_WI = quat_xyzw_to_R(base[3], base[4], base[5], base[6])
-    R_WB = _matmul_into(R_WI, np.ascontiguousarray(R_BI.T), np.empty((3, 3)))
-    p_WB = _matmul_into(R_WB, p_BI, np.empty(3))  # R_WB p_BI, then p_WI - it
+    R_WB = _turn_into(R_WI, R_BI.T, np.empty((3, 3)))
+    p_WB = np.zeros(3)
+    if p_BI.any():  # R_WB p_BI (a zero p_BI adds exact zeros), then p_WI - it
+        _matmul_into(R_WB, p_BI, p_WB)
     for i in range(3):
         p_WB[i] = base[i] - p_WB[i]
     w = base[10:13].copy()
@@ -274,7 +298,7 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
         else:
             ls = link_states[r]
             a, c, v_a, w = ls[0:3], ls[7:10], ls[21:24], ls[24:27]
-            R = _matmul_into(quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]), R_LI_T[k], R_link)
+            R = _turn_into(quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]), R_LI_T[k], R_link)
         for i in range(3):
             d[i] = offsets[k, i] - c[i]
         _matmul_into(R, d, Ro)  # BLAS, as the Python path's matmul

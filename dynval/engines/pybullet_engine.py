@@ -36,11 +36,18 @@ from dynval.engines.base import (
     inertia_from_principal,
 )
 
+_I3 = np.eye(3)
 _ONE_DOF = {pybullet.JOINT_REVOLUTE: "revolute", pybullet.JOINT_PRISMATIC: "prismatic"}
 
 
 def _quat_xyzw_to_R(q) -> np.ndarray:
     return np.array(pybullet.getMatrixFromQuaternion(q)).reshape(3, 3)
+
+
+def _turn(R: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """R S, or R itself where S is exactly the identity (the product's values are R's: it
+    only adds exact zeros), as the compiled reads take it (pybullet_compiled._turn_into)."""
+    return R if np.array_equal(S, _I3) else R @ S
 
 
 def _R_to_quat_xyzw(R: np.ndarray) -> list[float]:
@@ -319,8 +326,8 @@ class PybulletSimulation(_Client):
         p_WI, q_WI = self._getBasePositionAndOrientation(self.body)
         v_WI, w = self._getBaseVelocity(self.body)
         R_WI = _quat_xyzw_to_R(q_WI)
-        R_WB = R_WI @ self.R_BI.T
-        p_WB = np.array(p_WI) - R_WB @ self.p_BI
+        R_WB = _turn(R_WI, self.R_BI.T)
+        p_WB = np.array(p_WI) - (R_WB @ self.p_BI if self.p_BI.any() else 0.0)
         w = np.array(w)
         v_WB = np.array(v_WI) + cross3(w, p_WB - np.array(p_WI))
         js = self._getJointStates(self.body, self.jidx) if self.jidx else []
@@ -368,7 +375,7 @@ class PybulletSimulation(_Client):
                 R_LI_T = self._R_LI_T.get(li)  # the inertial frame in the link: constant
                 if R_LI_T is None:
                     R_LI_T = self._R_LI_T[li] = _quat_xyzw_to_R(ls[3]).T
-                R_WL = _quat_xyzw_to_R(ls[1]) @ R_LI_T
+                R_WL = _turn(_quat_xyzw_to_R(ls[1]), R_LI_T)
                 f = (np.array(ls[0]), R_WL, np.array(ls[2]), np.array(ls[6]),
                      np.array(ls[7]))
             self._frames[li] = f
