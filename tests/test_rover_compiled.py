@@ -121,9 +121,10 @@ def test_the_hand_rolled_chunks_give_the_step_by_step_bits():
 
 
 def test_frame_turns_are_blas_products_bit_for_bit():
-    # the MuJoCo chunk turns hubs, attitudes and forces between the world and the thesis'
-    # frame 0 by _turn: R_0W and R_W0 are signed permutations, so each product is exact and
-    # the floats (zero signs included) must be those of the BLAS product they replace
+    # the MuJoCo and PyBullet chunks turn hubs, attitudes and forces between the world and
+    # the thesis' frame 0 by _turn: R_0W and R_W0 are signed permutations, so each product
+    # is exact and the floats (zero signs included) must be those of the BLAS product they
+    # replace
     from numba import njit
 
     from dynval.comparisons.rover import compiled
@@ -146,3 +147,15 @@ def test_frame_turns_are_blas_products_bit_for_bit():
             for got, ref in ((out, blas(R, x)), (OUT, blas(R, X))):
                 assert np.array_equal(got, ref)
                 assert np.array_equal(np.signbit(got), np.signbit(ref))
+        # the PyBullet chunk turns the hubs' rows as the Python path's numpy products do:
+        # P @ R_W0 row by row is R_0W p, F @ R_0W is R_W0 f, R_0W @ R_W column by column
+        Y = rng.normal(size=(4, 3))
+        Y[rng.random((4, 3)) < 0.3] = -0.0
+        for R, rows in ((np.ascontiguousarray(R_0W), Y @ R_W0), (R_W0, Y @ R_0W)):
+            for h in range(4):
+                compiled._turn(R, Y[h], out)
+                assert np.array_equal(out, rows[h])
+                assert np.array_equal(np.signbit(out), np.signbit(rows[h]))
+        compiled._turn_matrix(np.ascontiguousarray(R_0W), X, OUT)
+        assert np.array_equal(OUT, R_0W @ X)
+        assert np.array_equal(np.signbit(OUT), np.signbit(R_0W @ X))

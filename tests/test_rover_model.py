@@ -298,3 +298,20 @@ def test_forward_dynamics_refuses_a_singular_or_nonfinite_mass_matrix():
     with pytest.raises(np.linalg.LinAlgError, match="infs or NaNs"):
         dynamics.forward_dynamics(q, qd, PARAMS.g, PARAMS.l, hand.mass, hand.p_C, hand.I_C,
                                   zero, zero, -1.0, PARAMS.n_joints)
+
+
+def test_the_direct_dgesv_call_is_np_linalg_solves_fallback_bit_for_bit():
+    # where numba's LAPACK helper is missing, lapack.py falls back to np.linalg.solve: both
+    # give the same floats, and both leave b's entries past n alone
+    from dynval.handrolled import lapack
+
+    rng = np.random.default_rng(6)
+    for n in (1, 3, 6, 7):
+        for _ in range(100):
+            A = rng.normal(size=(n, n)) + n * np.eye(n)
+            b = rng.normal(size=n + 2)
+            x1, x2 = b.copy(), b.copy()
+            lapack._solve_by_helper(A.T.copy(), x1)
+            lapack._solve_by_numpy(A.T.copy(), x2)
+            assert np.array_equal(x1, x2) and np.array_equal(x1[n:], b[n:])
+            assert np.allclose(A @ x1[:n], b[:n], rtol=1e-12, atol=1e-12)

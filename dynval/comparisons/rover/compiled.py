@@ -126,6 +126,7 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P_W, V_W, R_0 = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
+    p_0, v_0, F_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3))
     tau = np.zeros(nj)  # the turning joints are free (thesis: unactuated)
     diag = np.zeros((nh, N_DIAG))
     for k in range(n):
@@ -138,11 +139,16 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         for i in range(n_segments):
             if i > 0 and nj >= i:
                 R_W = R_W @ _rot_z(q[i - 1])
-            R_0[2 * i] = R_0W @ R_W
+            _turn_matrix(R_0W, R_W, R_0[2 * i])  # R_0W @ R_W
             R_0[2 * i + 1] = R_0[2 * i]
-        F_0, diag = wheel_contacts(P_W @ R_W0, R_0, V_W @ R_W0, T.ravel(), r, b, D, soil)
+        for h in range(nh):  # the rows of P_W @ R_W0 and V_W @ R_W0 (R_W0^T = R_0W)
+            _turn(R_0W, P_W[h], p_0[h])
+            _turn(R_0W, V_W[h], v_0[h])
+        F_0, diag = wheel_contacts(p_0, R_0, v_0, T.ravel(), r, b, D, soil)
+        for h in range(nh):  # the rows of F_0 @ R_0W (R_0W^T = R_W0)
+            _turn(R_W0, F_0[h], F_W[h])
         pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau,
-                                                 hub_links, P_W, F_0 @ R_0W)
+                                                 hub_links, P_W, F_W)
         if _after_step(diag, T, P, powered, r):
             return diag, k + 1
     return diag, n

@@ -55,13 +55,13 @@ def _wheel_loads(T_adj: np.ndarray, revolute: np.ndarray, qd: np.ndarray, T_cmd:
     F_Cw = np.zeros((N, 3))
     N_Cw = np.zeros((N, 3))
     diag = np.zeros((n_seg, 2, N_DIAG))
+    p_0w = np.empty(3)
     for i in range(n_seg):
         k = segment_frame_index(i + 1)
         R = T0[k, :3, :3]
         for j in range(2):
             h = row(p_hub[i], j)
-            p = add(mv(R, h), (T0[k, 0, 3], T0[k, 1, 3], T0[k, 2, 3]))
-            p_0w = np.array([p[0], p[1], p[2]])
+            p_0w[0], p_0w[1], p_0w[2] = add(mv(R, h), (T0[k, 0, 3], T0[k, 1, 3], T0[k, 2, 3]))
             v_0w = hub_velocity(T0, revolute, k, p_0w, qd)  # eqs. (3.14), (3.21)
             F_0, d = wheel_contact(p_0w, R, v_0w, T_cmd[i, j], r, b, D, soil)
             F = mtv(R, (F_0[0], F_0[1], F_0[2]))
@@ -105,6 +105,16 @@ def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, g: f
 
 
 @njit(cache=True)
+def _left_soil(diag: np.ndarray) -> bool:
+    """Whether the diagnostics (segments x 2 x N_DIAG) show a wheel out of the soil."""
+    for i in range(diag.shape[0]):
+        for j in range(diag.shape[1]):
+            if diag[i, j, SINKAGE] <= 0.0:
+                return True
+    return False
+
+
+@njit(cache=True)
 def euler_steps(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, P: np.ndarray,
                 powered: bool, n: int, dt: float, g: float, L: float, mass: np.ndarray,
                 p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray, p_cg: np.ndarray,
@@ -119,7 +129,7 @@ def euler_steps(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, P: np.ndarray,
     for k in range(n):
         q, qd, qdd, diag = euler_step(q, qd, T_cmd, dt, g, L, mass, p_C, I_C, p_hub, p_cg,
                                       r, b, D, soil, wheel_sign, n_free)
-        if (diag[:, :, SINKAGE] <= 0.0).any():  # a wheel left the soil
+        if _left_soil(diag):
             return q, qd, qdd, diag, k + 1
         if powered:
             T_cmd[:, :] = torques_from_power(P, diag[:, :, SLIP].copy(),
