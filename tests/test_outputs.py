@@ -212,6 +212,40 @@ def test_report_figures_are_palette_pngs_at_the_report_dpi():
     assert img.mode == "P" and img.size == (7 * DPI, 3 * DPI)
 
 
+
+def test_report_figures_show_the_pixels_savefig_would():
+    """_png takes the canvas' pixels instead of a PNG round trip through savefig: the
+    pixels must be savefig's at DPI, text, lines and grid included."""
+    import io
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from PIL import Image
+
+    from dynval.reports.figures import DPI, _png
+
+    def figure():
+        fig, axes = plt.subplots(2, 1, figsize=(7, 3), sharex=True)
+        t = np.linspace(0.0, 1.0, 500)
+        axes[0].plot(t, np.sin(9 * t), lw=0.9, label="a")
+        axes[1].plot(t, 1e-9 * np.cos(9 * t), lw=0.8)
+        axes[0].set_title("q [rad]", fontsize=7)
+        axes[0].legend(fontsize=6)
+        for ax in axes:
+            ax.grid(alpha=0.3)
+        fig.tight_layout()
+        return fig
+
+    raw = io.BytesIO()
+    fig = figure()
+    fig.savefig(raw, format="png", dpi=DPI)
+    plt.close(fig)
+    raw.seek(0)
+    want = np.asarray(Image.open(raw).convert("RGB").quantize(
+        colors=64, method=Image.MEDIANCUT, dither=Image.Dither.NONE).convert("RGB"))
+    got = np.asarray(Image.open(io.BytesIO(_png(figure()).getvalue())).convert("RGB"))
+    assert got.shape == want.shape and np.array_equal(got, want)
+
 def test_every_trace_says_what_it_is_and_one_query_reads_them_all(done):
     """Item 11: robot, scenario, variant and implementation in every traces.parquet."""
     import pandas as pd
