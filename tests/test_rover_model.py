@@ -163,14 +163,14 @@ def test_forward_dynamics_mass_matrix_is_walker_orins_value_for_value(rover):
     from dataclasses import replace
 
     from dynval.handrolled.rover import dynamics
-    from dynval.handrolled.rover.kinematics import dh_parameters
+    from dynval.handrolled.rover.kinematics import joint_kinds
 
     p = PARAMS if rover == "A" else replace(PARAMS.with_rover("C"), n_segments=3)
     hand = HandRolledRover(p, load_soil(p.soil).as_tuple())
     rng = np.random.default_rng(11)
     for _ in range(300):
         q = rng.uniform(-1.5, 1.5, p.n_joints)
-        T, revolute = adjacent_transforms(q, p.l), dh_parameters(q, p.l)[4]
+        T, revolute = adjacent_transforms(q, p.l), joint_kinds(p.n_joints)
         M = dynamics.mass_matrix(q, p.l, hand.mass, hand.p_C, hand.I_C)
         fast = dynamics.unit_acceleration_columns(T, revolute, hand.mass, hand.p_C, hand.I_C)
         assert np.array_equal(fast, M)
@@ -187,8 +187,8 @@ def test_wheel_kinematics_give_the_array_forms_floats():
     from numba import njit
 
     from dynval.handrolled.rover.kinematics import (
-        dh_parameters,
         hub_velocity,
+        joint_kinds,
         lowest_rim_point,
         point_jacobian,
         wheel_reaction_frame,
@@ -220,7 +220,7 @@ def test_wheel_kinematics_give_the_array_forms_floats():
     for _ in range(300):
         q, qd = rng.uniform(-1.5, 1.5, PARAMS.n_joints), rng.normal(0.0, 2.0, PARAMS.n_joints)
         T0 = joint_frames(adjacent_transforms(q, PARAMS.l))
-        revolute = dh_parameters(q, PARAMS.l)[4]
+        revolute = joint_kinds(PARAMS.n_joints)
         k, p_0 = int(rng.integers(0, PARAMS.n_joints)), rng.normal(size=3)
         R, Z = np.ascontiguousarray(T0[k, :3, :3]), rng.normal(size=3)
         Z /= np.sqrt(Z @ Z)

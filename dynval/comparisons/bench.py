@@ -135,8 +135,7 @@ def bench_rover(steps: int) -> dict[str, dict[str, float]]:
         out[impl] = _row(impl, model, closed, plant, steps, hubs)
         if impl != "handrolled":  # the wheel-soil law alone, on this engine's hubs
             law = (*plant.law_inputs(), T.ravel().copy(), p.r, p.b, p.D, soil.as_tuple())
-            _law_loop(*law, 1)  # compile
-            out[impl]["law"] = min(_seconds(lambda law=law: _law_loop(*law, steps))
+            out[impl]["law"] = min(_per_call(lambda law=law: _law_loop(*law, steps), 1)
                                    for _ in range(3)) / steps
     return out
 
@@ -151,12 +150,6 @@ def _law_loop(p_0: np.ndarray, R_0: np.ndarray, v_0: np.ndarray, T: np.ndarray, 
     for _ in range(n):
         total += wheel_contacts(p_0, R_0, v_0, T, r, b, D, soil)[0][0, 0]
     return total
-
-
-def _seconds(fn) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
 
 
 def _per_call(fn, n: int) -> float:

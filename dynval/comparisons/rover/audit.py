@@ -17,8 +17,8 @@ from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.rover.dynamics import WHEEL_SIGN, mass_matrix, rnea, segment_inertias
 from dynval.handrolled.rover.kinematics import (
     adjacent_transforms,
-    dh_parameters,
     joint_frames,
+    joint_kinds,
     point_jacobian,
     segment_frame_index,
 )
@@ -53,7 +53,7 @@ class _Hand:
     def hubs_0(self, q) -> tuple[np.ndarray, np.ndarray]:
         """Hub positions (k x 3) and Jacobians (3k x N) in frame 0."""
         T0 = joint_frames(adjacent_transforms(q, self.p.l))
-        _, _, _, _, revolute = dh_parameters(q, self.p.l)
+        revolute = joint_kinds(q.shape[0])
         P, J = [], []
         for i, _, h in self.hubs:
             k = segment_frame_index(i)

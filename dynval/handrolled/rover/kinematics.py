@@ -55,12 +55,17 @@ def dh_transform(alpha: float, a: float, d: float, theta: float) -> np.ndarray:
     return T
 
 
+# joints 1-3 (dz, dx, dy) are prismatic, the rest revolute (Table 3.1)
+N_PRISMATIC = 3
+
+
 @njit(cache=True, inline="always")
 def dh_row(q: np.ndarray, L: float, i: int) -> tuple:
-    """Row i (0-based: joint i + 1) of Table 3.1, (alpha_{i-1}, a_{i-1}, d_i, theta_i,
-    revolute): joints 1-3 prismatic (d = q), 4-6 revolute with the table's offsets, the
-    turning joints from 7 on sit 2L apart after the first at L (getDH.m)."""
-    if i < 3:  # prismatic
+    """Row i (0-based: joint i + 1) of Table 3.1 for n = len(q) - 5 segments,
+    (alpha_{i-1}, a_{i-1}, d_i, theta_i, revolute): joints 1-3 prismatic (d = q), 4-6
+    revolute with the table's offsets, the turning joints from 7 on sit 2L apart after
+    the first at L (getDH.m)."""
+    if i < N_PRISMATIC:
         return (0.0, HALF_PI, -HALF_PI)[i], 0.0, q[i], (HALF_PI, -HALF_PI, -HALF_PI)[i], 0.0
     if i == 3:
         return 0.0, 0.0, 0.0, q[3], 1.0
@@ -72,22 +77,11 @@ def dh_row(q: np.ndarray, L: float, i: int) -> tuple:
 
 
 @njit(cache=True)
-def dh_parameters(q: np.ndarray, L: float) -> tuple:
-    """(alpha_{i-1}, a_{i-1}, d_i, theta_i) of Table 3.1 for n = len(q) - 5 segments
-    (getDH.m) and the revolute flags (1 = R), as arrays (:func:`dh_row` row by row)."""
-    N = q.shape[0]
-    alpha, a, d, theta, revolute = np.zeros(N), np.zeros(N), np.zeros(N), np.zeros(N), \
-        np.zeros(N)
-    for i in range(N):
-        alpha[i], a[i], d[i], theta[i], revolute[i] = dh_row(q, L, i)
-    return alpha, a, d, theta, revolute
-
-
-@njit(cache=True)
 def joint_kinds(N: int) -> np.ndarray:
-    """The revolute flags of Table 3.1's N joints (1 = R, 0 = P), which q does not move."""
+    """The revolute flags of :func:`dh_row` for N joints (1 = R, 0 = P), which q does not
+    move."""
     revolute = np.ones(N)
-    revolute[:3] = 0.0
+    revolute[:N_PRISMATIC] = 0.0
     return revolute
 
 
