@@ -1,47 +1,89 @@
-"""Where numba keeps dynval's compiled functions: a folder keyed by the source of the whole
-package, so that compiled code never outlives the source it was compiled from.
+"""Where numba keeps dynval's compiled functions: a folder named by the digest of dynval's
+whole source, so that compiled code never outlives the source it was compiled from.
 
-numba's own on-disk cache (``@njit(cache=True)``, beside each module) is invalidated only
-when the file of the cached function itself changes. A compiled function that calls
-compiled functions of other files (the engine loops call the laws, the laws call the
-kinematics) keeps the old callees' machine code when only a callee's file is edited: it
-runs the old code, silently, and dynval's task cache, keyed by the new source, stores what
-it computed. Keying the whole cache by a digest of every module of the package closes
-that hole; an edit anywhere recompiles what a run uses (seconds to a minute), once.
+numba's on-disk cache (``@njit(cache=True)``) is invalidated only when the file of the
+cached function itself changes. A compiled function that calls compiled functions of
+other files (the engine loops call the laws, the laws call the kinematics) would keep the
+old callees' machine code when only a callee's file is edited, run it silently, and
+dynval's results cache, keyed by the new source, would store what it computed. So every
+dynval function is cached under ``<base>/<digest of the source>/``:
 
-A folder the user chose (``NUMBA_CACHE_DIR``) is left alone.
+- ``<base>`` is ``~/.cache/dynval-numba`` (``XDG_CACHE_HOME`` respected), or
+  ``$NUMBA_CACHE_DIR/dynval-numba`` where the user chose a numba cache folder;
+- an edit anywhere in dynval names a fresh folder, and a run recompiles what it uses, once.
+
+Only dynval's own functions are placed this way (a numba cache locator that claims
+dynval's files): numba's settings, and a user's own compiled functions, are left alone.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
+import tempfile
+from functools import cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+from numba.core import caching, config
+
+from dynval import _layout
 
 
-def source_digest() -> str:
-    """SHA-256 (first 16 hex digits) of every .py file of the package, path and content."""
-    h = hashlib.sha256()
-    for f in sorted(PACKAGE.rglob("*.py")):
-        h.update(f.relative_to(PACKAGE).as_posix().encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+@cache
+def loaded_digest() -> str:
+    """The source digest of the dynval this process runs, taken once, when dynval's first
+    compiled function is placed (or a caller asks): the name of the code it loaded."""
+    return _layout.source_digest()
 
 
 def cache_root() -> Path:
     """The folder holding one numba cache per source digest."""
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR) / "dynval-numba"
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "dynval-numba"
 
 
-def use_source_keyed_cache() -> None:
-    """Point numba's cache at cache_root()/<source digest> unless NUMBA_CACHE_DIR is set.
-    Runs when dynval is imported, before any of its modules defines a compiled function
-    (numba reads the setting as each cached function is defined)."""
-    from numba.core import config
+def cache_dir() -> Path:
+    """Where this process's dynval functions are cached: cache_root()/<source digest>."""
+    return cache_root() / loaded_digest()
 
-    if config.CACHE_DIR:
-        return
-    config.CACHE_DIR = str(cache_root() / source_digest())
+
+class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """numba's cache locator for dynval's files: ``cache_dir()/<folder of the file>``.
+    A folder that cannot be written falls back to one that lives as long as the process,
+    never to numba's other locators (which key by the file alone)."""
+
+    def __init__(self, py_func, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(cache_dir() / self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file: str):
+        if not os.path.exists(py_file) or not _layout.owns(py_file):
+            return None
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            self._cache_path = _process_folder()
+        return self
+
+
+@cache
+def _process_folder() -> str:
+    return tempfile.mkdtemp(prefix="dynval-numba-")
+
+
+def use_source_keyed_cache() -> None:
+    """Put SourceKeyedLocator first among numba's locators, once. Runs when dynval is
+    imported, before any of its modules defines a compiled function."""
+    if SourceKeyedLocator not in caching.CacheImpl._locator_classes:
+        caching.CacheImpl._locator_classes.insert(0, SourceKeyedLocator)
+    name = f"{__name__}.SourceKeyedLocator"
+    if config.CACHE_LOCATOR_CLASSES and name not in config.CACHE_LOCATOR_CLASSES:
+        # a user's own list of locators replaces numba's: dynval's files still go first
+        config.CACHE_LOCATOR_CLASSES = f"{name},{config.CACHE_LOCATOR_CLASSES}"

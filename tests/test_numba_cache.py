@@ -1,39 +1,142 @@
-"""numba's cache is keyed by the source of the whole package (dynval._numba_cache): an edit
-to any module moves every compiled function to a fresh folder, so no caller keeps the
-machine code of a callee whose file changed."""
+"""numba's cache of dynval's functions is keyed by the source of the whole package
+(dynval._numba_cache): an edit to any module moves every compiled function to a fresh
+folder, so no caller keeps the machine code of a callee whose file changed, whether or not
+the user chose a numba cache folder (NUMBA_CACHE_DIR)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from dynval import _numba_cache
+import pytest
+
+from dynval import _layout, _numba_cache
 
 
 def test_the_digest_follows_every_file_and_its_path(tmp_path, monkeypatch):
     (tmp_path / "sub").mkdir()
     (tmp_path / "a.py").write_text("x = 1\n")
     (tmp_path / "sub" / "b.py").write_text("y = 2\n")
-    monkeypatch.setattr(_numba_cache, "PACKAGE", tmp_path)
-    first = _numba_cache.source_digest()
-    assert _numba_cache.source_digest() == first  # the same files, the same folder
+    monkeypatch.setattr(_layout, "source_files",
+                        lambda: {f.relative_to(tmp_path).as_posix(): f
+                                 for f in sorted(tmp_path.rglob("*.py"))})
+    first = _layout.source_digest()
+    assert _layout.source_digest() == first  # the same files, the same folder
     (tmp_path / "sub" / "b.py").write_text("y = 3\n")  # a callee's file edited
-    edited = _numba_cache.source_digest()
+    edited = _layout.source_digest()
     assert edited != first
     (tmp_path / "sub" / "b.py").rename(tmp_path / "b.py")  # moved, same content
-    assert _numba_cache.source_digest() not in (first, edited)
+    assert _layout.source_digest() not in (first, edited)
 
 
-def _cache_dir(env: dict[str, str]) -> str:
-    code = "import dynval; from numba.core import config; print(config.CACHE_DIR)"
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True).stdout.strip()
+def test_every_layer_is_in_the_digest():
+    names = _layout.source_files()
+    for layer in _layout.LAYERS:
+        assert f"{layer}/__init__.py" in names
+    assert "model.py" in names and "comparisons/cli.py" in names
 
 
-def test_importing_dynval_points_numba_at_the_source_keyed_folder(tmp_path):
+_WHERE = """
+import dynval, numba
+from numba.core import config
+from dynval import _numba_cache
+from dynval.handrolled import so3
+
+@numba.njit(cache=True)
+def users_own(x):
+    return x + 1.0
+
+users_own(1.0)
+so3.skew(__import__('numpy').zeros(3))
+print(config.CACHE_DIR)
+print(users_own._cache._cache_path)
+print(so3.skew._cache._cache_path)
+"""
+
+
+def _run(code: str, env: dict[str, str], cwd: Path) -> list[str]:
+    script = cwd / "script.py"  # a file: numba caches only functions defined in one
+    script.write_text(code)
+    done = subprocess.run([sys.executable, str(script)], env=env, cwd=cwd,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("\n")
+
+
+def _env(tmp_path: Path, numba_dir: Path | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["XDG_CACHE_HOME"] = str(tmp_path)
-    assert _cache_dir(env) == str(tmp_path / "dynval-numba" / _numba_cache.source_digest())
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")  # the user's choice stands
-    assert _cache_dir(env) == str(tmp_path / "mine")
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    if numba_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(numba_dir)
+    return env
+
+
+def test_dynval_functions_go_to_the_source_keyed_folder_and_nothing_else(tmp_path):
+    digest = _layout.source_digest()
+    setting, users, ours = _run(_WHERE, _env(tmp_path, None), tmp_path)[:3]
+    assert setting == ""  # numba's own setting untouched by import dynval
+    assert Path(ours).parent == tmp_path / "xdg" / "dynval-numba" / digest
+    assert not Path(users).is_relative_to(tmp_path / "xdg" / "dynval-numba")
+    mine = tmp_path / "mine"
+    setting, users, ours = _run(_WHERE, _env(tmp_path, mine), tmp_path)[:3]
+    assert setting == str(mine)  # the user's folder stands, for the user's functions
+    assert Path(users).is_relative_to(mine)
+    assert Path(ours).parent == mine / "dynval-numba" / digest
+
+
+def _copy_dynval(dest: Path) -> Path:
+    """dynval's installed source copied as a wheel lays it out (the layers inside
+    ``dynval/``), importable from ``dest`` alone."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(_layout.package_dir(), dest / "dynval", ignore=ignore)
+    for layer in _layout.LAYERS:
+        shutil.copytree(_layout.layer_dir(layer), dest / "dynval" / layer, ignore=ignore,
+                        dirs_exist_ok=True)
+    return dest / "dynval"
+
+
+# The shared contact law (24) through a compiled caller in another file (fastloop), as
+# the hopper's chunks call it: the foot 2 mm below x_1, sinking at 0.1 m/s.
+_FORCE = """
+import numpy as np
+import dynval
+from dynval.handrolled.hopper import fastloop
+from dynval.handrolled.hopper.control import ControllerState
+from dynval.robots.hopper.params import PARAMS
+assert dynval.__file__.startswith({root!r}), dynval.__file__
+s = fastloop.LoopState(1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, ControllerState(0, False, 0.0, 0.0, 0))
+c = fastloop.Control(1000, 1.0, False, np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1))
+obs = np.zeros(14)
+obs[11], obs[13] = PARAMS.x_1 - 2e-3, -0.1
+print(repr(fastloop.update_inputs(s, 0.0, obs, fastloop.laws(PARAMS), c).F_n))
+"""
+
+
+@pytest.mark.parametrize("numba_dir", [False, True], ids=["default", "NUMBA_CACHE_DIR"])
+def test_a_callee_edit_moves_the_figure(tmp_path, numba_dir):
+    """Compile and cache a caller, edit its callee's file (eq. (24)'s stiffness term x1.5),
+    run again with the same caches: the force moves as the edit says."""
+    src = tmp_path / "src"
+    pkg = _copy_dynval(src)
+    env = _env(tmp_path, tmp_path / "numba" if numba_dir else None)
+    env["PYTHONPATH"] = str(src)
+    code = _FORCE.format(root=str(pkg))
+    before = float(_run(code, env, cwd=src)[0])
+    assert float(_run(code, env, cwd=src)[0]) == before  # read back from the cache
+    law = pkg / "handrolled" / "hopper" / "contact.py"
+    printed = "return p.k_c * (p.x_1 - x) ** p.e - "
+    assert printed in law.read_text()
+    law.write_text(law.read_text().replace(printed, "return 1.5 * p.k_c * (p.x_1 - x) ** p.e - "))
+    after = float(_run(code, env, cwd=src)[0])
+    assert after != before
+    from dynval.robots.hopper.params import PARAMS
+    spring = PARAMS.k_c * 2e-3 ** PARAMS.e
+    assert after - before == pytest.approx(0.5 * spring, rel=1e-12)
+
+
+def test_loaded_digest_names_the_folder():
+    assert _numba_cache.cache_dir().name == _numba_cache.loaded_digest()
+    assert _numba_cache.loaded_digest() == _layout.source_digest()

@@ -107,6 +107,23 @@ def test_a_failure_of_the_machine_is_not_stored_as_the_result(tmp_path):
     assert not again["r stale"].cached
 
 
+def test_a_result_from_other_source_is_never_cached(tmp_path, monkeypatch):
+    """A worker whose loaded source is not the one the run's keys were computed from (the
+    source edited during the run, a Dask worker at another commit): nothing it computed is
+    stored, and the run stops with a sentence instead of passing mixed code's figures."""
+    from dynval import _numba_cache
+    from dynval.comparisons.tasks import SourceChangedError
+
+    task = Task("r boom", "landing_gear", _diverge, (1e9,))
+    monkeypatch.setattr(_numba_cache, "loaded_digest", lambda: "0123456789abcdef")
+    with pytest.raises(SourceChangedError, match="r boom ran dynval source 0123456789abcdef"):
+        execute([task], cache_dir=tmp_path)
+    assert not any(tmp_path.rglob("*.pkl"))
+    monkeypatch.undo()
+    assert not execute([task], cache_dir=tmp_path)["r boom"].cached
+    assert execute([task], cache_dir=tmp_path)["r boom"].cached
+
+
 def _interrupted_in_compiled_code(x: float) -> float:
     # what CPython raises when a Ctrl-C lands in the Python numba's helpers call during a
     # compiled loop: SystemErrors ("returned a result with an exception set") caused by it

@@ -54,6 +54,7 @@ def _user_errors(fn):
         from dynval.comparisons.harness import DivergenceError
         from dynval.comparisons.manifest import IncompleteRunError
         from dynval.comparisons.registry import BadOverrideError
+        from dynval.comparisons.tasks import SourceChangedError
         from dynval.engines import DescriptionError, UnknownEngineError
         from dynval.handrolled import ModelInputError
         from dynval.model import ModelError
@@ -71,6 +72,7 @@ def _user_errors(fn):
             ModelInputError,
             ModelError,
             IncompleteRunError,
+            SourceChangedError,
         ) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None

@@ -22,8 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("robots", "handrolled", "engines", "comparisons", "reports")
+from dynval import _layout, _numba_cache
+
 CACHE_FORMAT = 1  # bump when the stored form of a result changes
 
 
@@ -50,6 +50,7 @@ class Outcome:
     seconds: float = 0.0
     cached: bool = False
     digest: str = ""  # the task's content address where the cache is used, else ""
+    source: str = ""  # the digest of the dynval source the computing process loaded
 
     def get(self) -> Any:
         """The value, or the task's exception raised again."""
@@ -63,6 +64,11 @@ class Outcome:
 ENVIRONMENT_ERRORS = (ImportError, OSError, MemoryError)
 
 
+class SourceChangedError(Exception):
+    """dynval's source changed while a run was going: its results come from two versions
+    of the code, and none of them was stored in the results cache."""
+
+
 def run_task(task: Task) -> Outcome:
     """Execute one task (in whichever process it lands), timing it and keeping an
     expected failure as its result; an interrupt (Ctrl-C) stops the run, however it
@@ -74,7 +80,8 @@ def run_task(task: Task) -> Outcome:
         if interrupted(exc):
             raise KeyboardInterrupt from exc
         value, error = None, exc
-    return Outcome(task.key, value, error, time.perf_counter() - t0)
+    return Outcome(task.key, value, error, time.perf_counter() - t0,
+                   source=_numba_cache.loaded_digest())
 
 
 def interrupted(exc: BaseException) -> bool:
@@ -98,23 +105,11 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _module_file(name: str) -> Path | None:
-    """The source file of a project module (``dynval.comparisons.ladder``), or None."""
-    parts = name.split(".")
-    if parts[0] != "dynval" or len(parts) < 2:
-        return None
-    base = PACKAGE_ROOT.joinpath(*parts[1:])
-    for f in (base.with_suffix(".py"), base / "__init__.py"):
-        if f.is_file():
-            return f
-    return None
-
-
 @cache
 def _imports(name: str) -> frozenset[str]:
     """The project modules a module imports anywhere in its source (inside functions too),
     its parent packages included."""
-    f = _module_file(name)
+    f = _layout.module_file(name)
     if f is None:
         return frozenset()
     found: set[str] = set()
@@ -125,12 +120,12 @@ def _imports(name: str) -> frozenset[str]:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
     parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
-    return frozenset(m for m in found | parents if _module_file(m) is not None)
+    return frozenset(m for m in found | parents if _layout.module_file(m) is not None)
 
 
 def _closure(roots: set[str]) -> list[str]:
     seen: set[str] = set()
-    todo = [r for r in roots if _module_file(r) is not None]
+    todo = [r for r in roots if _layout.module_file(r) is not None]
     while todo:
         m = todo.pop()
         if m not in seen:
@@ -147,8 +142,8 @@ def _roots(task: Task) -> set[str]:
     owner = getattr(fn, "__self__", None)
     if owner is not None:
         roots.add(type(owner).__module__)
-    for layer in LAYERS:
-        folder = PACKAGE_ROOT / layer / task.robot
+    for layer in _layout.LAYERS:
+        folder = _layout.layer_dir(layer) / task.robot
         roots.update(f"dynval.{layer}.{task.robot}.{f.stem}" for f in folder.glob("*.py"))
     return roots
 
@@ -159,7 +154,7 @@ def _data_digest(robot: str) -> str:
     from dynval.engines import versions
 
     h = hashlib.sha256(repr(sorted(versions().items())).encode())
-    folder = PACKAGE_ROOT / "robots" / robot
+    folder = _layout.layer_dir("robots") / robot
     for f in sorted(folder.rglob("*")):
         if f.is_file() and f.suffix in (".xml", ".urdf", ".soil", ".md"):
             h.update(str(f.relative_to(folder)).encode() + _file_digest(f).encode())
@@ -177,7 +172,7 @@ def source_digest(task: Task) -> str:
 def _roots_digest(robot: str, roots: frozenset[str]) -> str:
     h = hashlib.sha256(_data_digest(robot).encode())
     for m in _closure(set(roots)):
-        h.update(m.encode() + _file_digest(_module_file(m)).encode())
+        h.update(m.encode() + _file_digest(_layout.module_file(m)).encode())
     return h.hexdigest()
 
 
@@ -254,7 +249,9 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
 
     ``workers`` 1 runs them here, one after another; more runs a process pool; a
     ``scheduler`` address sends them to a Dask cluster.  Cached outcomes are taken as they
-    are; the rest run longest first (``timings``: seconds by key from an earlier run)."""
+    are; the rest run longest first (``timings``: seconds by key from an earlier run).
+    A result is stored only when the process that computed it ran the source its key was
+    computed from; :class:`SourceChangedError` when the source changed during the run."""
     tasks = list(tasks)
     keys = [t.key for t in tasks]
     if len(set(keys)) != len(keys):
@@ -262,6 +259,8 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
         raise ValueError(f"two tasks share the key {dup!r}")
     cache_ = ResultCache(cache_dir) if cache_dir is not None else None
     digests = {t.key: task_digest(t) for t in tasks} if cache_ else {}
+    source = _layout.source_digest()
+    stale: list[Outcome] = []
     done: dict[str, Outcome] = {}
     todo = []
     for t in tasks:
@@ -277,7 +276,9 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
 
     def finished(o: Outcome) -> None:
         done[o.key] = o
-        if cache_ and not isinstance(o.error, ENVIRONMENT_ERRORS):
+        if o.source != source:
+            stale.append(o)
+        elif cache_ and not isinstance(o.error, ENVIRONMENT_ERRORS):
             o.digest = digests[o.key]
             cache_.store(digests[o.key], o)
         if report:
@@ -293,6 +294,11 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     else:
         for t in todo:
             finished(run_task(t))
+    if stale:
+        raise SourceChangedError(
+            f"task {stale[0].key} ran dynval source {stale[0].source}, not this run's "
+            f"{source} (the source changed during the run, or a worker runs another "
+            "version): none of its results were cached; run again")
     return {k: done[k] for k in keys}
 
 

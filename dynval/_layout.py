@@ -1,0 +1,75 @@
+"""Where dynval's source lives: the ``dynval`` folder (the public API) and the five layers
+the product card names (``dynval.robots``, ``dynval.handrolled``, ...), wherever the
+install put them (inside ``dynval/`` in a wheel, beside it in a source tree).
+
+Everything that keys a cache by source (numba's compiled code, the results cache) asks
+here, so both see the same files whatever the layout."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+LAYERS = ("robots", "handrolled", "engines", "comparisons", "reports")
+
+
+@cache
+def package_dir() -> Path:
+    """The folder of the ``dynval`` package itself."""
+    return Path(__file__).resolve().parent
+
+
+@cache
+def layer_dir(layer: str) -> Path:
+    """The folder of ``dynval.<layer>``, found without importing it."""
+    if layer not in LAYERS:
+        raise ValueError(f"dynval has no layer {layer!r} (layers: {', '.join(LAYERS)})")
+    spec = importlib.util.find_spec(f"dynval.{layer}")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"dynval.{layer} is not installed beside dynval")
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of a dynval module (``dynval.comparisons.ladder``), or None where the
+    name is not one of dynval's modules."""
+    parts = name.split(".")
+    if parts[0] != "dynval" or len(parts) < 2:
+        return None
+    if parts[1] in LAYERS:
+        base = layer_dir(parts[1]).joinpath(*parts[2:])
+    else:
+        base = package_dir().joinpath(*parts[1:])
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            return f
+    return None
+
+
+def source_files() -> dict[str, Path]:
+    """Every .py file of dynval by its path inside the installed package
+    (``comparisons/ladder.py``), the same names in a wheel and in a source tree."""
+    files = {f.relative_to(package_dir()).as_posix(): f
+             for f in package_dir().rglob("*.py")}
+    for layer in LAYERS:
+        root = layer_dir(layer)
+        files.update({f"{layer}/{f.relative_to(root).as_posix()}": f
+                      for f in root.rglob("*.py")})
+    return dict(sorted(files.items()))
+
+
+def source_digest() -> str:
+    """SHA-256 (first 16 hex digits) of every .py file of dynval, path and content: one
+    name for one version of the code."""
+    h = hashlib.sha256()
+    for name, f in source_files().items():
+        h.update(name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def owns(path: str | Path) -> bool:
+    """Whether a file lies in dynval's source (the package or one of its layers)."""
+    p = Path(path).resolve()
+    return any(p.is_relative_to(d) for d in (package_dir(), *map(layer_dir, LAYERS)))
