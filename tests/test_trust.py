@@ -207,7 +207,8 @@ def test_mujoco_s_reset_is_an_error_and_its_log_stays_out_of_the_folder(tmp_path
 
 def test_every_data_file_of_the_package_goes_into_the_wheel():
     """Item 12: the rover's soil files were not package data, so an installed wheel could
-    not run the rover. Every file under dynval/ that is not Python must match a
+    not run the rover. Every file of dynval's folders (the package and the layers that
+    pyproject.toml's package-dir maps into it) that is not Python must match a
     package-data pattern of its package (.ci/wheel-smoke then runs every robot from the
     wheel)."""
     import re
@@ -217,17 +218,42 @@ def test_every_data_file_of_the_package_goes_into_the_wheel():
     import tomllib
 
     root = Path(__file__).resolve().parent.parent
-    patterns = tomllib.loads((root / "pyproject.toml").read_text())[
-        "tool"]["setuptools"]["package-data"]
-    files = subprocess.run(["git", "ls-files", "dynval"], cwd=root, capture_output=True,
-                           text=True, check=True).stdout.split()
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = config["package-dir"]  # package name -> its folder
+    patterns = config["package-data"]
+    files = subprocess.run(["git", "ls-files", *folders.values()], cwd=root,
+                           capture_output=True, text=True, check=True).stdout.split()
     data = [f for f in files if not f.endswith(".py")]
     assert any(f.endswith(".soil") for f in data)
     for f in data:
-        covered = any(f.startswith(pkg.replace(".", "/") + "/") and any(  # setuptools' glob:
-            re.fullmatch(re.escape(pat).replace(r"\*", "[^/]*"), f[len(pkg) + 1:])  # * stops at /
+        covered = any(f.startswith(folders[pkg] + "/") and any(  # setuptools' glob:
+            re.fullmatch(re.escape(pat).replace(r"\*", "[^/]*"),  # * stops at /
+                         f[len(folders[pkg]) + 1:])
             for pat in pats) for pkg, pats in patterns.items())
         assert covered, f"{f} is not package data: an installed wheel would lack it"
+
+
+def test_the_layers_sit_at_the_root_and_install_under_dynval():
+    """The card's layout: robots/, handrolled/, engines/, comparisons/ and reports/ at the
+    repository root, each mapped to dynval.<layer> (and setup.py packages the same
+    layers)."""
+    import ast
+    from pathlib import Path
+
+    import tomllib
+
+    from dynval import _layout
+
+    root = Path(__file__).resolve().parent.parent
+    folders = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"]
+    assert folders == {"dynval": "dynval", **{f"dynval.{x}": x for x in _layout.LAYERS}}
+    for layer in _layout.LAYERS:
+        assert _layout.layer_dir(layer) == root / layer
+    setup = ast.parse((root / "setup.py").read_text())
+    layers = next(n.value for n in ast.walk(setup) if isinstance(n, ast.Assign)
+                  and getattr(n.targets[0], "id", "") == "LAYERS")
+    assert ast.literal_eval(layers) == _layout.LAYERS
 
 
 def test_the_readme_links_only_what_a_clone_has():
