@@ -9,8 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dynval.comparisons import interrupts
-from dynval.comparisons.progress import StepProgress, TaskProgress  # noqa: E402
+from dynval.comparisons.run import interrupts
+from dynval.comparisons.run.progress import StepProgress, TaskProgress  # noqa: E402
 
 app = typer.Typer(
     add_completion=False,
@@ -50,11 +50,11 @@ def _user_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from dynval.comparisons.check import BaselineError
-        from dynval.comparisons.harness import DivergenceError
-        from dynval.comparisons.manifest import IncompleteRunError
-        from dynval.comparisons.registry import BadOverrideError
-        from dynval.comparisons.tasks import SourceChangedError
+        from dynval.comparisons.ladder.harness import DivergenceError
+        from dynval.comparisons.ladder.registry import BadOverrideError
+        from dynval.comparisons.run.check import BaselineError
+        from dynval.comparisons.run.manifest import IncompleteRunError
+        from dynval.comparisons.run.tasks import SourceChangedError
         from dynval.engines import DescriptionError, UnknownEngineError
         from dynval.handrolled import ModelInputError
         from dynval.model import ModelError
@@ -89,7 +89,7 @@ def _user_errors(fn):
 @app.command("list")
 def list_cmd() -> None:
     """Robots, their scenarios, the engines, and every parameter with its unit and range."""
-    from dynval.comparisons.registry import comparison
+    from dynval.comparisons.ladder.registry import comparison
     from dynval.engines import ENGINE_NAMES, TERM_ENGINES
     from dynval.robots import ROBOT_NAMES
     from dynval.robots.parameters import describe
@@ -123,10 +123,11 @@ def run(
     set_: SetOpt = None,
 ) -> None:
     """Run one scenario of ROBOT with the hand-rolled model and the chosen engines."""
-    from dynval.comparisons import harness, manifest
-    from dynval.comparisons.registry import apply_overrides, comparison, description_dir
+    from dynval.comparisons.ladder import harness
+    from dynval.comparisons.ladder.registry import apply_overrides, comparison, description_dir
+    from dynval.comparisons.run import manifest
     from dynval.engines import check_engine
-    from dynval.reports.chapter import traces_path
+    from dynval.results import traces_path
 
     comp = comparison(robot)
     if contact not in comp.contact_modes:
@@ -189,10 +190,10 @@ def audit(
         return
     if robot is None:
         raise UserError("name a ROBOT to audit, or give --model and --description")
-    from dynval.comparisons.registry import comparison
+    from dynval.comparisons.ladder.registry import comparison
 
     comp = comparison(robot)
-    from dynval.comparisons.registry import description_dir
+    from dynval.comparisons.ladder.registry import description_dir
 
     desc = description_dir(robot, comp.default_params, comp.default_params, Path("."))
     results = comp.full_audit(comp.default_params, desc, samples, seed)
@@ -225,7 +226,7 @@ def audit(
 
 
 def _own_audit(spec: str, description: Path, samples: int, seed: int):
-    from dynval.comparisons.own_model import audit_model
+    from dynval.comparisons.own_model.audit import audit_model
     from dynval.model import load_object
 
     return audit_model(load_object(spec), description, samples, seed,
@@ -239,7 +240,7 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int,
     a term, the L0 reading or the free swing differs."""
     res = _own_audit(spec, description, samples, seed)
     if folder is not None:
-        from dynval.comparisons.own_model_run import write_run
+        from dynval.comparisons.own_model.run import write_run
         from dynval.reports import build_report
 
         write_run(res, folder, spec, samples, seed)
@@ -294,7 +295,7 @@ def validate(
                         no_cache)
     import os
 
-    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports import build_report
 
     pdf = build_report(out, workers=workers or os.cpu_count() or 1,
@@ -326,8 +327,8 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
 
 def _warn_unused(robots: list[str], overrides: list[str] | None,
                  scenarios: list[str] | None) -> None:
-    """Say which overrides what runs will not use (dynval.comparisons.registry.unused_overrides)."""
-    from dynval.comparisons.registry import unused_overrides
+    """Say which overrides what runs will not use (ladder.registry.unused_overrides)."""
+    from dynval.comparisons.ladder.registry import unused_overrides
 
     for line in unused_overrides(robots, overrides or [], scenarios):
         console.print(f"[yellow]warning:[/yellow] {line}")
@@ -337,10 +338,10 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
               scheduler=None, no_cache=False):
     import os
 
-    from dynval.comparisons.ladder import TIERS
-    from dynval.comparisons.pipeline import validate_all
-    from dynval.comparisons.registry import apply_overrides, comparison
-    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.comparisons.ladder.registry import apply_overrides, comparison
+    from dynval.comparisons.ladder.rungs import TIERS
+    from dynval.comparisons.run.pipeline import validate_all
+    from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.robots import ROBOT_NAMES
 
     robots = robot or list(ROBOT_NAMES)
@@ -391,8 +392,8 @@ def sweep(
     cache)."""
     import os
 
-    from dynval.comparisons.sweep import sweep as run_sweep
-    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.comparisons.run.sweep import sweep as run_sweep
+    from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports.sweep import build_sweep_report
 
     if workers is not None and workers < 1:
@@ -402,7 +403,7 @@ def sweep(
                           workers=workers or os.cpu_count() or 1, scheduler=scheduler,
                           cache_dir=None if no_cache else default_cache_dir(),
                           report=prog.report)
-    from dynval.comparisons.manifest import verify
+    from dynval.comparisons.run.manifest import verify
 
     pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
     console.print(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
@@ -414,14 +415,14 @@ def report(out: OutOpt = Path("dynval-out")) -> None:
     """Build the PDF from the runs stored under --out."""
     import os
 
-    from dynval.comparisons.manifest import verify
-    from dynval.comparisons.tasks import default_cache_dir
+    from dynval.comparisons.run.manifest import verify
+    from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports import build_report
     from dynval.reports.pdf import ReportInputError
 
     try:
         if (out / "sweep.parquet").is_file():  # a sweep folder: its own section
-            from dynval.comparisons.sweep import load
+            from dynval.comparisons.run.sweep import load
             from dynval.reports.sweep import build_sweep_report
 
             table, m = load(out)
@@ -458,7 +459,7 @@ def check(
 ) -> None:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
     past its baseline."""
-    from dynval.comparisons.check import (
+    from dynval.comparisons.run.check import (
         BASELINE_DIR,
         load_baselines,
         write_baselines,
@@ -468,8 +469,8 @@ def check(
     if model is not None or description is not None:
         if model is None or description is None or robot or run_dir is not None:
             raise UserError("check --model takes --description, and no --robot or --run")
-        from dynval.comparisons.own_model_run import rows_and_chapter
-        from dynval.reports.chapter import metrics_frame
+        from dynval.comparisons.own_model.run import rows_and_chapter
+        from dynval.results import metrics_frame
 
         audit = _own_audit(model, description, 200, 0)
         metrics = metrics_frame(rows_and_chapter(audit)[0])
@@ -496,7 +497,7 @@ def check(
         for path in write_baselines(metrics, directory):
             console.print(f"wrote {path}")
         return
-    from dynval.comparisons.registry import comparison
+    from dynval.comparisons.ladder.registry import comparison
 
     declared = {s for r in robots for s in comparison(r).scenarios}
     skipped = tuple(s for s in declared if scenario and s not in scenario)
@@ -511,7 +512,7 @@ def check(
 def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
           junit: Path | None, partial: tuple[str, ...] = ()) -> None:
     """Every figure against its baseline: the table of those that moved; exit 1 if any."""
-    from dynval.comparisons.check import KEY, compare_to_baseline, write_junit
+    from dynval.comparisons.run.check import KEY, compare_to_baseline, write_junit
 
     findings = compare_to_baseline(metrics, base, skipped, partial)
     not_run = sum(f.status == "not run" for f in findings)
@@ -540,7 +541,7 @@ def _finished_run(run_dir: Path):
 
     import pandas as pd
 
-    from dynval.comparisons.manifest import verify
+    from dynval.comparisons.run.manifest import verify
 
     verify(run_dir)
     summary, metrics = run_dir / "summary.json", run_dir / "metrics.parquet"

@@ -33,7 +33,7 @@ def layer_dir(layer: str) -> Path:
 
 
 def module_file(name: str) -> Path | None:
-    """The source file of a dynval module (``dynval.comparisons.ladder``), or None where the
+    """The source file of a dynval module (``dynval.comparisons.ladder.rungs``), or None where the
     name is not one of dynval's modules."""
     parts = name.split(".")
     if parts[0] != "dynval" or len(parts) < 2:
@@ -50,7 +50,7 @@ def module_file(name: str) -> Path | None:
 
 def source_files() -> dict[str, Path]:
     """Every .py file of dynval by its path inside the installed package
-    (``comparisons/ladder.py``), the same names in a wheel and in a source tree."""
+    (``comparisons/ladder/rungs.py``), the same names in a wheel and in a source tree."""
     files = {f.relative_to(package_dir()).as_posix(): f
              for f in package_dir().rglob("*.py")}
     for layer in LAYERS:

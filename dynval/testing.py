@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dynval.comparisons.audit import ROUND_OFF
+from dynval.comparisons.ladder.audit import ROUND_OFF
 
 
 def assert_model_matches(model: Any, description: str | Path, *, rtol: float = ROUND_OFF,
@@ -25,7 +25,7 @@ def assert_model_matches(model: Any, description: str | Path, *, rtol: float = R
     and Pinocchio to relative ``rtol`` over ``samples`` seeded states, and the engines
     read the description alike (L0), and, without ``terms``, its free swing follows the
     engines' (L3) where it can swing."""
-    from dynval.comparisons.own_model import audit_model
+    from dynval.comparisons.own_model.audit import audit_model
 
     audit = audit_model(model, description, samples, seed, gravity, rtol)
     bad_l0 = [r for r in audit.l0 if not r["passed"]]

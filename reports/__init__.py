@@ -1,6 +1,6 @@
 """The validation PDF: cover, summary, a chapter per robot, appendix.
 
-``build_report`` is loaded on first use: the report's input types (``dynval.reports.chapter``)
+``build_report`` is loaded on first use: the report's input types (``dynval.results``)
 are imported by every validation task, the plotting stack only by the report."""
 
 from __future__ import annotations

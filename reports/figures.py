@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from dynval.reports.chapter import DataTable, Figure, Panel, XYFigure, traces_path  # noqa: E402
+from dynval.results import DataTable, Figure, Panel, XYFigure, traces_path  # noqa: E402
 
 COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
            "assumed": "black"}

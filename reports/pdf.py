@@ -24,9 +24,9 @@ from reportlab.platypus import (  # noqa: E402
     TableStyle,
 )
 
-from dynval.reports.chapter import RUNGS, VERDICTS, Chapter, DataTable  # noqa: E402
 from dynval.reports.figures import Rendered, render_all  # noqa: E402
 from dynval.reports.pngimage import png_flowable  # noqa: E402
+from dynval.results import RUNGS, VERDICTS, Chapter, DataTable  # noqa: E402
 
 STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),

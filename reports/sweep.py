@@ -12,7 +12,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import cm
 from reportlab.platypus import KeepTogether, SimpleDocTemplate
 
-from dynval.comparisons.signals import UnknownSignalError, display
+from dynval.comparisons.ladder.signals import UnknownSignalError, display
 from dynval.reports.figures import COLOURS, _png
 from dynval.reports.pdf import _footer, _p, _table
 from dynval.reports.pngimage import png_flowable

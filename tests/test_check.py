@@ -68,8 +68,8 @@ def test_a_halving_ratio_moves_past_its_floor_and_not_below_it():
     """A step-halving ratio is held to FLOOR_REL of itself (3e-9 is two numpy builds'
     round-off on the quadruped's walk), to PYBULLET_RATIO_REL where PyBullet is a side,
     any other figure to MOVE_REL."""
-    from dynval.comparisons.check import KEY, compare_to_baseline
-    from dynval.reports.chapter import MetricRow, metrics_frame
+    from dynval.comparisons.run.check import KEY, compare_to_baseline
+    from dynval.results import MetricRow, metrics_frame
 
     def status(metric: str, baseline: float, current: float, ref: str = "mujoco") -> str:
         row = MetricRow("quadruped", "section 6", "L5", "walk dt=0.002", "joint.RB.HFE.velocity",
@@ -90,8 +90,8 @@ def test_a_study_run_in_part_by_a_subset_is_not_run_and_one_run_whole_is_missing
     """`check --scenario disturbed_3_50` runs the rover's knock sweep with its engines on
     that scenario's knocks only: the other knocks' engine figures are 'not run'; without
     the subset (``partial`` empty) the same absence is 'missing'."""
-    from dynval.comparisons.check import KEY, compare_to_baseline
-    from dynval.reports.chapter import MetricRow, metrics_frame
+    from dynval.comparisons.run.check import KEY, compare_to_baseline
+    from dynval.results import MetricRow, metrics_frame
 
     def row(candidate: str) -> MetricRow:
         return MetricRow("rover", "5.1.2 sweep 3 m/s", "L5", "-", "joint.q7.knock25.final",

@@ -5,8 +5,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from dynval.comparisons.check import BaselineError, compare_to_baseline, load_baselines
 from dynval.comparisons.cli import app
+from dynval.comparisons.run.check import BaselineError, compare_to_baseline, load_baselines
 from dynval.engines import DescriptionError
 
 runner = CliRunner()
@@ -76,7 +76,7 @@ def test_pinocchio_cannot_run_a_scenario(tmp_path):
 def test_diverging_run_is_stopped():
     import math
 
-    from dynval.comparisons.harness import DivergenceError, run
+    from dynval.comparisons.ladder.harness import DivergenceError, run
 
     class Blowup:
         implementation, t = "toy", 0.0
@@ -92,7 +92,7 @@ def test_diverging_run_is_stopped():
 
 
 def test_an_engine_that_resets_itself_or_a_body_that_leaves_is_stopped():
-    from dynval.comparisons.harness import DivergenceError, run
+    from dynval.comparisons.ladder.harness import DivergenceError, run
 
     class Resets:  # MuJoCo's answer to an instability: the state and time start again
         implementation, t = "toy", 0.0
@@ -119,8 +119,8 @@ def test_an_engine_that_resets_itself_or_a_body_that_leaves_is_stopped():
 
 def test_check_flags_a_moved_figure():
 
-    from dynval.comparisons.check import KEY
-    from dynval.reports.chapter import MetricRow, metrics_frame
+    from dynval.comparisons.run.check import KEY
+    from dynval.results import MetricRow, metrics_frame
 
     row = MetricRow("landing_gear", "flat", "L4", "shared", "body.roll", "mujoco", "handrolled",
                     "rmse", 1.0, None, True, "", "agreement")

@@ -303,7 +303,7 @@ def test_every_adapter_satisfies_its_protocols(planar, arm):
 
 # --- L0 on the planar robot, written by the description generator -------------------
 def test_the_description_check_labels_prismatic_limits_in_metres(tmp_path):
-    from dynval.comparisons.description_check import check_description
+    from dynval.comparisons.ladder.description_check import check_description
     from dynval.robots.description import Description, Inertial, Link, to_mjcf, to_urdf
 
     def inertial(m: float, com: tuple, diag: tuple) -> Inertial:

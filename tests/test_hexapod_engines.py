@@ -4,9 +4,9 @@ free swing (L3) and the closed walk with the shared controller, body springs and
 import numpy as np
 import pytest
 
-from dynval.comparisons import description_check
 from dynval.comparisons.hexapod import audit, trajectories
 from dynval.comparisons.hexapod.scenarios import SCENARIOS, run_one
+from dynval.comparisons.ladder import description_check
 from dynval.robots import ROOT
 from dynval.robots.hexapod import descriptions
 from dynval.robots.hexapod.params import PARAMS as p

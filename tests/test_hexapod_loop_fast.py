@@ -8,9 +8,9 @@ records them."""
 import numpy as np
 import pytest
 
-from dynval.comparisons import harness
 from dynval.comparisons.hexapod.loop import HexapodLoop, make_plant, planned_start
 from dynval.comparisons.hexapod.scenarios import SCENARIOS, scenario_params
+from dynval.comparisons.ladder import harness
 from dynval.handrolled.hexapod import fastloop, planning
 from dynval.robots import ROOT
 from dynval.robots.hexapod.params import PARAMS

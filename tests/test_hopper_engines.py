@@ -4,9 +4,9 @@ the closed loop in every implementation."""
 import numpy as np
 import pytest
 
-from dynval.comparisons import description_check, harness
 from dynval.comparisons.hopper import audit, claims, trajectories
 from dynval.comparisons.hopper.scenarios import SCENARIOS, run_one
+from dynval.comparisons.ladder import description_check, harness
 from dynval.robots.hopper import descriptions
 from dynval.robots.hopper.params import PARAMS as p
 

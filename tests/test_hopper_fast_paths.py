@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from dynval.comparisons import harness
 from dynval.comparisons.hopper.loop import HopperLoop, make_plant
 from dynval.comparisons.hopper.scenarios import (
     SCENARIOS,
@@ -15,6 +14,7 @@ from dynval.comparisons.hopper.scenarios import (
     piecewise,
     scenario_params,
 )
+from dynval.comparisons.ladder import harness
 from dynval.robots import ROOT
 from dynval.robots.hopper.params import PARAMS
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from dynval.comparisons.audit import ROUND_OFF, TermResult
-from dynval.comparisons.ladder import AuditResults, Context, Inputs, RobotLadder, Variant
-from dynval.reports.chapter import (
+from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult
+from dynval.comparisons.ladder.rungs import AuditResults, Context, Inputs, RobotLadder, Variant
+from dynval.results import (
     Chapter,
     DataTable,
     Erratum,
@@ -90,7 +90,7 @@ def test_l4_verdict_names_failures_and_known_differences(signals, verdict):
 
 
 def test_the_ci_tier_reports_whole_run_tolerances_without_judging_them():
-    from dynval.comparisons.ladder import CI_SAMPLES, CI_SECONDS, _reported_only
+    from dynval.comparisons.ladder.rungs import CI_SAMPLES, CI_SECONDS, _reported_only
 
     row = _reported_only(_row(metric="settled_abs_deg"), CI_SECONDS)
     assert row.tolerance is None and row.passed

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from dynval.comparisons import description_check
+from dynval.comparisons.ladder import description_check
+from dynval.comparisons.ladder.metrics import pair_metrics
 from dynval.comparisons.landing_gear import audit, trajectories
 from dynval.comparisons.landing_gear.scenarios import SCENARIOS, run_one
-from dynval.comparisons.metrics import pair_metrics
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots.generate import generated_files
 from dynval.robots.landing_gear import descriptions

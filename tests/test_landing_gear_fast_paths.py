@@ -129,7 +129,7 @@ def _engine_trace(implementation: str, scenario: str, fast: bool, seconds: float
     between 1 kHz samples), by the compiled chunks (``fast``) or by advance() step by step;
     ``unreachable``: the compiled controller's copy of y_0 out of every leg's reach, so
     that each chunk hands its step to the stepwise controller."""
-    from dynval.comparisons import harness
+    from dynval.comparisons.ladder import harness
     from dynval.comparisons.landing_gear.scenarios import WORKSPACE
 
     p, sc = PARAMS, SCENARIOS[scenario]

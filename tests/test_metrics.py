@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from dynval.comparisons.metrics import _peak_lag, pair_metrics
+from dynval.comparisons.ladder.metrics import _peak_lag, pair_metrics
 
 
 def test_fft_lag_is_the_direct_correlation_peak():

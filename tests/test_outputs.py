@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
-from dynval.comparisons.manifest import IncompleteRunError, finish, verify
+from dynval.comparisons.run.manifest import IncompleteRunError, finish, verify
 
 runner = CliRunner()
 QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", "ci",
@@ -135,7 +135,7 @@ def test_the_first_page_says_the_verdict_and_the_report_has_bookmarks(done):
     defined, PDF bookmarks per robot and rung."""
     import shutil
 
-    from dynval.reports.chapter import VERDICTS
+    from dynval.results import VERDICTS
 
     pdf = (done / "report.pdf").read_bytes()
     assert b"/Outlines" in pdf and b"landing_gear" in pdf
@@ -264,7 +264,7 @@ def test_metric_rows_have_a_kind_a_query_can_tell_apart(done):
     has a kind, and the errata are found by it."""
     import pandas as pd
 
-    from dynval.reports.chapter import KINDS
+    from dynval.results import KINDS
 
     m = pd.read_parquet(done / "metrics.parquet")
     assert set(m["kind"]) <= set(KINDS)
@@ -305,7 +305,7 @@ def test_an_interrupt_lost_in_a_finalizer_still_keeps_a_run_from_completing(tmp_
     """CPython drops a KeyboardInterrupt raised while a finalizer runs (an engine client's
     __del__ at the end of a task): the run went on. interrupts.watch notes the signal
     itself, and manifest.finish then refuses to write the run down as complete."""
-    from dynval.comparisons import interrupts, manifest
+    from dynval.comparisons.run import interrupts, manifest
 
     class Finalized:
         def __del__(self):

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
-from dynval.comparisons.integrate import free_root_position_step
-from dynval.comparisons.own_model import audit_model
+from dynval.comparisons.ladder.integrate import free_root_position_step
+from dynval.comparisons.own_model.audit import audit_model
 from dynval.model import ModelError, load_object
 from dynval.testing import assert_model_matches
 

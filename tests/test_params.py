@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from dynval.comparisons.registry import BadOverrideError, apply_overrides
+from dynval.comparisons.ladder.registry import BadOverrideError, apply_overrides
 from dynval.robots import ROBOT_NAMES
 from dynval.robots.parameters import ParameterError, Range, describe, specs, validate_params
 

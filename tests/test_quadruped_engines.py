@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from dynval.comparisons import description_check
-from dynval.comparisons.audit import ROUND_OFF
 from dynval.comparisons.cli import app
+from dynval.comparisons.ladder import description_check
+from dynval.comparisons.ladder.audit import ROUND_OFF
 from dynval.comparisons.quadruped import audit, frames, trajectories
 from dynval.comparisons.quadruped.scenarios import SCENARIOS, run_one
 from dynval.handrolled.quadruped.robot import build_model

@@ -149,7 +149,7 @@ def test_engine_loops_take_the_compiled_reference_at_round_off():
     # through the contacts)
     from unittest import mock
 
-    from dynval.comparisons import harness
+    from dynval.comparisons.ladder import harness
     from dynval.comparisons.quadruped.loop import _CompiledReference, make_plant
     from dynval.robots import ROOT
 

@@ -9,7 +9,7 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from dynval.comparisons import harness
+from dynval.comparisons.ladder import harness
 from dynval.comparisons.rover import scenarios as sc_
 from dynval.comparisons.rover.loop import RoverLoop, WheelLeftSoilError, make_plant
 from dynval.engines import mujoco_compiled

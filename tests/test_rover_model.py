@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dynval.comparisons import description_check
+from dynval.comparisons.ladder import description_check
 from dynval.comparisons.rover import audit
 from dynval.comparisons.rover.frames import (
     pose_from_q,

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dynval.comparisons.ladder import Inputs
+from dynval.comparisons.ladder.rungs import Inputs
 from dynval.comparisons.rover import settling, tables, turning_sweep
 from dynval.comparisons.rover.validate import LADDER
 from dynval.robots import ROOT

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from dynval.comparisons.signals import UnknownSignalError, check_names, display, unit
+from dynval.comparisons.ladder.signals import UnknownSignalError, check_names, display, unit
 
 
 @pytest.mark.parametrize("name,expected", [

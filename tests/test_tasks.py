@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dynval.comparisons.harness import DivergenceError
-from dynval.comparisons.ladder import Inputs
+from dynval.comparisons.ladder.harness import DivergenceError
+from dynval.comparisons.ladder.rungs import Inputs
 from dynval.comparisons.landing_gear.validate import LADDER
-from dynval.comparisons.tasks import Outcome, ResultCache, Task, execute, task_digest
+from dynval.comparisons.run.tasks import Outcome, ResultCache, Task, execute, task_digest
 from dynval.robots import ROOT
 
 
@@ -112,7 +112,7 @@ def test_a_result_from_other_source_is_never_cached(tmp_path, monkeypatch):
     source edited during the run, a Dask worker at another commit): nothing it computed is
     stored, and the run stops with a sentence instead of passing mixed code's figures."""
     from dynval import _numba_cache
-    from dynval.comparisons.tasks import SourceChangedError
+    from dynval.comparisons.run.tasks import SourceChangedError
 
     task = Task("r boom", "landing_gear", _diverge, (1e9,))
     monkeypatch.setattr(_numba_cache, "loaded_digest", lambda: "0123456789abcdef")
@@ -159,7 +159,7 @@ def test_task_keys_are_unique():
 
 
 def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
-    from dynval.comparisons.tasks import _closure, _roots
+    from dynval.comparisons.run.tasks import _closure, _roots
 
     run = next(t for t in _tasks() if t.key.endswith("flat shared handrolled"))
     code = _closure(_roots(run))
@@ -175,7 +175,7 @@ def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
 def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):
     # no timings of this machine yet: the shipped ones of the tier order the tasks, so the
     # longest start first; this machine's own, once written, take precedence
-    from dynval.comparisons import pipeline
+    from dynval.comparisons.run import pipeline
 
     for tier in ("full", "ci"):
         path = tmp_path / f"timings-{tier}.json"

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 import dynval.robots
-from dynval.comparisons.check import BaselineError, compare_to_baseline, load_baselines
 from dynval.comparisons.cli import app
-from dynval.reports.chapter import MetricRow, metrics_frame
+from dynval.comparisons.run.check import BaselineError, compare_to_baseline, load_baselines
+from dynval.results import MetricRow, metrics_frame
 
 runner = CliRunner()
 
@@ -32,9 +32,9 @@ def test_a_stiff_ground_that_blows_up_stops_with_exit_3(tmp_path):
 def test_each_implementation_of_the_stiff_landing_is_stopped(tmp_path, implementation):
     """Item 1, engine by engine: PyBullet neither warns nor resets; its blow-up is caught as
     the hand model's is, by the body leaving the landing's workspace."""
-    from dynval.comparisons import harness
+    from dynval.comparisons.ladder import harness
+    from dynval.comparisons.ladder.registry import comparison, description_dir
     from dynval.comparisons.landing_gear.scenarios import SCENARIOS, run_one
-    from dynval.comparisons.registry import comparison, description_dir
 
     p0 = comparison("landing_gear").default_params
     p = p0.with_(k=1e9)
@@ -96,7 +96,7 @@ def test_tables_are_not_cut_in_a_pipe():
     import subprocess
     import sys
 
-    from dynval.comparisons.registry import comparison
+    from dynval.comparisons.ladder.registry import comparison
 
     out = subprocess.run([sys.executable, "-m", "dynval.comparisons.cli", "list"],
                          capture_output=True, text=True, check=True).stdout
@@ -109,7 +109,7 @@ def test_tables_are_not_cut_in_a_pipe():
 def test_an_override_nothing_uses_is_named():
     """An override for a robot not in the run, or one a scenario replaces with its own
     value, was dropped without a word (issue 12, item 3)."""
-    from dynval.comparisons.registry import unused_overrides
+    from dynval.comparisons.ladder.registry import unused_overrides
 
     assert unused_overrides(["hopper"], ["landing_gear.k=2000"]) == [
         "override landing_gear.k=2000 is not used: landing_gear is not in this run (hopper)"]
@@ -128,7 +128,7 @@ def test_run_warns_about_an_unused_override(tmp_path):
 
 def _bounce_run(tmp_path, **overrides):
     from dynval.comparisons.hopper.scenarios import BOUNCE, run_one
-    from dynval.comparisons.registry import comparison, description_dir
+    from dynval.comparisons.ladder.registry import comparison, description_dir
 
     p0 = comparison("hopper").default_params
     p = p0.with_(**overrides)
@@ -141,8 +141,8 @@ def test_a_passive_run_that_gains_energy_stops_with_exit_3(tmp_path, monkeypatch
     bounce (no control, lossless ground) gains energy at its first impact. The workspace
     check alone let it run until the body had been flung a metre up (t = 0.374 s); the
     energy check stops it at the impact (issue 12, item 1)."""
-    from dynval.comparisons import harness
     from dynval.comparisons.hopper import scenarios
+    from dynval.comparisons.ladder import harness
 
     with pytest.raises(harness.EnergyGainError, match="with no energy input") as err:
         _bounce_run(tmp_path, k_c=1e10)

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dynval.comparisons import assembly
 from dynval.comparisons.cli import app
-from dynval.comparisons.ladder import Inputs, RobotLadder
+from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.landing_gear.validate import LADDER
-from dynval.comparisons.tasks import Outcome, Task, _closure, _roots
+from dynval.comparisons.run import assembly
+from dynval.comparisons.run.tasks import Outcome, Task, _closure, _roots
 from dynval.robots import ROOT
 
 runner = CliRunner()
@@ -115,7 +115,7 @@ def test_the_address_follows_every_outcome_the_inputs_and_the_code():
     unaddressed = {**outcomes, tasks[0].key: Outcome(tasks[0].key)}
     assert assembly.assembly_digest(LADDER, inp, tasks, unaddressed) is None
     code = _closure(_roots(Task("assemble", "landing_gear", LADDER.assembled)))
-    for needed in ("dynval.comparisons.ladder", "dynval.comparisons.metrics",
-                   "dynval.comparisons.harness", "dynval.comparisons.landing_gear.validate",
-                   "dynval.reports.chapter"):
+    for needed in ("dynval.comparisons.ladder.rungs", "dynval.comparisons.ladder.metrics",
+                   "dynval.comparisons.ladder.harness", "dynval.comparisons.landing_gear.validate",
+                   "dynval.results"):
         assert needed in code

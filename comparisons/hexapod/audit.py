@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.audit import TermResult, compare_term, random_states
+from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
 from dynval.engines import load_terms
 from dynval.handrolled.hexapod import kinematics, lagrange
 from dynval.handrolled.hexapod.robot import PlanarHexapod

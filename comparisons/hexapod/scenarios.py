@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from dynval.comparisons import harness
 from dynval.comparisons.hexapod.loop import HexapodLoop, make_plant, planned_start
+from dynval.comparisons.ladder import harness
 from dynval.robots.hexapod.params import HexapodParams
 
 IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")

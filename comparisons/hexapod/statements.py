@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.metrics import recomputed_row
-from dynval.reports.chapter import MetricRow
+from dynval.comparisons.ladder.metrics import recomputed_row
+from dynval.results import MetricRow
 
 LEG = "LF"  # the paper's leg 1
 FX, FY = f"foot.{LEG}.force.x", f"foot.{LEG}.force.y"

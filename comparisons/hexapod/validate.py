@@ -1,7 +1,7 @@
 """The hexapod's declaration for the validation ladder: the audit of eqs. (4) and (6), the
 legs' free swing, the paper's two walks (Figs. 4-8) with the shared controller, body
 springs and ground law, Tables II and III recomputed, the paper's statements measured and
-the errata of the printed forms (dynval.comparisons.ladder climbs it)."""
+the errata of the printed forms (dynval.comparisons.ladder.rungs climbs it)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from dynval.comparisons.hexapod.scenarios import (
     Scenario,
     run_one,
 )
-from dynval.comparisons.ladder import (
+from dynval.comparisons.ladder.metrics import Tolerance, check_row, rms_diff
+from dynval.comparisons.ladder.rungs import (
     AuditResults,
     Context,
     Inputs,
@@ -28,9 +29,8 @@ from dynval.comparisons.ladder import (
     TimePlot,
     Variant,
 )
-from dynval.comparisons.metrics import Tolerance, check_row, rms_diff
 from dynval.handrolled.hexapod import body, fractional, ground, planning
-from dynval.reports.chapter import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
 
 ROBOT = "hexapod"
 LEG = "LF"  # the paper's leg 1

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.audit import TermResult, compare_term, random_states
+from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
 from dynval.engines import load_terms
 from dynval.handrolled.hopper import chain as chains
 from dynval.handrolled.hopper import soa

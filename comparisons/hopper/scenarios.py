@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import harness
 from dynval.comparisons.hopper.loop import HopperLoop, Piecewise, make_plant
+from dynval.comparisons.ladder import harness
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 

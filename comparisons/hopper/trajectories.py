@@ -18,9 +18,9 @@ from dynval.comparisons.hopper.scenarios import (
     run_one,
     scenario_params,
 )
-from dynval.comparisons.ladder import rows_verdict
+from dynval.comparisons.ladder.rungs import rows_verdict
 from dynval.handrolled.hopper.model import PlanarHopper
-from dynval.reports.chapter import MetricRow, Rung, TrajectoryRow
+from dynval.results import MetricRow, Rung, TrajectoryRow
 from dynval.robots.hopper.params import HopperParams
 
 # Same chain, same integrator, same contact law evaluated from each engine's state: what is

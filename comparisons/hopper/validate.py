@@ -1,6 +1,6 @@
 """The hopper's declaration for the validation ladder: the SOA audit, the passive bounce,
 the paper's two experiments in both contact modes, its claims measured, the errata with
-their effect and the error budget of the speed run (dynval.comparisons.ladder climbs it)."""
+their effect and the error budget of the speed run (dynval.comparisons.ladder.rungs climbs it)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import math
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import harness
 from dynval.comparisons.hopper import audit, claims, trajectories
 from dynval.comparisons.hopper.scenarios import (
     CONTACT_MODES,
@@ -19,7 +18,9 @@ from dynval.comparisons.hopper.scenarios import (
     Scenario,
     run_one,
 )
-from dynval.comparisons.ladder import (
+from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
+from dynval.comparisons.ladder.rungs import (
     AuditResults,
     Context,
     Inputs,
@@ -28,9 +29,8 @@ from dynval.comparisons.ladder import (
     TimePlot,
     Variant,
 )
-from dynval.comparisons.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.handrolled.hopper.contact import contact_stiffness, static_penetration
-from dynval.reports.chapter import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
 
 ROBOT = "hopper"
 DEG = 180.0 / math.pi

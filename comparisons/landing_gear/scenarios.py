@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dynval.comparisons import harness
+from dynval.comparisons.ladder import harness
 from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots.landing_gear.params import LandingGearParams

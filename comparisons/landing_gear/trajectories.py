@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.free_swing import compare_swings, integration_error_row
-from dynval.comparisons.integrate import integrate_euler
+from dynval.comparisons.ladder.free_swing import compare_swings, integration_error_row
+from dynval.comparisons.ladder.integrate import integrate_euler
 from dynval.comparisons.landing_gear.audit import leg_engines
 from dynval.handrolled.landing_gear import single_leg
 from dynval.robots.landing_gear.params import LandingGearParams

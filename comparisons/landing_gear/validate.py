@@ -1,6 +1,6 @@
 """The landing gear's declaration for the validation ladder: its descriptions, audit,
 free swing, scenarios in both contact modes with their requirements, the settled
-attitudes, errata with their effect, and the error budget (dynval.comparisons.ladder climbs it)."""
+attitudes, errata with their effect, and the error budget (ladder.rungs climbs it)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import free_swing, harness
-from dynval.comparisons.ladder import (
+from dynval.comparisons.ladder import free_swing, harness
+from dynval.comparisons.ladder.metrics import Tolerance, check_row, rms_diff
+from dynval.comparisons.ladder.rungs import (
     AuditResults,
     Context,
     Inputs,
@@ -28,9 +29,8 @@ from dynval.comparisons.landing_gear.scenarios import (
     Scenario,
     run_one,
 )
-from dynval.comparisons.metrics import Tolerance, check_row, rms_diff
 from dynval.handrolled.landing_gear.model import Forms
-from dynval.reports.chapter import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
 from dynval.robots.landing_gear.params import JOINTS, LEGS
 
 ROBOT = "landing_gear"

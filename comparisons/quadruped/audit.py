@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.audit import TermResult, compare_term
+from dynval.comparisons.ladder.audit import TermResult, compare_term
 from dynval.comparisons.quadruped import frames
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dynval.comparisons import harness
+from dynval.comparisons.ladder import harness
 from dynval.comparisons.quadruped.loop import QuadrupedLoop, make_plant
 from dynval.handrolled.quadruped.gait import GAITS
 from dynval.robots.quadruped.params import QuadrupedParams

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.free_swing import compare_swings, integration_error_row
+from dynval.comparisons.ladder.free_swing import compare_swings, integration_error_row
 from dynval.handrolled.quadruped import terms
 from dynval.handrolled.quadruped.robot import build_model
 from dynval.robots.quadruped.model_description import joint_names

@@ -1,7 +1,7 @@
 """The quadruped's declaration for the validation ladder: L0 descriptions, L1/L2 audit
 (fixed and floating base, the printed frame 0), L3 free swing and free flight, L4 trot and
 walk against the engines with section 4's assumed ground forces measured, section 6's
-round trip (L5), the errata and the budget (dynval.comparisons.ladder climbs it)."""
+round trip (L5), the errata and the budget (dynval.comparisons.ladder.rungs climbs it)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import free_swing
-from dynval.comparisons.ladder import AuditResults, Context, Inputs, RobotLadder, TimePlot, Variant
-from dynval.comparisons.metrics import check_row, compare, recomputed_row, rms_diff
+from dynval.comparisons.ladder import free_swing
+from dynval.comparisons.ladder.metrics import check_row, compare, recomputed_row, rms_diff
+from dynval.comparisons.ladder.rungs import (
+    AuditResults,
+    Context,
+    Inputs,
+    RobotLadder,
+    TimePlot,
+    Variant,
+)
 from dynval.comparisons.quadruped import assumptions, audit, section6, trajectories
 from dynval.comparisons.quadruped.scenarios import (
     CONTACT_MODES,
@@ -23,7 +30,7 @@ from dynval.comparisons.quadruped.scenarios import (
 )
 from dynval.handrolled.quadruped.gait import GAITS
 from dynval.handrolled.quadruped.robot import build_model
-from dynval.reports.chapter import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
 from dynval.robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams, total_mass
 
 ROBOT = "quadruped"

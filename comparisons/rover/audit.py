@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.audit import TermResult, compare_term, random_states
+from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.rover.dynamics import WHEEL_SIGN, mass_matrix, rnea, segment_inertias

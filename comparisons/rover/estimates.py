@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dynval.comparisons.metrics import check_row, recomputed_row
+from dynval.comparisons.ladder.metrics import check_row, recomputed_row
 from dynval.handrolled.rover.steady_state import (
     NoSteadyStateError,
     SteadyState,
@@ -34,7 +34,7 @@ from dynval.handrolled.rover.steady_state import (
     top_speed_from_resistance,
     top_speed_from_wheel_power,
 )
-from dynval.reports.chapter import MetricRow
+from dynval.results import MetricRow
 from dynval.robots.rover.params import (
     LRV,
     LRV_AUTHOR,

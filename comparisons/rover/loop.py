@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.harness import DivergenceError
+from dynval.comparisons.ladder.harness import DivergenceError
 from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps
 from dynval.comparisons.rover.frames import (
     R_0W,

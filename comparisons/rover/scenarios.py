@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import harness
+from dynval.comparisons.ladder import harness
 from dynval.comparisons.rover.loop import RoverLoop, make_plant
 from dynval.handrolled.rover.control import PowerSteering
 from dynval.handrolled.rover.steady_state import constvel

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from dynval.comparisons.metrics import recomputed_row
+from dynval.comparisons.ladder.metrics import recomputed_row
 from dynval.handrolled.rover import terramechanics as tm
 from dynval.handrolled.rover.kinematics import entry_angle
 from dynval.handrolled.rover.steady_state import (
@@ -25,7 +25,7 @@ from dynval.handrolled.rover.steady_state import (
     load_sinkage,
     sinkage_for_load,
 )
-from dynval.reports.chapter import MetricRow
+from dynval.results import MetricRow
 from dynval.robots.rover.soil import Soil
 
 ROBOT = "rover"

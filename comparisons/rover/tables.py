@@ -15,10 +15,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.metrics import recomputed_row
+from dynval.comparisons.ladder.metrics import recomputed_row
 from dynval.comparisons.rover.drawbar_readings import DriveResult, result
 from dynval.comparisons.rover.scenarios import SCENARIOS, Scenario, initial_state, scenario_params
-from dynval.reports.chapter import MetricRow
+from dynval.results import MetricRow
 from dynval.robots.rover.params import RoverParams
 
 ROBOT = "rover"

@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.metrics import recomputed_row
+from dynval.comparisons.ladder.metrics import recomputed_row
 from dynval.comparisons.rover.scenarios import SCENARIOS, run_one
-from dynval.reports.chapter import MetricRow
+from dynval.results import MetricRow
 from dynval.robots.rover.params import RoverParams
 
 ROBOT = "rover"

@@ -1,6 +1,6 @@
 """The rover's declaration for the validation ladder: L0 descriptions, L1/L2 audit on
 the explicit chain, the wheel-force erratum, L3 integrator convergence, and the thesis'
-scenarios (L4) with its tables recomputed (L5) (dynval.comparisons.ladder climbs it)."""
+scenarios (L4) with its tables recomputed (L5) (dynval.comparisons.ladder.rungs climbs it)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from dynval.comparisons import harness
-from dynval.comparisons.ladder import (
+from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row
+from dynval.comparisons.ladder.rungs import (
     AuditResults,
     Context,
     Inputs,
@@ -20,7 +21,6 @@ from dynval.comparisons.ladder import (
     Variant,
     rows_verdict,
 )
-from dynval.comparisons.metrics import Tolerance, check_row, recomputed_row
 from dynval.comparisons.rover import (
     audit,
     drawbar_readings,
@@ -39,7 +39,7 @@ from dynval.comparisons.rover.scenarios import (
     run_one,
     scenario_params,
 )
-from dynval.reports.chapter import DataTable, Erratum, MetricRow, Rung, TrajectoryRow
+from dynval.results import DataTable, Erratum, MetricRow, Rung, TrajectoryRow
 from dynval.robots.rover.model_description import segment_name
 from dynval.robots.rover.params import ASSUMPTIONS, SIDES, RoverParams
 from dynval.robots.rover.soil import load_soil

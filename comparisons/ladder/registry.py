@@ -1,8 +1,8 @@
 """Which robots dynval can validate, and the hooks each one gives the harness.
 
 Adding a robot: a ``robots/<name>/`` folder, a ``handrolled/<name>`` module, a
-``comparisons/<name>`` package whose ``LADDER`` is a ``dynval.comparisons.ladder.RobotLadder``,
-and its name in ``dynval.robots.ROBOT_NAMES``."""
+``comparisons/<name>`` package whose ``LADDER`` is a
+``dynval.comparisons.ladder.rungs.RobotLadder``, and its name in ``dynval.robots.ROBOT_NAMES``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dynval.robots import ROBOT_NAMES, UnknownRobotError, robot_module
 from dynval.robots.parameters import ParameterError, spec, validate_params
 
 if TYPE_CHECKING:
-    from dynval.comparisons.ladder import RobotLadder
+    from dynval.comparisons.ladder.rungs import RobotLadder
 
 
 def comparison(robot: str) -> RobotLadder:

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dynval.comparisons import interrupts
+from dynval.comparisons.run import interrupts
 
 MANIFEST = "manifest.json"
 DERIVED = ("report.pdf", "sweep.pdf", MANIFEST)  # built from the parts, not parts

@@ -2,13 +2,13 @@
 
 Assembling a chapter from the tasks' outcomes (comparisons, tidy traces, Parquet) is a
 pure function of those outcomes, the robot's inputs and the assembling code, so a warm
-``validate`` (every task read from the results cache) need not redo it.  The entry's
+``validate`` (every task read from the results cache) need not redo it. The entry's
 address is derived from the outcomes' own content addresses (``Outcome.digest``), the
-inputs and the source digest of the assembling code (``dynval.comparisons.ladder`` and the robot's
-modules, closed over their imports); the entry holds the metric rows, the chapter and the
-bytes of every part written under the output folder, which a hit writes again unchanged.
-Without a digest for every outcome (``--no-cache``) nothing is read or stored; an entry
-that cannot be read is assembled again, never trusted."""
+inputs and the source digest of the assembling code (``dynval.comparisons.ladder.rungs``
+and the robot's modules, closed over their imports); the entry holds the metric rows, the
+chapter and the bytes of every part written under the output folder, which a hit writes
+again unchanged. Without a digest for every outcome (``--no-cache``) nothing is read or
+stored; an entry that cannot be read is assembled again, never trusted."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import pickle
 from dataclasses import replace
 from pathlib import Path
 
-from dynval.comparisons.ladder import Assembled, Inputs, RobotLadder
-from dynval.comparisons.manifest import write_atomic
-from dynval.comparisons.tasks import Outcome, Task, inputs_digest, source_digest
-from dynval.reports.chapter import Chapter, MetricRow
+from dynval.comparisons.ladder.rungs import Assembled, Inputs, RobotLadder
+from dynval.comparisons.run.manifest import write_atomic
+from dynval.comparisons.run.tasks import Outcome, Task, inputs_digest, source_digest
+from dynval.results import Chapter, MetricRow
 
 ASSEMBLY_FORMAT = 1  # bump when the stored form of an assembly changes
 

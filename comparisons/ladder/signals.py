@@ -134,7 +134,7 @@ def signal(name: str) -> Signal:
         if rx.match(name):
             return s
     raise UnknownSignalError(
-        f"signal {name!r} is not declared in comparisons/signals.py (declare its unit, "
+        f"signal {name!r} is not declared in comparisons/ladder/signals.py (declare its unit, "
         "frame and meaning there)")
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import assembly, manifest
-from dynval.comparisons.ladder import Inputs, RobotLadder
-from dynval.comparisons.registry import apply_overrides, comparison, description_dir
-from dynval.comparisons.tasks import Outcome, Report, execute
-from dynval.reports.chapter import metrics_frame
+from dynval.comparisons.ladder.registry import apply_overrides, comparison, description_dir
+from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
+from dynval.comparisons.run import assembly, manifest
+from dynval.comparisons.run.tasks import Outcome, Report, execute
+from dynval.results import metrics_frame
 from dynval.robots import ROBOT_NAMES
 
 VERSION = "0.1.0"
@@ -53,7 +53,7 @@ def validate_all(out: Path, robots: list[str] | None = None,
     """Run every rung of every robot as one graph of tasks; write the traces,
     metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
     each robot's assembled chapter are read from it where nothing they depend on changed
-    (``dynval.comparisons.tasks``, ``dynval.comparisons.assembly``)."""
+    (``dynval.comparisons.run.tasks``, ``dynval.comparisons.run.assembly``)."""
     manifest.begin(out)  # an unwritable folder is found now; the old manifest goes first
     started = manifest.now()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)

@@ -18,17 +18,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons import manifest
-from dynval.comparisons.ladder import Context, Inputs, TimePlot
-from dynval.comparisons.metrics import compare
-from dynval.comparisons.registry import (
+from dynval.comparisons.ladder.metrics import compare
+from dynval.comparisons.ladder.registry import (
     BadOverrideError,
     apply_overrides,
     comparison,
     description_dir,
 )
-from dynval.comparisons.tasks import Report, Task, execute
-from dynval.reports.chapter import Chapter, MetricRow, metrics_frame
+from dynval.comparisons.ladder.rungs import Context, Inputs, TimePlot
+from dynval.comparisons.run import manifest
+from dynval.comparisons.run.tasks import Report, Task, execute
+from dynval.results import Chapter, MetricRow, metrics_frame
 
 SWEEP_FILE = "sweep.parquet"
 

@@ -11,7 +11,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.signals import check_names
+from dynval.comparisons.ladder.signals import check_names
 from dynval.engines import EngineInstabilityError
 
 
@@ -79,7 +79,7 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
             sig = loop.signals()
             if names is None:
                 names = list(sig)
-                check_names(names)  # one name, one unit and frame (dynval.comparisons.signals)
+                check_names(names)  # one name, one unit and frame (ladder/signals.py)
                 start = {n: sig[n] for n in workspace or {}}
                 E_0 = energy_guard.energy(sig) if energy_guard else 0.0
             values = [sig[n] for n in names]

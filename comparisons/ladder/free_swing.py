@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dynval.comparisons.integrate import integrate_euler, integrate_rk4
-from dynval.comparisons.ladder import rows_verdict
-from dynval.reports.chapter import MetricRow, Rung, TrajectoryRow
+from dynval.comparisons.ladder.integrate import integrate_euler, integrate_rk4
+from dynval.comparisons.ladder.rungs import rows_verdict
+from dynval.results import MetricRow, Rung, TrajectoryRow
 
 
 def compare_swings(hand_qdd: Callable, mj, pb, q0: np.ndarray, dt: float, n: int,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dynval.reports.chapter import MetricRow
+from dynval.results import MetricRow
 
 
 @dataclass(frozen=True)

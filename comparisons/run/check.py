@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape
 
 import pandas as pd
 
-BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
+BASELINE_DIR = Path(__file__).resolve().parent.parent / "baselines"
 KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
 MOVE_REL = 1e-9
 MOVE_ABS = 1e-9

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dynval.comparisons.tasks import Outcome
+from dynval.comparisons.run.tasks import Outcome
 
 
 class TaskProgress(AbstractContextManager):

@@ -190,7 +190,7 @@ class DescriptionRow:
 @dataclass
 class AuditRow:
     """L1/L2: the worst agreement of one term, in one form, against one reference over
-    all sampled states (``dynval.comparisons.audit.compare_term`` computes it)."""
+    all sampled states (``dynval.comparisons.ladder.audit.compare_term`` computes it)."""
 
     term: str
     equation: str

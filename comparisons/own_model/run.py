@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from dynval.comparisons import manifest
-from dynval.comparisons.ladder import rows_verdict
-from dynval.comparisons.own_model import OwnAudit, l3_passed
-from dynval.reports.chapter import (
+from dynval.comparisons.ladder.rungs import rows_verdict
+from dynval.comparisons.own_model.audit import OwnAudit, l3_passed
+from dynval.comparisons.run import manifest
+from dynval.results import (
     Chapter,
     DescriptionRow,
     MetricRow,
@@ -70,7 +70,7 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
 def write_run(audit: OwnAudit, out: Path, spec: str, samples: int, seed: int
               ) -> pd.DataFrame:
     """Write metrics.parquet/json, summary.json and the manifest under ``out``."""
-    from dynval.comparisons.pipeline import run_summary, write_results
+    from dynval.comparisons.run.pipeline import run_summary, write_results
 
     manifest.begin(out)
     started = manifest.now()

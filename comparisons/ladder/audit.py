@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dynval.reports.chapter import AuditRow
+from dynval.results import AuditRow
 
 # Relative agreement the audit demands where the hand model's assumptions match the
 # description: a few hundred ulps of double precision for these small, well-scaled terms.

@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from dynval.comparisons.audit import ROUND_OFF, TermResult, random_states, worst_state
-from dynval.comparisons.free_swing import compare_swings, integration_error_row
-from dynval.comparisons.integrate import integrate_free_euler, integrate_free_rk4
+from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, random_states, worst_state
+from dynval.comparisons.ladder.free_swing import compare_swings, integration_error_row
+from dynval.comparisons.ladder.integrate import integrate_free_euler, integrate_free_rk4
 from dynval.engines import DescriptionError
 from dynval.model import ModelError, call, capabilities, check_model
 

@@ -5,10 +5,10 @@ A robot declares what it has by subclassing :class:`RobotLadder` (its audit, sce
 with their variants, figures, requirements, extra runs, recomputed tables, errata and
 budget); the ladder does the rest in two steps.  :meth:`RobotLadder.tasks` lists every
 independent piece of work (each scenario run of each implementation, the audit, L3, the
-budget and errata runs) as pure function calls, which ``dynval.comparisons.tasks.execute`` runs
+budget and errata runs) as pure function calls, which ``dynval.comparisons.run.tasks.execute`` runs
 on any back end or reads from the cache; :meth:`RobotLadder.assemble` then stores the
 traces, compares every implementation with the reference, judges each rung with one
-verdict and returns the metric rows and the chapter (``dynval.comparisons.pipeline`` runs both
+verdict and returns the metric rows and the chapter (``dynval.comparisons.run.pipeline`` runs both
 steps for every robot at once)."""
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from typing import Any
 
 import pandas as pd
 
-from dynval.comparisons import description_check, harness
-from dynval.comparisons.audit import TermResult
-from dynval.comparisons.manifest import write_atomic
-from dynval.comparisons.metrics import Tolerance, compare
-from dynval.comparisons.signals import display
-from dynval.comparisons.tasks import Outcome, Task
-from dynval.reports.chapter import (
+from dynval.comparisons.ladder import description_check, harness
+from dynval.comparisons.ladder.audit import TermResult
+from dynval.comparisons.ladder.metrics import Tolerance, compare
+from dynval.comparisons.ladder.signals import display
+from dynval.comparisons.run.manifest import write_atomic
+from dynval.comparisons.run.tasks import Outcome, Task
+from dynval.results import (
     BudgetRow,
     Chapter,
     DataTable,
@@ -123,7 +123,7 @@ class Context:
 
     def write(self, path: Path, data: bytes) -> None:
         """Write a part of the output folder (atomically) and remember its bytes, so that
-        a cached assembly (dynval.comparisons.assembly) writes the very same file again."""
+        a cached assembly (dynval.comparisons.run.assembly) writes the very same file again."""
         write_atomic(path, lambda tmp: tmp.write_bytes(data))
         self.files[path.relative_to(self.out).as_posix()] = data
 
