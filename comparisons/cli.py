@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from dynval.comparisons.run import interrupts
@@ -16,20 +17,50 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Validate hand-derived robot models against MuJoCo, PyBullet, Pinocchio.",
+    rich_markup_mode=None,  # click's plain help: flags shown as flags, whole sentences
 )
-console = Console(stderr=True, soft_wrap=True)  # one error, one line: no hard wraps
-OutOpt = Annotated[Path, typer.Option("--out", help="output folder")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="ROBOT.PARAMETER=VALUE override")]
+# one error, one line: no hard wraps; no emoji codes (":a:" in a name stays ":a:")
+console = Console(stderr=True, soft_wrap=True, emoji=False)
+EXIT_INFRASTRUCTURE = 4  # the machine or the cluster failed, not the input or a figure
+OutOpt = Annotated[Path, typer.Option("--out", metavar="DIR", help="output folder")]
+SetOpt = Annotated[list[str] | None, typer.Option(
+    "--set", metavar="ROBOT.PARAMETER=VALUE",
+    help="a parameter's value for this run (repeatable; 'dynval list' names them)")]
+RobotOpt = Annotated[list[str] | None, typer.Option(
+    "--robot", metavar="ROBOT", help="only this robot (repeatable; default: all)")]
+ScenarioOpt = Annotated[list[str] | None, typer.Option(
+    "--scenario", metavar="NAME", help="only this scenario (repeatable; default: all)")]
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", help="processes on this machine (default: every core)")]
+    "--workers", metavar="N", help="processes on this machine (default: every core)")]
 SchedulerOpt = Annotated[str | None, typer.Option(
-    "--scheduler", envvar="DYNVAL_SCHEDULER",
-    help="a Dask scheduler address (tcp://HOST:PORT) to run the tasks on")]
+    "--scheduler", envvar="DYNVAL_SCHEDULER", metavar="tcp://HOST:PORT",
+    help="a Dask scheduler to run the tasks on")]
 TierOpt = Annotated[str, typer.Option(
-    "--tier", help="full: every scenario to its end; ci: the first seconds of each, fewer "
-                   "audit states, with baselines of its own")]
+    "--tier", metavar="full|ci",
+    help="full: every scenario to its end; ci: the first seconds of each, fewer audit "
+         "states, with baselines of its own")]
+SamplesOpt = Annotated[int, typer.Option("--samples", metavar="N",
+                                         help="audit states (at least 1)")]
+SeedOpt = Annotated[int, typer.Option("--seed", metavar="K",
+                                      help="seed of the audit states (0 or more)")]
 NoCacheOpt = Annotated[bool, typer.Option(
     "--no-cache", help="recompute every task (the results cache is neither read nor written)")]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from dynval import __version__
+
+        print(f"dynval {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="print dynval's version and exit")] = False) -> None:
+    """Validate hand-derived robot models against MuJoCo, PyBullet and Pinocchio, rung by
+    rung; 'dynval COMMAND --help' says more."""
 
 
 def _stdout() -> Console:
@@ -54,7 +85,7 @@ def _user_errors(fn):
         from dynval.comparisons.ladder.registry import BadOverrideError
         from dynval.comparisons.run.check import BaselineError
         from dynval.comparisons.run.manifest import IncompleteRunError
-        from dynval.comparisons.run.tasks import SourceChangedError
+        from dynval.comparisons.run.tasks import SchedulerUnreachableError, SourceChangedError
         from dynval.engines import DescriptionError, UnknownEngineError
         from dynval.handrolled import ModelInputError
         from dynval.model import ModelError
@@ -74,16 +105,73 @@ def _user_errors(fn):
             IncompleteRunError,
             SourceChangedError,
         ) as exc:
-            console.print(f"[red]error:[/red] {exc}")
+            _error(str(exc))
             raise typer.Exit(2) from None
         except DivergenceError as exc:
-            console.print(f"[red]error:[/red] {exc}; no result was written as complete")
+            _error(f"{exc}; no result was written as complete")
             raise typer.Exit(3) from None
+        except SchedulerUnreachableError as exc:
+            _error(str(exc))
+            raise typer.Exit(EXIT_INFRASTRUCTURE) from None
         except KeyError as exc:  # unknown scenario and similar lookups
-            console.print(f"[red]error:[/red] {exc.args[0] if exc.args else exc}")
+            _error(str(exc.args[0] if exc.args else exc))
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def _say(text: str) -> None:
+    """A line on stderr as written: no markup, no highlighting (paths and names are the
+    user's)."""
+    console.print(text, markup=False, highlight=False)
+
+
+def _error(message: str) -> None:
+    """One error sentence on stderr, the message's own text as written (a name such as
+    "[draft]" is not read as markup)."""
+    console.print(f"[red]error:[/red] {escape(message)}")
+
+
+def _check_run_options(workers: int | None, scheduler: str | None, tier: str | None = None,
+                       samples: int = 1, seed: int = 0) -> None:
+    """The options of a run that need no robot, checked before any work starts; a
+    scheduler must answer now, not after the tasks are planned."""
+    from dynval.comparisons.ladder.rungs import TIERS
+    from dynval.comparisons.run.tasks import check_scheduler
+
+    if workers is not None and workers < 1:
+        raise UserError("--workers must be at least 1")
+    if tier is not None and tier not in TIERS:
+        raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
+    if samples < 1:
+        raise UserError(f"--samples must be at least 1 (got {samples})")
+    if seed < 0:
+        raise UserError(f"--seed must be zero or positive (got {seed})")
+    if scheduler is not None:
+        try:
+            check_scheduler(scheduler)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+
+
+def _prepare_junit(path: Path | None) -> None:
+    """Before a check runs: the JUnit file's folder must take a file, and a report left by
+    an earlier check is removed, so a check that fails to run never leaves a passing one."""
+    import tempfile
+
+    if path is None:
+        return
+    folder = path.parent
+    if not folder.is_dir():
+        raise UserError(f"cannot write the JUnit report {path}: the folder {folder} does not "
+                        "exist")
+    if path.is_dir():
+        raise UserError(f"cannot write the JUnit report {path}: it is a folder")
+    try:
+        tempfile.TemporaryFile(dir=folder).close()
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot write the JUnit report {path}: {exc.strerror or exc}") from None
 
 
 @app.command("list")
@@ -146,7 +234,7 @@ def run(
         raise UserError(f"{robot}: {refused[0]} does not run with {contact} contact; "
                         f"use --contact {'native' if contact == 'shared' else 'shared'}")
     for e in refused:
-        console.print(f"{robot}: {e} runs with other contact than {contact!r}; not run")
+        _say(f"{robot}: {e} runs with other contact than {contact!r}; not run")
     params = apply_overrides(robot, comp.default_params, set_ or [])
     _warn_unused([robot], set_, [sc_name])
     manifest.begin(out)
@@ -163,26 +251,25 @@ def run(
     manifest.finish(out, "run", started, {"robot": robot, "scenario": sc_name,
                                           "contact": contact, "engines": engines,
                                           "overrides": set_ or []})
-    console.print(f"wrote {path}")
+    _say(f"wrote {path}")
 
 
 @app.command()
 @_user_errors
 def audit(
     robot: Annotated[str | None, typer.Argument(help="a built-in robot")] = None,
-    samples: Annotated[int, typer.Option()] = 1000,
-    seed: Annotated[int, typer.Option()] = 0,
+    samples: SamplesOpt = 1000,
+    seed: SeedOpt = 0,
     model: Annotated[str | None, typer.Option(
-        help="your own model, PATH.py:OBJECT or package.module:OBJECT")] = None,
+        metavar="PATH.py:OBJECT", help="your own model (or package.module:OBJECT)")] = None,
     description: Annotated[Path | None, typer.Option(
-        help="its URDF (MuJoCo, PyBullet, Pinocchio) or MJCF (MuJoCo)")] = None,
+        metavar="FILE", help="its URDF (MuJoCo, PyBullet, Pinocchio) or MJCF (MuJoCo)")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", help="with --model: write the figures and report.pdf here")] = None,
 ) -> None:
     """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; or of
     your own --model against its --description (L0-L3)."""
-    if samples < 1:
-        raise UserError("--samples must be at least 1")
+    _check_run_options(None, None, samples=samples, seed=seed)
     if model is not None or description is not None:
         if robot is not None or model is None or description is None:
             raise UserError("audit either a built-in ROBOT or --model with --description")
@@ -244,7 +331,7 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int,
         from dynval.reports import build_report
 
         write_run(res, folder, spec, samples, seed)
-        console.print(f"wrote {build_report(folder)}")
+        _say(f"wrote {build_report(folder)}")
     out = _stdout()
     l0_bad = [r for r in res.l0 if not r["passed"]]
     out.print(f"L0: {len(res.l0)} readings of {description.name} compared across engines, "
@@ -281,10 +368,10 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int,
 def validate(
     out: OutOpt = Path("dynval-out"),
     set_: SetOpt = None,
-    robot: Annotated[list[str] | None, typer.Option("--robot")] = None,
-    scenario: Annotated[list[str] | None, typer.Option("--scenario")] = None,
-    samples: Annotated[int, typer.Option()] = 1000,
-    seed: Annotated[int, typer.Option()] = 0,
+    robot: RobotOpt = None,
+    scenario: ScenarioOpt = None,
+    samples: SamplesOpt = 1000,
+    seed: SeedOpt = 0,
     tier: TierOpt = "full",
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -300,9 +387,9 @@ def validate(
 
     pdf = build_report(out, workers=workers or os.cpu_count() or 1,
                        cache_dir=None if no_cache else default_cache_dir())
-    console.print(f"wrote {pdf}")
+    _say(f"wrote {pdf}")
     line, failed = verdict_line(out, metrics)
-    console.print(line, highlight=False)
+    _say(line)
     if failed:
         raise typer.Exit(1)
 
@@ -331,7 +418,7 @@ def _warn_unused(robots: list[str], overrides: list[str] | None,
     from dynval.comparisons.ladder.registry import unused_overrides
 
     for line in unused_overrides(robots, overrides or [], scenarios):
-        console.print(f"[yellow]warning:[/yellow] {line}")
+        console.print(f"[yellow]warning:[/yellow] {escape(line)}")
 
 
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
@@ -339,7 +426,6 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
     import os
 
     from dynval.comparisons.ladder.registry import apply_overrides, comparison
-    from dynval.comparisons.ladder.rungs import TIERS
     from dynval.comparisons.run.pipeline import validate_all
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.robots import ROBOT_NAMES
@@ -350,20 +436,17 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
         # with --robot each named robot must have it; without, at least one robot must
         owners = [r for r in robots if s in known[r]]
         missing = [r for r in robots if s not in known[r]]
-        if not owners:
-            raise UserError(f"no robot has a scenario {s!r}; 'dynval list' shows them all")
         if robot and missing:
             r = missing[0]
             raise UserError(
                 f"unknown scenario {s!r} for {r}; known: {', '.join(known[r])}"
             )
-    if workers is not None and workers < 1:
-        raise UserError("--workers must be at least 1")
+        if not owners:
+            raise UserError(f"no robot has a scenario {s!r}; 'dynval list' shows them all")
+    _check_run_options(workers, scheduler, tier, samples, seed)
     for r in robots:  # every override valid before anything runs
         apply_overrides(r, comparison(r).default_params, set_ or [])
     _warn_unused(robots, set_, scenario)
-    if tier not in TIERS:
-        raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
     with TaskProgress(console) as prog:
         metrics = validate_all(out, robot, scenario, set_ or [], samples, seed, tier=tier,
                                workers=workers or os.cpu_count() or 1, scheduler=scheduler,
@@ -396,8 +479,7 @@ def sweep(
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports.sweep import build_sweep_report
 
-    if workers is not None and workers < 1:
-        raise UserError("--workers must be at least 1")
+    _check_run_options(workers, scheduler, tier)
     with TaskProgress(console) as prog:
         table = run_sweep(out, robot, scenario, vary, set_ or [], tier,
                           workers=workers or os.cpu_count() or 1, scheduler=scheduler,
@@ -406,7 +488,7 @@ def sweep(
     from dynval.comparisons.run.manifest import verify
 
     pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
-    console.print(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
+    _say(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
 
 
 @app.command()
@@ -426,36 +508,42 @@ def report(out: OutOpt = Path("dynval-out")) -> None:
             from dynval.reports.sweep import build_sweep_report
 
             table, m = load(out)
-            console.print(f"wrote {build_sweep_report(out, table, m)}")
+            _say(f"wrote {build_sweep_report(out, table, m)}")
             return
         verify(out)
         pdf = build_report(out, workers=os.cpu_count() or 1, cache_dir=default_cache_dir())
     except ReportInputError as exc:
         raise UserError(str(exc)) from None
-    console.print(f"wrote {pdf}")
+    _say(f"wrote {pdf}")
 
 
 @app.command()
 @_user_errors
 def check(
-    baseline: Annotated[Path | None, typer.Option("--baseline")] = None,
-    junit: Annotated[Path | None, typer.Option("--junit")] = None,
+    baseline: Annotated[Path | None, typer.Option(
+        "--baseline", metavar="DIR", help="baselines to check against (default: the tier's "
+                                         "shipped ones)")] = None,
+    junit: Annotated[Path | None, typer.Option(
+        "--junit", metavar="FILE.xml", help="also write the figures as JUnit XML")] = None,
     out: OutOpt = Path("dynval-out/check"),
     set_: SetOpt = None,
-    robot: Annotated[list[str] | None, typer.Option("--robot")] = None,
-    scenario: Annotated[list[str] | None, typer.Option("--scenario")] = None,
+    robot: RobotOpt = None,
+    scenario: ScenarioOpt = None,
     update: Annotated[bool, typer.Option("--update", help="rewrite the baselines")] = False,
     tier: TierOpt = "ci",
     run_dir: Annotated[Path | None, typer.Option(
-        "--run", help="check the figures of a finished 'dynval validate --out DIR' instead "
-                      "of recomputing")] = None,
+        "--run", metavar="DIR",
+        help="check the figures of a finished 'dynval validate --out DIR' instead of "
+             "recomputing")] = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     no_cache: NoCacheOpt = False,
     model: Annotated[str | None, typer.Option(
-        help="gate your own model (PATH.py:OBJECT) instead of the built-in robots; "
-             "baselines in --baseline (default ./dynval-baselines)")] = None,
-    description: Annotated[Path | None, typer.Option(help="the --model's URDF or MJCF")] = None,
+        metavar="PATH.py:OBJECT",
+        help="gate your own model instead of the built-in robots; baselines in --baseline "
+             "(default ./dynval-baselines)")] = None,
+    description: Annotated[Path | None, typer.Option(
+        metavar="FILE", help="the --model's URDF or MJCF")] = None,
 ) -> None:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
     past its baseline."""
@@ -466,6 +554,9 @@ def check(
     )
     from dynval.robots import ROBOT_NAMES
 
+    _prepare_junit(junit)
+    if run_dir is None:
+        _check_run_options(workers, scheduler, tier)
     if model is not None or description is not None:
         if model is None or description is None or robot or run_dir is not None:
             raise UserError("check --model takes --description, and no --robot or --run")
@@ -477,7 +568,7 @@ def check(
         directory = baseline or Path("dynval-baselines")
         if update:
             for path in write_baselines(metrics, directory):
-                console.print(f"wrote {path}")
+                _say(f"wrote {path}")
             return
         _gate(metrics, load_baselines(directory, [audit.label]), (), directory, junit)
         return
@@ -495,7 +586,7 @@ def check(
                             no_cache)
     if update:
         for path in write_baselines(metrics, directory):
-            console.print(f"wrote {path}")
+            _say(f"wrote {path}")
         return
     from dynval.comparisons.ladder.registry import comparison
 
@@ -517,8 +608,8 @@ def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
     findings = compare_to_baseline(metrics, base, skipped, partial)
     not_run = sum(f.status == "not run" for f in findings)
     if not_run:
-        console.print(f"{not_run} figures of studies this subset ran in part were not run "
-                      "(a check without --scenario runs them all)", highlight=False)
+        _say(f"{not_run} figures of studies this subset ran in part were not run "
+             "(a check without --scenario runs them all)")
     findings = [f for f in findings if f.status != "not run"]
     bad = [f for f in findings if f.status != "ok"]
     table = Table("status", *KEY, "baseline", "current",
@@ -527,8 +618,8 @@ def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
         table.add_row(f.status, *[str(k) for k in f.key], _fmt(f.baseline), _fmt(f.current))
     if bad:
         _stdout().print(table)
-    console.print(f"{len(bad)} of {len(findings)} figures moved, failed, went missing or "
-                  "are new against the baselines in " + str(directory), highlight=False)
+    _say(f"{len(bad)} of {len(findings)} figures moved, failed, went missing or "
+         "are new against the baselines in " + str(directory))
     if junit:
         write_junit(findings, junit)
     if bad:

@@ -78,13 +78,21 @@ def load_description(mjcf: Path | str | None, urdf: Path | str,
 
 
 def versions() -> dict[str, str]:
-    """Installed engine versions, for the report cover."""
+    """Installed engine versions, for the report cover and the cache keys: PyBullet's
+    release as its package gives it (its module knows only a protocol date) with that
+    date."""
+    from importlib.metadata import PackageNotFoundError, version
+
     import mujoco
     import pinocchio
     import pybullet
 
+    try:
+        release = version("pybullet")
+    except PackageNotFoundError:  # built from source without metadata
+        release = "unknown release"
     return {
         "mujoco": mujoco.__version__,
-        "pybullet": str(pybullet.getAPIVersion()),
+        "pybullet": f"{release} (API {pybullet.getAPIVersion()})",
         "pinocchio": pinocchio.__version__,
     }

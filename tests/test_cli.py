@@ -187,3 +187,92 @@ def test_quadruped_validate_climbs_the_ladder(tmp_path):
     assert any(t.startswith("Section 6 round trip, walk") for t in titles)
     assert any("assumptions against the engines (trot)" in t for t in titles)
     assert (tmp_path / "runs" / "quadruped" / "trot" / "native" / "traces.parquet").is_file()
+
+
+# --- failures before any work: one sentence, the exit code of what failed ----------------
+def test_a_junit_file_that_cannot_be_written_stops_the_check_before_it_runs(tmp_path):
+    """A missing folder used to fail after the whole check, with a traceback and exit 1
+    (the code for "a figure moved")."""
+    res = runner.invoke(app, ["check", "--junit", str(tmp_path / "nowhere" / "j.xml"),
+                              "--robot", "landing_gear", "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2
+    assert "cannot write the JUnit report" in res.output and "does not exist" in res.output
+    assert not (tmp_path / "o").exists()  # nothing ran
+    res = runner.invoke(app, ["check", "--junit", str(tmp_path), "--robot", "landing_gear",
+                              "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "it is a folder" in res.output
+
+
+def test_a_stale_passing_junit_file_is_gone_when_a_later_check_fails_to_run(tmp_path):
+    junit = tmp_path / "j.xml"
+    junit.write_text('<testsuite name="dynval-check" tests="5" failures="0"/>\n')
+    res = runner.invoke(app, ["check", "--junit", str(junit), "--robot", "landing_gear",
+                              "--scheduler", "notanaddress", "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2
+    assert not junit.exists()
+
+
+def test_a_scheduler_address_is_checked_before_any_work(tmp_path):
+    """'notanaddress' and a port nobody listens on used to end, 33 s later, in a 222-line
+    traceback with exit 1."""
+    import socket
+
+    res = runner.invoke(app, ["validate", "--scheduler", "notanaddress",
+                              "--out", str(tmp_path / "a")])
+    assert res.exit_code == 2
+    assert "'notanaddress' is not a Dask scheduler address" in res.output
+    with socket.socket() as s:  # a port that was free a moment ago and has no listener
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    res = runner.invoke(app, ["validate", "--scheduler", f"tcp://127.0.0.1:{port}",
+                              "--robot", "hopper", "--out", str(tmp_path / "b")])
+    assert res.exit_code == 4  # the infrastructure, not the input and not a figure
+    assert f"no Dask scheduler answers at tcp://127.0.0.1:{port}" in res.output
+    assert "Traceback" not in res.output
+    assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["validate", "--samples", "0"], "--samples must be at least 1 (got 0)"),
+    (["validate", "--seed", "-1"], "--seed must be zero or positive (got -1)"),
+    (["audit", "hopper", "--seed", "-1"], "--seed must be zero or positive"),
+    (["sweep", "landing_gear", "--scenario", "slope_lc", "--vary",
+      "landing_gear.m_L=0.1:0.3:3", "--tier", "bogus"], "unknown tier 'bogus'"),
+])
+def test_bad_run_options_are_one_sentence(tmp_path, args, says):
+    res = runner.invoke(app, [*args, "--out", str(tmp_path / "o")] if args[0] != "audit"
+                        else args)
+    assert res.exit_code == 2, res.output
+    assert says in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_user_text_is_printed_as_written_not_as_markup(tmp_path):
+    """'[/red]' raised rich's MarkupError; '[draft]' vanished and ':a:' became an emoji."""
+    for name in ("[/red]", "[draft]", "x:a:y"):
+        res = runner.invoke(app, ["validate", "--robot", "hopper", "--scenario", name,
+                                  "--out", str(tmp_path)])
+        assert res.exit_code == 2, res.output
+        assert f"unknown scenario {name!r} for hopper" in res.output
+
+
+def test_version_help_and_engine_versions():
+    """--version was missing; flags showed '<bool>' as if they took a value; the cover named
+    PyBullet by its protocol date (202010061) instead of its release."""
+    from importlib.metadata import version
+
+    from dynval import __version__
+    from dynval.engines import versions
+
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.output.strip() == f"dynval {__version__}"
+    res = runner.invoke(app, ["validate", "--help"], terminal_width=100)
+    assert res.exit_code == 0
+    assert "<bool>" not in res.output and "--no-cache  " in res.output
+    assert versions()["pybullet"].startswith(version("pybullet") + " (API ")
+
+
+def test_a_soil_that_does_not_exist_is_refused_before_the_run(tmp_path):
+    res = runner.invoke(app, ["run", "rover", "--set", "rover.soil=mud", "--out", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "rover.soil = 'mud': soil 'mud' is neither a known soil" in res.output

@@ -302,6 +302,33 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     return {k: done[k] for k in keys}
 
 
+class SchedulerUnreachableError(Exception):
+    """No Dask scheduler answers at the address given: the infrastructure, not the input."""
+
+
+def check_scheduler(address: str, timeout: float = 5.0) -> None:
+    """Before any work: ``address`` must be a Dask scheduler address and, over TCP or TLS,
+    something must accept a connection there (ValueError, SchedulerUnreachableError)."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address, strict=False)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        raise ValueError(f"--scheduler {address!r} is not a Dask scheduler address; "
+                         "give tcp://HOST:PORT (as 'dask scheduler' prints it)") from None
+    if scheme not in ("tcp", "tls"):
+        return
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        raise SchedulerUnreachableError(
+            f"no Dask scheduler answers at {address} ({exc.strerror or exc}); start one "
+            "('dask scheduler') or leave out --scheduler to run on this machine") from None
+
+
 def _dask(todo: list[Task], scheduler: str, finished: Callable[[Outcome], None]) -> None:
     """The same tasks on an existing Dask ``distributed`` cluster."""
     from distributed import Client

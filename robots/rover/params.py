@@ -64,7 +64,7 @@ class RoverParams:
     K_d: float = param(100.0, "W s/rad", "(-inf, inf)", "section 5.3.1",
                        "PD gain on the q7 rate, eq. (5.2), first gain set")
     soil: str = param("dry_sand", "-", "text", "Appendix C; chapter 5 runs in uniform dry sand",
-                      "a soil of robots/rover/soils or a soil file")
+                      "a soil name (robots/rover/soils) or a .soil file; checked on --set")
     chain_link_mass: float = param(
         1e-12, "kg", "(0, inf)",
         "MuJoCo refuses moving bodies without mass and PyBullet gives an inertia-less link "
@@ -82,7 +82,14 @@ class RoverParams:
         return self.n_segments + 5
 
     def check_relations(self) -> None:
-        """The steering updates at least once per step."""
+        """The soil exists and reads as a soil; the steering updates at least once per
+        step."""
+        from dynval.robots.rover.soil import SoilFileError, load_soil
+
+        try:
+            load_soil(self.soil)
+        except SoilFileError as exc:
+            raise ParameterError(f"rover.soil = {self.soil!r}: {exc}") from None
         if self.control_period < self.dt:
             raise ParameterError(
                 f"rover.control_period (PD steering update period) = {self.control_period:g} s "
