@@ -225,10 +225,15 @@ def test_every_data_file_of_the_package_goes_into_the_wheel():
                            capture_output=True, text=True, check=True).stdout.split()
     data = [f for f in files if not f.endswith(".py")]
     assert any(f.endswith(".soil") for f in data)
+
+    def folder(pkg: str) -> str:  # a subpackage lies below its mapped parent
+        parent = max((p for p in folders if pkg == p or pkg.startswith(p + ".")), key=len)
+        return "/".join([folders[parent], *pkg[len(parent):].split(".")[1:]])
+
     for f in data:
-        covered = any(f.startswith(folders[pkg] + "/") and any(  # setuptools' glob:
+        covered = any(f.startswith(folder(pkg) + "/") and any(  # setuptools' glob:
             re.fullmatch(re.escape(pat).replace(r"\*", "[^/]*"),  # * stops at /
-                         f[len(folders[pkg]) + 1:])
+                         f[len(folder(pkg)) + 1:])
             for pat in pats) for pkg, pats in patterns.items())
         assert covered, f"{f} is not package data: an installed wheel would lack it"
 
