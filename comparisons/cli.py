@@ -398,18 +398,16 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
     """One line of counts per rung verdict and of figures outside tolerance, and how many
     of those are not declared as known, explained differences."""
     import json
-    from collections import Counter
+
+    from dynval.results import run_verdict
 
     summary = json.loads((out / "summary.json").read_text())
-    verdicts = Counter(r["verdict"] for ch in summary["robots"].values()
-                       for r in ch["rungs"].values())
-    bad = metrics[~metrics["passed"]]
-    unexplained = int((bad["known"] == "").sum())
-    line = ("verdict: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
-            + f" (rungs); {len(bad)} figures outside tolerance, {len(bad) - unexplained} of "
-            f"them known differences" + (f"; {unexplained} unexplained: exit 1"
-                                         if unexplained else ""))
-    return line, unexplained
+    v = run_verdict([r["verdict"] for ch in summary["robots"].values()
+                     for r in ch["rungs"].values()], metrics)
+    line = (f"verdict: {v.rung_counts()} (rungs); {v.outside} figures outside tolerance, "
+            f"{v.known} of them known differences"
+            + (f"; {v.unexplained} unexplained: exit 1" if v.unexplained else ""))
+    return line, v.unexplained
 
 
 def _warn_unused(robots: list[str], overrides: list[str] | None,
@@ -547,12 +545,8 @@ def check(
 ) -> None:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
     past its baseline."""
-    from dynval.comparisons.run.check import (
-        BASELINE_DIR,
-        load_baselines,
-        write_baselines,
-    )
-    from dynval.robots import ROBOT_NAMES
+    from dynval.comparisons.run.check import load_baselines, write_baselines
+    from dynval.robots import ROBOT_NAMES, robot_module
 
     _prepare_junit(junit)
     if run_dir is None:
@@ -567,25 +561,27 @@ def check(
         metrics = metrics_frame(rows_and_chapter(audit)[0])
         directory = baseline or Path("dynval-baselines")
         if update:
-            for path in write_baselines(metrics, directory):
+            for path in write_baselines(metrics, directory, tier):
                 _say(f"wrote {path}")
             return
-        _gate(metrics, load_baselines(directory, [audit.label]), (), directory, junit)
+        _gate(metrics, load_baselines(directory, [audit.label]), (), directory, tier, junit)
         return
+    for r in robot or []:
+        robot_module(r)  # an unknown robot is named as such, not as a missing baseline
     robots = robot or list(ROBOT_NAMES)
     if run_dir is not None:
         if update:
             raise UserError("--update recomputes the figures; it does not take --run")
         metrics, tier = _finished_run(run_dir)
         robots = robot or sorted(set(metrics["robot"]))
-    directory = baseline or BASELINE_DIR / tier
+    directory = baseline
     if not update:
-        base = load_baselines(directory, robots)  # fail fast on a corrupt baseline
+        base = load_baselines(directory, robots, tier)  # fail fast on a corrupt baseline
     if run_dir is None:
         metrics = _validate(out, set_, robots, scenario, 1000, 0, tier, workers, scheduler,
                             no_cache)
     if update:
-        for path in write_baselines(metrics, directory):
+        for path in write_baselines(metrics, directory, tier):
             _say(f"wrote {path}")
         return
     from dynval.comparisons.ladder.registry import comparison
@@ -597,13 +593,18 @@ def check(
         ran = set(metrics["scenario"])  # and one it ran may have run in part
         skipped += tuple({key[1] for key in base} - ran)
         partial = tuple(ran - declared)
-    _gate(metrics, base, skipped, directory, junit, partial)
+    _gate(metrics, base, skipped, directory, tier, junit, partial)
 
 
-def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
+def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path | None, tier: str,
           junit: Path | None, partial: tuple[str, ...] = ()) -> None:
     """Every figure against its baseline: the table of those that moved; exit 1 if any."""
-    from dynval.comparisons.run.check import KEY, compare_to_baseline, write_junit
+    from dynval.comparisons.run.check import (
+        KEY,
+        baselines_named,
+        compare_to_baseline,
+        write_junit,
+    )
 
     findings = compare_to_baseline(metrics, base, skipped, partial)
     not_run = sum(f.status == "not run" for f in findings)
@@ -619,7 +620,7 @@ def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path,
     if bad:
         _stdout().print(table)
     _say(f"{len(bad)} of {len(findings)} figures moved, failed, went missing or "
-         "are new against the baselines in " + str(directory))
+         f"are new against {baselines_named(directory, tier)}")
     if junit:
         write_junit(findings, junit)
     if bad:

@@ -1,8 +1,10 @@
-"""The report's input, typed: a robot's chapter, its figures and tables, and the rows of
-the metric table.
+"""The results of a run, typed: a robot's chapter, its figures and tables, the rows of the
+metric table, and the run's verdict in counts. Both ``dynval.comparisons`` (which writes
+them) and ``dynval.reports`` (which reads them) import this module; it imports neither.
 
-``comparisons`` fills these in; ``dynval.reports.pdf`` reads them back from ``summary.json`` and
-``metrics.parquet``.  One vocabulary of verdicts for rungs and metric rows (SPEC, Verdicts):
+``comparisons`` fills these in; ``dynval.reports.pdf`` reads them back from
+``summary.json`` and ``metrics.parquet``.  One vocabulary of verdicts for rungs and metric
+rows (the design's Verdicts):
 
 - ``reproduced``: a published number matched within a stated tolerance;
 - ``agrees``: implementations agree within a justified tolerance;
@@ -292,6 +294,35 @@ class Chapter:
             errata=each("errata", Erratum), budget=each("budget", BudgetRow),
             notes=list(d.get("notes", [])), conventions=list(d.get("conventions", [])),
             parameters=each("parameters", ParameterRow))
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    """A run's verdict in counts: each rung verdict's count, the figures outside tolerance
+    and how many of those are declared, explained differences (``known``)."""
+
+    rungs: dict[str, int]
+    outside: int
+    known: int
+
+    @property
+    def unexplained(self) -> int:
+        """Figures outside tolerance that no declared difference explains."""
+        return self.outside - self.known
+
+    def rung_counts(self) -> str:
+        """"2 agrees, 1 erratum": each verdict's count, in the verdicts' alphabetical order."""
+        return ", ".join(f"{n} {v}" for v, n in sorted(self.rungs.items()))
+
+
+def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame) -> RunVerdict:
+    """The counts of :class:`RunVerdict` from the rungs' verdicts and the metric table."""
+    counts: dict[str, int] = {}
+    for v in rung_verdicts:
+        counts[v] = counts.get(v, 0) + 1
+    bad = metrics[~metrics["passed"]]
+    known = int((bad["known"] != "").sum()) if "known" in bad else 0
+    return RunVerdict(counts, len(bad), known)
 
 
 def _plain(x: Any) -> Any:

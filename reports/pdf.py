@@ -26,7 +26,7 @@ from reportlab.platypus import (  # noqa: E402
 
 from dynval.reports.figures import Rendered, render_all  # noqa: E402
 from dynval.reports.pngimage import png_flowable  # noqa: E402
-from dynval.results import RUNGS, VERDICTS, Chapter, DataTable  # noqa: E402
+from dynval.results import RUNGS, VERDICTS, Chapter, DataTable, run_verdict  # noqa: E402
 
 STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),
@@ -194,17 +194,11 @@ def _run_line(summary: dict) -> str:
 
 def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
     """The first page's verdict: rung verdicts counted, figures outside tolerance, errata."""
-    counts: dict[str, int] = {}
-    for ch in chapters:
-        for r in ch.rungs.values():
-            counts[r.verdict] = counts.get(r.verdict, 0) + 1
-    bad = metrics[~metrics["passed"]]
-    known = int((bad["known"] != "").sum()) if "known" in bad else 0
-    return ("Verdict: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
-            + f" (rungs of {len(chapters)} robot{'s' if len(chapters) != 1 else ''}); "
-            f"{len(bad)} figures outside tolerance "
-            f"({known} known differences); {sum(len(ch.errata) for ch in chapters)} errata "
-            "in the papers.")
+    v = run_verdict([r.verdict for ch in chapters for r in ch.rungs.values()], metrics)
+    return (f"Verdict: {v.rung_counts()} (rungs of {len(chapters)} "
+            f"robot{'s' if len(chapters) != 1 else ''}); {v.outside} figures outside "
+            f"tolerance ({v.known} known differences); "
+            f"{sum(len(ch.errata) for ch in chapters)} errata in the papers.")
 
 
 def _footer(canvas, doc) -> None:

@@ -276,3 +276,10 @@ def test_a_soil_that_does_not_exist_is_refused_before_the_run(tmp_path):
     res = runner.invoke(app, ["run", "rover", "--set", "rover.soil=mud", "--out", str(tmp_path)])
     assert res.exit_code == 2
     assert "rover.soil = 'mud': soil 'mud' is neither a known soil" in res.output
+
+
+def test_check_names_an_unknown_robot_as_such(tmp_path):
+    """'check --robot nosuchbot' said "run 'dynval check --update' first"."""
+    res = runner.invoke(app, ["check", "--robot", "nosuchbot", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown robot 'nosuchbot'" in res.output
+    assert "--update" not in res.output

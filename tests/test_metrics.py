@@ -20,3 +20,18 @@ def test_a_delayed_trace_shows_its_delay():
     ref = np.sin(2 * np.pi * 1.3 * t) * np.exp(-t)
     cand = np.interp(t - 0.05, t, ref, left=0.0)
     assert pair_metrics(t, ref, cand)["lag"] == 0.05
+
+
+def test_the_run_verdict_counts_rungs_and_unexplained_figures_once():
+    """One count for the command line's closing line and the report's first page."""
+    import pandas as pd
+
+    from dynval.results import run_verdict
+
+    metrics = pd.DataFrame({"passed": [True, False, False, False],
+                            "known": ["", "", "MuJoCo's soft contact", ""]})
+    v = run_verdict(["agrees", "erratum", "agrees", "differs"], metrics)
+    assert v.rungs == {"agrees": 2, "erratum": 1, "differs": 1}
+    assert (v.outside, v.known, v.unexplained) == (3, 1, 2)
+    assert v.rung_counts() == "2 agrees, 1 differs, 1 erratum"
+    assert run_verdict([], metrics[metrics["passed"]]).unexplained == 0

@@ -1,4 +1,6 @@
-"""Every recorded signal, declared once: its SI unit, frame and meaning.
+"""Every recorded signal, declared once: its SI unit, frame and meaning. The vocabulary
+every robot shares is here (the body, joints, feet); a robot's own signals are declared in
+its ``comparisons/<robot>/signals.py`` (``SIGNALS``), gathered through the registry.
 
 A signal's name is dotted (``joint.LF.hip.angle``); a declaration is a pattern in which
 ``{leg}`` stands for a leg (side then front/middle/back: LF, RF, LM, RM, LB, RB, as
@@ -9,6 +11,7 @@ convert radians to degrees for display (:func:`display`)."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from dataclasses import dataclass
@@ -30,7 +33,7 @@ class Signal:
     meaning: str
 
 
-SIGNALS: tuple[Signal, ...] = (
+SHARED: tuple[Signal, ...] = (
     # the floating body
     Signal("body.{axis}", "m", "W", "body reference point, engine world frame (z up)"),
     Signal("body.roll", "rad", "W",
@@ -64,62 +67,33 @@ SIGNALS: tuple[Signal, ...] = (
            "ground force on the foot"),
     Signal("foot.{leg}.force_assumed.{axis}", "N", "B",
            "ground force the paper's assumption gives (quadruped section 4)"),
-    # the hexapod (paper frame P: x forward, y up; robots/hexapod/FRAMES.md)
-    Signal("joint.{leg}.{name}.reference", "rad", "joint",
-           "planned joint angle Theta_d of eq. (4) (the controller's reference)"),
-    Signal("joint.{leg}.{name}.torque_inertial", "N m", "joint",
-           "inertial term H(Theta) Theta_dd of eq. (6) (tau_ijI of Figs. 7-8)"),
-    Signal("joint.{leg}.{name}.torque_coriolis", "N m", "joint",
-           "centrifugal/Coriolis term c(Theta, Theta_dot) of eq. (6) (tau_ijCC)"),
-    Signal("joint.{leg}.{name}.torque_gravity", "N m", "joint",
-           "gravitational term g(Theta) of eq. (6) (tau_ijG)"),
-    Signal("joint.{leg}.{name}.torque_motor", "N m", "joint",
-           "motor torque tau_ijm after the saturation of eq. (7)"),
-    Signal("joint.{leg}.{name}.motor_angle", "rad", "joint",
-           "motor-side angle theta_ijm of the drive, eqs. (8)-(9) (the joint angle if ideal)"),
-    Signal("joint.{leg}.{name}.gear_angle", "rad", "joint",
-           "gear output-side angle theta_ijT of the backlash drive, eq. (9)"),
-    Signal("hexapod.gear_impacts", "-", "-",
-           "gear impacts (9b)-(9c) so far, all joints together"),
-    Signal("foot.{leg}.{axis}", "m", "P", "foot centre, paper frame (x forward, y up)"),
-    Signal("foot.{leg}.v{axis}", "m/s", "P", "foot centre velocity, paper frame"),
-    Signal("foot.{leg}.{axis}_ref", "m", "P", "planned foot position p_Fd of eqs. (1)-(2)"),
-    Signal("foot.{leg}.v{axis}_ref", "m/s", "P", "planned foot velocity (Figs. 4-5)"),
-    Signal("foot.{leg}.a{axis}_ref", "m/s^2", "P", "planned foot acceleration (Figs. 4-5)"),
-    Signal("segment.{name}.{axis}", "m", "P",
-           "body segment (hip point x_iH, y_iH of eq. 6), paper frame"),
-    Signal("segment.{name}.v{axis}", "m/s", "P", "body segment velocity, paper frame"),
-    Signal("segment.{name}.force.{axis}", "N", "P",
-           "inter-segment spring-dashpot force F_RH of eq. (10) on the segment"),
-    # the hopper's controller (handrolled/hopper/control.py)
-    Signal("hopper.phase", "-", "-", "0 flight, 1 compression, 2 thrust"),
-    Signal("hopper.thrust", "m", "joint", "spring compression commanded, eq. (20)"),
-    Signal("hopper.height_ref", "m", "W", "hopping-height reference h_d of eq. (20)"),
-    Signal("hopper.speed_ref", "m/s", "W", "forward-speed reference of eq. (21)"),
-    # the rover (thesis frame 0 axes mapped to the ground plane; see robots/rover/FRAMES.md)
-    Signal("rover.{axis}", "m", "W", "rear axle centre in the ground plane"),
-    Signal("rover.height", "m", "0", "rear axle centre height (thesis dx)"),
-    Signal("rover.roll", "rad", "0", "rear segment roll (thesis phi_z)"),
-    Signal("rover.pitch", "rad", "0", "rear segment pitch (thesis phi_y)"),
-    Signal("rover.heading", "rad", "0", "rear segment heading (thesis phi_x)"),
-    Signal("rover.heading_rate", "rad/s", "0", "rear segment heading rate"),
-    Signal("rover.speed", "m/s", "0", "rear segment speed in the ground plane"),
-    # wheels
-    Signal("wheel.{name}.sinkage", "m", "wheel", "wheel sinkage z (thesis eq. 3.12)"),
-    Signal("wheel.{name}.slip", "-", "wheel", "longitudinal slip ratio"),
-    Signal("wheel.{name}.slip_angle", "rad", "wheel", "slip angle beta"),
-    Signal("wheel.{name}.force.{axis}", "N", "wheel", "soil force on the wheel"),
-    Signal("wheel.{name}.torque", "N m", "wheel", "drive torque"),
-    Signal("wheel.{name}.power", "W", "wheel", "drive power"),
 )
 
 _PARTS = {"{leg}": r"[LR][FMB]", "{name}": r"[A-Za-z0-9_]+", "{axis}": r"[xyz]"}
 
 
 @cache
+def declarations() -> tuple[Signal, ...]:
+    """The shared vocabulary, then each robot's own signals (``SIGNALS`` of
+    ``dynval.comparisons.<robot>.signals``, where the robot has that module)."""
+    from dynval.robots import ROBOT_NAMES
+
+    own = []
+    for robot in ROBOT_NAMES:
+        try:
+            module = importlib.import_module(f"dynval.comparisons.{robot}.signals")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"dynval.comparisons.{robot}.signals":
+                raise
+            continue
+        own.extend(module.SIGNALS)
+    return (*SHARED, *own)
+
+
+@cache
 def _compiled() -> tuple[tuple[re.Pattern, Signal], ...]:
     out = []
-    for s in SIGNALS:
+    for s in declarations():
         rx = re.escape(s.pattern)
         for k, v in _PARTS.items():
             rx = rx.replace(re.escape(k), v)
@@ -134,8 +108,8 @@ def signal(name: str) -> Signal:
         if rx.match(name):
             return s
     raise UnknownSignalError(
-        f"signal {name!r} is not declared in comparisons/ladder/signals.py (declare its unit, "
-        "frame and meaning there)")
+        f"signal {name!r} is not declared (declare its unit, frame and meaning in "
+        "comparisons/ladder/signals.py, or in the robot's own comparisons/<robot>/signals.py)")
 
 
 def unit(name: str) -> str:

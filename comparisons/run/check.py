@@ -30,7 +30,8 @@ from xml.sax.saxutils import escape
 
 import pandas as pd
 
-BASELINE_DIR = Path(__file__).resolve().parent.parent / "baselines"
+from dynval._layout import layer_dir
+
 KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
 MOVE_REL = 1e-9
 MOVE_ABS = 1e-9
@@ -66,14 +67,29 @@ class Finding:
     status: str  # "moved", "failed", "missing", "new", "not run", "ok"
 
 
-def write_baselines(metrics: pd.DataFrame, directory: Path = BASELINE_DIR) -> list[Path]:
+def baseline_file(directory: Path | None, robot: str, tier: str) -> Path:
+    """A robot's baseline file: ``ROBOT.json`` in a folder the user named, else the one
+    shipped in the robot's own folder, ``comparisons/<robot>/baselines/<tier>.json``."""
+    if directory is not None:
+        return directory / f"{robot}.json"
+    return layer_dir("comparisons") / robot / "baselines" / f"{tier}.json"
+
+
+def baselines_named(directory: Path | None, tier: str) -> str:
+    """Where the baselines are, in words."""
+    if directory is not None:
+        return f"the baselines in {directory}"
+    return f"the shipped {tier} baselines (comparisons/<robot>/baselines/{tier}.json)"
+
+
+def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str) -> list[Path]:
     """One JSON file per robot with every figure of the current run."""
-    directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for robot, sub in metrics.groupby("robot"):
         rows = [{**{k: r[k] for k in KEY}, "value": _num(r["value"]), "passed": bool(r["passed"])}
                 for _, r in sub.iterrows()]
-        path = directory / f"{robot}.json"
+        path = baseline_file(directory, robot, tier)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"robot": robot, "figures": rows}, indent=1) + "\n")
         paths.append(path)
     return paths
@@ -84,12 +100,14 @@ def _num(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def load_baselines(directory: Path, robots: list[str]) -> dict[tuple, dict]:
-    """Every figure of the robots' baseline files, checked before anything is computed:
-    a file that is missing, unreadable, empty or holds a malformed row is an error."""
+def load_baselines(directory: Path | None, robots: list[str], tier: str = "ci"
+                   ) -> dict[tuple, dict]:
+    """Every figure of the robots' baseline files (:func:`baseline_file`), checked before
+    anything is computed: a file that is missing, unreadable, empty or holds a malformed
+    row is an error."""
     out = {}
     for robot in robots:
-        path = directory / f"{robot}.json"
+        path = baseline_file(directory, robot, tier)
         if not path.is_file():
             raise BaselineError(f"no baseline file {path}; run 'dynval check --update' first")
         try:
