@@ -43,6 +43,8 @@ SamplesOpt = Annotated[int, typer.Option("--samples", metavar="N",
                                          help="audit states (at least 1)")]
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="K",
                                       help="seed of the audit states (0 or more)")]
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="overwrite results files in --out that no dynval run wrote")]
 NoCacheOpt = Annotated[bool, typer.Option(
     "--no-cache", help="recompute every task (the results cache is neither read nor written)")]
 
@@ -84,7 +86,7 @@ def _user_errors(fn):
         from dynval.comparisons.ladder.harness import DivergenceError
         from dynval.comparisons.ladder.registry import BadOverrideError
         from dynval.comparisons.run.check import BaselineError
-        from dynval.comparisons.run.manifest import IncompleteRunError
+        from dynval.comparisons.run.manifest import ForeignFileError, IncompleteRunError
         from dynval.comparisons.run.tasks import SchedulerUnreachableError, SourceChangedError
         from dynval.engines import DescriptionError, UnknownEngineError
         from dynval.handrolled import ModelInputError
@@ -103,6 +105,7 @@ def _user_errors(fn):
             ModelInputError,
             ModelError,
             IncompleteRunError,
+            ForeignFileError,
             SourceChangedError,
         ) as exc:
             _error(str(exc))
@@ -116,6 +119,14 @@ def _user_errors(fn):
         except KeyError as exc:  # unknown scenario and similar lookups
             _error(str(exc.args[0] if exc.args else exc))
             raise typer.Exit(2) from None
+        except BaseException as exc:
+            from dynval.comparisons.run.tasks import interrupted
+
+            if not interrupted(exc):
+                raise
+            what = "terminated" if interrupts.exit_code(exc) == 143 else "interrupted"
+            _error(f"{what}: nothing of this run was written as complete")
+            raise typer.Exit(interrupts.exit_code(exc)) from None
 
     return wrapper
 
@@ -145,6 +156,7 @@ def _check_run_options(workers: int | None, scheduler: str | None, tier: str | N
         raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
     if samples < 1:
         raise UserError(f"--samples must be at least 1 (got {samples})")
+    _cache_cap()
     if seed < 0:
         raise UserError(f"--seed must be zero or positive (got {seed})")
     if scheduler is not None:
@@ -152,6 +164,30 @@ def _check_run_options(workers: int | None, scheduler: str | None, tier: str | N
             check_scheduler(scheduler)
         except ValueError as exc:
             raise UserError(str(exc)) from None
+
+
+def _cache_cap() -> int:
+    """The results cache's size cap (DYNVAL_CACHE_MAX_SIZE), read before any work."""
+    from dynval.comparisons.run.cache import CacheOptionError, max_size
+
+    try:
+        return max_size()
+    except CacheOptionError as exc:
+        raise UserError(f"DYNVAL_CACHE_MAX_SIZE: {exc}") from None
+
+
+def _hold_cache(since: float, no_cache: bool) -> None:
+    """After a run: the results cache back under its cap, least recently used first,
+    keeping everything this run used (since ``since``)."""
+    from dynval.comparisons.run.cache import human, prune
+    from dynval.comparisons.run.tasks import default_cache_dir
+
+    if no_cache:
+        return
+    n, freed = prune(default_cache_dir(), size=_cache_cap(), keep_since=since)
+    if n:
+        _say(f"results cache held to {human(_cache_cap())}: {n} least recently used "
+             f"entries removed ({human(freed)})")
 
 
 def _prepare_junit(path: Path | None) -> None:
@@ -209,6 +245,7 @@ def run(
     contact: Annotated[str, typer.Option()] = "shared",
     out: OutOpt = Path("dynval-out"),
     set_: SetOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Run one scenario of ROBOT with the hand-rolled model and the chosen engines."""
     from dynval.comparisons.ladder import harness
@@ -237,7 +274,7 @@ def run(
         _say(f"{robot}: {e} runs with other contact than {contact!r}; not run")
     params = apply_overrides(robot, comp.default_params, set_ or [])
     _warn_unused([robot], set_, [sc_name])
-    manifest.begin(out)
+    manifest.begin(out, force)
     started = manifest.now()
     desc = description_dir(robot, params, comp.default_params, out)
     wide = {}
@@ -265,7 +302,9 @@ def audit(
     description: Annotated[Path | None, typer.Option(
         metavar="FILE", help="its URDF (MuJoCo, PyBullet, Pinocchio) or MJCF (MuJoCo)")] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="with --model: write the figures and report.pdf here")] = None,
+        "--out", metavar="DIR", help="with --model: write the figures and report.pdf here")
+    ] = None,
+    force: ForceOpt = False,
 ) -> None:
     """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; or of
     your own --model against its --description (L0-L3)."""
@@ -273,7 +312,7 @@ def audit(
     if model is not None or description is not None:
         if robot is not None or model is None or description is None:
             raise UserError("audit either a built-in ROBOT or --model with --description")
-        _audit_own(model, description, samples, seed, out)
+        _audit_own(model, description, samples, seed, out, force)
         return
     if robot is None:
         raise UserError("name a ROBOT to audit, or give --model and --description")
@@ -321,7 +360,7 @@ def _own_audit(spec: str, description: Path, samples: int, seed: int):
 
 
 def _audit_own(spec: str, description: Path, samples: int, seed: int,
-               folder: Path | None = None) -> None:
+               folder: Path | None = None, force: bool = False) -> None:
     """``dynval audit --model ... --description ...``: the table, what was not checked,
     each failure in words (and, with ``--out``, the figures and the report); exit 1 when
     a term, the L0 reading or the free swing differs."""
@@ -330,7 +369,7 @@ def _audit_own(spec: str, description: Path, samples: int, seed: int,
         from dynval.comparisons.own_model.run import write_run
         from dynval.reports import build_report
 
-        write_run(res, folder, spec, samples, seed)
+        write_run(res, folder, spec, samples, seed, force)
         _say(f"wrote {build_report(folder)}")
     out = _stdout()
     l0_bad = [r for r in res.l0 if not r["passed"]]
@@ -376,10 +415,14 @@ def validate(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     no_cache: NoCacheOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Every robot, default scenarios, all engines, then the report."""
+    import time
+
+    since = time.time()
     metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers, scheduler,
-                        no_cache)
+                        no_cache, force)
     import os
 
     from dynval.comparisons.run.tasks import default_cache_dir
@@ -388,6 +431,7 @@ def validate(
     pdf = build_report(out, workers=workers or os.cpu_count() or 1,
                        cache_dir=None if no_cache else default_cache_dir())
     _say(f"wrote {pdf}")
+    _hold_cache(since, no_cache)
     line, failed = verdict_line(out, metrics)
     _say(line)
     if failed:
@@ -420,7 +464,7 @@ def _warn_unused(robots: list[str], overrides: list[str] | None,
 
 
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
-              scheduler=None, no_cache=False):
+              scheduler=None, no_cache=False, force=False):
     import os
 
     from dynval.comparisons.ladder.registry import apply_overrides, comparison
@@ -450,7 +494,7 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
                                workers=workers or os.cpu_count() or 1, scheduler=scheduler,
                                cache_dir=None if no_cache else default_cache_dir(),
                                timings_path=default_cache_dir() / f"timings-{tier}.json",
-                               report=prog.report)
+                               report=prog.report, force=force)
     return metrics
 
 
@@ -467,6 +511,7 @@ def sweep(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     no_cache: NoCacheOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Run one scenario over a grid of parameter values, every implementation at every
     point; writes sweep.parquet and sweep.pdf (an interrupted sweep resumes from the
@@ -478,15 +523,19 @@ def sweep(
     from dynval.reports.sweep import build_sweep_report
 
     _check_run_options(workers, scheduler, tier)
+    import time
+
+    since = time.time()
     with TaskProgress(console) as prog:
         table = run_sweep(out, robot, scenario, vary, set_ or [], tier,
                           workers=workers or os.cpu_count() or 1, scheduler=scheduler,
                           cache_dir=None if no_cache else default_cache_dir(),
-                          report=prog.report)
+                          report=prog.report, force=force)
     from dynval.comparisons.run.manifest import verify
 
     pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
     _say(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
+    _hold_cache(since, no_cache)
 
 
 @app.command()
@@ -542,6 +591,7 @@ def check(
              "(default ./dynval-baselines)")] = None,
     description: Annotated[Path | None, typer.Option(
         metavar="FILE", help="the --model's URDF or MJCF")] = None,
+    force: ForceOpt = False,
 ) -> None:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
     past its baseline."""
@@ -578,8 +628,12 @@ def check(
     if not update:
         base = load_baselines(directory, robots, tier)  # fail fast on a corrupt baseline
     if run_dir is None:
+        import time
+
+        since = time.time()
         metrics = _validate(out, set_, robots, scenario, 1000, 0, tier, workers, scheduler,
-                            no_cache)
+                            no_cache, force)
+        _hold_cache(since, no_cache)
     if update:
         for path in write_baselines(metrics, directory, tier):
             _say(f"wrote {path}")
@@ -645,6 +699,90 @@ def _finished_run(run_dir: Path):
 
 def _fmt(v) -> str:
     return "-" if v is None else f"{v:.6g}"
+
+
+cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        help="The results and compiled-code caches: info, prune, clear.")
+app.add_typer(cache_app, name="cache")
+
+
+def _cache_places():
+    from dynval import _numba_cache
+    from dynval.comparisons.run.tasks import default_cache_dir
+
+    return default_cache_dir(), _numba_cache.cache_root(), _numba_cache.loaded_digest()
+
+
+@cache_app.command("info")
+@_user_errors
+def cache_info() -> None:
+    """What the caches hold: the results (tasks, assembled chapters, drawn figures) and the
+    compiled code of each source, with their sizes."""
+    import datetime
+
+    from dynval.comparisons.run import cache
+
+    results, numba_root, current = _cache_places()
+    found = cache.entries(results)
+    total = sum(e.size for e in found)
+    out = _stdout()
+    out.print(f"results cache {results}: {len(found)} entries, {cache.human(total)} "
+              f"(cap {cache.human(_cache_cap())}, DYNVAL_CACHE_MAX_SIZE)", markup=False)
+    by_kind: dict[str, list] = {}
+    for e in found:
+        by_kind.setdefault(cache.kind(results, e), []).append(e)
+    for k, es in sorted(by_kind.items()):
+        out.print(f"  {k}: {len(es)} entries, {cache.human(sum(e.size for e in es))}",
+                  markup=False)
+    if found:
+        oldest = datetime.datetime.fromtimestamp(found[0].used).strftime("%Y-%m-%d %H:%M")
+        out.print(f"  least recently used: {oldest}", markup=False)
+    folders = cache.numba_folders(numba_root, current)
+    out.print(f"compiled code {numba_root}: {len(folders)} source versions, "
+              f"{cache.human(sum(f.size for f in folders))}", markup=False)
+    for f in folders:
+        out.print(f"  {f.path.name}: {cache.human(f.size)}"
+                  + (" (the source installed now)" if f.current else " (an older source)"),
+                  markup=False)
+
+
+@cache_app.command("prune")
+@_user_errors
+def cache_prune(
+    older_than: Annotated[str | None, typer.Option(
+        "--older-than", metavar="AGE", help="remove results unused for AGE (7d, 12h, 30m)")] = None,
+    max_size: Annotated[str | None, typer.Option(
+        "--max-size", metavar="SIZE",
+        help="then the least recently used until SIZE is left (500M, 2G; default: the cap)")
+    ] = None,
+) -> None:
+    """Remove the compiled code of older sources, results unused for --older-than, and the
+    least recently used results beyond --max-size (default: DYNVAL_CACHE_MAX_SIZE or 2G)."""
+    from dynval.comparisons.run import cache
+
+    try:
+        age = None if older_than is None else cache.parse_age(older_than)
+        size = _cache_cap() if max_size is None else cache.parse_size(max_size)
+    except cache.CacheOptionError as exc:
+        raise UserError(str(exc)) from None
+    results, numba_root, current = _cache_places()
+    n, freed = cache.prune(results, age, size)
+    m, freed_code = cache.prune_numba(numba_root, current)
+    _say(f"removed {n} results entries ({cache.human(freed)}) and the compiled code of {m} "
+         f"older sources ({cache.human(freed_code)})")
+
+
+@cache_app.command("clear")
+@_user_errors
+def cache_clear() -> None:
+    """Remove every cached result and all compiled code (the next run recomputes and
+    recompiles everything)."""
+    from dynval.comparisons.run import cache
+
+    results, numba_root, _ = _cache_places()
+    n, freed = cache.clear(results, numba_root)
+    _say(f"removed {n} entries and folders ({cache.human(freed)}) from {results} and "
+         f"{numba_root}")
 
 
 def main() -> None:

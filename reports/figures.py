@@ -179,6 +179,8 @@ def render_all(jobs: list[Job], workers: int, cache_dir: Path | None) -> list[Re
             hit = pickle.loads(path.read_bytes()) if path and path.is_file() else "todo"
             if not (hit is None or hit == "todo" or _is_rendered(hit)):
                 raise ValueError("not a drawn figure")
+            if hit != "todo":
+                os.utime(path)  # used now: pruning the cache keeps it longest
             out.append(hit)
         except Exception:  # noqa: BLE001 - an unreadable entry is drawn again
             out.append("todo")

@@ -12,7 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
-from dynval.comparisons.run.manifest import IncompleteRunError, finish, verify
+from dynval.comparisons.run.manifest import (
+    IncompleteRunError,
+    begin,
+    finish,
+    verify,
+    write_atomic,
+)
 
 runner = CliRunner()
 QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", "ci",
@@ -47,9 +53,12 @@ def test_a_part_from_another_run_is_refused(done, tmp_path):
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["report", "--out", str(out)])
     assert res.exit_code == 2 and "dynval run" in res.output
-    # and with the run's manifest gone, the validate manifest names the foreign part
+    # a validate manifest names a part of its own that was written since
+    part = out / "runs" / "landing_gear" / "flat" / "native" / "traces.parquet"
+    begin(out)
+    write_atomic(part, lambda tmp: tmp.write_bytes(b"the run's"))
     finish(out, "validate", "then", {})
-    (out / "runs" / "landing_gear" / "flat" / "native" / "traces.parquet").write_bytes(b"x")
+    part.write_bytes(b"x")
     with pytest.raises(IncompleteRunError, match="native/traces.parquet"):
         verify(out)
 
@@ -313,7 +322,9 @@ def test_an_interrupt_lost_in_a_finalizer_still_keeps_a_run_from_completing(tmp_
             sum(range(1000))  # Python to run the handler in
 
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    monkeypatch.setattr(interrupts, "_received", False)
+    previous_term = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    monkeypatch.setattr(interrupts, "_received", 0)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
     try:
         interrupts.watch()
         obj = Finalized()
@@ -323,3 +334,112 @@ def test_an_interrupt_lost_in_a_finalizer_still_keeps_a_run_from_completing(tmp_
         assert not (tmp_path / manifest.MANIFEST).exists()
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+
+
+def _started(cmd: list[str], **popen) -> subprocess.Popen:
+    """A dynval command in a child, SIGINT and SIGTERM at their defaults, once its first
+    task has finished (work is under way)."""
+    def defaults() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, "-m", "dynval.comparisons.cli", *cmd],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ}, preexec_fn=defaults, **popen)
+    line = proc.stdout.readline()
+    while line and b"[1/" not in line:
+        line = proc.stdout.readline()
+    return proc
+
+
+def test_sigterm_stops_the_pool_workers_and_ends_with_one_line(tmp_path):
+    """kill -TERM used to end the parent at once and leave both pool workers computing
+    (about 600 MB); now the workers stop, the run ends with one line and exit 143, and
+    nothing is written as complete."""
+    import psutil
+
+    proc = _started(["validate", "--robot", "hopper", "--no-cache", "--workers", "2",
+                     "--out", str(tmp_path / "out")])
+    children = psutil.Process(proc.pid).children(recursive=True)
+    assert children  # the pool's workers
+    proc.send_signal(signal.SIGTERM)
+    output = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 143, output
+    assert "error: terminated: nothing of this run was written as complete" in output
+    assert "Traceback" not in output
+    gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive, f"workers still running: {alive}"
+    res = runner.invoke(app, ["report", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 2 and "no completed manifest" in res.output
+
+
+def test_ctrl_c_during_a_run_is_one_line_not_a_traceback(tmp_path):
+    """Ctrl-C in 'dynval run' printed a 200-line traceback (numba hands the interrupt back
+    as a SystemError)."""
+    proc = subprocess.Popen([sys.executable, "-m", "dynval.comparisons.cli", "run", "rover",
+                             "--scenario", "straight_3", "--out", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    line = proc.stdout.readline()  # the hand-rolled run done: MuJoCo's is stepping now
+    while line and b"handrolled: done" not in line:
+        line = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    output = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 130, output
+    assert "error: interrupted: nothing of this run was written as complete" in output
+    assert "Traceback" not in output
+
+
+# --- a run owns only what it wrote ------------------------------------------------------
+def test_the_quick_start_in_one_folder_validate_check_report(done, tmp_path):
+    """'dynval validate; dynval check; dynval report' in one folder: check's output inside
+    validate's folder (its default) was adopted as a foreign part and report refused the
+    run. A user's notes there were adopted too."""
+    import shutil
+
+    out = tmp_path / "dynval-out"
+    shutil.copytree(done, out)
+    (out / "notes.txt").write_text("my notes\n")
+    res = runner.invoke(app, ["check", "--robot", "landing_gear", "--scenario", "flat",
+                              "--out", str(out / "check")],
+                        env={"DYNVAL_CACHE": str(done.parent / "cache")})
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["report", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    (out / "notes.txt").write_text("edited later\n")  # not the run's, not judged
+    assert verify(out)["kind"] == "validate"
+    assert "notes.txt" not in verify(out)["parts"]
+
+
+def test_a_users_results_file_is_not_overwritten_without_force(tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "summary.json").write_text('{"my": "own summary"}\n')
+    res = runner.invoke(app, [*QUICK, "--out", str(out)])
+    assert res.exit_code == 2
+    assert f"{out / 'summary.json'} was not written by a dynval run" in res.output
+    assert "--force" in res.output
+    assert (out / "summary.json").read_text() == '{"my": "own summary"}\n'
+
+
+def test_an_interrupted_runs_files_are_its_own_and_a_rerun_may_replace_them(tmp_path):
+    """The ledger remembers what a dynval run wrote, manifest or not; --force is for the
+    user's files only."""
+    from dynval.comparisons.run.manifest import ForeignFileError, begin, write_atomic
+
+    out = tmp_path / "run"
+    begin(out)
+    write_atomic(out / "metrics.json", lambda tmp: tmp.write_text("[]"))
+    # interrupted here: no manifest; the next run may overwrite what this one wrote
+    begin(out)
+    write_atomic(out / "metrics.json", lambda tmp: tmp.write_text("[1]"))
+    finish(out, "validate", "now", {})
+    assert list(verify(out)["parts"]) == ["metrics.json"]
+    (out / "report.pdf").unlink(missing_ok=True)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "metrics.json").write_text("mine")
+    with pytest.raises(ForeignFileError, match="metrics.json was not written by a dynval"):
+        begin(tmp_path / "other")
+    begin(tmp_path / "other", force=True)

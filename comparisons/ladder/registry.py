@@ -11,6 +11,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dynval.comparisons.run.manifest import write_atomic
 from dynval.robots import ROBOT_NAMES, UnknownRobotError, robot_module
 from dynval.robots.parameters import ParameterError, spec, validate_params
 
@@ -117,7 +118,7 @@ def description_dir(robot: str, params: Any, default: Any, out: Path) -> Path:
     d = out / "descriptions" / robot
     d.mkdir(parents=True, exist_ok=True)
     for name, text in expected.items():
-        (d / name).write_text(text)
+        write_atomic(d / name, lambda tmp, text=text: tmp.write_text(text))
     return d
 
 

@@ -67,12 +67,12 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
     return rows, ch
 
 
-def write_run(audit: OwnAudit, out: Path, spec: str, samples: int, seed: int
-              ) -> pd.DataFrame:
+def write_run(audit: OwnAudit, out: Path, spec: str, samples: int, seed: int,
+              force: bool = False) -> pd.DataFrame:
     """Write metrics.parquet/json, summary.json and the manifest under ``out``."""
     from dynval.comparisons.run.pipeline import run_summary, write_results
 
-    manifest.begin(out)
+    manifest.begin(out, force)
     started = manifest.now()
     rows, chapter = rows_and_chapter(audit)
     metrics = metrics_frame(rows)

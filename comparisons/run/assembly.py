@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dynval.comparisons.ladder.rungs import Assembled, Inputs, RobotLadder
+from dynval.comparisons.run.cache import touch
 from dynval.comparisons.run.manifest import write_atomic
 from dynval.comparisons.run.tasks import Outcome, Task, inputs_digest, source_digest
 from dynval.results import Chapter, MetricRow
@@ -64,6 +65,7 @@ def load(cache_dir: Path, digest: str) -> Assembled | None:
     except Exception:  # noqa: BLE001 - any unreadable entry is assembled again
         path.unlink(missing_ok=True)
         return None
+    touch(path)  # used now: pruning keeps it longest
     return stored
 
 

@@ -7,34 +7,73 @@ is the Python that numba's helpers call inside a compiled loop, the loop returns
 SystemError caused by it (comparisons.tasks.interrupted).  Either way the run could go
 on and write a manifest that says it completed.  :func:`watch` notes every SIGINT the
 process receives, and :func:`check` refuses to complete a run that received one.
+
+SIGTERM (``kill``, a CI runner's timeout) is taken the same way: Python's default would end
+the process at once and leave the pool's workers computing; raised as an interrupt, the
+executor stops its workers and the run ends with one line (:func:`exit_code`).
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 
-_received = False
+_received: int = 0  # the last signal received, 0 for none
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Python raises a Ctrl-C's KeyboardInterrupt."""
 
 
 def _note(signum: int, frame: object) -> None:
     """Python's own handler, which also remembers that the signal came."""
     global _received
-    _received = True
+    _received = signum
+    if signum == signal.SIGTERM:
+        raise Terminated("terminated (SIGTERM)")
     raise KeyboardInterrupt
 
 
 def watch() -> None:
-    """Note SIGINTs from now on, raising KeyboardInterrupt as Python does.  Only where
-    SIGINT has Python's default handler: a process started with SIGINT ignored (in the
-    background of a non-interactive shell) keeps ignoring it."""
-    if threading.current_thread() is threading.main_thread() \
-            and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    """Note SIGINTs and SIGTERMs from now on, raising KeyboardInterrupt (Terminated) as
+    Python raises a Ctrl-C's.  Only where the signal has Python's default handling: a
+    process started with SIGINT ignored (in the background of a non-interactive shell)
+    keeps ignoring it."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _note)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _note)
+    if sys.unraisablehook is not _unraisable:
+        _hooks.append(sys.unraisablehook)
+        sys.unraisablehook = _unraisable
+
+
+_hooks: list = []  # the unraisable hook that was in place before watch()
+
+
+def _unraisable(u) -> None:
+    """Once a signal came, a finalizer's failure is not printed: an interrupt raised inside
+    one is lost there but noted (:func:`check` acts on it at the next task), and an object
+    the interrupt left half-built fails in its finalizer (PyBullet's BulletClient without
+    its _client)."""
+    if _received:
+        return
+    _hooks[-1](u)
+
+
+def exit_code(exc: BaseException) -> int:
+    """The shell's code for a run ended by a signal: 128 + SIGTERM's or SIGINT's number."""
+    term = isinstance(exc, Terminated) or _received == signal.SIGTERM
+    return 128 + (signal.SIGTERM if term else signal.SIGINT)
 
 
 def check() -> None:
     """Raise KeyboardInterrupt where a SIGINT came since :func:`watch`, even one that was
     lost on its way: called before a run is written down as complete."""
+    if _received == signal.SIGTERM:
+        raise Terminated("terminated (SIGTERM): the run is not complete")
     if _received:
         raise KeyboardInterrupt("interrupted (Ctrl-C): the run is not complete")

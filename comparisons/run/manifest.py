@@ -5,7 +5,15 @@ A folder is complete only when its manifest is there and every part it lists has
 digest it lists; ``report`` and ``check`` refuse anything else, naming the part.  Parts are
 written to a temporary name and renamed, so a reader never sees half a file, and an
 interrupted run (Ctrl-C, a crash, a divergence) leaves no manifest: nothing in the folder
-can be taken as complete."""
+can be taken as complete.
+
+A run owns only what it wrote: its parts are the files it wrote (:func:`write_atomic`),
+not whatever else lies in the folder (a check's output inside a validate's folder, a
+user's notes), which is left alone and not judged.  Each part written is noted in the
+folder's ledger (``.dynval-parts``) as it is written, so a later run knows which files a
+dynval run made even where that run was interrupted; a file of the names a run writes
+(``metrics.parquet``, ``summary.json``, ``report.pdf``, ...) that no dynval run made is
+not overwritten without ``--force``."""
 
 from __future__ import annotations
 
@@ -20,11 +28,22 @@ from typing import Any
 from dynval.comparisons.run import interrupts
 
 MANIFEST = "manifest.json"
+LEDGER = ".dynval-parts"  # every part a dynval run wrote here, one relative path a line
 DERIVED = ("report.pdf", "sweep.pdf", MANIFEST)  # built from the parts, not parts
+# The files at a folder's top that runs write: a user's file of one of these names is not
+# overwritten without --force.
+RESULTS = ("metrics.parquet", "metrics.json", "summary.json", "report.pdf", "sweep.parquet",
+           "sweep.pdf", MANIFEST)
+
+_run: dict[str, Any] = {}  # the run being written by this process: its folder and parts
 
 
 class IncompleteRunError(ValueError):
     """An output folder without a completed manifest, or with parts from another run."""
+
+
+class ForeignFileError(ValueError):
+    """A file in the output folder that a run would overwrite and no dynval run made."""
 
 
 def now() -> str:
@@ -40,20 +59,61 @@ def write_atomic(path: Path, write: Callable[[Path], Any]) -> None:
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)
+    _note_part(path)
 
 
-def begin(out: Path) -> None:
-    """Mark ``out`` as being written: its old manifest (if any) goes first, and the folder
-    is checked for being writable before any work starts."""
+def _note_part(path: Path) -> None:
+    """Note a file the current run wrote as one of its parts (and in the folder's ledger)."""
+    out = _run.get("out")
+    if out is None or path.name in DERIVED:
+        return
+    try:
+        rel = path.resolve().relative_to(out).as_posix()
+    except ValueError:
+        return  # outside the run's folder (a cache entry, a baseline)
+    if rel not in _run["parts"]:
+        _run["parts"].add(rel)
+        with (out / LEDGER).open("a") as f:
+            f.write(rel + "\n")
+
+
+def _made_by_dynval(out: Path) -> set[str]:
+    """The files of ``out`` that a dynval run wrote: its ledger's, and a manifest's parts
+    and derived files."""
+    made: set[str] = set()
+    ledger = out / LEDGER
+    if ledger.is_file():
+        made.update(line for line in ledger.read_text().splitlines() if line)
+    try:
+        old = json.loads((out / MANIFEST).read_text())
+        made.update(old["parts"])
+        made.update(DERIVED)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return made
+
+
+def begin(out: Path, force: bool = False) -> None:
+    """Mark ``out`` as being written by this process's run: the folder is checked for
+    being writable and for files of the names a run writes that no dynval run made
+    (refused unless ``force``), all before any work starts; then its old manifest goes."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / f".dynval-write-test.{os.getpid()}"
         probe.write_text("")
         probe.unlink()
-        (out / MANIFEST).unlink(missing_ok=True)
     except OSError as exc:
         raise IncompleteRunError(f"cannot write to the output folder {out} "
                                  f"({exc.strerror or exc})") from None
+    made = _made_by_dynval(out)
+    foreign = [n for n in RESULTS if (out / n).is_file() and n not in made]
+    if foreign and not force:
+        raise ForeignFileError(
+            f"{out / foreign[0]} was not written by a dynval run and would be overwritten; "
+            "use another --out, or --force to overwrite it")
+    (out / MANIFEST).unlink(missing_ok=True)
+    _run.clear()
+    _run.update(out=out.resolve(), parts=set())
 
 
 def _digest(path: Path) -> str:
@@ -64,19 +124,18 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _parts(out: Path) -> list[Path]:
-    return sorted(p for p in out.rglob("*") if p.is_file() and p.name not in DERIVED
-                  and not p.name.startswith("."))
-
-
 def finish(out: Path, kind: str, started: str, record: dict[str, Any]) -> dict[str, Any]:
-    """Write the manifest last: ``record`` (inputs, overrides, versions) with the
-    digest of every part now in the folder; never for a run that was interrupted, even
-    where the interrupt was lost on its way (comparisons.interrupts)."""
+    """Write the manifest last: ``record`` (inputs, overrides, versions) with the digest of
+    every part this run wrote; never for a run that was interrupted, even where the
+    interrupt was lost on its way (comparisons.interrupts)."""
     interrupts.check()
+    if _run.get("out") != out.resolve():
+        raise RuntimeError(f"finish({out}) without begin({out}) in this process")
+    parts = sorted(_run["parts"])
     manifest = {"kind": kind, "started": started, "completed": now(), **record,
-                "parts": {str(p.relative_to(out)): _digest(p) for p in _parts(out)}}
+                "parts": {rel: _digest(out / rel) for rel in parts}}
     write_atomic(out / MANIFEST, lambda tmp: tmp.write_text(json.dumps(manifest, indent=1)))
+    _run.clear()
     return manifest
 
 
@@ -103,8 +162,4 @@ def verify(out: Path, kind: str = "validate") -> dict[str, Any]:
         if _digest(p) != digest:
             raise IncompleteRunError(f"{p} was written after the run of {path} "
                                      "(another run's part); run validate again")
-    extra = [p for p in _parts(out) if str(p.relative_to(out)) not in parts]
-    if extra:
-        raise IncompleteRunError(f"{extra[0]} is not part of the run of {path} "
-                                 "(another run's part); use a separate --out for it")
     return manifest

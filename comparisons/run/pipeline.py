@@ -48,13 +48,13 @@ def validate_all(out: Path, robots: list[str] | None = None,
                  scenarios: list[str] | None = None, overrides: list[str] | None = None,
                  samples: int = 1000, seed: int = 0, *, tier: str = "full", workers: int = 1,
                  scheduler: str | None = None, cache_dir: Path | None = None,
-                 timings_path: Path | None = None, report: Report | None = None
-                 ) -> pd.DataFrame:
+                 timings_path: Path | None = None, report: Report | None = None,
+                 force: bool = False) -> pd.DataFrame:
     """Run every rung of every robot as one graph of tasks; write the traces,
     metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
     each robot's assembled chapter are read from it where nothing they depend on changed
     (``dynval.comparisons.run.tasks``, ``dynval.comparisons.run.assembly``)."""
-    manifest.begin(out)  # an unwritable folder is found now; the old manifest goes first
+    manifest.begin(out, force)  # an unwritable or foreign folder is found now
     started = manifest.now()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
     by_robot = [ladder.tasks(inp) for ladder, inp in plans]

@@ -70,7 +70,7 @@ def parse_axis(robot: str, spec: str, params: Any, scenario: Any) -> Axis:
 def sweep(out: Path, robot: str, scenario: str, specs: list[str],
           overrides: list[str] | None = None, tier: str = "full", *, workers: int = 1,
           scheduler: str | None = None, cache_dir: Path | None = None,
-          report: Report | None = None) -> pd.DataFrame:
+          report: Report | None = None, force: bool = False) -> pd.DataFrame:
     """Run the grid and write ``sweep.parquet`` and the manifest under ``out``."""
     ladder = comparison(robot)
     if scenario not in ladder.scenarios:
@@ -81,7 +81,7 @@ def sweep(out: Path, robot: str, scenario: str, specs: list[str],
     axes = [parse_axis(robot, s, base, sc0) for s in specs]
     if not axes:
         raise BadOverrideError("a sweep needs at least one --vary ROBOT.NAME=LO:HI:N")
-    manifest.begin(out)
+    manifest.begin(out, force)
     started = manifest.now()
     points = []  # (values, inputs, scenario)
     for k, values in enumerate(itertools.product(*(a.values for a in axes))):

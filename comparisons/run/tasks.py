@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from dynval import _layout, _numba_cache
+from dynval.comparisons.run import interrupts
+from dynval.comparisons.run.cache import touch
 
 CACHE_FORMAT = 1  # bump when the stored form of a result changes
 
@@ -222,6 +224,7 @@ class ResultCache:
             path.unlink(missing_ok=True)
             return None
         stored.cached = True
+        touch(path)  # used now: pruning keeps it longest
         return stored
 
     def store(self, digest: str, outcome: Outcome) -> None:
@@ -275,6 +278,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     todo.sort(key=lambda t: -(timings or {}).get(t.key, float("inf")))
 
     def finished(o: Outcome) -> None:
+        interrupts.check()  # a signal lost in a finalizer stops the run here
         done[o.key] = o
         if o.source != source:
             stale.append(o)
@@ -287,10 +291,15 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     if scheduler:
         _dask(todo, scheduler, finished)
     elif workers > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        try:
             futures = [pool.submit(run_task, t) for t in todo]
             for fut in as_completed(futures):
                 finished(fut.result())
+        except BaseException:
+            stop_pool(pool)  # an interrupt, SIGTERM or a failure here: no worker goes on
+            raise
+        pool.shutdown()
     else:
         for t in todo:
             finished(run_task(t))
@@ -327,6 +336,18 @@ def check_scheduler(address: str, timeout: float = 5.0) -> None:
         raise SchedulerUnreachableError(
             f"no Dask scheduler answers at {address} ({exc.strerror or exc}); start one "
             "('dask scheduler') or leave out --scheduler to run on this machine") from None
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool now: queued tasks cancelled, running workers terminated (a
+    worker left alone would compute its task to the end, orphaned)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in workers:
+        if p.is_alive():
+            p.terminate()
+    for p in workers:
+        p.join(timeout=10)
 
 
 def _dask(todo: list[Task], scheduler: str, finished: Callable[[Outcome], None]) -> None:
