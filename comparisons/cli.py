@@ -227,12 +227,17 @@ def list_cmd() -> None:
         f"simulation engines: {', '.join(ENGINE_NAMES)}; "
         f"dynamics-term engines: {', '.join(TERM_ENGINES)}"
     )
-    params = Table("parameter", "value", "unit", "valid range", "description",
-                   title="parameters (--set ROBOT.PARAMETER=VALUE)")
-    for robot in ROBOT_NAMES:
-        for row in describe(comparison(robot).default_params):
-            params.add_row(row["parameter"], row["value"], row["unit"], row["range"],
-                           row["description"])
+    rows = [row for robot in ROBOT_NAMES for row in describe(comparison(robot).default_params)]
+    params = Table(title="parameters (--set ROBOT.PARAMETER=VALUE)")
+    # the names --set needs, whole on any terminal; the descriptions wrap
+    params.add_column("parameter", no_wrap=True,
+                      min_width=max(len(r["parameter"]) for r in rows))
+    for name in ("value", "unit", "valid range"):
+        params.add_column(name, overflow="fold")
+    params.add_column("description")
+    for row in rows:
+        params.add_row(row["parameter"], row["value"], row["unit"], row["range"],
+                       row["description"], style=None)
     _stdout().print(params)
 
 

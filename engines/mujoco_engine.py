@@ -72,7 +72,8 @@ def load_model(path: Path | str, free_root: bool = False) -> mujoco.MjModel:
             return spec.compile()
         return mujoco.MjModel.from_xml_path(str(path))
     except (ValueError, FileNotFoundError) as exc:
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        # the whole message on one line ("XML parse error 14: Error=... Line number=1: ...")
+        msg = " ".join(str(exc).split()) or type(exc).__name__
         kind = "URDF" if Path(path).suffix.lower() == ".urdf" else "MJCF"
         error = MasslessBodyError if "mjMINVAL" in msg else DescriptionError
         raise error(f"{path}: MuJoCo cannot load this {kind} ({msg})") from None

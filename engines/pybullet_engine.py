@@ -92,7 +92,28 @@ def _load(client: BulletClient, path: Path | str, fixed: bool) -> int:
             return client.loadURDF(str(path), useFixedBase=fixed,
                                flags=pybullet.URDF_USE_INERTIA_FROM_FILE)
     except pybullet.error:
-        raise DescriptionError(f"{path}: PyBullet cannot load this URDF") from None
+        raise DescriptionError(f"{path}: PyBullet cannot load this URDF "
+                               f"({_why_unloadable(path)})") from None
+
+
+def _why_unloadable(path: Path | str) -> str:
+    """What PyBullet, which prints its reasons to a C stream, most likely refused: XML that
+    is not well formed, or a mesh file that is not where the URDF says."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.parse(str(path)).getroot()
+    except ET.ParseError as exc:
+        return f"not well-formed XML: {exc}"
+    for link in root.iter("link"):
+        for mesh in link.iter("mesh"):
+            name = mesh.get("filename", "")
+            file = name.removeprefix("file://")
+            if name.startswith("package://") or not (Path(path).parent / file).is_file():
+                return (f"link {link.get('name')!r}: mesh {name!r} not found"
+                        + (" (PyBullet does not resolve package:// paths)"
+                           if name.startswith("package://") else ""))
+    return "PyBullet gives no reason"
 
 
 def _links_without_inertial(path: Path | str) -> list[str]:

@@ -127,6 +127,7 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
     pdf_path = pdf_path or out_dir / "report.pdf"
     story = [_p("dynval validation report", "Title"),
              _p(f"dynval {summary['dynval_version']}, commit {summary['git_commit']}, "
+                f"source digest {summary.get('source_digest', 'not recorded')}, "
                 f"{summary['date']}; {summary['machine']}"),
              _p("Engines: " + ", ".join(f"{k} {v}" for k, v in summary["versions"].items())),
              _p(_run_line(summary))]

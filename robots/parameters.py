@@ -6,16 +6,19 @@ A robot's parameter dataclass declares each field with :func:`param`::
 
 The range is written as an interval, ``(`` / ``)`` open and ``[`` / ``]`` closed, ``inf``
 for no bound (a real value must be finite even where the bound is ``inf``);
-``integer >= N`` for a count; ``{A, B, C}`` for a choice among names; ``text`` for a free
-string (checked where it is used, e.g. a soil name). From these declarations come
-:func:`validate_params`, which every set of overridden parameters passes before anything
-runs, and :func:`parameter_table`, the report's parameter appendix.
+``integer >= N`` or ``integer in [N, M]`` for a count; ``{A, B, C}`` for a choice among
+names; ``text`` for a free string (checked where it is used, e.g. a soil name). From
+these declarations come :func:`validate_params`, which every set of overridden parameters
+passes before anything runs, and :func:`parameter_table`, the report's parameter appendix.
 
 Relations between parameters (a body mass left positive, a foot within reach) are checked
 by a ``check_relations()`` method of the dataclass where it has one.
 
 What the ranges guard: values a model cannot honour (a zero or negative mass, length or
-step, a negative passive damping or friction coefficient, a fractional segment count, NaN).
+step, a negative passive damping or friction coefficient, a fractional segment count, NaN),
+and values no run could finish with: an integration step below 0.1 us (1e-7 s; a simulation
+rate above 10 MHz) would take hours for any scenario here and overflows the compiled loops'
+step counts; a count of legs above 1000 would fill memory.
 Controller gains may take any finite value: a destabilising gain is a legitimate
 experiment (the divergence check is there to stop it).
 """
@@ -58,6 +61,9 @@ class Range:
         m = re.fullmatch(r"integer >= (-?\d+)", t)
         if m:
             return cls("integer", float(m.group(1)), math.inf, False, True)
+        m = re.fullmatch(r"integer in \[(-?\d+), (-?\d+)\]", t)
+        if m:
+            return cls("integer", float(m.group(1)), float(m.group(2)), False, False)
         m = re.fullmatch(r"\{(.+)\}", t)
         if m:
             return cls("choice", choices=tuple(c.strip() for c in m.group(1).split(",")))
@@ -76,6 +82,8 @@ class Range:
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
         if self.kind == "integer":
+            if math.isfinite(self.hi):
+                return f"integer in [{self.lo:g}, {self.hi:g}]"
             return f"integer >= {self.lo:g}"
         return (f"{'(' if self.lo_open else '['}{self.lo:g}, "
                 f"{self.hi:g}{')' if self.hi_open else ']'}")
@@ -95,7 +103,8 @@ class Range:
         if self.kind == "integer":
             if not (isinstance(value, int) or float(value).is_integer()):
                 return f"is not a whole number; it must be an {where}"
-            return None if value >= self.lo else f"is outside its valid range: an {where}"
+            inside = self.lo <= value <= self.hi
+            return None if inside else f"is outside its valid range: an {where}"
         below = value <= self.lo if self.lo_open else value < self.lo
         above = value >= self.hi if self.hi_open else value > self.hi
         return f"is outside its valid range {where}" if below or above else None

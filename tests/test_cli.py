@@ -283,3 +283,100 @@ def test_check_names_an_unknown_robot_as_such(tmp_path):
     res = runner.invoke(app, ["check", "--robot", "nosuchbot", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "unknown robot 'nosuchbot'" in res.output
     assert "--update" not in res.output
+
+
+@pytest.mark.parametrize("override, says", [
+    ("landing_gear.dt=1e-300", "landing_gear.dt"),  # was a numba TypingError
+    ("hexapod.n=1000000000", "hexapod.n"),  # was memory filling up to a MemoryError
+    ("hexapod.f_sr=1e300", "hexapod.f_sr"),
+])
+def test_values_no_run_could_finish_with_are_refused_before_it(tmp_path, override, says):
+    robot = override.split(".")[0]
+    res = runner.invoke(app, ["run", robot, "--set", override, "--out", str(tmp_path)])
+    assert res.exit_code == 2, res.output
+    assert says in res.output and "valid range" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_a_singular_mass_matrix_is_a_divergence_not_a_traceback():
+    """hexapod.K_xH=1e12 blew the state up until a solve failed: a LinAlgError traceback
+    instead of the divergence's exit 3."""
+    import numpy as np
+
+    from dynval.comparisons.ladder import harness
+    from dynval.comparisons.ladder.harness import DivergenceError
+
+    class Singular:
+        implementation, t = "handrolled", 0.0
+
+        def signals(self) -> dict[str, float]:
+            return {"body.x": 0.0}
+
+        def advance(self) -> None:
+            raise np.linalg.LinAlgError("Singular matrix")
+
+    with pytest.raises(DivergenceError, match="could not be solved after t = 0.0000 s"):
+        harness.run(Singular(), 1.0, 0.01)
+
+
+def test_list_shows_every_parameter_name_whole_at_80_columns(monkeypatch):
+    """At 80 columns 125 of 227 names were cut ("hexapod.transmi…"): the names --set
+    needs."""
+    import io
+
+    from rich.console import Console
+
+    import dynval.comparisons.cli as cli
+    from dynval.comparisons.ladder.registry import comparison
+    from dynval.robots import ROBOT_NAMES
+    from dynval.robots.parameters import describe
+
+    buf = io.StringIO()
+    monkeypatch.setattr(cli, "_stdout", lambda: Console(file=buf, width=80,
+                                                         force_terminal=True))
+    assert runner.invoke(app, ["list"]).exit_code == 0
+    names = [r["parameter"] for robot in ROBOT_NAMES
+             for r in describe(comparison(robot).default_params)]
+    assert len(names) > 200
+    assert [n for n in names if n not in buf.getvalue()] == []
+
+
+def test_the_closing_line_names_the_tasks_that_ended_in_an_error():
+    """'3 ended in an error' said nothing of which (the errata runs meant to diverge)."""
+    import io
+
+    from rich.console import Console
+
+    from dynval.comparisons.ladder.harness import DivergenceError
+    from dynval.comparisons.run.progress import TaskProgress
+    from dynval.comparisons.run.tasks import Outcome
+
+    buf = io.StringIO()
+    with TaskProgress(Console(file=buf, width=200)) as prog:
+        prog.report(Outcome("rover erratum (3.30) 1 s", error=DivergenceError("x")), 1, 2)
+        prog.report(Outcome("rover steady_A", value=1.0), 2, 2)
+    assert ("2 tasks done: 2 ran, 0 from the cache; 1 ended in an error, each reported in "
+            "its chapter or as the run's error: rover erratum (3.30) 1 s (DivergenceError)"
+            in buf.getvalue())
+
+
+def test_load_failures_say_what_and_where(tmp_path):
+    """MuJoCo's "XML parse error 14:" was cut at its first line; PyBullet's refusal named
+    nothing (it prints its reason to a C stream)."""
+    from dynval.engines.mujoco_engine import load_model
+    from dynval.engines.pybullet_engine import PybulletTerms
+
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<mujoco><worldbody><body></worldbody></mujoco>")
+    with pytest.raises(DescriptionError, match=r"XML parse error 14: Error=XML_ERROR_"
+                                               r"MISMATCHED_ELEMENT .*Line number=1"):
+        load_model(bad)
+    urdf = tmp_path / "arm.urdf"
+    urdf.write_text(
+        '<robot name="r"><link name="base"><inertial><mass value="1"/><inertia ixx="1" '
+        'iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial><collision><geometry>'
+        '<mesh filename="meshes/base.stl"/></geometry></collision></link></robot>')
+    with pytest.raises(DescriptionError,
+                       match="PyBullet cannot load this URDF \\(link 'base': mesh "
+                             "'meshes/base.stl' not found\\)"):
+        PybulletTerms(urdf, (0.0, 0.0, -9.81))

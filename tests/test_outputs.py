@@ -443,3 +443,15 @@ def test_an_interrupted_runs_files_are_its_own_and_a_rerun_may_replace_them(tmp_
     with pytest.raises(ForeignFileError, match="metrics.json was not written by a dynval"):
         begin(tmp_path / "other")
     begin(tmp_path / "other", force=True)
+
+
+def test_a_run_names_the_source_it_ran(done):
+    """A wheel install recorded git_commit "unknown" and nothing else: the source digest
+    names the code in summary.json, the manifest and on the report's cover."""
+    import json
+
+    from dynval import _layout
+
+    summary = json.loads((done / "summary.json").read_text())
+    assert summary["source_digest"] == _layout.source_digest()
+    assert verify(done)["source_digest"] == summary["source_digest"]

@@ -51,20 +51,21 @@ def test_masses_lengths_and_steps_must_be_positive(robot):
     for name, s in specs(defaults(robot)).items():
         gain = name[0] in "kK"  # a controller gain may take any finite value (k_x in s)
         if (s.unit in ("kg", "s") and not gain) or name in LENGTHS[robot]:
-            assert s.range.kind == "real" and s.range.lo == 0.0 and s.range.lo_open, (
-                f"{robot}.{name} must be positive")
+            assert s.range.kind == "real" and (
+                (s.range.lo == 0.0 and s.range.lo_open)
+                or (name == "dt" and s.range.lo == 1e-7)), f"{robot}.{name} must be positive"
 
 
 @pytest.mark.parametrize("override, parameter, value_text, range_text", [
     ("rover.m_seg=0", "rover.m_seg", "= 0 kg", "(0, inf) kg"),
     ("rover.m_seg=-200", "rover.m_seg", "= -200 kg", "(0, inf) kg"),
     ("rover.m_seg=nan", "rover.m_seg", "= nan", "(0, inf) kg"),
-    ("rover.dt=0", "rover.dt", "= 0 s", "(0, inf) s"),
+    ("rover.dt=0", "rover.dt", "= 0 s", "[1e-07, inf) s"),
     ("rover.n_segments=2.5", "rover.n_segments", "= 2.5", "integer >= 2"),
     ("rover.n_segments=1", "rover.n_segments", "= 1", "integer >= 2"),
     ("landing_gear.m=0", "landing_gear.m", "= 0 kg", "(0, inf) kg"),
-    ("landing_gear.dt=inf", "landing_gear.dt", "= inf", "(0, inf) s"),
-    ("quadruped.dt=nan", "quadruped.dt", "= nan", "(0, inf) s"),
+    ("landing_gear.dt=inf", "landing_gear.dt", "= inf", "[1e-07, inf) s"),
+    ("quadruped.dt=nan", "quadruped.dt", "= nan", "[1e-07, inf) s"),
     ("quadruped.l_2=-0.2", "quadruped.l_2", "= -0.2 m", "(0, inf) m"),
     ("quadruped.theta_2_stand_deg=200", "quadruped.theta_2_stand_deg", "= 200 deg",
      "[-180, 180] deg"),
@@ -130,6 +131,11 @@ def test_range_notation():
     assert Range.parse("[0, 90)").problem(90.0) is not None
     assert Range.parse("[0, 90)").problem(0.0) is None
     assert Range.parse("integer >= 2").problem(2) is None
+    bounded = Range.parse("integer in [2, 1000]")
+    assert str(bounded) == "integer in [2, 1000]"
+    assert bounded.problem(1000) is None and bounded.problem(2) is None
+    assert "outside its valid range" in bounded.problem(1001)
+    assert "outside its valid range" in bounded.problem(1)
     with pytest.raises(ValueError):
         Range.parse("[0, inf]")  # closed at infinity
 

@@ -96,6 +96,10 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 many(m)
         except EngineInstabilityError as exc:
             raise DivergenceError(f"{loop.implementation} diverged: {exc}") from None
+        except np.linalg.LinAlgError as exc:  # a mass matrix a blown-up state made singular
+            raise DivergenceError(
+                f"{loop.implementation} diverged: its equations of motion could not be "
+                f"solved after t = {loop.t:.4f} s ({exc})") from None
         if not abs(loop.t - t_before - m * dt) <= 1e-6 * dt + 1e-9:
             raise DivergenceError(
                 f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "

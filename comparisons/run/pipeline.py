@@ -77,6 +77,7 @@ def validate_all(out: Path, robots: list[str] | None = None,
         "robots": [ladder.robot for ladder, _ in plans], "scenarios": scenarios,
         "tier": tier, "samples": summary["samples"], "seed": seed,
         "overrides": overrides or [], "git_commit": summary["git_commit"],
+        "source_digest": summary["source_digest"],
         "versions": summary["versions"]})
     return metrics
 
@@ -85,9 +86,11 @@ def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks:
                 from_cache: int) -> dict:
     """summary.json's record of a run (code, machine, engines, inputs); the chapters go
     under "robots"."""
+    from dynval._layout import source_digest
     from dynval.engines import versions
 
     return {"dynval_version": VERSION, "git_commit": git_commit(),
+            "source_digest": source_digest(),  # names the code where git cannot (a wheel)
             "date": date.today().isoformat(),
             "machine": f"{platform.system()} {platform.machine()}, "
                        f"Python {platform.python_version()}",

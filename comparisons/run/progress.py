@@ -24,6 +24,7 @@ class TaskProgress(AbstractContextManager):
         self.console, self.what = console, what
         self.live = console.is_terminal
         self.counts = {"ran": 0, "cached": 0, "failed": 0}
+        self.failed: list[str] = []  # "key (ErrorType)" of each task that ended in an error
         self._bar = Progress(TextColumn("{task.description:<44}"), BarColumn(),
                              MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                              disable=not self.live)
@@ -38,13 +39,19 @@ class TaskProgress(AbstractContextManager):
         self._bar.__exit__(et, ev, tb)
         if et is None:
             c = self.counts
+            ended = ("none ended in an error" if not self.failed else
+                     f"{len(self.failed)} ended in an error, each reported in its chapter or "
+                     "as the run's error: " + "; ".join(self.failed[:5])
+                     + (f"; and {len(self.failed) - 5} more" if len(self.failed) > 5 else ""))
             self.console.print(f"{c['ran'] + c['cached']} {self.what} done: {c['ran']} ran, "
-                               f"{c['cached']} from the cache, {c['failed']} ended in an error "
-                               "(reported in the chapter or as the run's error)")
+                               f"{c['cached']} from the cache; {ended}", highlight=False,
+                               markup=False)
 
     def report(self, o: Outcome, done: int, total: int) -> None:
         self.counts["cached" if o.cached else "ran"] += 1
         self.counts["failed"] += o.error is not None
+        if o.error is not None:
+            self.failed.append(f"{o.key} ({type(o.error).__name__})")
         how = "cached" if o.cached else f"{o.seconds:.1f} s"
         if o.error is not None:
             how += f", ended: {type(o.error).__name__}"

@@ -36,8 +36,10 @@ class HexapodParams:
     ROBOT: ClassVar[str] = "hexapod"
 
     # --- robot model parameters (Table I) ---------------------------------------------
-    n: int = param(6, "-", "integer >= 2",
-                   "Sec. II and V: a hexapod, legs equally distributed along both sides",
+    n: int = param(6, "-", "integer in [2, 1000]",
+                   "Sec. II and V: a hexapod, legs equally distributed along both sides; at "
+                   "most 1000 so that a mistyped count stops at once instead of filling "
+                   "memory (the model's arrays grow with n)",
                    "number of legs n (n/2 stations of a left and a right leg)")
     S_P: float = param(1.0, "m", "(0, inf)", T1, "stroke pitch S_P (hip spacing along a side)")
     O_i: float = param(0.0, "m", "(-inf, inf)", T1,
@@ -200,7 +202,7 @@ class HexapodParams:
                         "controller of Sec. V.1's position/velocity loop",
                         "force-loop P gain G_c2")
     f_sc: float = param(2000.0, "Hz", "(0, inf)", "Sec. V.1", "controller sampling rate f_sc")
-    f_sr: float = param(20000.0, "Hz", "(0, inf)", "Sec. V.1", "simulation rate f_sr")
+    f_sr: float = param(20000.0, "Hz", "(0, 1e7]", "Sec. V.1", "simulation rate f_sr")
     fo_form: str = param("pade", "-", "{pade, gl}",
                          "Sec. V.1: eq. (16) with Table III's coefficients (pade), or the "
                          "Grunwald-Letnikov sum (15b) over the whole memory from t = 0 (gl: "

@@ -128,7 +128,7 @@ class HopperParams:
                            "ASSUMPTION: keeps the stance torque below what friction holds",
                            "hip torque limit")
     # Simulation
-    dt: float = param(2.0e-4, "s", "(0, inf)",
+    dt: float = param(2.0e-4, "s", "[1e-7, inf)",
                       "ASSUMPTION: 20 steps per period of the stiffest mode (leg stop, "
                       "sqrt(k_stop/m_l) = 316 rad/s); the error budget halves it",
                       "integration step")

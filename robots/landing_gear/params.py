@@ -82,7 +82,7 @@ class LandingGearParams:
                              "assumption: initial height h_0 of Fig. 3 is not given",
                              "initial height of the lowest foot above the ground")
     dt: float = param(
-        1e-4, "s", "(0, inf)",
+        1e-4, "s", "[1e-7, inf)",
         "assumption: fixed step, stable for the Table 2 joint gains with the as-derived "
         "masses; the error budget runs at dt/2, which MuJoCo's native contact on the "
         "as-built legs needs",

@@ -119,7 +119,7 @@ class QuadrupedParams:
         "native contact damping")
     mu: float = param(0.6, "-", "[0, inf)", "Unitree A1 a1.urdf: foot mu1 = mu2 = 0.6",
                       "foot friction")
-    dt: float = param(1e-3, "s", "(0, inf)",
+    dt: float = param(1e-3, "s", "[1e-7, inf)",
                       "assumption: 1 kHz, the rate of the A1's joint controllers",
                       "step of every implementation in the scenarios")
     tau_max: float = param(33.5, "N m", "(0, inf)",

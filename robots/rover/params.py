@@ -56,7 +56,7 @@ class RoverParams:
     D: float = param(800.0, "N s/m", "[0, inf)", "simcore.m, section 3.2.4",
                      "vertical damping at each wheel")
     g: float = param(9.81, "m/s^2", "(0, inf)", "simcore.m", "gravity")
-    dt: float = param(1e-3, "s", "(0, inf)", "section 4.1", "integration step")
+    dt: float = param(1e-3, "s", "[1e-7, inf)", "section 4.1", "integration step")
     control_period: float = param(0.1, "s", "(0, inf)", "10 Hz, section 4.1",
                                   "PD steering update period")
     K_p: float = param(100.0, "W/rad", "(-inf, inf)", "section 5.3.1",
