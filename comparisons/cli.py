@@ -237,7 +237,7 @@ def list_cmd() -> None:
     params.add_column("description")
     for row in rows:
         params.add_row(row["parameter"], row["value"], row["unit"], row["range"],
-                       row["description"], style=None)
+                       row["description"])
     _stdout().print(params)
 
 

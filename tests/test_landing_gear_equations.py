@@ -120,3 +120,18 @@ def test_row_cross_product_is_np_cross_to_the_bit():
     for _ in range(200):
         w, r = rng.normal(size=3), rng.normal(size=(4, 3))
         assert np.array_equal(_cross_rows(w, r), np.cross(w, r))
+
+
+def test_a_contact_spring_that_cannot_carry_the_robot_is_warned_of_in_the_chapter():
+    """landing_gear.k=1e-3 ran to the end with the body 1.24 m below the ground and no
+    word: the chapter's notes now open with a warning, at Table 1's k none."""
+    from dataclasses import replace
+
+    from dynval.comparisons.landing_gear.validate import contact_warning
+    from dynval.robots.landing_gear.params import PARAMS
+
+    assert contact_warning(PARAMS) is None  # 5.7 mm of 104.5 mm
+    w = contact_warning(replace(PARAMS, k=1e-3))
+    assert w.startswith("WARNING: physically meaningless contact")
+    assert "m g / (4 k) = 8.58e+03 m" in w and "l_L = 0.1045 m" in w
+    assert contact_warning(replace(PARAMS, k=83.0)) is None  # 0.1034 m: still carried

@@ -291,3 +291,17 @@ def test_audit_numbers_are_whole_in_a_pipe():
     rows = [line for line in res.stdout.splitlines() if "(1)-(2) tip velocity" in line]
     assert rows and "erratum" in rows[0]
     assert re.search(r"\d\.\d\de[+-]\d\d", rows[0])  # a whole number in the error columns
+
+
+def test_what_the_product_prints_speaks_of_the_product_only():
+    """The report printed "issue requirement: ..." and "(issue 15 item 6)": no string in
+    dynval's source (what it prints and writes) names the tracker."""
+    import ast
+    import re
+
+    from dynval import _layout
+
+    for name, path in _layout.source_files().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not re.search(r"\bissues?\b", node.value), (name, node.value[:80])

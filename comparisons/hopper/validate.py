@@ -47,7 +47,7 @@ TOLERANCES = {
                                          "1 % of a degree of body attitude"),
 }
 BALANCE_DEG = 20.0
-REQ_BALANCE = ("issue requirement: the robot keeps its balance; past 20 deg of body pitch the "
+REQ_BALANCE = ("requirement: the robot keeps its balance; past 20 deg of body pitch the "
                "stance torque that rights it would exceed what friction holds (mu = 0.8)")
 
 

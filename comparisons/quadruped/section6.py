@@ -32,7 +32,7 @@ REASON = ("first-order integration of a dynamically consistent plan: the error m
 QUANTITIES = (("acceleration", "thetadd"), ("velocity", "thetad"), ("displacement", "theta"))
 
 
-# The balanced trot (issue 15 item 6): the paper's trot with the body's lateral path solved
+# The balanced trot: the paper's trot with the body's lateral path solved
 # from the moment balance about the support diagonal (handrolled/quadruped/balance.py),
 # over one whole gait cycle; the ci tier's 1 s (Inputs.until) holds one cycle too.  Over
 # more cycles open loop, the roll about the support line (an inverted pendulum) grows
@@ -45,7 +45,7 @@ BALANCED_REASON = ("first-order integration (semi-implicit Euler) of a dynamical
                    f"to {MAX_RATIO:g} allows for the O(dt^2) terms)")
 
 
-# The walk with a consistent four-leg split (issue 15 item 6): section 4.1's common X force
+# The walk with a consistent four-leg split: section 4.1's common X force
 # split side by side (handrolled/quadruped/grf.py "side-wise") balances the yaw of the
 # four-leg phases.  Open loop, the supported robot under its feedforward torques is
 # unstable (an error e-folds in about 0.1 s, measured below), so semi-implicit Euler's
@@ -96,7 +96,7 @@ def run_walk_splits(p: QuadrupedParams, until: float | None = None) -> dict:
     return out
 
 
-# The walk over its whole 4 s cycle (issue 15 item 6), by the paper's semi-implicit Euler at
+# The walk over its whole 4 s cycle, by the paper's semi-implicit Euler at
 # STEPS: open loop, an error made in one support phase grows through all the next ones (the
 # run_walk_splits growth: 1.8e14-fold over a cycle), so each support phase is its own round
 # trip from its planned start (roundtrip.round_trip(restart=True)), the six of them
@@ -216,7 +216,7 @@ def walk_cycle_table(res: dict[str, dict]) -> dict:
     first = res[CYCLE_SPLITS[0]]
     return {"scenario": None,
             "title": f"Section 6 round trip, walk, one whole {first['period']:g} s cycle "
-                     "(issue 15 item 6), by four-leg force split",
+                     "by four-leg force split",
             "columns": ["four-leg split", "step [ms]", "max error acc. [%]", "vel. [%]",
                         "disp. [%]", "ratio to half step (acc/vel/disp)",
                         "four-leg phases disp. [%] (ratio)", "unbalanced wrench [N, N m]"],
@@ -250,7 +250,7 @@ def walk_splits_table(res: dict) -> dict:
                          f"{r['velocity']:.4g}", f"{r['displacement']:.4g}", ratio,
                          f"{r['residual']:.3g}", f"{r['roll_deg']:.3g}"])
     return {"scenario": None,
-            "title": f"Section 6 round trip, walk, four-leg force splits (issue 15 item 6), "
+            "title": f"Section 6 round trip, walk, four-leg force splits, "
                      f"RK4, first {res['horizon']:g} s",
             "columns": ["four-leg split", "step [ms]", "max error acc. [%]", "vel. [%]",
                         "disp. [%]", "ratio to half step (acc/vel/disp)",
@@ -329,7 +329,7 @@ def balanced_table(res: dict) -> dict:
                      f"{r['residual']:.3g}", f"{r['roll_deg']:.3g}"])
     lo, hi = res["lateral_mm"]
     return {"scenario": None,
-            "title": f"Section 6 round trip, balanced trot (issue 15 item 6), "
+            "title": f"Section 6 round trip, balanced trot, "
                      f"{res['cycles']} gait cycle{'s' if res['cycles'] > 1 else ''} "
                      f"({res['horizon']:g} s)",
             "columns": ["step [ms]", "max error acc. [%]", "vel. [%]", "disp. [%]",

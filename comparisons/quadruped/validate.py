@@ -130,8 +130,8 @@ class QuadrupedLadder(RobotLadder):
         ]
 
     def extra_tasks(self, inp: Inputs) -> dict:
-        """Section 6's round trip (the paper's plans, and the balanced trot of issue 15
-        item 6 over whole cycles, in parallel), and the budget's MuJoCo trot at dt/2."""
+        """Section 6's round trip (the paper's plans, and the balanced trot over whole
+        cycles, in parallel), and the budget's MuJoCo trot at dt/2."""
         tasks = {"section 6": (section6.run, (inp.params,), {}),
                  "section 6 balanced trot": (section6.run_balanced, (inp.params,),
                                              {"until": inp.until}),
@@ -419,7 +419,7 @@ def _errata(kin_printed, s6: dict, splits: dict, cycle: dict[str, dict]) -> list
                    f"{splits['paper'][-1]['displacement']:.3g} % whatever the step); one X "
                    "force per side instead of one for all four supplies the yaw moment (rank "
                    f"6, {splits['side-wise'][-1]['residual']:.1e} N m left) and the error "
-                   "then falls 16-fold per halving of the step (issue 15 item 6); over the "
+                   "then falls 16-fold per halving of the step; over the "
                    "whole cycle (Euler, each support phase from its planned start) the "
                    "paper's split stays at "
                    + "/".join(f"{r['displacement']:.3g}" for r in cycle["paper"]["rows"])

@@ -47,11 +47,11 @@ from dynval.robots.rover.soil import load_soil
 ROBOT = "rover"
 DEG = 180.0 / math.pi
 
-# Straight driving keeps its heading: the thesis reports 1e-8 deg after 60 s; the issue
-# asks for 1e-6 deg. Equal wheel powers make the problem mirror-symmetric, so any heading
+# Straight driving keeps its heading: the thesis reports 1e-8 deg after 60 s; the
+# requirement is 1e-6 deg. Equal wheel powers make the problem mirror-symmetric, so any heading
 # change is round-off growth.
 HEADING_TOL_DEG = 1e-6
-REQ_HEADING = ("issue requirement: straight driving keeps its heading to 1e-6 deg over 60 s "
+REQ_HEADING = ("requirement: straight driving keeps its heading to 1e-6 deg over 60 s "
                "(mirror symmetry; the thesis reports 1e-8 deg)")
 # Steady state: the thesis' check that accelerations stay near zero (Table 4.6). Drift of
 # the speed over 5 s relative to the speed itself: the steady-state solver converges to

@@ -64,6 +64,12 @@ def _unraisable(u) -> None:
     _hooks[-1](u)
 
 
+def in_worker() -> None:
+    """A pool worker's signals: SIGTERM at its default, so that the executor's terminate()
+    ends the worker at once, even inside a compiled loop."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def exit_code(exc: BaseException) -> int:
     """The shell's code for a run ended by a signal: 128 + SIGTERM's or SIGINT's number."""
     term = isinstance(exc, Terminated) or _received == signal.SIGTERM
@@ -71,8 +77,9 @@ def exit_code(exc: BaseException) -> int:
 
 
 def check() -> None:
-    """Raise KeyboardInterrupt where a SIGINT came since :func:`watch`, even one that was
-    lost on its way: called before a run is written down as complete."""
+    """Raise KeyboardInterrupt where a SIGINT came since :func:`watch` (Terminated for a
+    SIGTERM), even one that was lost on its way: called after each task and before a run
+    is written down as complete."""
     if _received == signal.SIGTERM:
         raise Terminated("terminated (SIGTERM): the run is not complete")
     if _received:

@@ -291,7 +291,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     if scheduler:
         _dask(todo, scheduler, finished)
     elif workers > 1 and len(todo) > 1:
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=interrupts.in_worker)
         try:
             futures = [pool.submit(run_task, t) for t in todo]
             for fut in as_completed(futures):

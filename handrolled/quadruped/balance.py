@@ -1,4 +1,4 @@
-"""A dynamically consistent trot (issue 15, item 6): the paper's trot plan with the body's
+"""A dynamically consistent trot: the paper's trot plan with the body's
 lateral position solved from the moment balance about the support diagonal.
 
 With two feet on the ground no ground force makes a moment about the line through them

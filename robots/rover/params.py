@@ -41,7 +41,9 @@ class RoverParams:
                        "which rover of Table 4.5 m_seg, r and b belong to")
     n_segments: int = param(2, "-", "integer >= 2", "section 3.1.1",
                             "number of segments")
-    l: float = param(1.5, "m", "(0, inf)", "issue; DH a_6 = L of Table 3.1",
+    l: float = param(1.5, "m", "(0, inf)",
+                     "ASSUMPTION: the value this project was specified with; DH a_6 = L of "
+                     "Table 3.1",
                      "segment length l = DH a_6 = L, rear axle to turning joint")
     w: float = param(0.75, "m", "(0, inf)", "ASSUMPTION: value lost from the thesis",
                      "half track, segment centreline to wheel hub")
@@ -136,7 +138,7 @@ SOIL_GRAVITY: dict[str, float] = {"dry_sand": G_EARTH, "lunar_soil_simulant": G_
 # The (soil, gravity) readings of the LRV estimate, first the author's (see
 # dynval.comparisons.rover.estimates for the evidence): the lunar soil simulant in lunar gravity;
 # dry sand in lunar gravity (constvel.m as printed, which always loads drysand2.soil, with
-# the Moon's g: the reading of this chapter until issue #15); each soil in the other gravity.
+# the Moon's g: this chapter's earlier reading); each soil in the other gravity.
 LRV_READINGS: tuple[tuple[str, float], ...] = (
     ("lunar_soil_simulant", G_MOON), ("dry_sand", G_MOON), ("dry_sand", G_EARTH),
     ("lunar_soil_simulant", G_EARTH))
