@@ -424,6 +424,12 @@ def test_a_users_results_file_is_not_overwritten_without_force(tmp_path):
     assert (out / "summary.json").read_text() == '{"my": "own summary"}\n'
 
 
+def verify_ledger(out) -> set[str]:
+    from dynval.comparisons.run.manifest import LEDGER
+
+    return set((out / LEDGER).read_text().split())
+
+
 def test_an_interrupted_runs_files_are_its_own_and_a_rerun_may_replace_them(tmp_path):
     """The ledger remembers what a dynval run wrote, manifest or not; --force is for the
     user's files only."""
@@ -437,7 +443,10 @@ def test_an_interrupted_runs_files_are_its_own_and_a_rerun_may_replace_them(tmp_
     write_atomic(out / "metrics.json", lambda tmp: tmp.write_text("[1]"))
     finish(out, "validate", "now", {})
     assert list(verify(out)["parts"]) == ["metrics.json"]
-    (out / "report.pdf").unlink(missing_ok=True)
+    (out / "report.pdf").write_bytes(b"%PDF built from the run")  # dynval report
+    begin(out)  # a run interrupted before its manifest, with the old report still there
+    begin(out)  # the next one: the report is dynval's, not the user's
+    assert verify_ledger(out) == {"metrics.json", "report.pdf"}
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "metrics.json").write_text("mine")
     with pytest.raises(ForeignFileError, match="metrics.json was not written by a dynval"):

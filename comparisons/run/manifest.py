@@ -111,8 +111,12 @@ def begin(out: Path, force: bool = False) -> None:
         raise ForeignFileError(
             f"{out / foreign[0]} was not written by a dynval run and would be overwritten; "
             "use another --out, or --force to overwrite it")
+    # the ledger keeps what dynval made here (a report built from the old manifest too),
+    # so that a run interrupted before its manifest leaves nothing that looks foreign
+    _run.clear()  # no run of this process is being written while the ledger is
+    kept = sorted(n for n in made if (out / n).is_file())
+    write_atomic(out / LEDGER, lambda tmp: tmp.write_text("".join(f"{n}\n" for n in kept)))
     (out / MANIFEST).unlink(missing_ok=True)
-    _run.clear()
     _run.update(out=out.resolve(), parts=set())
 
 
