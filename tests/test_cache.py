@@ -19,6 +19,7 @@ runner = CliRunner()
 
 
 def _entry(root, name: str, size: int, age_s: float):
+    name = name.ljust(64, "0")  # a digest's length
     path = root / name[:2] / f"{name}.pkl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"x" * size)
@@ -73,7 +74,9 @@ def test_cache_info_prune_and_clear_from_the_command_line(tmp_path, monkeypatch)
     _entry(results, "aa01", 2000, 30 * 86400)
     _entry(results, "bb02", 3000, 60)
     (results / "figures").mkdir()
-    (results / "figures" / "f.pkl").write_bytes(b"y" * 500)
+    (results / "figures" / f"{'f' * 64}.pkl").write_bytes(b"y" * 500)
+    (results / "mine").mkdir()  # not dynval's: never counted, never removed
+    (results / "mine" / "notes.pkl").write_bytes(b"n" * 100)
     code = tmp_path / "dynval-numba"
     (code / _numba_cache.loaded_digest()).mkdir(parents=True)
     (code / _numba_cache.loaded_digest() / "a.nbi").write_bytes(b"z" * 100)
@@ -94,7 +97,8 @@ def test_cache_info_prune_and_clear_from_the_command_line(tmp_path, monkeypatch)
     assert res.exit_code == 2 and "cannot read the size 'lots'" in res.output
     res = runner.invoke(app, ["cache", "clear"], env=_env(tmp_path))
     assert res.exit_code == 0, res.output
-    assert not list(results.rglob("*.pkl")) and not list(code.iterdir())
+    assert list(results.rglob("*.pkl")) == [results / "mine" / "notes.pkl"]
+    assert not list(code.iterdir())
 
 
 def test_an_unreadable_cap_stops_a_run_before_any_work(tmp_path):

@@ -66,10 +66,17 @@ def touch(path: Path) -> None:
         pass  # a read-only cache is still a cache
 
 
+# dynval's own entries, and nothing else a folder named by DYNVAL_CACHE may hold: a task's
+# outcome at <2 hex>/<64 hex>.pkl, an assembled chapter or a drawn figure by its digest
+_ENTRY = re.compile(r"(?:[0-9a-f]{2}|assembled|figures)/[0-9a-f]{64}\.pkl")
+
+
 def entries(results: Path) -> list[Entry]:
     """Every stored results entry, least recently used first."""
     out = []
-    for f in Path(results).rglob("*.pkl"):
+    for f in Path(results).glob("*/*.pkl"):
+        if not _ENTRY.fullmatch(f.relative_to(results).as_posix()):
+            continue
         try:
             st = f.stat()
         except OSError:
