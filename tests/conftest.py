@@ -1,8 +1,20 @@
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dynval.robots import ROOT
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_results_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test session (each xdist worker) its own results cache: no test reads what a
+    developer's runs stored in ~/.cache/dynval, nor leaves anything there. numba's compiled
+    code stays shared: it is keyed by the source, so it cannot be stale."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DYNVAL_CACHE", str(tmp_path_factory.mktemp("dynval-cache")))
+    yield
+    mp.undo()
 
 
 @pytest.fixture(scope="session")

@@ -187,3 +187,12 @@ def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):
         key = next(iter(keys))
         path.write_text(f'{{"{key}": 1234.5}}')
         assert pipeline._load_timings(path)[key] == 1234.5
+
+
+def test_the_test_session_has_its_own_results_cache():
+    """No test reads or writes the developer's ~/.cache/dynval (conftest.py)."""
+    from pathlib import Path
+
+    from dynval.comparisons.run.tasks import default_cache_dir
+
+    assert not default_cache_dir().is_relative_to(Path.home() / ".cache")
