@@ -4,7 +4,7 @@ CPython raises KeyboardInterrupt wherever the main thread happens to be running 
 when the signal arrives.  Where that is a finalizer (an engine client's ``__del__`` at
 the end of a task), CPython reports the exception as unraisable and drops it; where it
 is the Python that numba's helpers call inside a compiled loop, the loop returns a
-SystemError caused by it (comparisons.tasks.interrupted).  Either way the run could go
+SystemError caused by it (run.tasks.interrupted).  Either way the run could go
 on and write a manifest that says it completed.  :func:`watch` notes every SIGINT the
 process receives, and :func:`check` refuses to complete a run that received one.
 

@@ -131,7 +131,7 @@ def _digest(path: Path) -> str:
 def finish(out: Path, kind: str, started: str, record: dict[str, Any]) -> dict[str, Any]:
     """Write the manifest last: ``record`` (inputs, overrides, versions) with the digest of
     every part this run wrote; never for a run that was interrupted, even where the
-    interrupt was lost on its way (comparisons.interrupts)."""
+    interrupt was lost on its way (run.interrupts)."""
     interrupts.check()
     if _run.get("out") != out.resolve():
         raise RuntimeError(f"finish({out}) without begin({out}) in this process")
