@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -176,18 +179,22 @@ def _cache_cap() -> int:
         raise UserError(f"DYNVAL_CACHE_MAX_SIZE: {exc}") from None
 
 
-def _hold_cache(since: float, no_cache: bool) -> None:
-    """After a run: the results cache back under its cap, least recently used first,
-    keeping everything this run used (since ``since``)."""
+@contextlib.contextmanager
+def _cache_held(no_cache: bool) -> Iterator[None]:
+    """Around a run: once it is done, the results cache back under its cap, least
+    recently used first, keeping everything the run used."""
     from dynval.comparisons.run.cache import human, prune
     from dynval.comparisons.run.tasks import default_cache_dir
 
+    since = time.time()
+    yield
     if no_cache:
         return
-    n, freed = prune(default_cache_dir(), size=_cache_cap(), keep_since=since)
+    cap = _cache_cap()
+    n, freed = prune(default_cache_dir(), size=cap, keep_since=since)
     if n:
-        _say(f"results cache held to {human(_cache_cap())}: {n} least recently used "
-             f"entries removed ({human(freed)})")
+        _say(f"results cache held to {human(cap)}: {n} least recently used entries "
+             f"removed ({human(freed)})")
 
 
 def _prepare_junit(path: Path | None) -> None:
@@ -423,20 +430,17 @@ def validate(
     force: ForceOpt = False,
 ) -> None:
     """Every robot, default scenarios, all engines, then the report."""
-    import time
-
-    since = time.time()
-    metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers, scheduler,
-                        no_cache, force)
     import os
 
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports import build_report
 
-    pdf = build_report(out, workers=workers or os.cpu_count() or 1,
-                       cache_dir=None if no_cache else default_cache_dir())
-    _say(f"wrote {pdf}")
-    _hold_cache(since, no_cache)
+    with _cache_held(no_cache):
+        metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers,
+                            scheduler, no_cache, force)
+        pdf = build_report(out, workers=workers or os.cpu_count() or 1,
+                           cache_dir=None if no_cache else default_cache_dir())
+        _say(f"wrote {pdf}")
     line, failed = verdict_line(out, metrics)
     _say(line)
     if failed:
@@ -528,19 +532,16 @@ def sweep(
     from dynval.reports.sweep import build_sweep_report
 
     _check_run_options(workers, scheduler, tier)
-    import time
-
-    since = time.time()
-    with TaskProgress(console) as prog:
-        table = run_sweep(out, robot, scenario, vary, set_ or [], tier,
-                          workers=workers or os.cpu_count() or 1, scheduler=scheduler,
-                          cache_dir=None if no_cache else default_cache_dir(),
-                          report=prog.report, force=force)
     from dynval.comparisons.run.manifest import verify
 
-    pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
-    _say(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
-    _hold_cache(since, no_cache)
+    with _cache_held(no_cache):
+        with TaskProgress(console) as prog:
+            table = run_sweep(out, robot, scenario, vary, set_ or [], tier,
+                              workers=workers or os.cpu_count() or 1, scheduler=scheduler,
+                              cache_dir=None if no_cache else default_cache_dir(),
+                              report=prog.report, force=force)
+        pdf = build_sweep_report(out, table, verify(out, kind="sweep"))
+        _say(f"wrote {out / 'sweep.parquet'} ({len(table)} rows) and {pdf}")
 
 
 @app.command()
@@ -633,12 +634,9 @@ def check(
     if not update:
         base = load_baselines(directory, robots, tier)  # fail fast on a corrupt baseline
     if run_dir is None:
-        import time
-
-        since = time.time()
-        metrics = _validate(out, set_, robots, scenario, 1000, 0, tier, workers, scheduler,
-                            no_cache, force)
-        _hold_cache(since, no_cache)
+        with _cache_held(no_cache):
+            metrics = _validate(out, set_, robots, scenario, 1000, 0, tier, workers,
+                                scheduler, no_cache, force)
     if update:
         for path in write_baselines(metrics, directory, tier):
             _say(f"wrote {path}")

@@ -86,11 +86,13 @@ def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks:
                 from_cache: int) -> dict:
     """summary.json's record of a run (code, machine, engines, inputs); the chapters go
     under "robots"."""
-    from dynval._layout import source_digest
+    from dynval._numba_cache import loaded_digest
     from dynval.engines import versions
 
     return {"dynval_version": VERSION, "git_commit": git_commit(),
-            "source_digest": source_digest(),  # names the code where git cannot (a wheel)
+            # the code this process loaded (the executor refuses workers that ran other
+            # code): it names the code where git cannot (a wheel)
+            "source_digest": loaded_digest(),
             "date": date.today().isoformat(),
             "machine": f"{platform.system()} {platform.machine()}, "
                        f"Python {platform.python_version()}",

@@ -23,7 +23,7 @@ class TaskProgress(AbstractContextManager):
     def __init__(self, console: Console, what: str = "tasks") -> None:
         self.console, self.what = console, what
         self.live = console.is_terminal
-        self.counts = {"ran": 0, "cached": 0, "failed": 0}
+        self.counts = {"ran": 0, "cached": 0}
         self.failed: list[str] = []  # "key (ErrorType)" of each task that ended in an error
         self._bar = Progress(TextColumn("{task.description:<44}"), BarColumn(),
                              MofNCompleteColumn(), TimeElapsedColumn(), console=console,
@@ -49,7 +49,6 @@ class TaskProgress(AbstractContextManager):
 
     def report(self, o: Outcome, done: int, total: int) -> None:
         self.counts["cached" if o.cached else "ran"] += 1
-        self.counts["failed"] += o.error is not None
         if o.error is not None:
             self.failed.append(f"{o.key} ({type(o.error).__name__})")
         how = "cached" if o.cached else f"{o.seconds:.1f} s"
