@@ -34,6 +34,11 @@ class ModelError(ValueError):
     """A user model that cannot be loaded or returns something unusable (one sentence)."""
 
 
+class NonFiniteError(ModelError):
+    """A model method that returned NaN or infinity: at a state a trajectory reached, the
+    sign that the trajectory diverged."""
+
+
 @runtime_checkable
 class RobotModel(Protocol):
     """The least a model has: the joint names in the order of its coordinates."""
@@ -106,6 +111,6 @@ def call(model: Any, label: str, method: str, shape: tuple[int, ...], *args: Any
         raise ModelError(f"{label}.{method} returned shape {out.shape}; expected {shape}")
     if not np.all(np.isfinite(out)):
         bad = int(np.flatnonzero(~np.isfinite(out.ravel()))[0])
-        raise ModelError(f"{label}.{method} returned a non-finite value "
+        raise NonFiniteError(f"{label}.{method} returned a non-finite value "
                          f"({out.ravel()[bad]}) at index {bad}")
     return out

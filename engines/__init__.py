@@ -23,11 +23,23 @@ class UnknownEngineError(KeyError):
 
 
 class EngineInstabilityError(RuntimeError):
-    """An engine reported that its simulation went unstable (and may have reset itself)."""
+    """An engine reported that its simulation went unstable (and may have reset itself);
+    ``time`` [s] is when, and ``partial`` the run up to then, where known."""
+
+    def __init__(self, message: str, time: float | None = None,
+                 partial: object | None = None) -> None:
+        super().__init__(message)
+        self.time, self.partial = time, partial
 
 
 class DescriptionError(ValueError):
     """A description file that an engine cannot load or that is inconsistent."""
+
+
+class EngineRefusalError(DescriptionError):
+    """A description that one engine cannot represent although the file is sound (a
+    limitation of that engine, such as MuJoCo's refusal of massless moving bodies): the
+    engine is not checked, and that is no finding about the file."""
 
 
 def check_engine(name: str, allowed: tuple[str, ...] = ENGINE_NAMES) -> str:

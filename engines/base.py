@@ -104,12 +104,37 @@ def inertia_from_principal(moments: np.ndarray, R: np.ndarray) -> np.ndarray:
     return R @ np.diag(moments) @ R.T
 
 
+def composite_inertial(parts: Sequence[tuple[float, np.ndarray, np.ndarray]],
+                       p_WL: np.ndarray, R_WL: np.ndarray) -> LinkInertial:
+    """The one rigid body that links welded together make: ``parts`` are each link's mass
+    [kg], centre of mass and inertia about it, in world axes; the result is in the frame
+    (p_WL, R_WL) of the link they move with.  Masses add, centres average by mass and each
+    inertia moves to the common centre by the parallel-axis theorem."""
+    m = float(sum(mass for mass, _, _ in parts))
+    if m == 0.0:
+        return LinkInertial(0.0, np.zeros(3), np.zeros((3, 3)))
+    c = sum(mass * com for mass, com, _ in parts) / m
+    inertia = np.zeros((3, 3))
+    for mass, com, I in parts:
+        d = com - c
+        inertia += I + mass * (d @ d * np.eye(3) - np.outer(d, d))
+    return LinkInertial(m, R_WL.T @ (c - p_WL), R_WL.T @ inertia @ R_WL)
+
+
 @runtime_checkable
 class DescriptionFacts(Protocol):
     """What an engine made of a description file, keyed by the file's names."""
 
     def link_inertials(self) -> dict[str, LinkInertial]:
         """Every link with an inertial the engine keeps, by link name."""
+        ...
+
+    def body_inertials(self) -> dict[str, LinkInertial]:
+        """Every moving body's inertial, by the name of the link a joint moves: that link
+        and every link welded to it by fixed joints, merged (composite_inertial) in the
+        link's frame at the reference configuration.  Links welded to the world are left
+        out.  Engines that merge welded links themselves (Pinocchio) and engines that keep
+        them apart (MuJoCo, PyBullet) compare like with like this way."""
         ...
 
     def joint_axes(self) -> dict[str, np.ndarray]:

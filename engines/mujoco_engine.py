@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import re
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,12 @@ from pathlib import Path
 import mujoco
 import numpy as np
 
-from dynval.engines import DescriptionError, EngineInstabilityError, mujoco_compiled
+from dynval.engines import (
+    DescriptionError,
+    EngineInstabilityError,
+    EngineRefusalError,
+    mujoco_compiled,
+)
 from dynval.engines.base import (
     JOINT_UNITS,
     FloatingState,
@@ -27,6 +33,7 @@ from dynval.engines.base import (
     JointLimit,
     LinkInertial,
     PointForce,
+    composite_inertial,
     inertia_from_principal,
 )
 
@@ -50,7 +57,7 @@ def _keep_warning(message: str) -> None:
 mujoco.set_mju_user_warning(_keep_warning)
 
 
-class MasslessBodyError(DescriptionError):
+class MasslessBodyError(EngineRefusalError):
     """MuJoCo refuses a moving body without mass or inertia, such as the massless links of
     an explicit six-joint base chain (PyBullet and Pinocchio accept them)."""
 
@@ -67,6 +74,9 @@ def load_model(path: Path | str, free_root: bool = False) -> mujoco.MjModel:
         if Path(path).suffix.lower() == ".urdf":
             spec = mujoco.MjSpec.from_file(str(path))
             spec.compiler.fusestatic = False
+            # a URDF's inertia is its <inertial>: a link without one has none, whatever
+            # geometry it carries (MuJoCo would otherwise compute one from its meshes)
+            spec.compiler.inertiafromgeom = mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_FALSE
             if free_root:
                 spec.worldbody.first_body().add_freejoint(name=FREE_ROOT)
             return spec.compile()
@@ -75,8 +85,13 @@ def load_model(path: Path | str, free_root: bool = False) -> mujoco.MjModel:
         # the whole message on one line ("XML parse error 14: Error=... Line number=1: ...")
         msg = " ".join(str(exc).split()) or type(exc).__name__
         kind = "URDF" if Path(path).suffix.lower() == ".urdf" else "MJCF"
-        error = MasslessBodyError if "mjMINVAL" in msg else DescriptionError
-        raise error(f"{path}: MuJoCo cannot load this {kind} ({msg})") from None
+        if "mjMINVAL" in msg:
+            body = re.search(r"Element name '([^']*)'", msg)
+            raise MasslessBodyError(
+                f"{path}: MuJoCo refuses moving bodies without mass or rotational inertia"
+                f"{f' (body {body.group(1)!r})' if body else ''}, which the {kind} has"
+            ) from None
+        raise DescriptionError(f"{path}: MuJoCo cannot load this {kind} ({msg})") from None
 
 
 def quat_to_R(q: np.ndarray) -> np.ndarray:
@@ -138,6 +153,40 @@ class _MujocoModel:
     def joint_axes(self) -> dict[str, np.ndarray]:
         """Axis of every hinge and slide joint in its body's frame."""
         return {name: self.model.jnt_axis[j].copy() for j, name, _ in self._one_dof_joints()}
+
+    def free_joint(self) -> int | None:
+        """The id of the free joint of a body attached to the world (a URDF's added one,
+        or an MJCF's own), or None."""
+        m = self.model
+        for j in range(m.njnt):
+            if (int(m.jnt_type[j]) == int(_J.mjJNT_FREE)
+                    and m.body_parentid[m.jnt_bodyid[j]] == 0):
+                return j
+        return None
+
+    def moving_body(self, b: int) -> int:
+        """The body that body ``b`` moves with: itself if a joint moves it, else its parent's
+        moving body; 0 (the world) for bodies welded to the world."""
+        m = self.model
+        while b != 0 and m.body_jntnum[b] == 0:
+            b = int(m.body_parentid[b])
+        return b
+
+    def body_inertials(self) -> dict[str, LinkInertial]:
+        """Every moving body with the bodies welded to it, merged in its frame at qpos0
+        (DescriptionFacts.body_inertials)."""
+        m = self.model
+        d = mujoco.MjData(m)
+        mujoco.mj_kinematics(m, d)
+        parts: dict[int, list] = {}
+        for b in range(1, m.nbody):
+            R_WI = d.ximat[b].reshape(3, 3)
+            parts.setdefault(self.moving_body(b), []).append(
+                (float(m.body_mass[b]), d.xipos[b].copy(),
+                 inertia_from_principal(m.body_inertia[b], R_WI)))
+        return {self._name(mujoco.mjtObj.mjOBJ_BODY, b): composite_inertial(
+                    group, d.xpos[b].copy(), d.xmat[b].reshape(3, 3).copy())
+                for b, group in parts.items() if b != 0}
 
     def joint_limits(self) -> dict[str, JointLimit]:
         """Range of every hinge [rad] and slide [m] joint; (-inf, inf) where unlimited."""
@@ -532,16 +581,49 @@ class MujocoTerms(_MujocoModel):
     name = "mujoco"
 
     def __init__(self, path: Path | str, gravity: Sequence[float] | None = None, *,
-                 joint_names: Sequence[str] | None = None, free_root: bool = False) -> None:
+                 joint_names: Sequence[str] | None = None, free_root: bool = False,
+                 rigid_body: bool = False) -> None:
         super().__init__(path, free_root)
         if gravity is not None:
             self.model.opt.gravity[:] = gravity
+        self.switched_off = self._rigid_body_only() if rigid_body else []
         self.data = mujoco.MjData(self.model)
         if joint_names is None:
             self._iq, self._iv = np.arange(self.model.nq), np.arange(self.model.nv)
+        elif free_root:
+            free = self.free_joint()
+            if free is None:
+                raise DescriptionError(f"{path}: no free joint at the root")
+            iq, iv = self._joint_addresses(joint_names)
+            self._iq = np.r_[np.arange(7) + self.model.jnt_qposadr[free], iq].astype(int)
+            self._iv = np.r_[np.arange(6) + self.model.jnt_dofadr[free], iv].astype(int)
         else:
-            names = [FREE_ROOT, *joint_names] if free_root else list(joint_names)
-            self._iq, self._iv = self._joint_addresses(names)
+            self._iq, self._iv = self._joint_addresses(joint_names)
+
+    def _rigid_body_only(self) -> list[str]:
+        """Switch off what MuJoCo adds to rigid-body dynamics (in its inverse dynamics and
+        its steps; armature also in M): constraints (contacts, joint limits, equalities
+        such as a URDF's mimic, friction loss), passive forces (damping, springs, gravity
+        compensation, fluid drag), actuators and armature.  Returns what the file had on,
+        one phrase each."""
+        m = self.model
+        found = [(int(np.sum(m.jnt_limited)), "joint limits"),
+                 (m.neq, "equality constraints (a URDF's mimic joints)"),
+                 (int(np.sum(m.dof_frictionloss > 0)), "friction loss"),
+                 (int(np.sum(m.dof_damping > 0)), "joint damping"),
+                 (int(np.sum(m.jnt_stiffness > 0)), "joint springs"),
+                 (int(np.sum(m.dof_armature > 0)), "armature (rotor inertia added to M)"),
+                 (int(np.sum(m.body_gravcomp > 0)), "gravity compensation"),
+                 (m.nu, "actuators"),
+                 (int(m.opt.density > 0 or m.opt.viscosity > 0), "fluid forces"),
+                 (m.ngeom, "contacts between geoms")]
+        off = mujoco.mjtDisableBit
+        m.opt.disableflags |= int(off.mjDSBL_CONSTRAINT | off.mjDSBL_SPRING
+                                  | off.mjDSBL_DAMPER | off.mjDSBL_ACTUATION)
+        m.dof_armature[:] = 0.0
+        m.body_gravcomp[:] = 0.0
+        m.opt.density = m.opt.viscosity = 0.0
+        return [f"{what} ({count})" for count, what in found if count]
 
     def _set(self, q: np.ndarray, v: np.ndarray | None = None) -> None:
         d = self.data
@@ -585,8 +667,12 @@ class MujocoTerms(_MujocoModel):
         mujoco.mj_resetData(m, d)
         d.qpos[self._iq], d.qvel[self._iv] = q0, v0
         out = [d.qpos[self._iq]]
-        for _ in range(n):
+        for k in range(n):
             mujoco.mj_step(m, d)
+            if d.warning[BADQACC].number:  # MuJoCo reset the state: the run diverged
+                raise EngineInstabilityError("MuJoCo flagged its accelerations as non-finite "
+                                             "or beyond its limit", (k + 1) * dt,
+                                             np.array(out))
             out.append(d.qpos[self._iq])
         return np.array(out)
 

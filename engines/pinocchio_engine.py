@@ -4,6 +4,7 @@ frame, a = dv/dt)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,17 +42,28 @@ class PinocchioTerms:
     name = "pinocchio"
 
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
-                 joint_names: Sequence[str] | None = None, floating: bool = False) -> None:
+                 joint_names: Sequence[str] | None = None, floating: bool = False,
+                 rigid_body: bool = False) -> None:
+        mjcf = Path(path).suffix.lower() == ".xml"
         if not Path(path).is_file():
-            raise DescriptionError(f"{path}: URDF file not found")
+            raise DescriptionError(f"{path}: {'MJCF' if mjcf else 'URDF'} file not found")
         try:
-            xml = _continuous_as_revolute(Path(path).read_text())
-            if floating:
+            if mjcf:  # its own free joint, if it has one, is Pinocchio's free flyer
+                self.model = pin.buildModelFromMJCF(str(path))
+            elif floating:
+                xml = _continuous_as_revolute(Path(path).read_text())
                 self.model = pin.buildModelFromXML(xml, pin.JointModelFreeFlyer())
             else:
-                self.model = pin.buildModelFromXML(xml)
+                self.model = pin.buildModelFromXML(_continuous_as_revolute(
+                    Path(path).read_text()))
         except (RuntimeError, ValueError) as exc:
-            raise DescriptionError(f"{path}: Pinocchio cannot load this URDF ({exc})") from None
+            msg = " ".join(str(exc).split())
+            raise DescriptionError(f"{path}: Pinocchio cannot load this "
+                                   f"{'MJCF' if mjcf else 'URDF'} ({msg})") from None
+        self.switched_off = []
+        if rigid_body and np.any(self.model.armature > 0):  # crba adds it to M's diagonal
+            self.switched_off = [f"armature ({int(np.sum(self.model.armature > 0))})"]
+            self.model.armature[:] = 0.0
         self.model.gravity.linear = np.asarray(gravity, dtype=float)
         self.data = self.model.createData()
         nb_q, nb_v = (7, 6) if floating else (0, 0)
@@ -62,10 +74,32 @@ class PinocchioTerms:
             if missing:
                 raise DescriptionError(f"{path}: URDF model has no joint named {missing[0]!r}")
             ids = [self.model.getJointId(n) for n in joint_names]
+            unsupported = [(n, self.model.joints[i].nv) for n, i in zip(joint_names, ids,
+                                                                         strict=True)
+                           if self.model.joints[i].nq != 1 or self.model.joints[i].nv != 1]
+            if unsupported:
+                name, nv = unsupported[0]
+                raise DescriptionError(f"{path}: joint {name!r} has {nv} degrees of freedom; "
+                                       "a model's joint_names are one-degree-of-freedom joints")
             self._iq = np.r_[np.arange(nb_q), [self.model.joints[i].idx_q for i in ids]
                              ].astype(int)  # int also when no joint is named
             self._iv = np.r_[np.arange(nb_v), [self.model.joints[i].idx_v for i in ids]
                              ].astype(int)
+
+    def with_body_inertials(self, bodies: dict[str, LinkInertial]) -> PinocchioTerms:
+        """A copy whose moving bodies carry the given inertials (by link name, in the
+        link's frame, as ``body_inertials`` gives them): Pinocchio's terms of another
+        engine's reading of the file, which tells that reading's effect on the terms apart
+        from the engine's arithmetic."""
+        other = copy.copy(self)
+        other.model = pin.Model(self.model)
+        for j, name in self._link_of_joint().items():
+            if j > 0 and name in bodies:
+                b = bodies[name]
+                other.model.inertias[j] = pin.Inertia(float(b.mass), np.asarray(b.com),
+                                                      np.asarray(b.inertia))
+        other.data = other.model.createData()
+        return other
 
     def _q(self, q) -> np.ndarray:
         out = np.zeros(self.model.nq)
@@ -154,6 +188,23 @@ class PinocchioTerms:
         return {links[j]: LinkInertial(float(Y.mass), Y.lever.copy(), Y.inertia.copy())
                 for j, Y in enumerate(self.model.inertias) if j in links}
 
+    def welded_links(self) -> dict[str, tuple[str, ...]]:
+        """Every moving link (by name) with the links welded to it, whose inertia Pinocchio
+        merges into its joint's."""
+        links = self._link_of_joint()
+        return {links.get(j, self.model.names[j]): tuple(
+                    f.name for f in self.model.frames if f.type == pin.FrameType.BODY
+                    and f.parentJoint == j and f.name != links.get(j))
+                for j in range(1, self.model.njoints)}
+
+    def body_inertials(self) -> dict[str, LinkInertial]:
+        """Pinocchio merges the links welded to a moving link into its joint's inertia
+        when it reads the URDF: link_inertials already are the moving bodies, less those
+        welded to the world (DescriptionFacts.body_inertials)."""
+        inertials = self.link_inertials()
+        welded = self._link_of_joint().get(0)
+        return {name: y for name, y in inertials.items() if name != welded}
+
     def joint_axes(self) -> dict[str, np.ndarray]:
         """Axis of every revolute and prismatic joint in its child link's frame."""
         return {name: axis for _, name, _, axis in self._one_dof_joints()}
@@ -181,10 +232,20 @@ class PinocchioFreeRoot:
 
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
                  joint_names: Sequence[str] | None = None) -> None:
-        self.terms = PinocchioTerms(path, gravity, joint_names=joint_names, floating=True)
+        self.terms = PinocchioTerms(path, gravity, joint_names=joint_names, floating=True,
+                                    rigid_body=True)
+        self.switched_off = self.terms.switched_off
         self.joint_axes = self.terms.joint_axes
         self.link_inertials = self.terms.link_inertials
+        self.body_inertials = self.terms.body_inertials
+        self.welded_links = self.terms.welded_links
         self.joint_limits = self.terms.joint_limits
+
+    def with_body_inertials(self, bodies: dict[str, LinkInertial]) -> PinocchioFreeRoot:
+        """The same free root with the given inertials (PinocchioTerms's)."""
+        other = copy.copy(self)
+        other.terms = self.terms.with_body_inertials(bodies)
+        return other
 
     @staticmethod
     def _R_T(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ import numpy as np
 import pybullet
 from pybullet_utils.bullet_client import BulletClient
 
-from dynval.engines import DescriptionError, pybullet_compiled
+from dynval.engines import DescriptionError, EngineRefusalError, pybullet_compiled
 from dynval.engines.base import (
     JOINT_UNITS,
     FloatingState,
@@ -32,6 +32,7 @@ from dynval.engines.base import (
     JointLimit,
     LinkInertial,
     PointForce,
+    composite_inertial,
     cross3,
     inertia_from_principal,
 )
@@ -127,6 +128,22 @@ def _links_without_inertial(path: Path | str) -> list[str]:
     return [lk.get("name", "") for lk in root.iter("link") if lk.find("inertial") is None]
 
 
+UNBOUNDED_RATE = 1e12  # [rad/s or m/s]: PyBullet's joint-rate clamp (100 by default) lifted
+
+
+def _limits_off(client: BulletClient, body: int, movable: Sequence[int]) -> list[str]:
+    """Joint limits off in PyBullet's steps (a limit that can exert no force) and its
+    clamp of every joint rate at 100 rad/s lifted (a chaotic arm's light link swings
+    faster); what was on, one phrase each (a joint with lower <= upper is limited)."""
+    infos = [client.getJointInfo(body, j) for j in movable]
+    limited = sum(1 for info in infos if info[8] <= info[9])
+    for j in movable:
+        client.changeDynamics(body, j, maxJointVelocity=UNBOUNDED_RATE)
+        client.changeDynamics(body, j, jointLimitForce=0.0)
+    return ([f"joint limits ({limited})"] if limited else []) + [
+        f"the clamp of joint rates at 100 rad/s ({len(movable)})"] if movable else []
+
+
 class _Client:
     """One PyBullet world holding one URDF: names to indices, and what PyBullet made of
     the description (shared by the simulation and the terms)."""
@@ -146,7 +163,13 @@ class _Client:
             self.link_index[info[12].decode()] = j
         # URDF: a link without <inertial> has no mass; PyBullet gives it 1 kg and a unit
         # inertia (a frame such as a hand or a tool point would weigh a kilogram)
-        for name in _links_without_inertial(path):
+        bare = _links_without_inertial(path)
+        root = c.getBodyInfo(self.body)[0].decode()
+        if self.floating and root in bare:
+            raise EngineRefusalError(f"{path}: PyBullet gives a free base without <inertial> (root "
+                                f"link {root!r}) 1 kg and a unit inertia, and a massless one "
+                                "would not move: its free base cannot be compared")
+        for name in bare:
             if self.link_index.get(name, -1) >= 0:
                 c.changeDynamics(self.body, self.link_index[name], mass=0.0,
                                  localInertiaDiagonal=[0.0, 0.0, 0.0])
@@ -199,6 +222,34 @@ class _Client:
             out[name] = LinkInertial(float(info[0]), np.array(info[3]),
                                      inertia_from_principal(info[2], self._inertial_frame(li)))
         return out
+
+    def body_inertials(self) -> dict[str, LinkInertial]:
+        """Every moving link with the links welded to it, merged in its frame with every
+        joint at zero (DescriptionFacts.body_inertials); a fixed base and what is welded to
+        it are left out."""
+        c = self.client
+        saved = [s[:2] for s in c.getJointStates(self.body, self.movable) or ()]
+        for j in self.movable:
+            c.resetJointState(self.body, j, 0.0, 0.0)
+        moving: dict[int, int] = {-1: -1}
+        for j in range(c.getNumJoints(self.body)):  # parents come before children
+            info = c.getJointInfo(self.body, j)
+            moving[j] = moving[info[16]] if info[2] == pybullet.JOINT_FIXED else j
+        parts: dict[int, list] = {}
+        frames: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for li in moving:
+            p_WI, q_WI, p_LI, q_LI = self._link_state(li)[:4]
+            R_WI, R_LI = _quat_xyzw_to_R(q_WI), _quat_xyzw_to_R(q_LI)
+            R_WL = R_WI @ R_LI.T
+            frames[li] = (np.array(p_WI) - R_WL @ np.array(p_LI), R_WL)
+            info = c.getDynamicsInfo(self.body, li)
+            parts.setdefault(moving[li], []).append(
+                (float(info[0]), np.array(p_WI), inertia_from_principal(info[2], R_WI)))
+        for j, (q, v) in zip(self.movable, saved, strict=True):
+            c.resetJointState(self.body, j, q, v)
+        names = {li: name for name, li in self.link_index.items()}
+        return {names[li]: composite_inertial(group, *frames[li])
+                for li, group in parts.items() if li != -1 or self.floating}
 
     def joint_axes(self) -> dict[str, np.ndarray]:
         """Axis of every revolute and prismatic joint in its child link's frame (PyBullet
@@ -643,9 +694,13 @@ class PybulletTerms(_Client):
     name = "pybullet"
 
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
-                 joint_names: Sequence[str] | None = None, floating: bool = False) -> None:
+                 joint_names: Sequence[str] | None = None, floating: bool = False,
+                 rigid_body: bool = False) -> None:
         super().__init__(path, fixed=not floating, gravity=np.asarray(gravity))
         self.path = Path(path)
+        # its terms never include limits, and its motors and damping are off already
+        self.switched_off = (_limits_off(self.client, self.body, self.movable)
+                             if rigid_body else [])
         names = [n for n, j in self.joint_index.items() if j in self.movable] \
             if joint_names is None else list(joint_names)
         idx = self.joints(names)
@@ -745,8 +800,11 @@ class PybulletFreeRoot:
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
                  joint_names: Sequence[str] = ()) -> None:
         self.path, self._g, self.joint_names = Path(path), gravity, list(joint_names)
-        facts = PybulletTerms(path, gravity, joint_names=joint_names, floating=True)
+        facts = PybulletTerms(path, gravity, joint_names=joint_names, floating=True,
+                              rigid_body=True)
+        self.switched_off = facts.switched_off
         self.link_inertials, self.joint_axes = facts.link_inertials, facts.joint_axes
+        self.body_inertials = facts.body_inertials
         self.joint_limits = facts.joint_limits
         self.client, self.body, self._facts = facts.client, facts.body, facts
         info = self.client.getDynamicsInfo(self.body, -1)
@@ -802,6 +860,7 @@ class PybulletFreeRoot:
         from dynval.engines.mujoco_engine import R_to_quat, quat_to_R
 
         sim = PybulletSimulation(self.path, self.joint_names, dt, self._g, floating=True)
+        _limits_off(sim.client, sim.body, sim.movable)
         R = quat_to_R(np.asarray(q0[3:7], dtype=float) / np.linalg.norm(q0[3:7]))
         sim.reset(FloatingState(np.asarray(q0[0:3], dtype=float), R,
                                 np.asarray(v0[0:3], dtype=float), R @ v0[3:6],

@@ -21,6 +21,7 @@ from dynval.results import (
 )
 
 REASON = "the model and the engine describe the same tree: round-off"
+L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 
 
 def _engine(row: dict) -> str:
@@ -39,8 +40,8 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
                       "max_rel_error", r.max_rel_error, r.tolerance, r.passed, REASON,
                       "agreement") for r in audit.results]
     rows += [MetricRow(label, "description", "L0", "-", r["quantity"], r["engine"], "-",
-                       "max_error", r["max_error"], r["tolerance"], r["passed"],
-                       "what two engines read from one file", "agreement") for r in audit.l0]
+                       "max_rel_error", r["max_error"], r["tolerance"], r["passed"],
+                       r["reason"], "agreement") for r in audit.l0]
     rows += [MetricRow(label, "L3 free swing", "L3", f"dt={r['step']:g}", "joint coordinates",
                        _engine(r), "model", "max_abs", r["max_abs"], r["tolerance"],
                        r["tolerance"] is None or r["max_abs"] <= r["tolerance"], r["reason"],
@@ -50,17 +51,20 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
                        r["min_ratio"], l3_passed(r), "lower bound: " + r["reason"],
                        "requirement") for r in audit.l3 if "ratio_to_half_step" in r]
     ch = Chapter(label, f"{label} (your model)", f"{label} against {audit.description.name}")
-    ch.description_check = [DescriptionRow(**r) for r in audit.l0]
+    ch.description_check = [DescriptionRow(*(r[k] for k in L0_FIELDS)) for r in audit.l0]
     ch.audit = list(audit.results)
     ch.trajectories = [TrajectoryRow(r["step"], r["comparison"], r["max_abs"], r["tolerance"],
                                      r["reason"], "rad or m") for r in audit.l3]
-    ch.notes = [f"Not checked: {line}" for line in audit.unchecked]
+    ch.notes = ([f"Not checked: {line}" for line in audit.unchecked]
+                + [f"Finding: {line}" for line in audit.findings] + list(audit.notes))
     for rung, what in (("L0", "the description in each engine"),
                        ("L1", "frames named by the model"), ("L2", "dynamics terms"),
                        ("L3", "free swing (a free root: from a seeded state)")):
         judged = [r for r in rows if r.rung == rung]
-        ch.rungs[rung] = (Rung(rows_verdict(judged), f"{what}: {len(judged)} figures")
-                          if judged else Rung("not applicable", f"{what}: nothing to compare"))
+        detail = f"{what}: {len(judged)} figures" + (
+            f"; not checked: {', '.join(sorted(audit.refused))}" if audit.refused else "")
+        ch.rungs[rung] = (Rung(rows_verdict(judged), detail) if judged
+                          else Rung("not applicable", f"{what}: nothing to compare"))
     for rung in ("L4", "L5", "budget"):
         ch.rungs[rung] = Rung("not applicable", "a model audit has no scenarios, published "
                                                 "numbers or error budget")

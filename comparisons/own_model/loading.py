@@ -1,0 +1,164 @@
+"""A description as it comes, loaded in every term engine that can read it.
+
+The file is prepared once (``dynval.engines.description_files``: ``package://`` paths
+looked up, geometry left out since a dynamics audit uses none, mimic couplings dropped,
+each link's inertia checked) and each engine loads the prepared copy with what it adds
+beyond rigid-body dynamics switched off (joint limits, contacts, damping, friction loss,
+armature, actuators), said in the report.  An engine that refuses the file does not stop
+the others: its refusal is recorded with the reason, as a finding about the file when the
+file is at fault (an impossible inertia), or as a limitation of the engine when it is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dynval.engines import DescriptionError, EngineRefusalError
+from dynval.model import ModelError
+
+ENGINE_LABELS = {"mujoco": "MuJoCo", "pybullet": "PyBullet", "pinocchio": "Pinocchio"}
+
+
+@dataclass
+class Loaded:
+    """The term engines that loaded a description, and what the report says about it."""
+
+    source: Path
+    path: Path  # the prepared copy the engines read
+    kind: str  # "URDF" or "MJCF"
+    engines: dict[str, Any] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)  # engine -> why, one sentence
+    findings: list[str] = field(default_factory=list)  # about the file
+    notes: list[str] = field(default_factory=list)
+    switched_off: dict[str, list[str]] = field(default_factory=dict)
+
+    faulted: set[str] = field(default_factory=set)  # engines that refused a fault of the file
+
+
+def prepare(description: Path, package_paths: Sequence[Path] = ()):
+    """The prepared description (URDF: a copy without geometry; MJCF: the file itself)."""
+    from dynval.engines.description_files import prepare_mjcf, prepare_urdf
+
+    if not description.is_file():
+        raise DescriptionError(f"{description}: no such description file")
+    kind = description.suffix.lower()
+    if kind not in (".urdf", ".xml"):
+        raise DescriptionError(f"{description}: a description is a .urdf or an MJCF .xml")
+    return (prepare_urdf if kind == ".urdf" else prepare_mjcf)(description, package_paths)
+
+
+def description_joints(path: Path) -> tuple[list[str], bool]:
+    """The description's one-degree-of-freedom joints, read by whichever engine loads it
+    (MuJoCo, else Pinocchio), and whether its root moves on a free joint of its own (an
+    MJCF's)."""
+    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioTerms
+
+    reasons = []
+    try:
+        mj = MujocoTerms(path)
+        return list(mj.joint_axes()), mj.free_joint() is not None
+    except DescriptionError as exc:
+        reasons.append(f"MuJoCo: {str(exc).split(': ', 1)[-1]}")
+    try:
+        return list(PinocchioTerms(path).joint_axes()), False
+    except DescriptionError as exc:
+        reasons.append(f"Pinocchio: {str(exc).split(': ', 1)[-1]}")
+    raise DescriptionError(f"no engine loads {path.name}: {'; '.join(reasons)}")
+
+
+def match_joints(joints: Sequence[str], source: Path, label: str,
+                 names: Sequence[str]) -> None:
+    """The model's joint names must be the description's moving joints, each once."""
+    unknown = [n for n in names if n not in joints]
+    if unknown:
+        raise ModelError(f"{label}.joint_names names {unknown[0]!r}, which {source.name} "
+                         f"does not have (its joints: {', '.join(joints)})")
+    if len(set(names)) != len(names):
+        raise ModelError(f"{label}.joint_names repeats a joint")
+    missing = [j for j in joints if j not in names]
+    if missing:
+        raise ModelError(f"{label}.joint_names leaves out {missing[0]!r} of "
+                         f"{source.name}: the model's q must cover every joint")
+
+
+def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]:
+    """An engine's refusal in words, and whether the file is at fault: the file's own
+    findings when they explain it (MuJoCo names a body, not the condition), else the
+    engine's message (a limitation of the engine when it says so)."""
+    named = re.search(r"body '([^']*)'", str(exc))
+    relevant = [f for f in findings if named and f"link '{named.group(1)}'" in f]
+    if not relevant and not isinstance(exc, EngineRefusalError):
+        relevant = list(findings)
+    if relevant:
+        return "; ".join(relevant), True
+    return str(exc).split(": ", 1)[-1], not isinstance(exc, EngineRefusalError)
+
+
+def load(prepared: Any, joint_names: Sequence[str], gravity: Sequence[float],
+         free: bool) -> Loaded:
+    """Every term engine that reads the description, each with rigid-body dynamics only;
+    a refusal is recorded and the others go on.  A free root is MuJoCo's free joint,
+    PyBullet's floating base and Pinocchio's free flyer, the last two converted to MuJoCo's
+    convention.  ``prepared`` is ``prepare``'s.  No engine at all loading the file is a
+    DescriptionError."""
+    from dynval.engines.mujoco_engine import MujocoTerms
+    from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
+    from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
+
+    description = prepared.source
+    kind = "URDF" if description.suffix.lower() == ".urdf" else "MJCF"
+    root_note = f"root link '{prepared.root_link}' has no <inertial>"
+    loaded = Loaded(description, prepared.path, kind,  # the root's mass matters when free
+                    notes=[n for n in prepared.notes if free or not n.startswith(root_note)],
+                    findings=list(prepared.findings))
+    names = list(joint_names)
+    makers: dict[str, Any] = {
+        "mujoco": lambda: MujocoTerms(prepared.path, gravity, joint_names=names,
+                                      free_root=free, rigid_body=True),
+        "pybullet": (lambda: PybulletFreeRoot(prepared.path, gravity, joint_names=names))
+        if free else (lambda: PybulletTerms(prepared.path, gravity, joint_names=names,
+                                            rigid_body=True)),
+        "pinocchio": (lambda: PinocchioFreeRoot(prepared.path, gravity, joint_names=names))
+        if free else (lambda: PinocchioTerms(prepared.path, gravity, joint_names=names,
+                                             rigid_body=True)),
+    }
+    if kind == "MJCF":
+        loaded.refused["pybullet"] = ("dynval reads an MJCF in MuJoCo and Pinocchio; PyBullet's "
+                                      "MJCF importer builds separate bodies, not one tree")
+        del makers["pybullet"]
+        if free:
+            loaded.refused["pinocchio"] = ("an MJCF's free joint is audited in MuJoCo (Pinocchio's "
+                                           "free flyer is compared on a URDF)")
+            del makers["pinocchio"]
+    for name, make in makers.items():
+        try:
+            engine = make()
+        except DescriptionError as exc:
+            loaded.refused[name], fault = _refusal(exc, prepared.findings)
+            if fault:
+                loaded.faulted.add(name)
+            continue
+        loaded.engines[name] = engine
+        if engine.switched_off:
+            loaded.switched_off[name] = list(engine.switched_off)
+    if not loaded.engines:
+        reasons = "; ".join(f"{ENGINE_LABELS[e]}: {why}" for e, why in loaded.refused.items())
+        raise DescriptionError(f"no engine loads {description}: {reasons}")
+    return loaded
+
+
+def not_checked(loaded: Loaded) -> list[str]:
+    """One sentence per engine that was not checked, with the reason."""
+    return [f"{ENGINE_LABELS[e]} refuses {loaded.source.name}: {why}"
+            for e, why in loaded.refused.items()]
+
+
+def switched_off_sentence(loaded: Loaded) -> list[str]:
+    """What each engine had on beyond rigid-body dynamics and the audit switched off."""
+    return [f"{ENGINE_LABELS[e]}: switched off for a term audit: {', '.join(items)}"
+            for e, items in loaded.switched_off.items()]

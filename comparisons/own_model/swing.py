@@ -1,0 +1,247 @@
+"""L3 of a user's model, judged by what the system's own sensitivity allows.
+
+Two correct implementations of the same dynamics, stepped by the same scheme, differ by
+round-off that the dynamics then amplify: a pendulum keeps it near 1e-15, a chaotic arm
+grows it by orders of magnitude within a second.  So each swing is run twice by the
+model, the second time from a start moved by DELTA, and the growth of that perturbation,
+g(t) = max over s <= t of |x_perturbed(s) - x(s)| / DELTA (at least 1), scales the
+tolerance: a difference d(t) between the model and an engine is round-off while
+d(t) <= SWING_TOL g(t).  The comparison runs over the horizon on which that envelope stays
+below ENVELOPE_LIMIT; past it the system's sensitivity hides any modelling difference,
+and the row says where the horizon ended and why.
+
+A swing that goes non-finite is an L3 finding of whoever diverged (the model or an
+engine), never a reason to drop the L0-L2 results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from dynval.comparisons.ladder.integrate import (
+    free_root_position_step,
+    integrate_free_rk4,
+    integrate_rk4,
+)
+from dynval.engines import EngineInstabilityError
+from dynval.model import NonFiniteError
+
+SWING_SECONDS = 2.0  # [s]
+SWING_STEPS = (1e-3, 5e-4, 2.5e-4)  # [s]
+SWING_TOL = 1e-9  # [rad or m]: the same scheme on the same dynamics leaves round-off
+DELTA = 1e-12  # [rad or m]: the start's perturbation that measures the sensitivity
+ENVELOPE_LIMIT = 1e-4  # [rad or m]: past this the sensitivity hides modelling differences
+MIN_RATIO = 1.5  # a first-order difference halves with the step: ratio 2, less O(dt^2)
+
+Accel = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Swing:
+    """One run's positions at every step; ``diverged_at`` [s] where it went non-finite
+    (the positions stop there) and who diverged."""
+
+    q: np.ndarray
+    diverged_at: float | None = None
+    why: str = ""
+
+
+def euler(qdd: Accel, q0: np.ndarray, v0: np.ndarray, dt: float, n: int,
+          free: bool) -> Swing:
+    """Semi-implicit Euler (MuJoCo's and PyBullet's scheme): v += vdot dt, then q moves at
+    the new v (a free root's quaternion as MuJoCo turns it), stopped where the model's
+    accelerations or the state go non-finite."""
+    q, v = np.array(q0, dtype=float), np.array(v0, dtype=float)
+    out = [q.copy()]
+    for k in range(n):
+        try:
+            v = v + qdd(q, v) * dt
+        except (NonFiniteError, np.linalg.LinAlgError) as exc:
+            return Swing(np.array(out), k * dt, str(exc))
+        q = free_root_position_step(q, v, dt) if free else q + v * dt
+        if not np.all(np.isfinite(q)):
+            return Swing(np.array(out), (k + 1) * dt, "the state went non-finite")
+        out.append(q.copy())
+    return Swing(np.array(out))
+
+
+def engine_swing(simulate: Callable[[], np.ndarray], dt: float) -> Swing:
+    """An engine's own steps, cut where they go non-finite or the engine reports an
+    instability."""
+    try:
+        traj = simulate()
+    except EngineInstabilityError as exc:
+        return Swing(np.asarray(exc.partial if exc.partial is not None else []),
+                     exc.time or 0.0, str(exc))
+    bad = ~np.all(np.isfinite(traj), axis=1)
+    if np.any(bad):
+        k = int(np.argmax(bad))
+        return Swing(traj[:k], k * dt, "its state went non-finite")
+    return Swing(traj)
+
+
+def growth(base: Swing, perturbed: Swing) -> np.ndarray:
+    """g(t): the running maximum of |perturbed - base| / DELTA, at least 1, at each step
+    both runs reached."""
+    k = min(len(base.q), len(perturbed.q))
+    spread = np.max(np.abs(perturbed.q[:k] - base.q[:k]), axis=1) / DELTA
+    return np.maximum.accumulate(np.maximum(spread, 1.0))
+
+
+def horizon(g: np.ndarray) -> int:
+    """The number of steps over which the envelope SWING_TOL g stays within
+    ENVELOPE_LIMIT."""
+    over = SWING_TOL * g > ENVELOPE_LIMIT
+    return int(np.argmax(over)) if np.any(over) else len(g)
+
+
+def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
+            reason: str, allowance: np.ndarray | None = None) -> dict:
+    """One L3 row: the model against one engine's run over the horizon, the worst point
+    of |diff| / envelope, the envelope being SWING_TOL g plus, where given, the measured
+    effect of the engine's own reading of the file (``allowance``, at each step); max_abs
+    and tolerance are the difference and the envelope there, so the row passes exactly
+    when every point is within its envelope.  A run that diverged within the horizon is a
+    failing row naming who diverged."""
+    k = min(horizon(g), len(hand.q), len(other.q))
+    row = {"step": dt, "comparison": f"handrolled vs {name}", "reason": reason,
+           "horizon": k * dt, "growth": float(g[k - 1]) if k else 1.0}
+    for who, run in (("the model", hand), (name, other)):
+        if run.diverged_at is not None and run.diverged_at < horizon(g) * dt:
+            row.update(max_abs=float("inf"), tolerance=SWING_TOL,
+                       diverged=f"{who} diverged at t = {run.diverged_at:g} s ({run.why})")
+            return row
+    if k == 0:  # reported, not judged: there is nothing to compare
+        row.update(max_abs=0.0, tolerance=None, reason="no step to compare")
+        return row
+    diff = np.max(np.abs(other.q[:k] - hand.q[:k]), axis=1)
+    envelope = SWING_TOL * g[:k]
+    if allowance is not None:
+        envelope = envelope + allowance[:k]
+    i = int(np.argmax(diff / envelope))
+    row.update(max_abs=float(diff[i]), tolerance=float(envelope[i]))
+    if k * dt < SWING_SECONDS:
+        row["reason"] += (f"; judged over the first {k * dt:g} s, where a {DELTA:g} change "
+                          f"of the start has grown {g[k - 1]:.3g}-fold (the system's own "
+                          "sensitivity hides any difference past that)")
+    elif g[-1] > 1.0:
+        row["reason"] += f"; tolerance scaled by the sensitivity, {g[-1]:.3g}-fold at 2 s"
+    return row
+
+
+def integration_errors(qdd: Accel, hands: dict[float, tuple[Swing, int]], q0: np.ndarray,
+                       v0: np.ndarray, free: bool) -> list[dict]:
+    """Each step's Euler swing against one RK4 run at half the smallest step, over that
+    swing's horizon (k steps): the scheme's own error, reported (first order in dt), not
+    judged.  RK4's own error at that step is some ten orders below Euler's."""
+    fine = min(hands) / 2
+    seconds = max(k * dt for dt, (_, k) in hands.items())
+    n = int(round(seconds / fine))
+    if free:
+        exact = integrate_free_rk4(qdd, q0, v0, fine, n)
+    else:
+        exact = integrate_rk4(qdd, q0, fine, n)
+    rows = []
+    for dt, (hand, k) in hands.items():
+        every = int(round(dt / fine))
+        ref = exact[::every][:k]
+        rows.append({"step": dt, "comparison": f"semi-implicit Euler vs RK4 at dt={fine:g}",
+                     "max_abs": float(np.max(np.abs(hand.q[:len(ref)] - ref))),
+                     "tolerance": None,
+                     "reason": "integration error of the shared scheme, first order in dt"})
+    return rows
+
+
+def engine_accelerations(engine: object) -> Accel:
+    """An engine's unforced accelerations: its own forward dynamics where it has one,
+    else M \\ -bias from its terms."""
+    if callable(getattr(engine, "acceleration", None)):
+        return engine.acceleration
+
+    def qdd(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        out = np.linalg.solve(engine.mass_matrix(q), -engine.bias(q, v))
+        if not np.all(np.isfinite(out)):
+            raise NonFiniteError("its accelerations went non-finite")
+        return out
+    return qdd
+
+
+def _perturbed(q0: np.ndarray, free: bool) -> np.ndarray:
+    """The start moved by DELTA in every coordinate but a free root's quaternion."""
+    out = np.array(q0, dtype=float)
+    if free:
+        out[0:3] += DELTA
+        out[7:] += DELTA
+    else:
+        out += DELTA
+    return out
+
+
+def _allowance(pair: tuple[Accel, Accel], q0: np.ndarray, v0: np.ndarray, dt: float,
+               n: int, free: bool) -> np.ndarray:
+    """How far an engine's own reading of the file moves the swing: the running maximum
+    of |x_a - x_b| for the two accelerations of ``pair`` (Pinocchio with that engine's
+    inertias, and Pinocchio's own) through the same scheme."""
+    a, b = (euler(f, q0, v0, dt, n, free).q for f in pair)
+    k = min(len(a), len(b))
+    out = np.full(n + 1, np.inf)
+    out[:k] = np.maximum.accumulate(np.max(np.abs(a[:k] - b[:k]), axis=1))
+    return out
+
+
+def swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
+               free: bool, allowances: dict[str, tuple[Accel, Accel]] | None = None
+               ) -> list[dict]:
+    """L3 rows at each step of SWING_STEPS: the model's semi-implicit Euler against each
+    engine's own steps and against each engine's accelerations through the same scheme,
+    all judged against the sensitivity envelope; PyBullet's own steps of a free root
+    move the centre of mass rather than the root's origin, an O(dt) difference that must
+    halve with the step unless it is round-off already; and the scheme's own error.
+    ``allowances`` give, per engine, two accelerations whose difference is that engine's
+    own reading of the file (PyBullet's inertias), added to its envelope."""
+    reason = ("same semi-implicit Euler scheme and, if the model is right, the same "
+              "dynamics: only round-off remains, amplified as the system amplifies it")
+    rows, pb_rows = [], []
+    hands: dict[float, tuple[Swing, int]] = {}
+    for dt in SWING_STEPS:
+        n = int(round(SWING_SECONDS / dt))
+        hand = euler(qdd, q0, v0, dt, n, free)
+        g = growth(hand, euler(qdd, _perturbed(q0, free), v0, dt, n, free))
+        runs: dict[str, Swing] = {}
+        for name, eng in engines.items():
+            if callable(getattr(eng, "simulate", None)):
+                runs[f"{name} (own integrator)"] = engine_swing(
+                    lambda eng=eng, dt=dt, n=n: eng.simulate(q0, v0, dt, n), dt)
+            runs[f"{name} accelerations, hand integrator"] = euler(
+                engine_accelerations(eng), q0, v0, dt, n, free)
+        extra = {e: _allowance(pair, q0, v0, dt, n, free)
+                 for e, pair in (allowances or {}).items() if e in engines}
+        for name, run in runs.items():
+            engine = name.split(" ")[0]
+            row = compare(hand, run, g, dt, name, reason, extra.get(engine))
+            if engine in extra:
+                row["reason"] += ("; plus the measured effect of the engine's reading of the "
+                                  "inertias")
+            if free and name == "pybullet (own integrator)" and row["max_abs"] > row[
+                    "tolerance"] and "diverged" not in row:
+                row.update(tolerance=None, reason=RATIO_REASON)
+                pb_rows.append(row)
+            else:
+                rows.append(row)
+        if hand.diverged_at is None:
+            hands[dt] = (hand, min(horizon(g), len(hand.q)))
+    for row, half in zip(pb_rows[:-1], pb_rows[1:], strict=False):
+        ratio = row["max_abs"] / half["max_abs"] if half["max_abs"] > 0.0 else np.inf
+        row.update(ratio_to_half_step=float(ratio), min_ratio=MIN_RATIO)
+        row["comparison"] += f" (difference / difference at dt/2 = {ratio:.2f})"
+    if hands:
+        rows += integration_errors(qdd, hands, q0, v0, free)
+    return rows + pb_rows
+
+
+RATIO_REASON = ("PyBullet's own first-order step of the same dynamics (it moves the centre of "
+                "mass, not the root's origin): the difference must fall as dt (ratio 2 per "
+                "halving; 1.5 allows for the O(dt^2) terms); a modelling difference would not")
