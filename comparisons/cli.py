@@ -444,6 +444,60 @@ def _print_own_audit(res, samples: int, seed: int) -> None:
 
 @app.command()
 @_user_errors
+def corpus(
+    source: Annotated[list[str] | None, typer.Option(
+        "--source", metavar="example-robot-data|pybullet_data",
+        help="where the descriptions come from (repeatable; default: both, where "
+             "installed)")] = None,
+    subset: Annotated[str | None, typer.Option(
+        metavar="ci", help="a small fixed subset of pybullet_data (CI runs it)")] = None,
+    samples: SamplesOpt = 200,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    out: OutOpt = Path("dynval-corpus"),
+    docs: Annotated[Path | None, typer.Option(
+        metavar="FILE", help="also write the table there (docs/corpus.md)")] = None,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Every robot description of example-robot-data and pybullet_data audited engine
+    against engine (MuJoCo, PyBullet, Pinocchio), as 'dynval audit --description' audits
+    one; writes corpus.json and corpus.md.  Exit 1 when a description does not pass."""
+    import json
+    import os
+
+    from dynval.comparisons.own_model import corpus as corpus_
+    from dynval.comparisons.run.tasks import default_cache_dir
+    from dynval.engines import versions
+    from dynval.engines.description_files import example_robot_data_robots
+    from dynval.reports.corpus import markdown
+
+    _check_run_options(workers, None, samples=samples, seed=seed)
+    sources = tuple(source or [s for s in corpus_.SOURCES
+                               if s != "example-robot-data" or example_robot_data_robots()])
+    chosen = corpus_.select(sources, subset)
+    command = "dynval corpus" + (f" --subset {subset}" if subset else "") + "".join(
+        f" --source {s}" for s in source or [])
+    with _cache_held(no_cache), TaskProgress(console, "descriptions") as prog:
+        rows = corpus_.run(chosen, samples, seed, workers or os.cpu_count() or 1,
+                           None if no_cache else default_cache_dir(), prog.report)
+    page = markdown(rows, "Robot descriptions from the wild, audited", command, versions())
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "corpus.json").write_text(json.dumps([corpus_.as_dict(r) for r in rows],
+                                                indent=1, default=str))
+    for path in (out / "corpus.md", docs):
+        if path is not None:
+            path.write_text(page)
+            _say(f"wrote {path}")
+    audited = [r for r in rows if not r.error]
+    bad = [r.name for r in audited if not r.passed]
+    _say(f"{len(audited) - len(bad)} of {len(audited)} audited descriptions pass"
+         + (f"; {len(rows) - len(audited)} not audited" if len(rows) > len(audited) else ""))
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
+@_user_errors
 def validate(
     out: OutOpt = Path("dynval-out"),
     set_: SetOpt = None,

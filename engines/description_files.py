@@ -128,13 +128,13 @@ def package_dirs(extra: Sequence[Path | str] = ()) -> list[Path]:
     for its ``package://example-robot-data/robots/...`` URIs).  Duplicates are dropped."""
     dirs = [Path(d) for d in extra]
     dirs += [Path(d) for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if d]
-    robots = _example_robot_data_robots()
+    robots = example_robot_data_robots()
     if robots is not None:
         dirs += [robots, robots.parent.parent]
     return list(dict.fromkeys(dirs))
 
 
-def _example_robot_data_robots() -> Path | None:
+def example_robot_data_robots() -> Path | None:
     """example-robot-data's robots folder if the package is installed (found from its
     metadata, without importing it)."""
     from importlib.metadata import PackageNotFoundError, distribution
@@ -457,3 +457,10 @@ def prepare_mjcf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     return Prepared(source=source, path=source,
                     notes=("the MJCF is loaded as written, geometry included: MuJoCo resolves "
                            "its own meshes",))
+
+
+def pybullet_data_dir() -> Path:
+    """The folder of the descriptions that ship with PyBullet (``pybullet_data``)."""
+    import pybullet_data
+
+    return Path(pybullet_data.getDataPath())

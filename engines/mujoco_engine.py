@@ -604,8 +604,8 @@ class MujocoTerms(_MujocoModel):
         """Switch off what MuJoCo adds to rigid-body dynamics (in its inverse dynamics and
         its steps; armature also in M): constraints (contacts, joint limits, equalities
         such as a URDF's mimic, friction loss), passive forces (damping, springs, gravity
-        compensation, fluid drag), actuators and armature.  Returns what the file had on,
-        one phrase each."""
+        compensation, fluid drag), actuators and armature; and step by semi-implicit
+        Euler, the scheme L3 compares.  Returns what the file had on, one phrase each."""
         m = self.model
         found = [(int(np.sum(m.jnt_limited)), "joint limits"),
                  (m.neq, "equality constraints (a URDF's mimic joints)"),
@@ -616,13 +616,16 @@ class MujocoTerms(_MujocoModel):
                  (int(np.sum(m.body_gravcomp > 0)), "gravity compensation"),
                  (m.nu, "actuators"),
                  (int(m.opt.density > 0 or m.opt.viscosity > 0), "fluid forces"),
-                 (m.ngeom, "contacts between geoms")]
+                 (m.ngeom, "contacts between geoms"),
+                 (int(m.opt.integrator != mujoco.mjtIntegrator.mjINT_EULER),
+                  "its integrator other than semi-implicit Euler")]
         off = mujoco.mjtDisableBit
         m.opt.disableflags |= int(off.mjDSBL_CONSTRAINT | off.mjDSBL_SPRING
                                   | off.mjDSBL_DAMPER | off.mjDSBL_ACTUATION)
         m.dof_armature[:] = 0.0
         m.body_gravcomp[:] = 0.0
         m.opt.density = m.opt.viscosity = 0.0
+        m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER  # the scheme L3 compares
         return [f"{what} ({count})" for count, what in found if count]
 
     def _set(self, q: np.ndarray, v: np.ndarray | None = None) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pinocchio as pin
 
-from dynval.engines import DescriptionError
-from dynval.engines.base import JOINT_UNITS, JointLimit, LinkInertial
+from dynval.engines import DescriptionError, EngineRefusalError
+from dynval.engines.base import JOINT_UNITS, JointLimit, LinkInertial, cross3
 
 
 def _continuous_as_revolute(urdf: str) -> str:
@@ -33,6 +33,41 @@ def _continuous_as_revolute(urdf: str) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
+def _place_welded_root(model: pin.Model, path: Path) -> None:
+    """Pinocchio's MJCF reader puts a root body welded to the world (no joint) at the
+    origin, where MuJoCo puts it at its ``pos`` and ``quat``: that placement is put back on
+    everything attached to the world, so that frames are where the file says.  Only a
+    root given by pos and quat (w, x, y, z) is placed; another orientation is left as
+    Pinocchio read it (and a frame comparison will show it)."""
+    import xml.etree.ElementTree as ET
+
+    world = ET.parse(str(path)).getroot().find("worldbody")
+    roots = [] if world is None else world.findall("body")
+    if len(roots) != 1 or roots[0].find("joint") is not None \
+            or roots[0].find("freejoint") is not None \
+            or any(roots[0].get(k) for k in ("euler", "axisangle", "xyaxes", "zaxis")):
+        return
+    pos = np.array([float(x) for x in roots[0].get("pos", "0 0 0").split()])
+    w, x, y, z = (float(v) for v in roots[0].get("quat", "1 0 0 0").split())
+    placement = pin.SE3(pin.Quaternion(w, x, y, z).normalized().toRotationMatrix(), pos)
+    for j in range(1, model.njoints):
+        if model.parents[j] == 0:
+            model.jointPlacements[j] = placement * model.jointPlacements[j]
+    for f in model.frames:
+        if f.parentJoint == 0 and f.name != "universe":
+            f.placement = placement * f.placement
+
+
+def _free_flyer_from_world(model: pin.Model, path: Path) -> None:
+    """An MJCF's free joint read as MuJoCo reads it: its q places the body in the world
+    (MuJoCo's qpos0 is the body's pos), where Pinocchio's MJCF reader puts the body's pos
+    under the free flyer as a fixed offset."""
+    if model.njoints < 2 or model.joints[1].shortname() != "JointModelFreeFlyer" \
+            or model.parents[1] != 0:
+        raise DescriptionError(f"{path}: no free joint at the root")
+    model.jointPlacements[1] = pin.SE3.Identity()
+
+
 class PinocchioTerms:
     """M(q), bias, gravity and inverse dynamics of a URDF; ``floating`` puts its root link
     on a free flyer.  Pinocchio orders a URDF's joints its own way; ``joint_names`` gives
@@ -50,6 +85,9 @@ class PinocchioTerms:
         try:
             if mjcf:  # its own free joint, if it has one, is Pinocchio's free flyer
                 self.model = pin.buildModelFromMJCF(str(path))
+                _place_welded_root(self.model, Path(path))
+                if floating:
+                    _free_flyer_from_world(self.model, Path(path))
             elif floating:
                 xml = _continuous_as_revolute(Path(path).read_text())
                 self.model = pin.buildModelFromXML(xml, pin.JointModelFreeFlyer())
@@ -72,7 +110,11 @@ class PinocchioTerms:
         if joint_names is not None:
             missing = [n for n in joint_names if not self.model.existJointName(n)]
             if missing:
-                raise DescriptionError(f"{path}: URDF model has no joint named {missing[0]!r}")
+                error = EngineRefusalError if mjcf else DescriptionError
+                raise error(f"{path}: Pinocchio's model of it has no joint named "
+                            f"{missing[0]!r}" + (" (its MJCF reader merges the joints of one "
+                                                 "body into one, or leaves a body out)"
+                                                 if mjcf else ""))
             ids = [self.model.getJointId(n) for n in joint_names]
             unsupported = [(n, self.model.joints[i].nv) for n, i in zip(joint_names, ids,
                                                                          strict=True)
@@ -112,9 +154,20 @@ class PinocchioTerms:
         return out
 
     def mass_matrix(self, q: np.ndarray) -> np.ndarray:
-        M = pin.crba(self.model, self.data, self._q(q))
-        M = np.triu(M) + np.triu(M, 1).T
+        M = pin.crba(self.model, self.data, self._q(q))  # its upper triangle
+        lower = np.tril_indices(self.model.nv, -1)
+        M[lower] = M.T[lower]
         return M[np.ix_(self._iv, self._iv)]
+
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        """The accelerations under joint forces tau, by the articulated-body algorithm
+        (O(n), no mass matrix formed)."""
+        a = pin.aba(self.model, self.data, self._q(q), self._v(v), self._v(tau))
+        return a[self._iv].copy()
+
+    def acceleration(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Unforced forward dynamics vdot(q, v) (gravity only)."""
+        return self.forward_dynamics(q, v, np.zeros(len(self._iv)))
 
     def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
         return self.inverse_dynamics(q, v, np.zeros(len(self._iv)))
@@ -251,7 +304,7 @@ class PinocchioFreeRoot:
     def _R_T(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pinocchio's q, R_WB and T for a MuJoCo-convention q."""
         quat = np.asarray(q[3:7], dtype=float) / np.linalg.norm(q[3:7])
-        q_pin = np.r_[q[0:3], quat[1:4], quat[0], q[7:]]
+        q_pin = np.concatenate((q[0:3], quat[1:4], quat[0:1], q[7:]))
         R = pin.Quaternion(quat[0], quat[1], quat[2], quat[3]).toRotationMatrix()
         T = np.eye(len(q) - 1)
         T[0:3, 0:3] = R.T
@@ -264,7 +317,7 @@ class PinocchioFreeRoot:
     def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
         q_pin, R, T = self._R_T(q)
         c = np.zeros(len(v))
-        c[0:3] = -np.cross(v[3:6], R.T @ v[0:3])
+        c[0:3] = -cross3(v[3:6], R.T @ v[0:3])
         return T.T @ self.terms.inverse_dynamics(q_pin, T @ v, T @ vdot + c)
 
     def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -272,6 +325,20 @@ class PinocchioFreeRoot:
 
     def gravity(self, q: np.ndarray) -> np.ndarray:
         return self.bias(q, np.zeros(len(q) - 1))
+
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        """vdot under generalised forces tau: Pinocchio's articulated-body algorithm on
+        v_pin = T v and tau_pin = T tau (T's blocks are orthogonal, so T^-T = T), then
+        vdot = T^-1 (a_pin - c) with T^-1 = diag(R_WB, I, I) (class docstring)."""
+        q_pin, R, T = self._R_T(q)
+        out = self.terms.forward_dynamics(q_pin, T @ v, T @ tau)
+        out[0:3] += cross3(v[3:6], R.T @ v[0:3])  # less c
+        out[0:3] = R @ out[0:3]
+        return out
+
+    def acceleration(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Unforced forward dynamics vdot(q, v) (gravity only)."""
+        return self.forward_dynamics(q, v, np.zeros(len(v)))
 
     def frame_position(self, name: str, q: np.ndarray,
                        offset: np.ndarray | None = None) -> np.ndarray:

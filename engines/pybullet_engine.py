@@ -7,7 +7,9 @@ and joint damping are set to zero; inertia is read from the file
 rotates its inertial frame accordingly); every pose PyBullet reports (LINK_FRAME
 included) is a link's inertial (centre-of-mass) frame, converted back to the link frame
 here; calculateJacobian takes its point from the link origin along the inertial frame's
-axes; external forces are re-applied every step (PyBullet clears them); joints are looked up
+axes; calculateInverseDynamics and calculateJacobian work in the base's inertial frame
+(a fixed base whose <inertial> is turned gets gravity and Jacobians turned here);
+external forces are re-applied every step (PyBullet clears them); joints are looked up
 by name (PyBullet numbers them in file order, fixed joints included).
 """
 
@@ -709,6 +711,11 @@ class PybulletTerms(_Client):
             raise DescriptionError(f"{path}: joint {fixed[0]!r} is fixed")
         # position in PyBullet's q vector of each named joint
         self._order = np.array([self.movable.index(j) for j in idx], dtype=int)
+        # PyBullet's inverse dynamics and Jacobians work in the base's inertial frame: a
+        # fixed base whose <inertial> is turned turns gravity and the Jacobians with it
+        self._g = np.asarray(gravity, dtype=float)
+        self._R_WI = _quat_xyzw_to_R(self.client.getBasePositionAndOrientation(self.body)[1])
+        self._turned = not floating and not np.array_equal(self._R_WI, _I3)
 
     def _engine_q(self, x: np.ndarray) -> list[float]:
         """A vector in the caller's joint order as PyBullet's (moving joints, file order)."""
@@ -724,8 +731,12 @@ class PybulletTerms(_Client):
         return M[np.ix_(self._order, self._order)]
 
     def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        if self._turned:  # gravity in the base's inertial axes, for this call only
+            self.client.setGravity(*(self._R_WI.T @ self._g))
         tau = self.client.calculateInverseDynamics(self.body, self._engine_q(q),
                                                    self._engine_q(v), self._engine_q(vdot))
+        if self._turned:
+            self.client.setGravity(*self._g)
         return np.array(tau)[self._order]
 
     def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -775,7 +786,8 @@ class PybulletTerms(_Client):
         r = np.zeros(3) if offset is None else np.asarray(offset, dtype=float)
         zero = [0.0] * len(qe)
         J, _ = self.client.calculateJacobian(self.body, li, list(R_LI.T @ r), qe, zero, zero)
-        return np.array(J)[:, self._order]
+        J = np.array(J)[:, self._order]
+        return self._R_WI @ J if self._turned else J  # from the base's inertial axes
 
 
 class PybulletFreeRoot:
@@ -835,18 +847,18 @@ class PybulletFreeRoot:
         w_I x v_I (class docstring)."""
         R, T = self._T(q)
         v_pb, a_pb = T @ v, T @ vdot
-        a_pb[3:6] += (-self.R_BI.T @ np.cross(v[3:6], R.T @ v[0:3])
-                      + np.cross(v_pb[0:3], v_pb[3:6]))
+        a_pb[3:6] += (-self.R_BI.T @ cross3(v[3:6], R.T @ v[0:3])
+                      + cross3(v_pb[0:3], v_pb[3:6]))
         R_WI = R @ self.R_BI  # its X-Y-Z angles, handed over as Z-Y-X ones
         xyz = [np.arctan2(-R_WI[1, 2], R_WI[2, 2]),
                np.arctan2(R_WI[0, 2], np.hypot(R_WI[0, 0], R_WI[0, 1])),
                np.arctan2(-R_WI[0, 1], R_WI[0, 0])]
-        q_pb = np.r_[q[0:3] + R @ self.p_BI, self.client.getQuaternionFromEuler(xyz),
-                     (self._P @ np.r_[np.zeros(6), q[7:]])[6:]]
+        q_pb = np.concatenate((q[0:3] + R @ self.p_BI,
+                               self.client.getQuaternionFromEuler(xyz),
+                               (self._P[6:, 6:] @ q[7:])))
         out = np.array(self.client.calculateInverseDynamics(
-            self.body, [float(x) for x in q_pb], [float(x) for x in v_pb],
-            [float(x) for x in a_pb]))
-        return T.T @ np.r_[out[3:6], out[0:3], out[6:]]
+            self.body, q_pb.tolist(), v_pb.tolist(), a_pb.tolist()))
+        return T.T @ np.concatenate((out[3:6], out[0:3], out[6:]))
 
     def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
         return self.inverse_dynamics(q, v, np.zeros(len(v)))

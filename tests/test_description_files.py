@@ -62,9 +62,9 @@ def tags(path: Path) -> Counter[str]:
 
 
 def example_robot_data() -> Path:
-    from dynval.engines.description_files import _example_robot_data_robots
+    from dynval.engines.description_files import example_robot_data_robots
 
-    robots = _example_robot_data_robots()
+    robots = example_robot_data_robots()
     if robots is None:
         pytest.skip("example-robot-data is not installed")
     return robots

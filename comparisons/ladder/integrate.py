@@ -3,6 +3,7 @@ MuJoCo's "Euler" and PyBullet use, and classical RK4 as the accuracy reference."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -38,21 +39,33 @@ def integrate_rk4(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], q0: np.nd
 # joint rates), MuJoCo's free-joint convention (dynval.model) ------------------------------
 
 def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Hamilton product of two quaternions (w, x, y, z)."""
-    return np.r_[a[0] * b[0] - a[1:] @ b[1:],
-                 a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])]
+    """Hamilton product of two quaternions (w, x, y, z), written out: called at every step,
+    where numpy's small-array helpers would cost more than the arithmetic."""
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return np.array([aw * bw - ax * bx - ay * by - az * bz,
+                     aw * bx + bw * ax + ay * bz - az * by,
+                     aw * by + bw * ay + az * bx - ax * bz,
+                     aw * bz + bw * az + ax * by - ay * bx])
 
 
 def free_root_position_step(q: np.ndarray, v: np.ndarray, dt: float) -> np.ndarray:
     """q one step dt later at velocity v, as MuJoCo's mj_integratePos moves a free joint:
     p += v_W dt; quat <- normalised quat times the rotation by w_B dt (body frame, so it
     multiplies on the right); joints += rates dt."""
-    w = v[3:6]
-    angle = float(np.linalg.norm(w))
-    axis = w / angle if angle > 0.0 else np.zeros(3)
-    quat = q[3:7] / np.linalg.norm(q[3:7])
-    turn = np.r_[np.cos(0.5 * angle * dt), np.sin(0.5 * angle * dt) * axis]
-    return np.r_[q[0:3] + v[0:3] * dt, _quat_mul(quat, turn), q[7:] + v[6:] * dt]
+    out = np.empty(len(q))
+    wx, wy, wz = float(v[3]), float(v[4]), float(v[5])
+    angle = math.sqrt(wx * wx + wy * wy + wz * wz)
+    if not math.isfinite(angle):  # a diverged run: the caller sees the non-finite state
+        out[:] = np.nan
+        return out
+    s = math.sin(0.5 * angle * dt) / angle if angle > 0.0 else 0.0
+    quat = q[3:7] / math.sqrt(float(q[3:7] @ q[3:7]))
+    turn = np.array([math.cos(0.5 * angle * dt), s * wx, s * wy, s * wz])
+    out[0:3] = q[0:3] + v[0:3] * dt
+    out[3:7] = _quat_mul(quat, turn)
+    out[7:] = q[7:] + v[6:] * dt
+    return out
 
 
 def integrate_free_euler(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], q0: np.ndarray,

@@ -41,7 +41,7 @@ from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, random_states
 from dynval.comparisons.own_model import loading, swing
 from dynval.comparisons.own_model.l0 import PYBULLET_REASON, l0_rows, name_findings
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
-from dynval.model import ModelError, call, capabilities, check_model
+from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
 
 FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
 MIN_RATIO = swing.MIN_RATIO
@@ -64,6 +64,7 @@ class OwnAudit:
     notes: list[str] = field(default_factory=list)
     engines: tuple[str, ...] = ()
     refused: dict[str, str] = field(default_factory=dict)
+    dof: int = 0  # entries of v (a free root's six included)
 
     @property
     def failures(self) -> list[TermResult]:
@@ -79,9 +80,10 @@ class OwnAudit:
 
     @property
     def passed(self) -> bool:
-        """Every compared figure within its tolerance, and no engine kept out by a fault
-        of the file (an L0 row of its own)."""
-        return not (self.failures or self.l0_failures or self.l3_failures)
+        """Something compared, every compared figure within its tolerance, and no engine
+        kept out by a fault of the file (an L0 row of its own)."""
+        return bool(self.results) and not (self.failures or self.l0_failures
+                                           or self.l3_failures)
 
     def explain_l3(self, row: dict) -> str:
         """One failing L3 row in words: who diverged, what differs by how much, or what
@@ -165,7 +167,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     if "pinocchio" in loaded.engines and loaded.findings:
         name_findings(audit.l0, loaded.engines["pinocchio"].welded_links(), loaded.findings)
     engines = {e: t for e, t in loaded.engines.items() if e != reference}
-    audit.engines = tuple(engines)
+    audit.engines, audit.dof = tuple(engines), n
     has = capabilities(model)
     states = random_states(samples, seed, n)
     if free:  # q = (p, unit quaternion w, x, y, z, joints): the draw's rotation vector
@@ -189,6 +191,8 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         q0, v0 = states[0][:2] if free else (states[0][0], np.zeros(n))
         try:
             qdd(q0, v0)
+        except NonFiniteError:
+            pass  # a swing that diverges at once: L3's finding, made there
         except np.linalg.LinAlgError:
             audit.unchecked.append(f"{label}'s mass matrix is singular at the start (a moving "
                                    "body without mass or inertia): L3 cannot integrate it")
@@ -299,7 +303,6 @@ def _accelerations(model: Any, label: str, n: int, has: list[str]
             out = np.linalg.solve(call(model, label, "mass_matrix", (n, n), q),
                                   -call(model, label, "bias", (n,), q, v))
             if not np.all(np.isfinite(out)):
-                from dynval.model import NonFiniteError
                 raise NonFiniteError(f"{label}'s accelerations went non-finite")
             return out
         return qdd

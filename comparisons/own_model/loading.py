@@ -131,10 +131,6 @@ def load(prepared: Any, joint_names: Sequence[str], gravity: Sequence[float],
         loaded.refused["pybullet"] = ("dynval reads an MJCF in MuJoCo and Pinocchio; PyBullet's "
                                       "MJCF importer builds separate bodies, not one tree")
         del makers["pybullet"]
-        if free:
-            loaded.refused["pinocchio"] = ("an MJCF's free joint is audited in MuJoCo (Pinocchio's "
-                                           "free flyer is compared on a URDF)")
-            del makers["pinocchio"]
     for name, make in makers.items():
         try:
             engine = make()

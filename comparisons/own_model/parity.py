@@ -45,6 +45,13 @@ class EngineModel:
     def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
         return self.engine.inverse_dynamics(q, v, vdot)
 
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        """The engine's own forward dynamics where it has one (Pinocchio's articulated-body
+        algorithm), else M \\ (tau - bias)."""
+        if callable(getattr(self.engine, "forward_dynamics", None)):
+            return self.engine.forward_dynamics(q, v, tau)
+        return np.linalg.solve(self.mass_matrix(q), tau - self.bias(q, v))
+
     def frame_position(self, name: str, q: np.ndarray) -> np.ndarray:
         return self.engine.frame_position(name, q)
 
@@ -85,6 +92,10 @@ def parity_audit(description: Path | str, samples: int = 200, seed: int = 0,
         raise DescriptionError(f"{description}: its root moves on a free joint; audit it "
                                "with base 'free'")
     free = own_free or base == "free"
+    if free and prepared.root_link == "world":
+        raise DescriptionError(f"{description}: its root link is 'world', the URDF convention "
+                               "for a robot fixed to the world (MuJoCo reads it as the world "
+                               "itself): audit it with a fixed base")
     if not joints and not free:
         raise DescriptionError(f"{description}: no joint moves on a fixed base; audit its "
                                "free motion with base 'free'")

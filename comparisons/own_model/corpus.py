@@ -1,0 +1,197 @@
+"""The corpus: every robot description of example-robot-data (an installable package) and
+of pybullet_data (it ships with PyBullet), audited engine against engine as a user would
+audit their own (``dynval audit --description FILE``), on the task graph with the
+results cache, and written as one table.
+
+A description is a robot when a joint moves in it (a URDF's revolute, continuous or
+prismatic joint; an MJCF's hinge or slide).  Its base is free when its root link carries
+mass (PyBullet can float it; the free-root conventions are then audited too) and fixed
+otherwise; an MJCF's own free joint makes it free.  Each row says which engines loaded
+the file, the worst error of each term against the reference engine (Pinocchio where it
+loads the file), the findings in the file and, where the robot does not pass, the
+causes: a finding is a fact about the file or an engine, never a false alarm.
+"""
+
+from __future__ import annotations
+
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from dynval.engines import DescriptionError
+from dynval.model import ModelError
+
+SOURCES = ("example-robot-data", "pybullet_data")
+# the ci subset: small, quick robots of pybullet_data (it ships with PyBullet, so every CI
+# machine has it), a fixed and a free base, a chain, a branched tree and an MJCF
+CI_SUBSET = ("pybullet_data/cartpole.urdf", "pybullet_data/kuka_iiwa/model.urdf",
+             "pybullet_data/pendulum5.urdf", "pybullet_data/quadruped/minitaur.urdf",
+             "pybullet_data/mjcf/inverted_double_pendulum.xml")
+TERMS = ("M", "bias", "G", "tau", "frames")
+MOVING = ("revolute", "continuous", "prismatic")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One corpus description: its name (source/relative path), file and base."""
+
+    name: str
+    path: Path
+    base: str
+
+
+@dataclass
+class CorpusRow:
+    """One description's audit, as the table shows it."""
+
+    name: str
+    dof: int = 0
+    base: str = ""
+    reference: str = ""
+    loaded: tuple[str, ...] = ()
+    refused: dict[str, str] = field(default_factory=dict)
+    worst: dict[str, dict[str, float]] = field(default_factory=dict)  # engine -> term -> err
+    l0: str = ""
+    l3: str = ""
+    findings: list[str] = field(default_factory=list)
+    causes: list[str] = field(default_factory=list)
+    passed: bool = False
+    error: str = ""
+    seconds: float = 0.0
+
+
+def _root_has_mass(root: ET.Element) -> bool:
+    """Whether a URDF's root link (the one no joint has as child) has a positive mass."""
+    children = {j.find("child").get("link") for j in root.iter("joint")
+                if j.find("child") is not None}
+    for link in root.findall("link"):
+        if link.get("name") not in children:
+            mass = link.find("inertial/mass")
+            return mass is not None and float(mass.get("value", "0")) > 0.0
+    return False
+
+
+def classify(path: Path) -> str | None:
+    """"fixed" or "free" for a robot description, None for anything else (an object, a
+    scene, a file that is not a robot description)."""
+    try:
+        text = path.read_text(errors="replace").strip().strip("\x00")
+        root = ET.fromstring(text)
+    except (OSError, ET.ParseError):
+        return "fixed" if path.suffix == ".urdf" else None  # its audit will say why
+    if root.tag == "robot":
+        if not any(j.get("type") in MOVING for j in root.iter("joint")):
+            return None
+        return "free" if _root_has_mass(root) else "fixed"
+    if root.tag == "mujoco":
+        types = [j.get("type", "hinge") for j in root.iter("joint")]
+        return "fixed" if any(t in ("hinge", "slide") for t in types) else None
+    return None
+
+
+def entries(sources: tuple[str, ...] = SOURCES) -> list[Entry]:
+    """Every robot description of the sources installed here, sorted by name (pybullet_data's
+    thousand random_urdfs are test data, not robots)."""
+    from dynval.engines.description_files import example_robot_data_robots, pybullet_data_dir
+
+    out = []
+    for source in sources:
+        if source == "example-robot-data":
+            folder = example_robot_data_robots()
+            if folder is None:
+                raise DescriptionError("example-robot-data is not installed: pip install "
+                                       "example-robot-data (or dynval[corpus])")
+            files = sorted(folder.rglob("*.urdf"))
+        elif source == "pybullet_data":
+            folder = pybullet_data_dir()
+            files = sorted([*folder.rglob("*.urdf"), *(folder / "mjcf").glob("*.xml")])
+            files = [f for f in files if "random_urdfs" not in f.parts]
+        else:
+            raise DescriptionError(f"unknown corpus source {source!r}; known: "
+                                   f"{', '.join(SOURCES)}")
+        for f in files:
+            base = classify(f)
+            if base is not None:
+                out.append(Entry(f"{source}/{f.relative_to(folder).as_posix()}", f, base))
+    return sorted(out, key=lambda e: e.name)
+
+
+def _causes(audit) -> list[str]:
+    """Why a description does not pass, one short phrase each, from its audit."""
+    from dynval.comparisons.own_model.loading import ENGINE_LABELS
+
+    out = []
+    for e, why in audit.refused.items():
+        kind = ("an impossible inertia in the file" if "positive definite" in why
+                or "triangle" in why or "point mass" in why
+                else why)
+        out.append(f"{ENGINE_LABELS[e]} refuses it: {kind}")
+    out += [f"L0 {r['engine']}: {r['quantity']} ({r['reason']})" for r in audit.l0_failures
+            if r["quantity"] != "loads the file"]
+    out += [f"L2 {r.term} vs {r.reference}: {r.max_rel_error:.2g}" for r in audit.failures]
+    out += [audit.explain_l3(r).split(": L3 ", 1)[-1] for r in audit.l3_failures]
+    return out
+
+
+def audit_entry(name: str, path: str, base: str, samples: int, seed: int) -> CorpusRow:
+    """One description audited engine against engine (the task the corpus runs)."""
+    from dynval.comparisons.own_model.parity import parity_audit
+
+    start = time.perf_counter()
+    row = CorpusRow(name, base=base)
+    try:
+        audit = parity_audit(Path(path), samples, seed, base=None if path.endswith(".xml")
+                             else base)
+    except (DescriptionError, ModelError) as exc:
+        row.error = str(exc).replace(str(Path(path).parent) + "/", "")
+        row.seconds = time.perf_counter() - start
+        return row
+    row.reference = audit.label
+    row.dof = audit.dof
+    row.loaded = (audit.label, *audit.engines)
+    row.refused = dict(audit.refused)
+    for r in audit.results:
+        term = "frames" if r.term.startswith(("p[", "J[")) else r.term
+        if term in TERMS:
+            per = row.worst.setdefault(r.reference, {})
+            per[term] = max(per.get(term, 0.0), r.max_rel_error)
+    row.l0 = "agrees" if not audit.l0_failures else "differs"
+    judged = [r for r in audit.l3 if r["tolerance"] is not None]
+    row.l3 = ("agrees" if judged and not audit.l3_failures
+              else "differs" if audit.l3_failures else "not run")
+    row.findings = list(audit.findings)
+    row.passed = audit.passed
+    row.causes = [] if audit.passed else _causes(audit)
+    row.seconds = time.perf_counter() - start
+    return row
+
+
+def as_dict(row: CorpusRow) -> dict:
+    """A row as JSON."""
+    return asdict(row)
+
+
+def select(sources: tuple[str, ...], subset: str | None) -> list[Entry]:
+    """The entries of the sources, or the named subset ("ci") of them."""
+    if subset is None:
+        return entries(sources)
+    if subset != "ci":
+        raise DescriptionError(f"unknown corpus subset {subset!r}; known: ci")
+    chosen = [e for e in entries(("pybullet_data",)) if e.name in CI_SUBSET]
+    if len(chosen) != len(CI_SUBSET):
+        missing = sorted(set(CI_SUBSET) - {e.name for e in chosen})
+        raise DescriptionError(f"the ci subset names {missing[0]}, which is not installed")
+    return chosen
+
+
+def run(chosen: list[Entry], samples: int, seed: int, workers: int, cache_dir: Path | None,
+        report=None) -> list[CorpusRow]:
+    """Audit every chosen description as one task each (the results cache keyed by the
+    file's content and dynval's source), on ``workers`` processes; rows in entry order."""
+    from dynval.comparisons.run.tasks import Task, execute
+
+    tasks = [Task(e.name, "corpus", audit_entry, (e.name, str(e.path), e.base, samples, seed),
+                  inputs=(e.path,)) for e in chosen]
+    outcomes = execute(tasks, workers, cache_dir=cache_dir, report=report)
+    return [outcomes[e.name].get() for e in chosen]

@@ -1,0 +1,327 @@
+"""Any robot: descriptions as they come, audited with no false alarm and every difference
+named.  Small inline descriptions reproduce each false alarm real description packages
+raised (fixed children, engine extras in the terms, packages, chaos, engines refusing,
+near-zero terms, free joints in an MJCF) and each must-catch (a mass, a centre of mass, a
+sign)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from dynval.comparisons.cli import app
+from dynval.comparisons.own_model import swing
+from dynval.comparisons.own_model.audit import audit_model
+from dynval.comparisons.own_model.parity import EngineModel, parity_audit
+from dynval.comparisons.own_model.terms import FLOOR, Term, scales
+from dynval.engines.pinocchio_engine import PinocchioTerms
+from dynval.model import ModelError
+
+runner = CliRunner()
+
+
+def inertial(mass: float, xyz: str = "0 0 -0.2", rpy: str = "0.3 0.2 0.1",
+             ixx: float = 0.02, iyy: float = 0.03, izz: float = 0.04, ixy: float = 0.001
+             ) -> str:
+    return (f'<inertial><origin xyz="{xyz}" rpy="{rpy}"/><mass value="{mass}"/>'
+            f'<inertia ixx="{ixx}" ixy="{ixy}" ixz="0" iyy="{iyy}" iyz="0" izz="{izz}"/>'
+            "</inertial>")
+
+
+def arm(tmp: Path, *, extra_joint: str = "", sensor: str = inertial(0.3, "0.05 0 0"),
+        upper: str = inertial(1.0), lower: str = inertial(0.7, "0 0 -0.25"),
+        mesh: str = "", axis: str = "0 1 0", name: str = "arm.urdf", root: str = "world",
+        root_inertial: str = "") -> Path:
+    """A two-joint arm with a sensor welded to its forearm and a rotated inertial frame
+    on every link: what real descriptions look like."""
+    text = f"""<?xml version="1.0"?>
+<robot name="arm">
+  <link name="world"/>
+  <link name="upper">{upper}{mesh}</link>
+  <link name="fore">{lower}</link>
+  <link name="sensor">{sensor}</link>
+  <joint name="base_joint" type="fixed"><parent link="world"/><child link="upper"/></joint>
+  <joint name="shoulder" type="revolute"><parent link="world"/><child link="upper"/>
+    <origin xyz="0 0 1" rpy="0.1 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-0.5" upper="0.5" effort="10" velocity="1"/>
+    <dynamics damping="0.7" friction="0.3"/></joint>
+  <joint name="elbow" type="revolute"><parent link="upper"/><child link="fore"/>
+    <origin xyz="0 0.1 -0.4" rpy="0 0.2 0"/><axis xyz="{axis}"/>
+    <limit lower="-0.5" upper="0.5" effort="10" velocity="1"/>{extra_joint}</joint>
+  <joint name="mount" type="fixed"><parent link="fore"/><child link="sensor"/>
+    <origin xyz="0 0 -0.5" rpy="0.4 0 0"/></joint>
+</robot>"""
+    text = text.replace('  <joint name="base_joint" type="fixed"><parent link="world"/>'
+                        '<child link="upper"/></joint>\n', "")
+    path = tmp / name
+    text = text.replace('<link name="world"/>', f'<link name="world">{root_inertial}</link>')
+    path.write_text(text.replace('"world"', f'"{root}"'))
+    return path
+
+
+def model_of(path: Path, **kw) -> EngineModel:
+    """A correct model of the description: Pinocchio's algorithms on it."""
+    terms = PinocchioTerms(path, joint_names=["shoulder", "elbow"])
+    return EngineModel(terms, ["shoulder", "elbow"], ["sensor"], "fixed", **kw)
+
+
+# --- 2: a term audit audits terms; 4: like with like ---------------------------------------
+
+def test_a_correct_model_of_a_real_looking_arm_passes_every_rung(tmp_path):
+    """Limits, damping, friction, a welded sensor and rotated inertial frames: each a false
+    alarm before. States span +-pi, outside the limits; MuJoCo's inverse dynamics would add
+    the limit and damping forces, and L0 would compare the welded sensor alone."""
+    path = arm(tmp_path)
+    audit = audit_model(model_of(path), path, 40, 0)
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert audit.passed, ([audit.explain(r) for r in audit.failures]
+                          + [r for r in audit.l0_failures]
+                          + [audit.explain_l3(r) for r in audit.l3_failures])
+    bodies = {r["quantity"].split(":")[0] for r in audit.l0}
+    assert "body fore" in bodies and "body sensor" not in bodies  # merged alike
+    said = " ".join(audit.notes)
+    assert "joint limits (2)" in said and "joint damping (1)" in said
+    assert "friction loss (1)" in said
+
+
+def test_engines_add_their_extras_unless_switched_off(tmp_path):
+    """The reason for switching them off, measured: with limits and damping on, MuJoCo's
+    inverse dynamics at a state outside the limits is not M a + bias."""
+    from dynval.engines.mujoco_engine import MujocoTerms
+
+    path = arm(tmp_path)
+    q, v, a = np.array([1.2, -1.0]), np.array([0.5, -2.0]), np.array([1.0, 2.0])
+    bare = MujocoTerms(path, joint_names=["shoulder", "elbow"], rigid_body=True)
+    raw = MujocoTerms(path, joint_names=["shoulder", "elbow"])
+    pin = PinocchioTerms(path, joint_names=["shoulder", "elbow"])
+    ref = pin.inverse_dynamics(q, v, a)
+    np.testing.assert_allclose(bare.inverse_dynamics(q, v, a), ref, rtol=1e-12, atol=1e-12)
+    assert np.max(np.abs(raw.inverse_dynamics(q, v, a) - ref)) > 0.1
+
+
+def test_a_wrong_mass_is_caught_and_named_by_link_and_parameter(tmp_path):
+    """The model's forearm 1 % heavier than the description's: the terms fail, and the
+    regressor says which link and which parameter, with both values."""
+    path = arm(tmp_path)
+    heavy = arm(tmp_path, lower=inertial(0.707, "0 0 -0.25"), name="heavy.urdf")
+    audit = audit_model(model_of(heavy), path, 40, 0)
+    assert {"M", "tau"} <= {r.term for r in audit.failures}
+    said = " ".join(audit.findings)
+    assert "link `fore`" in said and "mass 1 kg in the description" in said, said
+    assert "1.007 kg implied" in said, said
+
+
+@pytest.mark.parametrize("variant", ["com", "axis", "fixed child"])
+def test_broken_variants_are_caught(tmp_path, variant):
+    """A centre of mass 1 mm off, an axis sign flipped, a welded child's mass dropped."""
+    path = arm(tmp_path)
+    broken = {"com": dict(lower=inertial(0.7, "0 0 -0.251")),
+              "axis": dict(axis="0 -1 0"),
+              "fixed child": dict(sensor="")}[variant]
+    audit = audit_model(model_of(arm(tmp_path, name="broken.urdf", **broken)), path, 40, 0)
+    assert not audit.passed
+    assert audit.failures or audit.l3_failures
+
+
+def test_a_bias_sign_flip_is_caught(tmp_path):
+    path = arm(tmp_path)
+
+    class Flipped(EngineModel):
+        def bias(self, q, v):
+            return 2 * self.gravity(q) - super().bias(q, v)  # C v with the wrong sign
+
+    model = Flipped(PinocchioTerms(path, joint_names=["shoulder", "elbow"]),
+                    ["shoulder", "elbow"], [], "fixed")
+    audit = audit_model(model, path, 40, 0)
+    assert {"bias", "C v"} <= {r.term for r in audit.failures}
+
+
+# --- 1: descriptions as they come --------------------------------------------------------
+
+def test_package_paths_resolve_and_a_missing_mesh_is_a_note(tmp_path):
+    pkg = tmp_path / "pkgs" / "armpkg" / "meshes"
+    pkg.mkdir(parents=True)
+    (pkg / "upper.stl").write_text("solid upper\nendsolid upper\n")
+    shape = '<geometry><mesh filename="package://armpkg/meshes/{}.stl"/></geometry>'
+    mesh = (f"<visual>{shape.format('upper')}</visual>"
+            f"<collision>{shape.format('missing')}</collision>")
+    path = arm(tmp_path, mesh=mesh)
+    res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",
+                              "--package-path", str(tmp_path / "pkgs")])
+    assert res.exit_code == 0, res.output
+    assert "1 of 2 meshes found, not found: package://armpkg/meshes/missing.stl" in res.output
+    res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20"])
+    assert res.exit_code == 0 and "0 of 2 meshes found" in res.output
+
+
+# --- 5: a refusing engine does not stop the others ----------------------------------------
+
+def test_an_impossible_inertia_is_a_finding_and_the_others_are_audited(tmp_path):
+    """A + B < C on the forearm: MuJoCo refuses the file, which is named with the link and
+    the condition; PyBullet and Pinocchio are audited; the verdict fails on the file."""
+    path = arm(tmp_path, lower=inertial(0.7, ixx=0.01, iyy=0.01, izz=0.05, ixy=0.0))
+    audit = parity_audit(path, 20, 0)
+    assert "mujoco" in audit.refused and "link 'fore' violates the triangle inequality" in \
+        audit.refused["mujoco"]
+    assert audit.engines == ("pybullet",) and audit.results
+    assert not audit.passed and audit.l0_failures[0]["quantity"] == "loads the file"
+    res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20"])
+    assert res.exit_code == 1 and "not checked: MuJoCo refuses arm.urdf" in res.output
+
+
+def test_an_engine_limitation_is_not_checked_and_not_a_finding(tmp_path):
+    """A free base whose root link has no <inertial>: PyBullet would give it 1 kg and
+    MuJoCo refuses a massless moving body, so neither is checked, the file is not at
+    fault, and with nothing compared the audit does not pass."""
+    path = arm(tmp_path, root="base")  # its root link has none
+    audit = parity_audit(path, 20, 0, base="free")
+    assert "1 kg" in audit.refused["pybullet"]
+    assert "without mass" in audit.refused["mujoco"]
+    assert audit.engines == () and not audit.results and not audit.passed
+    assert not any(r["quantity"] == "loads the file" for r in audit.l0)
+
+
+# --- 6: an error measure that cannot cry wolf -----------------------------------------------
+
+def test_scales_floor_near_zero_terms_at_the_family_scale():
+    """A bias that is exactly zero against 7.5e-37 is agreement; a term of its own scale
+    is measured against that scale; C v takes its operands' scale."""
+    zero = np.zeros((3, 2))
+    model = {"bias": zero, "G": np.full((3, 2), 10.0), "C v": np.full((3, 2), 1e-9)}
+    engine = {"bias": zero + 7.5e-37, "G": np.full((3, 2), 10.0), "C v": zero}
+
+    def t(name, operands=()):
+        return Term(name, "", None, None, "", "vector", "force", operands)
+    got = scales([t("bias"), t("G"), t("C v", ("bias", "G"))], model, engine)
+    assert got["bias"] == FLOOR * 10.0 and got["G"] == 10.0 and got["C v"] == 10.0
+    assert 7.5e-37 / got["bias"] < 1e-9  # round-off, not "relative 1"
+
+
+def test_tiny_velocities_pass_and_a_wrong_model_at_1e6_fails(tmp_path):
+    path = arm(tmp_path)
+    correct = model_of(path)
+
+    class Slow(EngineModel):  # states with velocities of 1e-6 rad/s: C v ~ 1e-12
+        pass
+
+    from dynval.comparisons.ladder import audit as ladder_audit
+
+    real = ladder_audit.random_states
+    try:
+        ladder_audit.random_states = lambda n, seed, dim: [
+            (q, v * 1e-6, a) for q, v, a in real(n, seed, dim)]
+        import dynval.comparisons.own_model.audit as own
+        own.random_states = ladder_audit.random_states
+        audit = audit_model(correct, path, 30, 0)
+        assert not audit.failures, [audit.explain(r) for r in audit.failures]
+
+        class Off(EngineModel):
+            def gravity(self, q):
+                return super().gravity(q) * (1 + 1e-6)
+
+            def bias(self, q, v):
+                return super().bias(q, v) + 1e-6 * super().gravity(q)
+        bad = Off(correct.engine, ["shoulder", "elbow"], [], "fixed")
+        assert {"bias", "G"} <= {r.term for r in audit_model(bad, path, 30, 0).failures}
+    finally:
+        ladder_audit.random_states = real
+        own.random_states = real
+
+
+# --- 3: trajectories judged by what chaos allows ------------------------------------------
+
+def test_the_envelope_grows_with_the_systems_own_sensitivity():
+    """Two runs whose difference grows a thousandfold: g is that growth, and the horizon
+    ends where the envelope reaches ENVELOPE_LIMIT."""
+    t = np.arange(2001)[:, None]
+    base = swing.Swing(np.zeros((2001, 1)))
+    perturbed = swing.Swing(swing.DELTA * np.exp(t / 100.0))
+    g = swing.growth(base, perturbed)
+    assert g[0] == 1.0 and abs(g[1000] / np.exp(10.0) - 1) < 1e-12
+    k = swing.horizon(g)
+    assert swing.SWING_TOL * g[k - 1] <= swing.ENVELOPE_LIMIT < swing.SWING_TOL * g[k]
+
+
+def test_a_diverging_model_is_an_l3_finding_and_keeps_l0_to_l2(tmp_path):
+    path = arm(tmp_path)
+    correct = model_of(path)
+
+    class Blows(EngineModel):  # its accelerations overflow once the arm swings far
+        def forward_dynamics(self, q, v, tau):
+            a = super().forward_dynamics(q, v, tau)
+            return np.full_like(a, np.inf) if abs(q[1]) > 1.0 else a
+
+    audit = audit_model(Blows(correct.engine, ["shoulder", "elbow"], [], "fixed"), path, 20,
+                        0)
+    assert audit.results and audit.l0  # L0-L2 kept
+    diverged = [r for r in audit.l3 if "diverged" in r]
+    assert diverged and all("the model diverged" in r["diverged"] for r in diverged)
+    assert all(not r["passed"] if "passed" in r else True for r in diverged)
+
+
+# --- 7: engine parity without a model --------------------------------------------------------
+
+FREE_MJCF = """<mujoco model="hopper">
+  <worldbody>
+    <body name="torso" pos="0 0 1">
+      <freejoint name="root"/>
+      <inertial pos="0.01 0 0.02" mass="3" diaginertia="0.1 0.2 0.25"/>
+      <body name="leg" pos="0 0.1 -0.2">
+        <joint name="hip" type="hinge" axis="0 1 0"/>
+        <inertial pos="0 0 -0.2" quat="0.9 0.1 0 0" mass="1" diaginertia="0.02 0.03 0.04"/>
+        <body name="foot" pos="0 0 -0.4">
+          <joint name="knee" type="slide" axis="0 0 1"/>
+          <inertial pos="0 0 -0.05" mass="0.3" diaginertia="0.001 0.002 0.002"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_an_mjcf_free_joint_is_audited_not_frozen(tmp_path):
+    path = tmp_path / "hopper.xml"
+    path.write_text(FREE_MJCF)
+    audit = parity_audit(path, 30, 0)
+    assert audit.label == "pinocchio" and audit.engines == ("mujoco",)
+    assert audit.dof == 8  # six of the free joint, two joints
+    assert audit.passed and audit.results is not None
+    fixed = model_of  # a model that leaves the free joint out is told so
+    with pytest.raises(ModelError, match="root moves on a free joint"):
+        class Fixed:
+            joint_names = ("hip", "knee")
+
+            def mass_matrix(self, q):
+                return np.eye(2)
+        audit_model(Fixed(), path, 3, 0)
+    del fixed
+
+
+def test_parity_cli_on_a_urdf_fixed_and_free(tmp_path):
+    path = arm(tmp_path)
+    res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",
+                              "--base", "free"])
+    assert res.exit_code == 2 and "root link is 'world'" in res.output, res.output
+    path = arm(tmp_path, root="base", root_inertial=inertial(2.0, "0.1 0 0"))
+    for extra in ([], ["--base", "free"]):
+        res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",
+                                  *extra])
+        assert res.exit_code == 0, res.output
+        assert "engines compared with pinocchio: mujoco, pybullet" in res.output
+
+
+@pytest.mark.parametrize("args, sentence", [
+    (["--description", "nowhere.urdf"], "no such description file"),
+    (["--description", "{bad}"], "not well-formed"),
+    (["--description", "{arm}", "--base", "floating"], "'fixed' or 'free'"),
+])
+def test_bad_descriptions_are_one_sentence(tmp_path, args, sentence):
+    bad = tmp_path / "bad.urdf"
+    bad.write_text("<robot><link name='a'>")
+    args = [a.format(bad=bad, arm=arm(tmp_path)) for a in args]
+    res = runner.invoke(app, ["audit", *args, "--samples", "5"])
+    assert res.exit_code == 2 and sentence in res.output and "Traceback" not in res.output
