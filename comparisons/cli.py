@@ -457,13 +457,19 @@ def corpus(
     out: OutOpt = Path("dynval-corpus"),
     docs: Annotated[Path | None, typer.Option(
         metavar="FILE", help="also write the table there (docs/corpus.md)")] = None,
+    variants: Annotated[bool, typer.Option(
+        "--variants", help="also break a correct model of each URDF five ways (a mass, a "
+                           "centre of mass, an axis, a welded child's mass, the sign of C v) "
+                           "and check that each is caught")] = False,
     no_cache: NoCacheOpt = False,
 ) -> None:
     """Every robot description of example-robot-data and pybullet_data audited engine
     against engine (MuJoCo, PyBullet, Pinocchio), as 'dynval audit --description' audits
-    one; writes corpus.json and corpus.md.  Exit 1 when a description does not pass."""
+    one; writes corpus.json and corpus.md.  Exit 1 when a description does not pass or a
+    broken variant is not caught."""
     import json
     import os
+    from dataclasses import asdict
 
     from dynval.comparisons.own_model import corpus as corpus_
     from dynval.comparisons.run.tasks import default_cache_dir
@@ -477,22 +483,41 @@ def corpus(
     chosen = corpus_.select(sources, subset)
     command = "dynval corpus" + (f" --subset {subset}" if subset else "") + "".join(
         f" --source {s}" for s in source or [])
-    with _cache_held(no_cache), TaskProgress(console, "descriptions") as prog:
-        rows = corpus_.run(chosen, samples, seed, workers or os.cpu_count() or 1,
-                           None if no_cache else default_cache_dir(), prog.report)
+    if variants:
+        command += " --variants"
+    cache = None if no_cache else default_cache_dir()
+    workers = workers or os.cpu_count() or 1
+    with _cache_held(no_cache):
+        with TaskProgress(console, "descriptions") as prog:
+            rows = corpus_.run(chosen, samples, seed, workers, cache, prog.report)
+        broken = []
+        if variants:
+            from dynval.comparisons.own_model import variants as variants_
+
+            with TaskProgress(console, "broken variants") as prog:
+                broken = variants_.run(chosen, samples, seed, workers, cache, prog.report)
     page = markdown(rows, "Robot descriptions from the wild, audited", command, versions())
+    if variants:
+        from dynval.reports.corpus import variants_markdown
+
+        page += "\n" + variants_markdown(broken)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "corpus.json").write_text(json.dumps([corpus_.as_dict(r) for r in rows],
-                                                indent=1, default=str))
+    (out / "corpus.json").write_text(json.dumps(
+        {"descriptions": [asdict(r) for r in rows], "variants": [asdict(r) for r in broken]},
+        indent=1, default=str))
     for path in (out / "corpus.md", docs):
         if path is not None:
             path.write_text(page)
             _say(f"wrote {path}")
     audited = [r for r in rows if not r.error]
     bad = [r.name for r in audited if not r.passed]
+    missed = [f"{r.name} [{r.variant}]" for r in broken if not r.error and not r.caught]
+    if variants:
+        _say(f"{sum(not r.error for r in broken) - len(missed)} of "
+             f"{sum(not r.error for r in broken)} broken variants caught")
     _say(f"{len(audited) - len(bad)} of {len(audited)} audited descriptions pass"
          + (f"; {len(rows) - len(audited)} not audited" if len(rows) > len(audited) else ""))
-    if bad:
+    if bad or missed:
         raise typer.Exit(1)
 
 

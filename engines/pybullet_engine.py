@@ -157,6 +157,12 @@ class _Client:
         self.floating = not fixed
         self.body = _load(self.client, path, fixed)
         c = self.client
+        try:
+            c.getBasePositionAndOrientation(self.body)
+        except pybullet.error:  # seen with 129 joints: past its 128-degree-of-freedom state
+            raise EngineRefusalError(
+                f"{path}: PyBullet loads it ({c.getNumJoints(self.body)} joints) but cannot "
+                "read its state back") from None
         self.joint_index: dict[str, int] = {}
         self.link_index: dict[str, int] = {c.getBodyInfo(self.body)[0].decode(): -1}
         for j in range(c.getNumJoints(self.body)):
@@ -714,8 +720,9 @@ class PybulletTerms(_Client):
         # PyBullet's inverse dynamics and Jacobians work in the base's inertial frame: a
         # fixed base whose <inertial> is turned turns gravity and the Jacobians with it
         self._g = np.asarray(gravity, dtype=float)
-        self._R_WI = _quat_xyzw_to_R(self.client.getBasePositionAndOrientation(self.body)[1])
-        self._turned = not floating and not np.array_equal(self._R_WI, _I3)
+        self._R_WI = _I3 if floating else _quat_xyzw_to_R(
+            self.client.getBasePositionAndOrientation(self.body)[1])
+        self._turned = not np.array_equal(self._R_WI, _I3)
 
     def _engine_q(self, x: np.ndarray) -> list[float]:
         """A vector in the caller's joint order as PyBullet's (moving joints, file order)."""

@@ -76,3 +76,36 @@ def markdown(rows: Sequence[Any], title: str, command: str, versions: dict[str, 
 def _row(cells: Sequence[str]) -> str:
     """One table row, pipes in a cell escaped."""
     return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def variants_markdown(rows: Sequence[Any]) -> str:
+    """The broken variants' section: caught per variant, named per inertial variant, and
+    one row per variant that was run."""
+    run = [r for r in rows if not r.error]
+    lines = ["## Broken variants", "",
+             "A correct model of each URDF (Pinocchio's algorithms on it) broken one way at "
+             "a time on its heaviest revolute link, audited (L0-L2) against the unbroken "
+             "file.  A break is visible when it moves a term by more than the audit's "
+             "tolerance.", "", _row(["variant", "run", "visible", "caught (of visible)",
+                                     "link named by the regressor (fixed base)"]),
+             _row(["---"] * 5)]
+    for variant in dict.fromkeys(r.variant for r in rows):
+        mine = [r for r in run if r.variant == variant]
+        seen = [r for r in mine if r.visible]
+        named = [r for r in seen if r.named is not None]
+        lines.append(_row([variant, str(len(mine)), str(len(seen)),
+                           str(sum(r.caught for r in seen)),
+                           f"{sum(r.named == 'named' for r in named)} named, "
+                           f"{sum(r.named == 'among candidates' for r in named)} among "
+                           f"candidates, of {len(named)}" if named else "-"]))
+    missed = [r for r in run if not r.caught or r.named == "not named"]
+    if missed:
+        lines += ["", "Not caught, or caught without the link named (the "
+                  "break's effect is the model's largest term error against Pinocchio on "
+                  "the unbroken file: zero where the dynamics cannot see the break):", "",
+                  _row(["description", "variant", "target", "effect", "caught", "failed",
+                        "regressor"]), _row(["---"] * 7)]
+        lines += [_row([r.name, r.variant, r.target, f"{r.effect:.1e}",
+                        "yes" if r.caught else "NO", ", ".join(r.failed), r.finding or "-"])
+                  for r in missed]
+    return "\n".join(lines) + "\n"

@@ -325,3 +325,38 @@ def test_bad_descriptions_are_one_sentence(tmp_path, args, sentence):
     args = [a.format(bad=bad, arm=arm(tmp_path)) for a in args]
     res = runner.invoke(app, ["audit", *args, "--samples", "5"])
     assert res.exit_code == 2 and sentence in res.output and "Traceback" not in res.output
+
+
+# --- 9: the corpus ----------------------------------------------------------------------------
+
+def test_corpus_entries_are_the_robots_with_their_bases():
+    """pybullet_data ships with PyBullet: its robots (a moving joint) are entries, its objects
+    are not; a root link with mass makes the base free, the URDF 'world' convention fixed."""
+    from dynval.comparisons.own_model.corpus import CI_SUBSET, entries, select
+
+    found = {e.name: e.base for e in entries(("pybullet_data",))}
+    assert "pybullet_data/cube.urdf" not in found and "pybullet_data/plane.urdf" not in found
+    assert found["pybullet_data/quadruped/minitaur.urdf"] == "free"  # its base has mass
+    assert found["pybullet_data/kuka_iiwa/model.urdf"] == "fixed"  # link_0: mass 0
+    assert not any("random_urdfs" in n for n in found)
+    assert [e.name for e in select(("pybullet_data",), "ci")] == sorted(CI_SUBSET)
+
+
+def test_the_corpus_table_counts_engines_passes_and_causes():
+    from dynval.comparisons.own_model.corpus import CorpusRow
+    from dynval.reports.corpus import markdown
+
+    rows = [CorpusRow("a.urdf", 2, "fixed", "pinocchio", ("pinocchio", "mujoco", "pybullet"),
+                      worst={"mujoco": {"M": 1e-15}, "pybullet": {"M": 2e-16}}, l0="agrees",
+                      l3="agrees", passed=True),
+            CorpusRow("b.urdf", 3, "fixed", "pinocchio", ("pinocchio", "pybullet"),
+                      refused={"mujoco": "link 'x' violates the triangle inequality"},
+                      causes=["MuJoCo refuses it: an impossible inertia in the file"]),
+            CorpusRow("c.urdf", base="fixed", error="c.urdf: not well-formed XML")]
+    page = markdown(rows, "T", "dynval corpus", {"mujoco": "4"})
+    assert "loaded per engine: mujoco 1, pybullet 2, pinocchio 2" in page
+    assert "passing (every compared figure within its tolerance, no engine kept out by a " \
+           "fault of the file): 1 of 2" in page
+    assert "| MuJoCo refuses an impossible inertia in the file | 1 |" in page
+    assert "| a.urdf | 2 | fixed | pinocchio | mujoco | 1e-15 |" in page
+    assert "not audited: c.urdf: not well-formed XML" in page

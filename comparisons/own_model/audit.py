@@ -65,6 +65,7 @@ class OwnAudit:
     engines: tuple[str, ...] = ()
     refused: dict[str, str] = field(default_factory=dict)
     dof: int = 0  # entries of v (a free root's six included)
+    implied: Any = None  # the regressor's account of the model's inertias, where it ran
 
     @property
     def failures(self) -> list[TermResult]:
@@ -135,11 +136,12 @@ def _quat(rotation_vector: np.ndarray) -> np.ndarray:
 def audit_model(model: Any, description: Path | str, samples: int = 200, seed: int = 0,
                 gravity: Sequence[float] = (0.0, 0.0, -9.81), tolerance: float = ROUND_OFF,
                 label: str | None = None, package_paths: Sequence[Path] = (),
-                reference: str | None = None, loaded: loading.Loaded | None = None
-                ) -> OwnAudit:
+                reference: str | None = None, loaded: loading.Loaded | None = None,
+                l3: bool = True) -> OwnAudit:
     """L0-L3 of a user model against its description (module docstring).  ``reference``
     names the engine the model stands for (an audit without a hand model), which is then
-    not compared with itself; ``loaded`` is the description already loaded."""
+    not compared with itself; ``loaded`` is the description already loaded; ``l3``
+    False stops after L2."""
     label = label or type(model).__name__
     check_model(model, label)
     description = Path(description)
@@ -182,7 +184,9 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     _audit_terms(audit, terms, engines, states, coords, seed, tolerance, loaded)
     _trace_parameters(audit, model, loaded, states, free)
     qdd = _accelerations(model, label, n, has)
-    if qdd is None:
+    if not l3:
+        audit.unchecked.append("L3 (trajectories) not asked for")
+    elif qdd is None:
         audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
                                "bias: L3 (trajectories) not run")
     elif not engines:
@@ -233,7 +237,8 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
         theirs = {t.term: values(t.engine(eng), states) for t in own}
         scale = scales(own, mine, theirs)
         for t in own:
-            extra = effect.get(t.term, 0.0) / scale[t.term] if e == "pybullet" else 0.0
+            extra = (effect.get(t.term, 0.0) / scale[t.term]
+                     if e == "pybullet" and scale[t.term] > 0.0 else 0.0)
             allowed = max(allowed, extra)
             tol = tolerance + extra
             row, worst = compare(t, e, mine[t.term], theirs[t.term], scale[t.term], states,
@@ -290,6 +295,7 @@ def _trace_parameters(audit: OwnAudit, model: Any, loaded: loading.Loaded,
     finding = implied_parameters(loaded.engines["pinocchio"], model,
                                  states[:REGRESSOR_STATES])
     if finding is not None:
+        audit.implied = finding
         audit.findings.append(finding.sentence())
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dynval.engines import DescriptionError
@@ -167,11 +167,6 @@ def audit_entry(name: str, path: str, base: str, samples: int, seed: int) -> Cor
     return row
 
 
-def as_dict(row: CorpusRow) -> dict:
-    """A row as JSON."""
-    return asdict(row)
-
-
 def select(sources: tuple[str, ...], subset: str | None) -> list[Entry]:
     """The entries of the sources, or the named subset ("ci") of them."""
     if subset is None:
@@ -194,4 +189,10 @@ def run(chosen: list[Entry], samples: int, seed: int, workers: int, cache_dir: P
     tasks = [Task(e.name, "corpus", audit_entry, (e.name, str(e.path), e.base, samples, seed),
                   inputs=(e.path,)) for e in chosen]
     outcomes = execute(tasks, workers, cache_dir=cache_dir, report=report)
-    return [outcomes[e.name].get() for e in chosen]
+    rows = []
+    for e in chosen:
+        o = outcomes[e.name]
+        rows.append(o.value if o.error is None else CorpusRow(
+            e.name, base=e.base, error=f"dynval failed on it ({type(o.error).__name__}: "
+                                       f"{o.error}): a fault of dynval's, not of the file"))
+    return rows

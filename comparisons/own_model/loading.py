@@ -90,7 +90,7 @@ def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]
     """An engine's refusal in words, and whether the file is at fault: the file's own
     findings when they explain it (MuJoCo names a body, not the condition), else the
     engine's message (a limitation of the engine when it says so)."""
-    named = re.search(r"body '([^']*)'", str(exc))
+    named = re.search(r"(?:body|Element name) '([^']*)'", str(exc))
     relevant = [f for f in findings if named and f"link '{named.group(1)}'" in f]
     if not relevant and not isinstance(exc, EngineRefusalError):
         relevant = list(findings)
