@@ -201,7 +201,10 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
             audit.unchecked.append(f"{label}'s mass matrix is singular at the start (a moving "
                                    "body without mass or inertia): L3 cannot integrate it")
             return audit
-        audit.l3 = swing.swing_rows(qdd, engines, q0, v0, free, _swing_allowances(loaded))
+        pin = loaded.engines.get("pinocchio")
+        audit.l3 = swing.swing_rows(qdd, engines, q0, v0, free, _swing_allowances(loaded),
+                                    _engine_roundoff(loaded, engines, states),
+                                    None if pin is None else swing.engine_accelerations(pin))
     return audit
 
 
@@ -263,6 +266,31 @@ def _pybullet_inertia_effect(terms: Sequence[Term], loaded: loading.Loaded,
     return {t.term: float(np.max(np.abs(values(t.engine(with_pb), states)
                                          - values(t.engine(pin), states)), initial=0.0))
             for t in terms if t.family != "length" and callable(getattr(pin, t.method, None))}
+
+
+def _engine_roundoff(loaded: loading.Loaded, engines: dict[str, Any],
+                     states: list[tuple]) -> dict[str, float]:
+    """Each engine's own round-off in the accelerations a swing integrates (M \\ -bias,
+    or its forward dynamics), relative to their scale, against Pinocchio's on the sampled
+    states: the terms' round-off amplified by M's conditioning, which L2 cannot see;
+    empty where Pinocchio did not load the file."""
+    pin = loaded.engines.get("pinocchio")
+    if pin is None:
+        return {}
+    ref = swing.engine_accelerations(pin)
+    mine = np.array([ref(q, v) for q, v, _ in states])
+    scale = float(np.max(np.abs(mine)))
+    out = {}
+    for e, eng in engines.items():
+        if e == "pinocchio" or scale == 0.0:
+            continue
+        acc = swing.engine_accelerations(eng)
+        try:
+            theirs = np.array([acc(q, v) for q, v, _ in states])
+        except (np.linalg.LinAlgError, NonFiniteError):
+            continue
+        out[e] = float(np.max(np.abs(theirs - mine))) / scale
+    return out
 
 
 def _swing_allowances(loaded: loading.Loaded) -> dict[str, tuple[Callable, Callable]]:
