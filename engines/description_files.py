@@ -362,12 +362,36 @@ def prepare_urdf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
                      f"{'has' if len(massless) == 1 else 'have'} no <inertial>: massless, "
                      "as URDF specifies")
     findings += [found for inertial in inertials.values() for found in inertial.findings()]
+    findings += axis_findings(robot)
 
     copy = _write_copy(source.name, ET.tostring(robot, encoding="utf-8",
                                                 xml_declaration=True))
     return Prepared(source=source, path=copy, notes=tuple(notes),
                     meshes_found=len(uris) - len(missing), meshes_missing=missing,
                     findings=tuple(findings), root_link=root)
+
+
+AXIS_TOLERANCE = 1e-12  # |axis| - 1 beyond double precision's reading of a unit vector
+
+
+def axis_findings(robot: ET.Element) -> list[str]:
+    """One sentence per joint whose axis is not a unit vector (a URDF printed with six
+    digits: engines that normalise it and engines that read it as written then differ)."""
+    out = []
+    for joint in robot.iter("joint"):
+        axis = joint.find("axis")
+        if axis is None or joint.get("type") not in AUDITED_JOINTS or \
+                joint.get("type") == "fixed":
+            continue
+        try:
+            xyz = np.array([float(x) for x in axis.get("xyz", "1 0 0").split()])
+        except ValueError:
+            continue
+        off = float(np.linalg.norm(xyz)) - 1.0
+        if abs(off) > AXIS_TOLERANCE:
+            out.append(f"joint '{joint.get('name')}' has an axis that is not a unit vector "
+                       f"(its length less 1 is {off:.2g})")
+    return out
 
 
 def _mesh_uris(robot: ET.Element) -> list[str]:

@@ -43,15 +43,21 @@ def body_error(a: Any, b: Any) -> tuple[float, float]:
 
 def name_findings(rows: list[dict], welded: dict[str, tuple[str, ...]],
                   findings: list[str]) -> None:
-    """A failing body row whose links (the body and those welded to it) the file's own
-    findings name says so: the engines read an impossible inertia differently, and that
-    is the cause."""
+    """A failing body row whose links (the body and those welded to it), or a failing axis
+    row whose joint, the file's own findings name says so: the engines read an
+    impossible inertia or a non-unit axis differently, and that is the cause."""
     for row in rows:
-        if row["passed"] or not row["quantity"].startswith("body "):
+        if row["passed"]:
             continue
-        body = row["quantity"][5:].split(":")[0]
-        named = [f for f in findings
-                 if any(f"link '{link}'" in f for link in (body, *welded.get(body, ())))]
+        if row["quantity"].startswith("joint "):
+            joint = row["quantity"][6:].split(":")[0]
+            named = [f for f in findings if f.startswith(f"joint '{joint}'")]
+        elif row["quantity"].startswith("body "):
+            body = row["quantity"][5:].split(":")[0]
+            named = [f for f in findings
+                     if any(f"link '{link}'" in f for link in (body, *welded.get(body, ())))]
+        else:
+            continue
         if named:
             row["reason"] = f"the file's own finding: {'; '.join(named)}"
 

@@ -92,8 +92,8 @@ def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]
     engine's message (a limitation of the engine when it says so)."""
     named = re.search(r"(?:body|Element name) '([^']*)'", str(exc))
     relevant = [f for f in findings if named and f"link '{named.group(1)}'" in f]
-    if not relevant and not isinstance(exc, EngineRefusalError):
-        relevant = list(findings)
+    if not relevant and "inertia" in str(exc).lower():
+        relevant = [f for f in findings if f.startswith("link '")]
     if relevant:
         return "; ".join(relevant), True
     return str(exc).split(": ", 1)[-1], not isinstance(exc, EngineRefusalError)

@@ -294,18 +294,41 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
             if free and name == "pybullet (own integrator)" and row["max_abs"] > row[
                     "tolerance"] and "diverged" not in row:
                 row.update(tolerance=None, reason=RATIO_REASON)
-                pb_rows.append(row)
+                k = min(len(run.q), len(hand.q), len(g))
+                pb_rows.append((row, np.max(np.abs(run.q[:k] - hand.q[:k]), axis=1), g[:k]))
             else:
                 rows.append(row)
         if hand.diverged_at is None:
             hands[dt] = (hand, min(horizon(g), len(hand.q)))
-    for row, half in zip(pb_rows[:-1], pb_rows[1:], strict=False):
+    halving = _halving_rows(pb_rows)
+    if hands:
+        rows += integration_errors(qdd, hands, q0, v0, free)
+    return rows + halving
+
+
+QUIET_GROWTH = 10.0  # the halving test's window: where round-off has grown at most tenfold
+
+
+def _halving_rows(pb_rows: list[tuple[dict, np.ndarray, np.ndarray]]) -> list[dict]:
+    """PyBullet's own steps of a free root, one row per step size with the largest
+    difference over a common window (from the start to where the system has amplified
+    round-off QUIET_GROWTH-fold, in every run), and the ratio to the next halved step: a
+    first-order difference halves; chaos past the window would hide that."""
+    if not pb_rows:
+        return []
+    seconds = min(
+        (int(np.argmax(g > QUIET_GROWTH)) if np.any(g > QUIET_GROWTH) else len(g)) * r["step"]
+        for r, _, g in pb_rows)
+    for row, diff, _ in pb_rows:
+        k = max(int(round(seconds / row["step"])), 1)
+        row["max_abs"] = float(np.max(diff[:k + 1]))
+        row["horizon"] = k * row["step"]
+    rows = [r for r, _, _ in pb_rows]
+    for row, half in zip(rows[:-1], rows[1:], strict=False):
         ratio = row["max_abs"] / half["max_abs"] if half["max_abs"] > 0.0 else np.inf
         row.update(ratio_to_half_step=float(ratio), min_ratio=MIN_RATIO)
         row["comparison"] += f" (difference / difference at dt/2 = {ratio:.2f})"
-    if hands:
-        rows += integration_errors(qdd, hands, q0, v0, free)
-    return rows + pb_rows
+    return rows
 
 
 RATIO_REASON = ("PyBullet's own first-order step of the same dynamics (it moves the centre of "
