@@ -98,11 +98,17 @@ def variants_markdown(rows: Sequence[Any]) -> str:
                            f"{sum(r.named == 'named' for r in named)} named, "
                            f"{sum(r.named == 'among candidates' for r in named)} among "
                            f"candidates, of {len(named)}" if named else "-"]))
-    missed = [r for r in run if not r.caught or r.named == "not named"]
+    missed = [r for r in run if r.visible and (not r.caught or r.named == "not named")]
+    unseen = [r for r in run if not r.visible]
+    if unseen:
+        lines += ["", f"{len(unseen)} breaks the dynamics cannot see (their effect on every "
+                  "term is below the tolerance; e.g. a mass on a link whose motion leaves it "
+                  "out): " + "; ".join(f"{r.name} [{r.variant}, {r.effect:.0e}]"
+                                       for r in unseen)]
     if missed:
-        lines += ["", "Not caught, or caught without the link named (the "
+        lines += ["", "Visible breaks not caught, or caught without the link named (the "
                   "break's effect is the model's largest term error against Pinocchio on "
-                  "the unbroken file: zero where the dynamics cannot see the break):", "",
+                  "the unbroken file):", "",
                   _row(["description", "variant", "target", "effect", "caught", "failed",
                         "regressor"]), _row(["---"] * 7)]
         lines += [_row([r.name, r.variant, r.target, f"{r.effect:.1e}",

@@ -371,3 +371,37 @@ def test_a_free_root_with_its_centre_at_its_origin_agrees_with_pybullet_at_round
     pb = [r for r in audit.l3 if r["comparison"].startswith("handrolled vs pybullet (own")]
     assert len(pb) == 3 and all(r["tolerance"] is not None for r in pb), pb
     assert audit.passed, [audit.explain_l3(r) for r in audit.l3_failures]
+
+
+def test_a_non_unit_axis_is_a_finding_that_names_the_l0_row(tmp_path):
+    """An axis printed to six digits, |axis| = 1 - 2e-7: a finding about the file, and any
+    engine that reads it differently is told apart from an engine error."""
+    path = arm(tmp_path, axis="0.121869 -0.992546 -4.37114e-08")
+    audit = parity_audit(path, 20, 0)
+    said = [f for f in audit.findings if f.startswith("joint 'elbow' has an axis that is not")]
+    assert said, audit.findings
+    for row in audit.l0_failures:
+        assert row["reason"].startswith("the file's own finding: joint 'elbow'"), row
+
+
+def test_the_variants_break_what_they_say(tmp_path):
+    """Each break changes what its name says and nothing else, on the heaviest revolute
+    link (a child of a moving link preferred)."""
+    import xml.etree.ElementTree as ET
+
+    from dynval.comparisons.own_model.variants import VARIANTS, break_description
+
+    path = arm(tmp_path)
+    for variant in VARIANTS:
+        robot = ET.parse(path).getroot()
+        target = break_description(robot, variant)
+        after = ET.tostring(robot, encoding="unicode")
+        before = ET.tostring(ET.parse(path).getroot(), encoding="unicode")
+        if variant == "C v sign flipped":
+            assert after == before and target == "fore"
+        elif variant == "welded child's mass dropped":
+            assert target == "sensor" and after.count("<inertial>") == 2
+        elif variant == "axis reversed":
+            assert target == "elbow" and 'xyz="-0.0 -1.0 -0.0"' in after
+        else:
+            assert target == "fore" and after != before  # its parent moves; upper's not

@@ -79,10 +79,10 @@ def leaf_links(path: Path) -> list[str]:
 
 def parity_audit(description: Path | str, samples: int = 200, seed: int = 0,
                  gravity: Sequence[float] = (0.0, 0.0, -9.81), base: str | None = None,
-                 package_paths: Sequence[Path] = ()) -> OwnAudit:
+                 package_paths: Sequence[Path] = (), l3: bool = True) -> OwnAudit:
     """The engines against each other on one description, the first of PREFERENCE that
     loads it standing for the model.  ``base``: "fixed" or "free"; by default an MJCF's own
-    free joint makes it free and a URDF is fixed."""
+    free joint makes it free and a URDF is fixed; ``l3`` False stops after L2."""
     description = Path(description)
     prepared = loading.prepare(description, package_paths)
     joints, own_free = loading.description_joints(prepared.path)
@@ -105,7 +105,7 @@ def parity_audit(description: Path | str, samples: int = 200, seed: int = 0,
     model = EngineModel(loaded.engines[reference], joints, frames,
                         "free" if free else "fixed")
     audit = audit_model(model, description, samples, seed, gravity, label=reference,
-                        reference=reference, loaded=loaded)
+                        reference=reference, loaded=loaded, l3=l3)
     if len(loaded.engines) == 1:
         audit.unchecked.append(f"only {loading.ENGINE_LABELS[reference]} loads "
                                f"{description.name}: nothing to compare it with")

@@ -2,13 +2,13 @@
 description) broken one way at a time, audited against the unbroken description.  Each
 must fail, and for an inertial break the regressor must name the link and the parameter.
 
-The breaks, on the heaviest link a revolute joint moves (``_target``; its joint for the
-axis): its mass 1 % up (centre and inertia about the centre kept), its centre of mass
-moved 1 mm across its joint's axis, its joint's axis reversed, the mass of a link welded
-to a moving link dropped (its ``<inertial>`` removed), and the sign of C v flipped in the
-model.  A description without a welded link with mass has no welded-child variant.  Each
-row also says how far the break moves the terms (``effect``): a break the dynamics cannot
-see (a centre of mass moved along a slider) is no miss.
+The breaks, on the heaviest link a revolute joint moves (``_target``, directly or through
+welded links; that joint for the axis): its mass 1 % up (centre and inertia about the
+centre kept), its centre of mass moved 1 mm across its joint's axis, its joint's axis
+reversed, the mass of a link welded to a moving link dropped (its ``<inertial>``
+removed), and the sign of C v flipped in the model.  A description without a welded link
+with mass has no welded-child variant.  Each row also says how far the break moves the
+terms (``effect``): a break the dynamics cannot see is no miss.
 """
 
 from __future__ import annotations
@@ -47,29 +47,46 @@ class VariantRow:
     seconds: float = 0.0
 
 
+def _rpy(rpy: str) -> np.ndarray:
+    """URDF's roll-pitch-yaw as a rotation matrix, Rz(yaw) Ry(pitch) Rx(roll)."""
+    r, p, y = (float(x) for x in rpy.split())
+    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
+    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                     [-sp, cp * sr, cp * cr]])
+
+
 def _target(robot: ET.Element) -> tuple[str, ET.Element, np.ndarray] | None:
-    """(joint name, link element, joint axis in the link's frame) of the link the breaks
-    go to: the heaviest link a revolute joint moves, preferring one whose parent moves too
-    (a first link on a vertical axis leaves its mass unidentifiable); else the heaviest
-    moving link."""
+    """(joint name, link element, joint axis in that link's frame) of the link the breaks
+    go to: the heaviest link a revolute joint moves (itself or through links welded to the
+    one it moves), preferring one with a moving joint above that joint too (a first link
+    on a vertical axis leaves its mass unidentifiable); else the heaviest moved link."""
     links = {lk.get("name"): lk for lk in robot.findall("link")}
-    moved = {j.find("child").get("link") for j in robot.findall("joint")
-             if j.get("type") in MOVING}
+    by_child = {j.find("child").get("link"): j for j in robot.findall("joint")
+                if j.find("child") is not None}
     best = None
-    for joint in robot.findall("joint"):
+    for name, link in links.items():
+        mass = link.find("inertial/mass")
+        if mass is None or name not in by_child:
+            continue
+        R = np.eye(3)  # the moving link's axes into this link's, through the welds
+        joint = by_child[name]
+        while joint.get("type") == "fixed" and joint.find("parent").get("link") in by_child:
+            origin = joint.find("origin")
+            R = R @ (_rpy(origin.get("rpy", "0 0 0")) if origin is not None else np.eye(3)).T
+            joint = by_child[joint.find("parent").get("link")]
         if joint.get("type") not in MOVING:
-            continue
-        link = links.get(joint.find("child").get("link"))
-        mass = link.find("inertial/mass") if link is not None else None
-        if mass is None:
-            continue
-        axis = joint.find("axis")
-        rank = (joint.get("type") != "prismatic", joint.find("parent").get("link") in moved,
+            continue  # welded to the root
+        above = by_child.get(joint.find("parent").get("link"))
+        while above is not None and above.get("type") == "fixed":
+            above = by_child.get(above.find("parent").get("link"))
+        rank = (joint.get("type") != "prismatic", above is not None,
                 float(mass.get("value")))
         if best is None or rank > best[0]:
+            axis = joint.find("axis")
             xyz = np.array([float(x) for x in (axis.get("xyz") if axis is not None
                                                else "1 0 0").split()])
-            best = (rank, joint.get("name"), link, xyz / np.linalg.norm(xyz))
+            best = (rank, joint.get("name"), link, R @ (xyz / np.linalg.norm(xyz)))
     return None if best is None else best[1:]
 
 
