@@ -15,10 +15,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dynval.engines import DescriptionError, EngineRefusalError
 from dynval.model import ModelError
+
+if TYPE_CHECKING:
+    from dynval.engines.description_files import Prepared
 
 ENGINE_LABELS = {"mujoco": "MuJoCo", "pybullet": "PyBullet", "pinocchio": "Pinocchio"}
 
@@ -35,11 +38,10 @@ class Loaded:
     findings: list[str] = field(default_factory=list)  # about the file
     notes: list[str] = field(default_factory=list)
     switched_off: dict[str, list[str]] = field(default_factory=dict)
-
     faulted: set[str] = field(default_factory=set)  # engines that refused a fault of the file
 
 
-def prepare(description: Path, package_paths: Sequence[Path] = ()):
+def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:
     """The prepared description (URDF: a copy without geometry; MJCF: the file itself)."""
     from dynval.engines.description_files import prepare_mjcf, prepare_urdf
 
@@ -99,7 +101,7 @@ def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]
     return str(exc).split(": ", 1)[-1], not isinstance(exc, EngineRefusalError)
 
 
-def load(prepared: Any, joint_names: Sequence[str], gravity: Sequence[float],
+def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float],
          free: bool) -> Loaded:
     """Every term engine that reads the description, each with rigid-body dynamics only;
     a refusal is recorded and the others go on.  A free root is MuJoCo's free joint,
