@@ -582,11 +582,11 @@ class MujocoTerms(_MujocoModel):
 
     def __init__(self, path: Path | str, gravity: Sequence[float] | None = None, *,
                  joint_names: Sequence[str] | None = None, free_root: bool = False,
-                 rigid_body: bool = False) -> None:
+                 rigid_body: bool = False, damping: bool = False) -> None:
         super().__init__(path, free_root)
         if gravity is not None:
             self.model.opt.gravity[:] = gravity
-        self.switched_off = self._rigid_body_only() if rigid_body else []
+        self.switched_off = self._rigid_body_only(damping) if rigid_body else []
         self.data = mujoco.MjData(self.model)
         if joint_names is None:
             self._iq, self._iv = np.arange(self.model.nq), np.arange(self.model.nv)
@@ -600,17 +600,18 @@ class MujocoTerms(_MujocoModel):
         else:
             self._iq, self._iv = self._joint_addresses(joint_names)
 
-    def _rigid_body_only(self) -> list[str]:
+    def _rigid_body_only(self, damping: bool = False) -> list[str]:
         """Switch off what MuJoCo adds to rigid-body dynamics (in its inverse dynamics and
         its steps; armature also in M): constraints (contacts, joint limits, equalities
         such as a URDF's mimic, friction loss), passive forces (damping, springs, gravity
         compensation, fluid drag), actuators and armature; and step by semi-implicit
-        Euler, the scheme L3 compares.  Returns what the file had on, one phrase each."""
+        Euler, the scheme L3 compares.  ``damping`` keeps the file's joint damping (a model
+        that declares it).  Returns what the file had on, one phrase each."""
         m = self.model
         found = [(int(np.sum(m.jnt_limited)), "joint limits"),
                  (m.neq, "equality constraints (a URDF's mimic joints)"),
                  (int(np.sum(m.dof_frictionloss > 0)), "friction loss"),
-                 (int(np.sum(m.dof_damping > 0)), "joint damping"),
+                 (0 if damping else int(np.sum(m.dof_damping > 0)), "joint damping"),
                  (int(np.sum(m.jnt_stiffness > 0)), "joint springs"),
                  (int(np.sum(m.dof_armature > 0)), "armature (rotor inertia added to M)"),
                  (int(np.sum(m.body_gravcomp > 0)), "gravity compensation"),
@@ -621,7 +622,10 @@ class MujocoTerms(_MujocoModel):
                   "its integrator other than semi-implicit Euler")]
         off = mujoco.mjtDisableBit
         m.opt.disableflags |= int(off.mjDSBL_CONSTRAINT | off.mjDSBL_SPRING
-                                  | off.mjDSBL_DAMPER | off.mjDSBL_ACTUATION)
+                                  | off.mjDSBL_ACTUATION)
+        # kept, joint damping enters inverse dynamics and, explicitly, the Euler step (the
+        # model's semi-implicit Euler; MuJoCo's own treats damping implicitly by default)
+        m.opt.disableflags |= int(off.mjDSBL_EULERDAMP if damping else off.mjDSBL_DAMPER)
         m.dof_armature[:] = 0.0
         m.body_gravcomp[:] = 0.0
         m.opt.density = m.opt.viscosity = 0.0

@@ -405,3 +405,35 @@ def test_the_variants_break_what_they_say(tmp_path):
             assert target == "elbow" and 'xyz="-0.0 -1.0 -0.0"' in after
         else:
             assert target == "fore" and after != before  # its parent moves; upper's not
+
+
+def test_a_model_that_includes_damping_is_compared_with_mujocos_damping(tmp_path):
+    """The file's shoulder damping (0.7 N m s/rad) in the model's inverse and forward
+    dynamics: compared with MuJoCo, whose damping is then kept on (and stepped explicitly,
+    as the model's Euler does); PyBullet and Pinocchio, which model none, are not compared
+    on tau or L3. Without the damping in its tau, the same model fails."""
+    path = arm(tmp_path)
+    D = np.diag([0.7, 0.0])
+
+    class Damped(EngineModel):
+        includes = ("damping",)
+
+        def inverse_dynamics(self, q, v, vdot):
+            return super().inverse_dynamics(q, v, vdot) + D @ v
+
+        def forward_dynamics(self, q, v, tau):
+            return super().forward_dynamics(q, v, tau - D @ v)
+
+    model = Damped(PinocchioTerms(path, joint_names=["shoulder", "elbow"]),
+                   ["shoulder", "elbow"], [], "fixed")
+    audit = audit_model(model, path, 30, 0)
+    assert audit.passed, ([audit.explain(r) for r in audit.failures]
+                          + [audit.explain_l3(r) for r in audit.l3_failures])
+    assert {r.reference for r in audit.results if r.term == "tau"} == {"mujoco"}
+    assert {r["comparison"].split(" vs ")[1].split(" ")[0] for r in audit.l3
+            if r["tolerance"] is not None} == {"mujoco"}
+    D[0, 0] = 0.0  # says it includes damping, leaves it out
+    assert "tau" in {r.term for r in audit_model(model, path, 30, 0).failures}
+    model.includes = ("limits",)
+    with pytest.raises(ModelError, match="includes names 'limits'"):
+        audit_model(model, path, 3, 0)

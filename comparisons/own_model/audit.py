@@ -126,6 +126,25 @@ def _free_root(model: Any, label: str) -> bool:
     return base == "free"
 
 
+INCLUDABLE = ("damping",)  # what a model may declare it includes beyond rigid-body terms
+
+
+def _includes(model: Any, label: str) -> set[str]:
+    """What the model declares it includes beyond rigid-body dynamics (``includes``; by
+    default nothing): the file's joint damping, in its inverse dynamics and its forward
+    dynamics."""
+    inc = getattr(model, "includes", ())
+    if isinstance(inc, str) or not all(isinstance(x, str) for x in inc):
+        raise ModelError(f"{label}.includes is a sequence of names, such as ('damping',)")
+    unknown = [x for x in inc if x not in INCLUDABLE]
+    if unknown:
+        raise ModelError(f"{label}.includes names {unknown[0]!r}: a model may include "
+                         "'damping' (the file's joint damping, compared in MuJoCo); joint "
+                         "limits, contacts and mimic couplings are switched off in every "
+                         "engine")
+    return set(inc)
+
+
 def _quat(rotation_vector: np.ndarray) -> np.ndarray:
     """The unit quaternion (w, x, y, z) of a rotation vector."""
     angle = float(np.linalg.norm(rotation_vector))
@@ -147,6 +166,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     description = Path(description)
     names = list(model.joint_names)
     free = _free_root(model, label)
+    includes = _includes(model, label)
     coords = [*FREE_COORDINATES, *names] if free else names  # the entries of v
     n = len(coords)
     if loaded is None:
@@ -157,7 +177,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
                              "declares base = 'free' (q and v in MuJoCo's free-joint "
                              "convention) to be audited with it")
         loading.match_joints(joints, description, label, names)
-        loaded = loading.load(prepared, names, gravity, free)
+        loaded = loading.load(prepared, names, gravity, free, "damping" in includes)
     audit = OwnAudit(label, description, notes=[*loaded.notes,
                                                 *loading.switched_off_sentence(loaded)],
                      unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
@@ -170,6 +190,13 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         name_findings(audit.l0, loaded.engines["pinocchio"].welded_links(), loaded.findings)
     engines = {e: t for e, t in loaded.engines.items() if e != reference}
     audit.engines, audit.dof = tuple(engines), n
+    # with the model's damping, its inverse and forward dynamics meet MuJoCo's only
+    undamped = {e for e in engines if e != "mujoco"} if "damping" in includes else set()
+    if undamped:
+        audit.notes.append(f"{label} includes the file's joint damping: inverse dynamics and "
+                           "L3 are compared with MuJoCo, whose damping is kept on; "
+                           f"{', '.join(sorted(loading.ENGINE_LABELS[e] for e in undamped))} "
+                           "model none")
     has = capabilities(model)
     states = random_states(samples, seed, n)
     if free:  # q = (p, unit quaternion w, x, y, z, joints): the draw's rotation vector
@@ -181,7 +208,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     frames = list(getattr(model, "frames", ()) or ())
     terms = term_list(checked, has, n, frames)
     _say_unchecked(audit, label, has, frames)
-    _audit_terms(audit, terms, engines, states, coords, seed, tolerance, loaded)
+    _audit_terms(audit, terms, engines, states, coords, seed, tolerance, loaded, undamped)
     _trace_parameters(audit, model, loaded, states, free)
     qdd = _accelerations(model, label, n, has)
     if not l3:
@@ -189,7 +216,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     elif qdd is None:
         audit.unchecked.append(f"{label} has neither forward_dynamics nor mass_matrix with "
                                "bias: L3 (trajectories) not run")
-    elif not engines:
+    elif not {e for e in engines if e not in undamped}:
         audit.unchecked.append("no engine to swing against: L3 not run")
     else:
         q0, v0 = states[0][:2] if free else (states[0][0], np.zeros(n))
@@ -201,9 +228,10 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
             audit.unchecked.append(f"{label}'s mass matrix is singular at the start (a moving "
                                    "body without mass or inertia): L3 cannot integrate it")
             return audit
-        pin = loaded.engines.get("pinocchio")
-        audit.l3 = swing.swing_rows(qdd, engines, q0, v0, free, _swing_allowances(loaded),
-                                    _engine_roundoff(loaded, engines, states),
+        pin = loaded.engines.get("pinocchio") if not undamped else None
+        swingers = {e: t for e, t in engines.items() if e not in undamped}
+        audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free, _swing_allowances(loaded),
+                                    _engine_roundoff(loaded, swingers, states) if pin else {},
                                     None if pin is None else swing.engine_accelerations(pin))
     return audit
 
@@ -223,7 +251,7 @@ def _say_unchecked(audit: OwnAudit, label: str, has: Sequence[str],
 
 def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any],
                  states: list[tuple], coords: Sequence[str], seed: int, tolerance: float,
-                 loaded: loading.Loaded) -> None:
+                 loaded: loading.Loaded, undamped: set[str] = frozenset()) -> None:
     """Every term against every engine that has its method.  The model is evaluated once
     per state; PyBullet's rows allow, on top of round-off, the measured effect of its
     principal-axes conversion of the inertias (Pinocchio's terms with PyBullet's inertias
@@ -232,6 +260,10 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
                       if not callable(getattr(eng, t.method, None))})
     audit.unchecked += [f"{e} has no {method} here (a free root's frames are read in MuJoCo "
                         "and Pinocchio): not compared" for e, method in lacking]
+    damped = sorted((e, "inverse_dynamics") for e in undamped)
+    audit.unchecked += [f"{e}'s inverse dynamics has no joint damping: tau not compared"
+                        for e, _ in damped]
+    lacking = sorted({*lacking, *damped})
     mine = {t.term: values(t.model, states) for t in terms}
     effect = _pybullet_inertia_effect(terms, loaded, states)
     allowed = 0.0  # the largest tolerance PyBullet's inertias added, relative

@@ -102,12 +102,13 @@ def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]
 
 
 def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float],
-         free: bool) -> Loaded:
+         free: bool, damping: bool = False) -> Loaded:
     """Every term engine that reads the description, each with rigid-body dynamics only;
     a refusal is recorded and the others go on.  A free root is MuJoCo's free joint,
     PyBullet's floating base and Pinocchio's free flyer, the last two converted to MuJoCo's
-    convention.  ``prepared`` is ``prepare``'s.  No engine at all loading the file is a
-    DescriptionError."""
+    convention.  ``prepared`` is ``prepare``'s; ``damping`` keeps the file's joint damping
+    in MuJoCo, the one engine whose terms and steps include it.  No engine at all loading
+    the file is a DescriptionError."""
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
@@ -121,7 +122,7 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
     names = list(joint_names)
     makers: dict[str, Any] = {
         "mujoco": lambda: MujocoTerms(prepared.path, gravity, joint_names=names,
-                                      free_root=free, rigid_body=True),
+                                      free_root=free, rigid_body=True, damping=damping),
         "pybullet": (lambda: PybulletFreeRoot(prepared.path, gravity, joint_names=names))
         if free else (lambda: PybulletTerms(prepared.path, gravity, joint_names=names,
                                             rigid_body=True)),
