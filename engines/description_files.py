@@ -421,6 +421,20 @@ def _mimics(robot: ET.Element) -> dict[str, list[str]]:
     return mimics
 
 
+def mimic_couplings(path: Path | str) -> dict[str, tuple[str, float, float]]:
+    """Each mimic joint of a URDF with the joint it follows, its multiplier and offset
+    (q_follower = multiplier q_leader + offset; URDF's defaults 1 and 0)."""
+    robot = _read_robot(Path(path))
+    out = {}
+    for joint in robot.findall("joint"):
+        mimic = joint.find("mimic")
+        if mimic is not None:
+            out[joint.get("name", "?")] = (mimic.get("joint", "?"),
+                                           float(mimic.get("multiplier", "1")),
+                                           float(mimic.get("offset", "0")))
+    return out
+
+
 def _mimic_note(followers: Sequence[str], leader: str) -> str:
     """The report's sentence on joints whose coupling to ``leader`` is dropped."""
     listed = ", ".join(f"'{f}'" for f in followers)

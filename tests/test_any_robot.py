@@ -437,3 +437,56 @@ def test_a_model_that_includes_damping_is_compared_with_mujocos_damping(tmp_path
     model.includes = ("limits",)
     with pytest.raises(ModelError, match="includes names 'limits'"):
         audit_model(model, path, 3, 0)
+
+
+GRIPPER = """<?xml version="1.0"?>
+<robot name="gripper">
+  <link name="palm"/>
+  <link name="wrist_link">{wrist}</link>
+  <link name="left">{left}</link>
+  <link name="right">{right}</link>
+  <joint name="wrist" type="revolute"><parent link="palm"/><child link="wrist_link"/>
+    <origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="finger" type="prismatic"><parent link="wrist_link"/><child link="left"/>
+    <origin xyz="0 0.05 -0.2"/><axis xyz="0 1 0"/>
+    <limit lower="-0.1" upper="0.1" effort="1" velocity="1"/></joint>
+  <joint name="finger_mimic" type="prismatic"><parent link="wrist_link"/><child link="right"/>
+    <origin xyz="0 -0.05 -0.2"/><axis xyz="0 -1 0"/>
+    <limit lower="-0.1" upper="0.1" effort="1" velocity="1"/>
+    <mimic joint="finger" multiplier="1.5" offset="0.01"/></joint>
+</robot>
+"""
+
+
+def test_a_model_that_includes_mimic_couplings_is_audited_in_its_own_coordinates(tmp_path):
+    """A gripper whose second finger follows the first (x1.5, +1 cm): a model in the two
+    independent joints, its terms the whole tree's reduced by q_full = G q + o, agrees with
+    all three engines reduced the same way; one with the wrong multiplier does not."""
+    from dynval.comparisons.own_model.coupled import Coupled
+    from dynval.engines.description_files import mimic_couplings
+
+    path = tmp_path / "gripper.urdf"
+    path.write_text(GRIPPER.format(wrist=inertial(0.8), left=inertial(0.1, "0 0 -0.05"),
+                                   right=inertial(0.12, "0 0 -0.04")))
+    couplings = mimic_couplings(path)
+    assert couplings == {"finger_mimic": ("finger", 1.5, 0.01)}
+
+    def model(multiplier):
+        terms = PinocchioTerms(path, joint_names=["wrist", "finger", "finger_mimic"])
+        coupled = Coupled(terms, ["wrist", "finger"], ["finger_mimic"],
+                          {"finger_mimic": ("finger", multiplier, 0.01)}, False)
+        m = EngineModel(coupled, ["wrist", "finger"], ["right"], "fixed")
+        m.includes = ("mimic",)
+        return m
+
+    audit = audit_model(model(1.5), path, 30, 0)
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert audit.passed, ([audit.explain(r) for r in audit.failures]
+                          + [audit.explain_l3(r) for r in audit.l3_failures])
+    assert any("mimic couplings (finger_mimic)" in n for n in audit.notes)
+    assert {"M", "tau"} <= {r.term for r in audit_model(model(1.4), path, 30, 0).failures}
+    plain = model(1.5)
+    plain.includes = ()  # the coupling not declared: the model must name every joint
+    with pytest.raises(ModelError, match="leaves out 'finger_mimic'"):
+        audit_model(plain, path, 3, 0)

@@ -39,6 +39,7 @@ import numpy as np
 
 from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, random_states
 from dynval.comparisons.own_model import loading, swing
+from dynval.comparisons.own_model.coupled import Coupled
 from dynval.comparisons.own_model.l0 import PYBULLET_REASON, l0_rows, name_findings
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
@@ -126,23 +127,42 @@ def _free_root(model: Any, label: str) -> bool:
     return base == "free"
 
 
-INCLUDABLE = ("damping",)  # what a model may declare it includes beyond rigid-body terms
+INCLUDABLE = ("damping", "mimic")  # what a model may declare it includes beyond rigid bodies
 
 
 def _includes(model: Any, label: str) -> set[str]:
     """What the model declares it includes beyond rigid-body dynamics (``includes``; by
-    default nothing): the file's joint damping, in its inverse dynamics and its forward
-    dynamics."""
+    default nothing): the file's joint damping, in its inverse and forward dynamics; the
+    URDF's mimic couplings, its q then holding the independent joints only."""
     inc = getattr(model, "includes", ())
     if isinstance(inc, str) or not all(isinstance(x, str) for x in inc):
         raise ModelError(f"{label}.includes is a sequence of names, such as ('damping',)")
     unknown = [x for x in inc if x not in INCLUDABLE]
     if unknown:
         raise ModelError(f"{label}.includes names {unknown[0]!r}: a model may include "
-                         "'damping' (the file's joint damping, compared in MuJoCo); joint "
-                         "limits, contacts and mimic couplings are switched off in every "
-                         "engine")
+                         "'damping' (the file's joint damping, compared in MuJoCo) and "
+                         "'mimic' (the URDF's couplings); joint limits and contacts are "
+                         "constraint forces of each engine's solver and stay off")
     return set(inc)
+
+
+def _couplings(description: Path, label: str, names: Sequence[str],
+               includes: set[str]) -> dict[str, tuple[str, float, float]]:
+    """The URDF's mimic couplings when the model includes them (else none: every engine
+    then treats the joints as independent), each follower's leader among the model's
+    joints."""
+    if "mimic" not in includes:
+        return {}
+    if description.suffix.lower() != ".urdf":
+        raise ModelError(f"{label}.includes 'mimic': mimic couplings are read from a URDF")
+    from dynval.engines.description_files import mimic_couplings
+
+    couplings = mimic_couplings(description)
+    for follower, (leader, _, _) in couplings.items():
+        if leader not in names:
+            raise ModelError(f"{label}.joint_names leaves out {leader!r}, which "
+                             f"{follower!r} follows in {description.name}")
+    return couplings
 
 
 def _quat(rotation_vector: np.ndarray) -> np.ndarray:
@@ -176,8 +196,18 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
             raise ModelError(f"{description.name}'s root moves on a free joint: {label} "
                              "declares base = 'free' (q and v in MuJoCo's free-joint "
                              "convention) to be audited with it")
-        loading.match_joints(joints, description, label, names)
-        loaded = loading.load(prepared, names, gravity, free, "damping" in includes)
+        couplings = _couplings(description, label, names, includes)
+        loading.match_joints([j for j in joints if j not in couplings], description, label,
+                             names)
+        loaded = loading.load(prepared, [*names, *couplings], gravity, free,
+                              "damping" in includes)
+        if couplings:  # every engine seen in the model's independent coordinates
+            loaded.engines = {e: Coupled(t, names, list(couplings), couplings, free)
+                              for e, t in loaded.engines.items()}
+            loaded.notes = [n for n in loaded.notes if " mimic" not in n] + [
+                f"{label} includes the URDF's mimic couplings ({', '.join(couplings)}): "
+                "every engine's terms are reduced to its independent joints; the engines' "
+                "own steps are not compared"]
     audit = OwnAudit(label, description, notes=[*loaded.notes,
                                                 *loading.switched_off_sentence(loaded)],
                      unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
@@ -347,7 +377,8 @@ def _trace_parameters(audit: OwnAudit, model: Any, loaded: loading.Loaded,
     from dynval.comparisons.own_model.regressor import implied_parameters
 
     failed = {r.term for r in audit.failures if r.reference == "pinocchio"}
-    if free or "pinocchio" not in loaded.engines or not failed & {"M", "bias", "G", "tau"}:
+    if free or "pinocchio" not in loaded.engines or not failed & {"M", "bias", "G", "tau"} \
+            or isinstance(loaded.engines["pinocchio"], Coupled):  # whole-tree regressor
         return
     if not (callable(getattr(model, "inverse_dynamics", None))
             or {"mass_matrix", "bias"} <= set(capabilities(model))):
