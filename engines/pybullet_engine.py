@@ -133,7 +133,7 @@ def _links_without_inertial(path: Path | str) -> list[str]:
 UNBOUNDED_RATE = 1e12  # [rad/s or m/s]: PyBullet's joint-rate clamp (100 by default) lifted
 
 
-def _limits_off(client: BulletClient, body: int, movable: Sequence[int]) -> list[str]:
+def _unconstrained_steps(client: BulletClient, body: int, movable: Sequence[int]) -> list[str]:
     """Joint limits off in PyBullet's steps (a limit that can exert no force) and its
     clamp of every joint rate at 100 rad/s lifted (a chaotic arm's light link swings
     faster); what was on, one phrase each (a joint with lower <= upper is limited)."""
@@ -142,8 +142,10 @@ def _limits_off(client: BulletClient, body: int, movable: Sequence[int]) -> list
     for j in movable:
         client.changeDynamics(body, j, maxJointVelocity=UNBOUNDED_RATE)
         client.changeDynamics(body, j, jointLimitForce=0.0)
-    return ([f"joint limits ({limited})"] if limited else []) + [
-        f"the clamp of joint rates at 100 rad/s ({len(movable)})"] if movable else []
+    if not movable:
+        return []
+    clamp = [f"the clamp of joint rates at 100 rad/s ({len(movable)})"]
+    return ([f"joint limits ({limited})"] if limited else []) + clamp
 
 
 class _Client:
@@ -174,9 +176,10 @@ class _Client:
         bare = _links_without_inertial(path)
         root = c.getBodyInfo(self.body)[0].decode()
         if self.floating and root in bare:
-            raise EngineRefusalError(f"{path}: PyBullet gives a free base without <inertial> (root "
-                                f"link {root!r}) 1 kg and a unit inertia, and a massless one "
-                                "would not move: its free base cannot be compared")
+            raise EngineRefusalError(
+                f"{path}: PyBullet gives a free base without <inertial> (root link {root!r}) "
+                "1 kg and a unit inertia, and a massless one would not move: its free base "
+                "cannot be compared")
         for name in bare:
             if self.link_index.get(name, -1) >= 0:
                 c.changeDynamics(self.body, self.link_index[name], mass=0.0,
@@ -707,7 +710,7 @@ class PybulletTerms(_Client):
         super().__init__(path, fixed=not floating, gravity=np.asarray(gravity))
         self.path = Path(path)
         # its terms never include limits, and its motors and damping are off already
-        self.switched_off = (_limits_off(self.client, self.body, self.movable)
+        self.switched_off = (_unconstrained_steps(self.client, self.body, self.movable)
                              if rigid_body else [])
         names = [n for n, j in self.joint_index.items() if j in self.movable] \
             if joint_names is None else list(joint_names)
@@ -879,7 +882,7 @@ class PybulletFreeRoot:
         from dynval.engines.mujoco_engine import R_to_quat, quat_to_R
 
         sim = PybulletSimulation(self.path, self.joint_names, dt, self._g, floating=True)
-        _limits_off(sim.client, sim.body, sim.movable)
+        _unconstrained_steps(sim.client, sim.body, sim.movable)
         R = quat_to_R(np.asarray(q0[3:7], dtype=float) / np.linalg.norm(q0[3:7]))
         sim.reset(FloatingState(np.asarray(q0[0:3], dtype=float), R,
                                 np.asarray(v0[0:3], dtype=float), R @ v0[3:6],
