@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 from dynval.comparisons import bench
 from dynval.robots import ROOT
@@ -35,11 +36,7 @@ def run(steps: int) -> dict[str, dict[str, float]]:
             loop = HexapodLoop(plant, p)
             closed = min(closed, bench.harness_seconds(loop, n, chunk))
             args = (loop.F_seg.copy(), loop.tau_link.copy(), loop.F_feet.copy())
-            plant.step(*args)  # warm-up
-            t0 = time.perf_counter()
-            for _ in range(n):
-                plant.step(*args)
-            model = min(model, (time.perf_counter() - t0) / n)
+            model = min(model, bench.per_call(partial(plant.step, *args), n))
         out[impl] = bench.row(impl, model, closed, plant, n)
     return out
 

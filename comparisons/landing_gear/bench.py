@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 import numpy as np
 
@@ -41,9 +42,6 @@ def run(steps: int) -> dict[str, dict[str, float]]:
             closed = min(closed, (time.perf_counter() - t0) / (steps // chunk * chunk))
             points = loop.engine_points()
             tau, F = np.zeros((4, 2)), loop.F_PF.copy()
-            t0 = time.perf_counter()
-            for _ in range(steps):
-                plant.step(tau, F, 0.0)
-            model = min(model, (time.perf_counter() - t0) / steps)
+            model = min(model, bench.per_call(partial(plant.step, tau, F, 0.0), steps))
         out[impl] = bench.row(impl, model, closed, plant, steps, points)
     return out

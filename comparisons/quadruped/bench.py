@@ -4,7 +4,7 @@ against the engines (``python -m dynval.comparisons.bench quadruped``)."""
 from __future__ import annotations
 
 import math
-import time
+from functools import partial
 
 import numpy as np
 
@@ -72,12 +72,8 @@ def run(steps: int) -> dict[str, dict[str, float]]:
         for _ in range(repeats):
             loop = QuadrupedLoop(quad_plant(impl, QUAD, ROOT / "quadruped"), QUAD, TROT)
             closed = min(closed, bench.harness_seconds(loop, n, chunk))
-            tau = loop.tau.copy()
-            loop.plant.step(tau, loop.stance)  # warm-up (the step's own compiled entry)
-            t0 = time.perf_counter()
-            for _ in range(n):
-                loop.plant.step(tau, loop.stance)
-            model = min(model, (time.perf_counter() - t0) / n)
+            tau = loop.tau.copy()  # per_call's warm-up: the step's own compiled entry
+            model = min(model, bench.per_call(partial(loop.plant.step, tau, loop.stance), n))
         out[impl] = bench.row(impl, model, closed, loop.plant, n)
     return out
 
