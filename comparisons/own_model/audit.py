@@ -238,7 +238,9 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     frames = list(getattr(model, "frames", ()) or ())
     terms = term_list(checked, has, n, frames)
     _say_unchecked(audit, label, has, frames)
-    _audit_terms(audit, terms, engines, states, coords, seed, tolerance, loaded, undamped)
+    with_pb = _with_pybullet_inertias(loaded)
+    _audit_terms(audit, terms, engines, states, coords, seed, tolerance, loaded, with_pb,
+                 undamped)
     _trace_parameters(audit, model, loaded, states, free)
     qdd = _accelerations(model, label, n, has)
     if not l3:
@@ -260,9 +262,11 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
             return audit
         pin = loaded.engines.get("pinocchio") if not undamped else None
         swingers = {e: t for e, t in engines.items() if e not in undamped}
-        audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free, _swing_allowances(loaded),
-                                    _engine_roundoff(loaded, swingers, states) if pin else {},
-                                    None if pin is None else swing.engine_accelerations(pin))
+        reference = None if pin is None else swing.engine_accelerations(pin)
+        roundoff = ({} if reference is None else swing.acceleration_roundoff(
+            swingers, reference, [(q, v) for q, v, _ in states]))
+        audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free,
+                                    _swing_allowances(loaded, with_pb), roundoff, reference)
     return audit
 
 
@@ -281,7 +285,8 @@ def _say_unchecked(audit: OwnAudit, label: str, has: Sequence[str],
 
 def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any],
                  states: list[tuple], coords: Sequence[str], seed: int, tolerance: float,
-                 loaded: loading.Loaded, undamped: set[str] = frozenset()) -> None:
+                 loaded: loading.Loaded, with_pb: Any | None,
+                 undamped: set[str] = frozenset()) -> None:
     """Every term against every engine that has its method.  The model is evaluated once
     per state; PyBullet's rows allow, on top of round-off, the measured effect of its
     principal-axes conversion of the inertias (Pinocchio's terms with PyBullet's inertias
@@ -295,7 +300,7 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
                         for e, _ in damped]
     lacking = sorted({*lacking, *damped})
     mine = {t.term: values(t.model, states) for t in terms}
-    effect = _pybullet_inertia_effect(terms, loaded, states)
+    effect = _pybullet_inertia_effect(terms, loaded, states, with_pb)
     allowed = 0.0  # the largest tolerance PyBullet's inertias added, relative
     for e, eng in engines.items():
         own = [t for t in terms if (e, t.method) not in lacking]
@@ -316,52 +321,35 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
                            "of a term's scale on top of round-off")
 
 
-def _pybullet_inertia_effect(terms: Sequence[Term], loaded: loading.Loaded,
-                             states: list[tuple]) -> dict[str, float]:
-    """How far PyBullet's reading of the inertias alone moves each term: Pinocchio's
-    terms with PyBullet's body inertials against Pinocchio's own, worst over the states
-    (absolute).  Empty where either engine did not load the file."""
+def _with_pybullet_inertias(loaded: loading.Loaded) -> Any | None:
+    """Pinocchio's terms with PyBullet's reading of the inertias (body_inertials), which
+    tells that reading's effect apart from PyBullet's arithmetic; None where either engine
+    did not load the file."""
     pin, pb = loaded.engines.get("pinocchio"), loaded.engines.get("pybullet")
-    if pin is None or pb is None:
+    return None if pin is None or pb is None else pin.with_body_inertials(pb.body_inertials())
+
+
+def _pybullet_inertia_effect(terms: Sequence[Term], loaded: loading.Loaded,
+                             states: list[tuple], with_pb: Any | None) -> dict[str, float]:
+    """How far PyBullet's reading of the inertias alone moves each term: Pinocchio's
+    terms with PyBullet's body inertials (``with_pb``) against Pinocchio's own, worst over
+    the states (absolute).  Empty where either engine did not load the file."""
+    pin = loaded.engines.get("pinocchio")
+    if with_pb is None:
         return {}
-    with_pb = pin.with_body_inertials(pb.body_inertials())
     return {t.term: float(np.max(np.abs(values(t.engine(with_pb), states)
                                          - values(t.engine(pin), states)), initial=0.0))
             for t in terms if t.family != "length" and callable(getattr(pin, t.method, None))}
 
 
-def _engine_roundoff(loaded: loading.Loaded, engines: dict[str, Any],
-                     states: list[tuple]) -> dict[str, float]:
-    """Each engine's own round-off in the accelerations a swing integrates (M \\ -bias,
-    or its forward dynamics), relative to their scale, against Pinocchio's on the sampled
-    states: the terms' round-off amplified by M's conditioning, which L2 cannot see;
-    empty where Pinocchio did not load the file."""
+def _swing_allowances(loaded: loading.Loaded, with_pb: Any | None
+                      ) -> dict[str, tuple[Callable, Callable]]:
+    """PyBullet's L3 allowance: Pinocchio's accelerations with PyBullet's inertias
+    (``with_pb``) and with its own, where both engines loaded the file and PyBullet's
+    inertias differ."""
     pin = loaded.engines.get("pinocchio")
-    if pin is None:
+    if with_pb is None:
         return {}
-    ref = swing.engine_accelerations(pin)
-    mine = np.array([ref(q, v) for q, v, _ in states])
-    scale = float(np.max(np.abs(mine)))
-    out = {}
-    for e, eng in engines.items():
-        if e == "pinocchio" or scale == 0.0:
-            continue
-        acc = swing.engine_accelerations(eng)
-        try:
-            theirs = np.array([acc(q, v) for q, v, _ in states])
-        except (np.linalg.LinAlgError, NonFiniteError):
-            continue
-        out[e] = float(np.max(np.abs(theirs - mine))) / scale
-    return out
-
-
-def _swing_allowances(loaded: loading.Loaded) -> dict[str, tuple[Callable, Callable]]:
-    """PyBullet's L3 allowance: Pinocchio's accelerations with PyBullet's inertias and
-    with its own, where both engines loaded the file and PyBullet's inertias differ."""
-    pin, pb = loaded.engines.get("pinocchio"), loaded.engines.get("pybullet")
-    if pin is None or pb is None:
-        return {}
-    with_pb = pin.with_body_inertials(pb.body_inertials())
     if all(np.array_equal(a.inertia, b.inertia) and a.mass == b.mass
            and np.array_equal(a.com, b.com) for a, b in
            zip(pin.body_inertials().values(), with_pb.body_inertials().values(), strict=True)):

@@ -228,15 +228,11 @@ def _roundoff_drift(hand: Swing, g: np.ndarray, dt: float) -> np.ndarray:
 PATH_STATES = 50  # states along a swing where the engines' accelerations are compared
 
 
-def _path_roundoff(hand: Swing, engines: dict[str, object], reference: Accel | None,
-                   k: int) -> dict[str, float]:
-    """Each engine's accelerations against the reference's (Pinocchio's) at PATH_STATES
-    states of the model's swing within its horizon (k steps), relative to their scale:
-    the round-off the swing meets, which random states may understate."""
-    if reference is None or hand.v is None:
-        return {}
-    picks = np.unique(np.linspace(0, min(k, len(hand.v)) - 1, PATH_STATES).astype(int))
-    states = [(hand.q[i], hand.v[i]) for i in picks]
+def acceleration_roundoff(engines: dict[str, object], reference: Accel,
+                          states: list[tuple[np.ndarray, np.ndarray]]) -> dict[str, float]:
+    """Each engine's accelerations against the reference's (Pinocchio's) at the states
+    (q, v), relative to their scale: the terms' round-off amplified by M's conditioning,
+    which L2 cannot see (empty where the reference itself fails there)."""
     try:
         ref = np.array([reference(q, v) for q, v in states])
     except (NonFiniteError, np.linalg.LinAlgError):
@@ -253,6 +249,16 @@ def _path_roundoff(hand: Swing, engines: dict[str, object], reference: Accel | N
             continue
         out[e] = float(np.max(np.abs(theirs - ref))) / scale
     return out
+
+
+def _path_roundoff(hand: Swing, engines: dict[str, object], reference: Accel | None,
+                   k: int) -> dict[str, float]:
+    """acceleration_roundoff at PATH_STATES states of the model's swing within its horizon
+    (k steps): the round-off the swing meets, which random states may understate."""
+    if reference is None or hand.v is None:
+        return {}
+    picks = np.unique(np.linspace(0, min(k, len(hand.v)) - 1, PATH_STATES).astype(int))
+    return acceleration_roundoff(engines, reference, [(hand.q[i], hand.v[i]) for i in picks])
 
 
 def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
