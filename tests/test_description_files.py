@@ -65,8 +65,7 @@ def example_robot_data() -> Path:
     from dynval.engines.description_files import example_robot_data_robots
 
     robots = example_robot_data_robots()
-    if robots is None:
-        pytest.skip("example-robot-data is not installed")
+    assert robots is not None, "example-robot-data, a test dependency, is not installed"
     return robots
 
 
