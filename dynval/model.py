@@ -13,9 +13,11 @@ and says what it could not check. Arrays are numpy; q, v, vdot have one entry pe
         def inverse_dynamics(self, q, v, vdot): ...   # (n,)
         def frame_position(self, name, q): ...  # (3,), world frame
         def frame_jacobian(self, name, q): ...  # (3, n), linear
-        includes = ("damping", "mimic")         # optional: the file's joint damping is in
-                                                # inverse_dynamics and forward_dynamics; q
-                                                # holds the URDF's independent joints only
+        includes = ("damping", "limits", "mimic")  # optional: the file's joint damping
+                                                # is in inverse_dynamics and
+                                                # forward_dynamics; the model holds within
+                                                # the joint ranges; q holds the URDF's
+                                                # independent joints only
 """
 
 from __future__ import annotations

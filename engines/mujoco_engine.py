@@ -582,11 +582,12 @@ class MujocoTerms(_MujocoModel):
 
     def __init__(self, path: Path | str, gravity: Sequence[float] | None = None, *,
                  joint_names: Sequence[str] | None = None, free_root: bool = False,
-                 rigid_body: bool = False, damping: bool = False) -> None:
+                 rigid_body: bool = False, damping: bool = False, limits: bool = False
+                 ) -> None:
         super().__init__(path, free_root)
         if gravity is not None:
             self.model.opt.gravity[:] = gravity
-        self.switched_off = self._rigid_body_only(damping) if rigid_body else []
+        self.switched_off = self._rigid_body_only(damping, limits) if rigid_body else []
         self.data = mujoco.MjData(self.model)
         if joint_names is None:
             self._iq, self._iv = np.arange(self.model.nq), np.arange(self.model.nv)
@@ -600,15 +601,16 @@ class MujocoTerms(_MujocoModel):
         else:
             self._iq, self._iv = self._joint_addresses(joint_names)
 
-    def _rigid_body_only(self, damping: bool = False) -> list[str]:
+    def _rigid_body_only(self, damping: bool = False, limits: bool = False) -> list[str]:
         """Switch off what MuJoCo adds to rigid-body dynamics (in its inverse dynamics and
         its steps; armature also in M): constraints (contacts, joint limits, equalities
         such as a URDF's mimic, friction loss), passive forces (damping, springs, gravity
         compensation, fluid drag), actuators and armature; and step by semi-implicit
-        Euler, the scheme L3 compares.  ``damping`` keeps the file's joint damping (a model
-        that declares it).  Returns what the file had on, one phrase each."""
+        Euler, the scheme L3 compares.  ``damping`` keeps the file's joint damping and
+        ``limits`` its joint limits (a model that declares them; a limit exerts no force
+        inside its range).  Returns what the file had on, one phrase each."""
         m = self.model
-        found = [(int(np.sum(m.jnt_limited)), "joint limits"),
+        found = [(0 if limits else int(np.sum(m.jnt_limited)), "joint limits"),
                  (m.neq, "equality constraints (a URDF's mimic joints)"),
                  (int(np.sum(m.dof_frictionloss > 0)), "friction loss"),
                  (0 if damping else int(np.sum(m.dof_damping > 0)), "joint damping"),
@@ -621,8 +623,9 @@ class MujocoTerms(_MujocoModel):
                  (int(m.opt.integrator != mujoco.mjtIntegrator.mjINT_EULER),
                   "its integrator other than semi-implicit Euler")]
         off = mujoco.mjtDisableBit
-        m.opt.disableflags |= int(off.mjDSBL_CONSTRAINT | off.mjDSBL_SPRING
-                                  | off.mjDSBL_ACTUATION)
+        constraints = (off.mjDSBL_CONTACT | off.mjDSBL_EQUALITY | off.mjDSBL_FRICTIONLOSS
+                       if limits else off.mjDSBL_CONSTRAINT)  # limits alone kept
+        m.opt.disableflags |= int(constraints | off.mjDSBL_SPRING | off.mjDSBL_ACTUATION)
         # kept, joint damping enters inverse dynamics and, explicitly, the Euler step (the
         # model's semi-implicit Euler; MuJoCo's own treats damping implicitly by default)
         m.opt.disableflags |= int(off.mjDSBL_EULERDAMP if damping else off.mjDSBL_DAMPER)

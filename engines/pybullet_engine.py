@@ -133,15 +133,18 @@ def _links_without_inertial(path: Path | str) -> list[str]:
 UNBOUNDED_RATE = 1e12  # [rad/s or m/s]: PyBullet's joint-rate clamp (100 by default) lifted
 
 
-def _unconstrained_steps(client: BulletClient, body: int, movable: Sequence[int]) -> list[str]:
-    """Joint limits off in PyBullet's steps (a limit that can exert no force) and its
-    clamp of every joint rate at 100 rad/s lifted (a chaotic arm's light link swings
-    faster); what was on, one phrase each (a joint with lower <= upper is limited)."""
+def _unconstrained_steps(client: BulletClient, body: int, movable: Sequence[int],
+                         limits: bool = False) -> list[str]:
+    """Joint limits off in PyBullet's steps (a limit that can exert no force; kept where
+    ``limits``) and its clamp of every joint rate at 100 rad/s lifted (a chaotic arm's
+    light link swings faster); what was on, one phrase each (a joint with lower <= upper
+    is limited)."""
     infos = [client.getJointInfo(body, j) for j in movable]
-    limited = sum(1 for info in infos if info[8] <= info[9])
+    limited = 0 if limits else sum(1 for info in infos if info[8] <= info[9])
     for j in movable:
         client.changeDynamics(body, j, maxJointVelocity=UNBOUNDED_RATE)
-        client.changeDynamics(body, j, jointLimitForce=0.0)
+        if not limits:
+            client.changeDynamics(body, j, jointLimitForce=0.0)
     if not movable:
         return []
     clamp = [f"the clamp of joint rates at 100 rad/s ({len(movable)})"]
@@ -706,12 +709,12 @@ class PybulletTerms(_Client):
 
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
                  joint_names: Sequence[str] | None = None, floating: bool = False,
-                 rigid_body: bool = False) -> None:
+                 rigid_body: bool = False, limits: bool = False) -> None:
         super().__init__(path, fixed=not floating, gravity=np.asarray(gravity))
         self.path = Path(path)
         # its terms never include limits, and its motors and damping are off already
-        self.switched_off = (_unconstrained_steps(self.client, self.body, self.movable)
-                             if rigid_body else [])
+        self.switched_off = (_unconstrained_steps(self.client, self.body, self.movable,
+                                                  limits) if rigid_body else [])
         names = [n for n, j in self.joint_index.items() if j in self.movable] \
             if joint_names is None else list(joint_names)
         idx = self.joints(names)
@@ -820,10 +823,11 @@ class PybulletFreeRoot:
     name = "pybullet"
 
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
-                 joint_names: Sequence[str] = ()) -> None:
+                 joint_names: Sequence[str] = (), limits: bool = False) -> None:
         self.path, self._g, self.joint_names = Path(path), gravity, list(joint_names)
+        self._limits = limits  # kept on in its steps (a model that declares them)
         facts = PybulletTerms(path, gravity, joint_names=joint_names, floating=True,
-                              rigid_body=True)
+                              rigid_body=True, limits=limits)
         self.switched_off = facts.switched_off
         self.link_inertials, self.joint_axes = facts.link_inertials, facts.joint_axes
         self.body_inertials = facts.body_inertials
@@ -882,7 +886,7 @@ class PybulletFreeRoot:
         from dynval.engines.mujoco_engine import R_to_quat, quat_to_R
 
         sim = PybulletSimulation(self.path, self.joint_names, dt, self._g, floating=True)
-        _unconstrained_steps(sim.client, sim.body, sim.movable)
+        _unconstrained_steps(sim.client, sim.body, sim.movable, self._limits)
         R = quat_to_R(np.asarray(q0[3:7], dtype=float) / np.linalg.norm(q0[3:7]))
         sim.reset(FloatingState(np.asarray(q0[0:3], dtype=float), R,
                                 np.asarray(v0[0:3], dtype=float), R @ v0[3:6],

@@ -434,9 +434,51 @@ def test_a_model_that_includes_damping_is_compared_with_mujocos_damping(tmp_path
             if r["tolerance"] is not None} == {"mujoco"}
     D[0, 0] = 0.0  # says it includes damping, leaves it out
     assert "tau" in {r.term for r in audit_model(model, path, 30, 0).failures}
-    model.includes = ("limits",)
-    with pytest.raises(ModelError, match="includes names 'limits'"):
+    model.includes = ("contacts",)
+    with pytest.raises(ModelError, match="includes names 'contacts'"):
         audit_model(model, path, 3, 0)
+
+
+def test_a_model_that_includes_limits_is_compared_with_the_engines_limits_on(tmp_path):
+    """A model that holds within the file's joint ranges (shoulder 0 to 0.3 rad): states
+    drawn inside them, MuJoCo's and PyBullet's limits kept on, and L3 judged until the
+    model's swing first reaches a limit (0.3 s here), agreeing at round-off up to there;
+    past it the engines' limits act (the reason the horizon ends).  A wrong mass is still
+    caught."""
+    from dynval.comparisons.own_model import loading
+
+    path = arm(tmp_path)
+    path.write_text(path.read_text().replace('lower="-0.5" upper="0.5"',
+                                             'lower="0.0" upper="0.3"', 1))
+    model = model_of(path)
+    model.includes = ("limits",)
+    audit = audit_model(model, path, 30, 0)
+    assert audit.passed, ([audit.explain(r) for r in audit.failures]
+                          + [audit.explain_l3(r) for r in audit.l3_failures])
+    said = " ".join(audit.notes)
+    assert "joint limits" not in said.split("includes")[0]  # not switched off
+    assert "includes the file's joint limits" in said
+    judged = [r for r in audit.l3 if r["tolerance"] is not None]
+    assert {r["comparison"].split(" vs ")[1].split(" ")[0] for r in judged} == {
+        "mujoco", "pybullet", "pinocchio"}
+    assert all(0.25 < r["horizon"] < 0.35 and "until joint 'shoulder' reaches its limit"
+               in r["reason"] for r in judged)
+    loaded = loading.load(loading.prepare(path), ["shoulder", "elbow"], (0, 0, -9.81),
+                          False, limits=True)
+    lo, hi = loading.joint_ranges(loaded, ["shoulder", "elbow"])
+    np.testing.assert_array_equal(np.c_[lo, hi], [[0.0, 0.3], [-0.5, 0.5]])
+    q0 = np.array([0.15, 0.0])  # the shoulder falls towards 0 and is stopped there
+    free = model.forward_dynamics
+    hand = swing.euler(lambda q, v: free(q, v, np.zeros(2)), q0, np.zeros(2), 1e-3, 1000,
+                       False)
+    for name in ("mujoco", "pybullet"):
+        stopped = loaded.engines[name].simulate(q0, np.zeros(2), 1e-3, 1000)
+        assert np.min(hand.q[:, 0]) < -0.1 < -0.02 < np.min(stopped[:, 0])
+    wrong = EngineModel(PinocchioTerms(arm(tmp_path, name="heavy.urdf", upper=inertial(1.01)),
+                                       joint_names=["shoulder", "elbow"]),
+                        ["shoulder", "elbow"], [], "fixed")
+    wrong.includes = ("limits",)
+    assert {"M", "G"} <= {r.term for r in audit_model(wrong, path, 30, 0).failures}
 
 
 GRIPPER = """<?xml version="1.0"?>

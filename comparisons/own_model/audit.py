@@ -127,22 +127,24 @@ def _free_root(model: Any, label: str) -> bool:
     return base == "free"
 
 
-INCLUDABLE = ("damping", "mimic")  # what a model may declare it includes beyond rigid bodies
+INCLUDABLE = ("damping", "limits", "mimic")  # what a model may declare beyond rigid bodies
 
 
 def _includes(model: Any, label: str) -> set[str]:
     """What the model declares it includes beyond rigid-body dynamics (``includes``; by
     default nothing): the file's joint damping, in its inverse and forward dynamics; the
-    URDF's mimic couplings, its q then holding the independent joints only."""
+    file's joint limits, the ranges within which it holds; the URDF's mimic couplings,
+    its q then holding the independent joints only."""
     inc = getattr(model, "includes", ())
     if isinstance(inc, str) or not all(isinstance(x, str) for x in inc):
         raise ModelError(f"{label}.includes is a sequence of names, such as ('damping',)")
     unknown = [x for x in inc if x not in INCLUDABLE]
     if unknown:
         raise ModelError(f"{label}.includes names {unknown[0]!r}: a model may include "
-                         "'damping' (the file's joint damping, compared in MuJoCo) and "
-                         "'mimic' (the URDF's couplings); joint limits and contacts are "
-                         "constraint forces of each engine's solver and stay off")
+                         "'damping' (the file's joint damping, compared in MuJoCo), "
+                         "'limits' (the file's joint ranges, within which it holds) and "
+                         "'mimic' (the URDF's couplings); contacts are constraint forces "
+                         "of each engine's solver and stay off")
     return set(inc)
 
 
@@ -200,7 +202,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         loading.match_joints([j for j in joints if j not in couplings], description, label,
                              names)
         loaded = loading.load(prepared, [*names, *couplings], gravity, free,
-                              "damping" in includes)
+                              "damping" in includes, "limits" in includes)
         if couplings:  # every engine seen in the model's independent coordinates
             loaded.engines = {e: Coupled(t, names, list(couplings), couplings, free)
                               for e, t in loaded.engines.items()}
@@ -208,6 +210,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
                 f"{label} includes the URDF's mimic couplings ({', '.join(couplings)}): "
                 "every engine's terms are reduced to its independent joints; the engines' "
                 "own steps are not compared"]
+    ranges = loading.joint_ranges(loaded, names) if "limits" in includes else None
     audit = OwnAudit(label, description, notes=[*loaded.notes,
                                                 *loading.switched_off_sentence(loaded)],
                      unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
@@ -231,6 +234,9 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     states = random_states(samples, seed, n)
     if free:  # q = (p, unit quaternion w, x, y, z, joints): the draw's rotation vector
         states = [(np.r_[q[:3], _quat(q[3:6]), q[6:]], v, a) for q, v, a in states]
+    if ranges is not None:
+        states = _within(states, ranges, free)
+        audit.notes.append(_limits_note(label, names, ranges))
 
     def checked(method: str, shape: tuple[int, ...], *args: Any) -> np.ndarray:
         return call(model, label, method, shape, *args)
@@ -266,8 +272,36 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         roundoff = ({} if reference is None else swing.acceleration_roundoff(
             swingers, reference, [(q, v) for q, v, _ in states]))
         audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free,
-                                    _swing_allowances(loaded, with_pb), roundoff, reference)
+                                    _swing_allowances(loaded, with_pb), roundoff, reference,
+                                    None if ranges is None else (*ranges, names))
     return audit
+
+
+def _within(states: list[tuple], ranges: tuple[np.ndarray, np.ndarray], free: bool
+            ) -> list[tuple]:
+    """The states with each limited joint's angle mapped from the draw's +-pi onto its
+    range, (q + pi) / 2 pi of the way from lower to upper: the domain a model that
+    includes the limits holds on, where the engines' limits exert no force."""
+    lo, hi = ranges
+    limited = np.isfinite(lo)
+    out = []
+    for q, v, a in states:
+        q = np.array(q, dtype=float)
+        joints = q[7:] if free else q
+        joints[limited] = lo[limited] + (joints[limited] + np.pi) / (2 * np.pi) * (
+            hi[limited] - lo[limited])
+        out.append((q, v, a))
+    return out
+
+
+def _limits_note(label: str, names: Sequence[str],
+                 ranges: tuple[np.ndarray, np.ndarray]) -> str:
+    """What a model that includes the limits is compared on, in one sentence."""
+    limited = int(np.sum(np.isfinite(ranges[0])))
+    return (f"{label} includes the file's joint limits: states are drawn within the ranges "
+            f"of its {limited} limited joint{'s' * (limited != 1)} (of {len(names)}), MuJoCo "
+            "and PyBullet keep their limits on, and L3 is judged until a joint first reaches "
+            "a limit (past it each engine's limit force is its solver's own law)")
 
 
 def _say_unchecked(audit: OwnAudit, label: str, has: Sequence[str],

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from dynval.engines import DescriptionError, EngineRefusalError
 from dynval.model import ModelError
 
@@ -102,13 +104,14 @@ def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]
 
 
 def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float],
-         free: bool, damping: bool = False) -> Loaded:
+         free: bool, damping: bool = False, limits: bool = False) -> Loaded:
     """Every term engine that reads the description, each with rigid-body dynamics only;
     a refusal is recorded and the others go on.  A free root is MuJoCo's free joint,
     PyBullet's floating base and Pinocchio's free flyer, the last two converted to MuJoCo's
     convention.  ``prepared`` is ``prepare``'s; ``damping`` keeps the file's joint damping
-    in MuJoCo, the one engine whose terms and steps include it.  No engine at all loading
-    the file is a DescriptionError."""
+    in MuJoCo, the one engine whose terms and steps include it; ``limits`` keeps the joint
+    limits in MuJoCo's and PyBullet's steps.  No engine at all loading the file is a
+    DescriptionError."""
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
@@ -122,10 +125,12 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
     names = list(joint_names)
     makers: dict[str, Any] = {
         "mujoco": lambda: MujocoTerms(prepared.path, gravity, joint_names=names,
-                                      free_root=free, rigid_body=True, damping=damping),
-        "pybullet": (lambda: PybulletFreeRoot(prepared.path, gravity, joint_names=names))
+                                      free_root=free, rigid_body=True, damping=damping,
+                                      limits=limits),
+        "pybullet": (lambda: PybulletFreeRoot(prepared.path, gravity, joint_names=names,
+                                              limits=limits))
         if free else (lambda: PybulletTerms(prepared.path, gravity, joint_names=names,
-                                            rigid_body=True)),
+                                            rigid_body=True, limits=limits)),
         "pinocchio": (lambda: PinocchioFreeRoot(prepared.path, gravity, joint_names=names))
         if free else (lambda: PinocchioTerms(prepared.path, gravity, joint_names=names,
                                              rigid_body=True)),
@@ -149,6 +154,21 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
         reasons = "; ".join(f"{ENGINE_LABELS[e]}: {why}" for e, why in loaded.refused.items())
         raise DescriptionError(f"no engine loads {description}: {reasons}")
     return loaded
+
+
+def joint_ranges(loaded: Loaded, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The lower and upper limits of the named joints as the file gives them (read by
+    MuJoCo, else Pinocchio); -inf and inf where a joint is unlimited."""
+    engine = loaded.engines.get("mujoco") or loaded.engines.get("pinocchio")
+    limits = engine.joint_limits() if engine is not None else {}
+    lo = np.array([limits[n].lower if n in limits else -np.inf for n in names])
+    hi = np.array([limits[n].upper if n in limits else np.inf for n in names])
+    unlimited = ~(np.isfinite(lo) & np.isfinite(hi) & (lo < hi) & (hi - lo < UNLIMITED))
+    lo[unlimited], hi[unlimited] = -np.inf, np.inf
+    return lo, hi
+
+
+UNLIMITED = 1e6  # [rad or m]: a wider range is a file's way of saying "no limit"
 
 
 def not_checked(loaded: Loaded) -> list[str]:

@@ -102,18 +102,21 @@ def horizon(g: np.ndarray) -> int:
 
 
 def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
-            reason: str, allowance: np.ndarray | None = None) -> dict:
+            reason: str, allowance: np.ndarray | None = None,
+            limit: tuple[int, str] | None = None) -> dict:
     """One L3 row: the model against one engine's run over the horizon, the worst point
     of |diff| / envelope, the envelope being SWING_TOL g plus, where given, the measured
     effect of the engine's own reading of the file (``allowance``, at each step); max_abs
     and tolerance are the difference and the envelope there, so the row passes exactly
     when every point is within its envelope.  A run that diverged within the horizon is a
-    failing row naming who diverged."""
-    k = min(horizon(g), len(hand.q), len(other.q))
+    failing row naming who diverged.  ``limit`` (steps, joint) ends the horizon where the
+    model's run first reaches a joint limit, for a model that holds within them."""
+    end = min(horizon(g), limit[0]) if limit else horizon(g)
+    k = min(end, len(hand.q), len(other.q))
     row = {"step": dt, "comparison": f"handrolled vs {name}", "reason": reason,
            "horizon": k * dt, "growth": float(g[k - 1]) if k else 1.0}
     for who, run in (("the model", hand), (name, other)):
-        if run.diverged_at is not None and run.diverged_at < horizon(g) * dt:
+        if run.diverged_at is not None and run.diverged_at < end * dt:
             row.update(max_abs=float("inf"), tolerance=SWING_TOL,
                        diverged=f"{who} diverged at t = {run.diverged_at:g} s ({run.why})")
             return row
@@ -126,7 +129,11 @@ def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
         envelope = envelope + allowance[:k]
     i = int(np.argmax(diff / envelope))
     row.update(max_abs=float(diff[i]), tolerance=float(envelope[i]))
-    if k * dt < SWING_SECONDS:
+    if limit and limit[0] < horizon(g):
+        row["reason"] += (f"; judged over the first {k * dt:g} s, until joint {limit[1]!r} "
+                          "reaches its limit (past it each engine's limit force is its "
+                          "solver's own law)")
+    elif k * dt < SWING_SECONDS:
         row["reason"] += (f"; judged over the first {k * dt:g} s, where a {DELTA:g} change "
                           f"of the start has grown {g[k - 1]:.3g}-fold (the system's own "
                           "sensitivity hides any difference past that)")
@@ -196,7 +203,8 @@ def _allowance(pair: tuple[Accel, Accel], q0: np.ndarray, v0: np.ndarray, dt: fl
 
 def swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
                free: bool, allowances: dict[str, tuple[Accel, Accel]] | None = None,
-               roundoff: dict[str, float] | None = None, reference: Accel | None = None
+               roundoff: dict[str, float] | None = None, reference: Accel | None = None,
+               limits: tuple[np.ndarray, np.ndarray, list[str]] | None = None
                ) -> list[dict]:
     """L3 rows at each step of SWING_STEPS: the model's semi-implicit Euler against each
     engine's own steps and against each engine's accelerations through the same scheme,
@@ -207,9 +215,26 @@ def swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.nd
     own reading of the file (PyBullet's inertias), added to its envelope; ``roundoff`` per
     engine the relative round-off of its accelerations against Pinocchio's (``reference``,
     which also measures it along the swing), whose effect on the swing (_roundoff_drift)
-    is added too."""
+    is added too.  ``limits`` (lower, upper, joint names), for a model that holds within
+    the joint ranges, ends each swing's horizon where the model first reaches one."""
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is reported
-        return _swing_rows(qdd, engines, q0, v0, free, allowances, roundoff, reference)
+        return _swing_rows(qdd, engines, q0, v0, free, allowances, roundoff, reference,
+                           limits)
+
+
+def first_limit(hand: Swing, limits: tuple[np.ndarray, np.ndarray, list[str]] | None,
+                free: bool) -> tuple[int, str] | None:
+    """The number of steps before the model's run first leaves a joint's range, and that
+    joint; None where it never does (or no limits are given)."""
+    if limits is None:
+        return None
+    lo, hi, names = limits
+    joints = hand.q[:, 7:] if free else hand.q
+    out = (joints < lo) | (joints > hi)
+    if not np.any(out):
+        return None
+    k = int(np.argmax(np.any(out, axis=1)))
+    return k, names[int(np.argmax(out[k]))]
 
 
 def _roundoff_drift(hand: Swing, g: np.ndarray, dt: float) -> np.ndarray:
@@ -263,7 +288,8 @@ def _path_roundoff(hand: Swing, engines: dict[str, object], reference: Accel | N
 
 def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
                 free: bool, allowances: dict[str, tuple[Accel, Accel]] | None,
-                roundoff: dict[str, float] | None, reference: Accel | None) -> list[dict]:
+                roundoff: dict[str, float] | None, reference: Accel | None,
+                limits: tuple[np.ndarray, np.ndarray, list[str]] | None) -> list[dict]:
     reason = ("same semi-implicit Euler scheme and, if the model is right, the same "
               "dynamics: only round-off remains, amplified as the system amplifies it")
     rows, pb_rows = [], []
@@ -282,14 +308,16 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
         extra = {e: _allowance(pair, q0, v0, dt, n, free)
                  for e, pair in (allowances or {}).items() if e in engines}
         drift = _roundoff_drift(hand, g, dt)
-        on_path = _path_roundoff(hand, engines, reference, horizon(g))
+        limit = first_limit(hand, limits, free)
+        end = min(horizon(g), limit[0]) if limit else horizon(g)
+        on_path = _path_roundoff(hand, engines, reference, end)
         for name, run in runs.items():
             engine = name.split(" ")[0]
             own = max((roundoff or {}).get(engine, 0.0), on_path.get(engine, 0.0))
             allowed = own * drift
             if engine in extra:
                 allowed = allowed + extra[engine][:len(allowed)]
-            row = compare(hand, run, g, dt, name, reason, allowed)
+            row = compare(hand, run, g, dt, name, reason, allowed, limit)
             if engine in extra:
                 row["reason"] += ("; plus the measured effect of the engine's reading of the "
                                   "inertias")
@@ -300,12 +328,12 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
             if free and name == "pybullet (own integrator)" and row["max_abs"] > row[
                     "tolerance"] and "diverged" not in row:
                 row.update(tolerance=None, reason=RATIO_REASON)
-                k = min(len(run.q), len(hand.q), len(g))
+                k = min(len(run.q), len(hand.q), len(g), end)
                 pb_rows.append((row, np.max(np.abs(run.q[:k] - hand.q[:k]), axis=1), g[:k]))
             else:
                 rows.append(row)
         if hand.diverged_at is None:
-            hands[dt] = (hand, min(horizon(g), len(hand.q)))
+            hands[dt] = (hand, min(end, len(hand.q)))
     halving = _halving_rows(pb_rows)
     if hands:
         rows += integration_errors(qdd, hands, q0, v0, free)
