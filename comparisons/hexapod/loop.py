@@ -30,7 +30,14 @@ import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hexapod import body, fastloop, lagrange, planning, transmission
+from dynval.handrolled.hexapod import (
+    body,
+    fastloop,
+    fractional,
+    lagrange,
+    planning,
+    transmission,
+)
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
@@ -183,6 +190,8 @@ def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Pa
 # travel apart, and the runs differ by 1e-8 rad from the first millisecond. Starting the
 # body this much lower puts every foot definitely in contact (1.7 N each on K_yF, 0.5 % of
 # the robot's weight per foot), and no later crossing sits within round-off of y = 0 [m].
+# (The unloaded planned start only; the scenarios start from :func:`loaded_start`, whose
+# feet are a static sinkage of ~0.1 mm in the ground.)
 START_SINK = 1e-6
 
 
@@ -196,6 +205,105 @@ def planned_start(p: HexapodParams) -> tuple[np.ndarray, np.ndarray]:
     return q, r.qd.copy()
 
 
+@dataclass(frozen=True)
+class Stance:
+    """A loaded static stance at t = 0 (:func:`loaded_start`): the state, the link torques
+    that hold it, the controller's constant errors and the drives' states twisted to their
+    loads."""
+
+    q: np.ndarray
+    qd: np.ndarray
+    tau: np.ndarray  # link torques [N m]
+    e: np.ndarray  # Theta_d(0) - Theta [rad]
+    th_m: np.ndarray  # motor angles (8), (9a)
+    th_T: np.ndarray  # gear output angles (9)
+    support: np.ndarray  # the feet planned on the ground at t = 0, loaded
+    sinkage: np.ndarray  # each foot's depth below y = 0 [m] (0 for feet in the air)
+
+    def start(self) -> tuple[np.ndarray, np.ndarray]:
+        """(q, qd) for a plant's reset."""
+        return self.q.copy(), self.qd.copy()
+
+
+def static_gain(p: HexapodParams) -> np.ndarray:
+    """G_c1's gain to a constant error per joint, eqs. (14), (16): K_p + K_j A(1) / B(1)
+    (the Pade filter's DC gain, 1/9 for Table III's [4/4]), or K_p with the
+    Grunwald-Letnikov sum, whose D^alpha of a constant tends to zero."""
+    K_p = np.tile([p.K_p1, p.K_p2], p.n)
+    if p.fo_form == "gl":
+        return K_p
+    out = K_p.copy()
+    for j in range(2 * p.n):
+        K_alpha, alpha = (p.K_alpha1, p.alpha_1) if j % 2 == 0 else (p.K_alpha2, p.alpha_2)
+        a, b = fractional.pade_coefficients(alpha, p.fo_order)
+        out[j] += fractional.K_derivative(K_alpha, alpha, p.f_sc) * a.sum() / b.sum()
+    return out
+
+
+def loaded_start(p: HexapodParams, body_form: str = "corrected") -> Stance:
+    """The robot at rest on its plan at t = 0 with its weight on the ground: the static
+    equilibrium of eq. (6) with the feet planned on the ground at t = 0 (y_Fd = 0: for the
+    wave gait at beta = 50 % all six, the instant the tripods exchange) sunk in the ground
+    to carry it (eqs. (11)-(12) at rest: f_yF = -K_yF y_F, f_xF = 0 at the touchdown point),
+    the segments' heights at the body springs' static deflection (10), and the joints where
+    the controller's static torque K_c2 (G_c1(1) e - f J_F^T F_RF) (Fig. 3, eqs. 14-16)
+    balances gravity and the ground. Segments keep their planned x and every rate is the
+    plan's (V_F forward). The drives are twisted to the link torques: the motor K_T
+    theta_m = K_T theta + tau ahead (8b); with backlash the gear output tau / K_T ahead
+    (9d) and the motor at the edge of the play, pushing (9). Solved by scipy's hybrid
+    Powell method (residual forces below a micronewton)."""
+    from scipy.optimize import root
+
+    r = PlanarHexapod(p, body_form)
+    r.reset_to_plan(0.0)
+    k, n = r.k, r.n
+    q_plan, qd_plan = r.q.copy(), r.qd.copy()
+    Th_d = q_plan[2 * k:]
+    feet_plan, _ = r.feet(q_plan, np.zeros_like(qd_plan))
+    support = np.abs(feet_plan[:, 1]) <= 1e-12
+    G = static_gain(p)
+    f = 1.0 if p.control == "force" else 0.0
+
+    def forces(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        q = q_plan.copy()
+        q[1:2 * k:2], q[2 * k:] = z[:k], z[k:]
+        feet, _ = r.feet(q, np.zeros_like(q))
+        F = np.zeros((n, 2))
+        F[:, 1] = np.where(support, -p.K_yF * feet[:, 1], 0.0)  # (11)-(12) at rest
+        JtF = np.zeros(r.nq)
+        for i in range(n):
+            JtF[r.idx[i]] += lagrange.J_F(q[r.idx[i]], r.lm).T @ F[i]
+        tau = p.K_c2 * (G * (Th_d - q[2 * k:]) - f * JtF[2 * k:])  # Fig. 3, (14), (16)
+        return q, F, JtF, tau
+
+    def residual(z: np.ndarray) -> np.ndarray:
+        q, _, JtF, tau = forces(z)
+        _, fy = body.F_RH(q[0:2 * k:2], q[1:2 * k:2], np.zeros(k), np.zeros(k), p, body_form)
+        Q = JtF.copy()
+        Q[1:2 * k:2] += fy
+        Q[2 * k:] += tau
+        res = Q - r.bias(q, np.zeros_like(q))  # H qdd = 0: eq. (6) at rest
+        return np.concatenate([res[1:2 * k:2], res[2 * k:]])
+
+    # a first guess: every supporting foot sunk by its share of the weight
+    share = p.m_total * p.g / max(int(support.sum()), 1) / p.K_yF
+    z0 = np.concatenate([q_plan[1:2 * k:2] - share, Th_d])
+    sol = root(residual, z0, method="hybr", options={"xtol": 1e-12})
+    if np.max(np.abs(residual(sol.x))) > 1e-6:  # [N, N m]
+        raise RuntimeError(f"hexapod: no static stance found at t = 0 ({sol.message})")
+    q, F, _, tau = forces(sol.x)
+    feet, _ = r.feet(q, np.zeros_like(q))
+    th = q[2 * k:]
+    th_m, th_T = th.copy(), th.copy()
+    if p.transmission == "flexible":
+        th_m = th + tau / p.K_ijT  # (8b)
+    elif p.transmission == "backlash":
+        th_T = th + tau / p.K_ijT  # (9d)
+        th_m = th_T + np.sign(tau) * 0.5 * p.h_ij  # the motor pushing at the play's edge
+    return Stance(q, qd_plan, tau, Th_d - th, th_m, th_T, support,
+                  np.maximum(-feet[:, 1], 0.0))
+
+
 class SharedDrive:
     """The joint drives of eqs. (7)-(9) for the 2n joints, stepped beside the plant.
 
@@ -207,14 +315,19 @@ class SharedDrive:
     as the plant holds the link torque; the impacts are resolved after the step
     (transmission.resolve_backlash, as in PlanarHexapod.step)."""
 
-    def __init__(self, p: HexapodParams, th: np.ndarray, th_dot: np.ndarray) -> None:
+    def __init__(self, p: HexapodParams, th: np.ndarray, th_dot: np.ndarray,
+                 stance: Stance | None = None) -> None:
+        """Drives at the joint angles th and rates th_dot: unloaded, or twisted to the
+        loads of ``stance`` (its th_m, th_T)."""
         self.p, self.level = p, p.transmission
         if self.level not in transmission.LEVELS:
             raise ValueError(f"unknown transmission {self.level!r}")
         self.J_m, self.J_T = transmission.joint_inertias(p, p.n)
-        # drives unloaded at the joint angles (PlanarHexapod.reset_to_plan)
-        self.th_m, self.th_m_dot = th.copy(), th_dot.copy()
-        self.th_T, self.th_T_dot = th.copy(), th_dot.copy()
+        self.th_m_dot, self.th_T_dot = th_dot.copy(), th_dot.copy()
+        if stance is None:  # unloaded at the joint angles (PlanarHexapod.reset_to_plan)
+            self.th_m, self.th_T = th.copy(), th.copy()
+        else:
+            self.th_m, self.th_T = stance.th_m.copy(), stance.th_T.copy()
         self.impacts = 0
 
     def link_torque(self, tau_m: np.ndarray, th: np.ndarray) -> np.ndarray:
@@ -250,7 +363,10 @@ class HexapodLoop:
     controller (p.fo_form = "gl") has no compiled copy and always takes the Python path."""
 
     def __init__(self, plant, p: HexapodParams, body_form: str = "corrected",
-                 fast: bool = True) -> None:
+                 fast: bool = True, stance: Stance | None = None) -> None:
+        """``stance``: the loaded static stance the plant was reset to (:func:`loaded_start`):
+        the drives start twisted to its loads and the controller's filters at rest under
+        its errors; None: drives unloaded and filters empty (the planned start)."""
         self.plant, self.p, self.body_form = plant, p, body_form
         self.implementation = plant.name
         self.k, self.n = p.n_seg, p.n
@@ -258,6 +374,8 @@ class HexapodLoop:
         self.ratio = int(round(p.f_sr / p.f_sc))
         self.legs = leg_names(p)
         self.lm = lagrange.LegMass.of(p)
+        self._leg_idx = [np.array([2 * (i // 2), 2 * (i // 2) + 1, 2 * self.k + 2 * i,
+                                   2 * self.k + 2 * i + 1]) for i in range(self.n)]
         self.fast = fast and p.fo_form != "gl"
         self.steps = 0
         self.tau_C = np.zeros(2 * self.n)
@@ -265,11 +383,13 @@ class HexapodLoop:
         self.s = plant.observe()
         self.qd_prev = self.s.qd.copy()
         self.t = self.s.t
-        self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:])
+        self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:], stance)
         if self.fast:
-            self._fast = _FastLoop(self)
+            self._fast = _FastLoop(self, stance)
             return
         self.controller = FractionalPD(p)
+        if stance is not None:
+            self.controller.preload(stance.e)
         self.feet = [Foot() for _ in range(self.n)]
         self._update_inputs()
 
@@ -291,7 +411,11 @@ class HexapodLoop:
         self.F_seg = np.column_stack([fx, fy])
         if self.steps % self.ratio == 0:  # controller sample, held until the next one
             self.Th_d = self.reference(self.t)
-            self.tau_C = self.controller(self.Th_d, s.q[2 * k:])  # eqs. (14), (16)
+            JtF = None
+            if self.controller.force_feedback:  # Fig. 3: the ground's joint torques
+                JtF = np.concatenate([lagrange.J_F(s.q[idx], self.lm).T[2:] @ self.F_feet[i]
+                                      for i, idx in enumerate(self._leg_idx)])
+            self.tau_C = self.controller(self.Th_d, s.q[2 * k:], JtF)  # (14), (16), Fig. 3
         self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7)
         self.tau_link = self.drive.link_torque(self.tau_m, s.q[2 * k:])  # (7), (8b), (9d)
 
@@ -386,9 +510,11 @@ class _FastLoop:
     loop compiled over many steps, any other plant (the printed hand-rolled step, native
     contact) stepped from Python with the laws in one compiled call a step."""
 
-    def __init__(self, loop: HexapodLoop) -> None:
+    def __init__(self, loop: HexapodLoop, stance: Stance | None = None) -> None:
         p, s, d, plant = loop.p, loop.s, loop.drive, loop.plant
         self.laws = fastloop.loop_laws(p, loop.body_form)
+        if stance is not None:
+            fastloop.preload_controller(self.laws, stance.e)
         self.state = fastloop.loop_arrays(s.q, s.qd, s.feet, s.feet_v,
                                           (d.th_m, d.th_m_dot, d.th_T, d.th_T_dot))
         # the loop's attributes show the arrays (signals, tests, the bench read them)

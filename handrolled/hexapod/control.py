@@ -5,9 +5,12 @@ Grunwald-Letnikov sum (15b) itself), in series with the P controller G_c2, sampl
 
 G_c1j(z) = K_pj + K_j A(z^-1) / B(z^-1), K_j = K_alphaj f_sc^alphaj (see ``fractional``).
 The demanded torque is tau_C = G_c2 [G_c1 (Theta_d - Theta) - f J_F^T F_RF], f = 1 with the
-force feedback loop of Fig. 3 and 0 without (the position/velocity loop, where G_c1 and G_c2
-are one block). The paper gives no value for G_c2 (params.K_c2) and does not print Fig. 3's
-loop algebra; this is the cascade its text describes.
+force feedback loop of Fig. 3 (p.control = "force", the paper's choice in Sec. V.1) and 0
+without (p.control = "position", the position/velocity loop, where G_c1 and G_c2 are one
+block). The paper gives no value for G_c2 (params.K_c2 = 1, why there) and does not print
+Fig. 3's loop algebra; this is the cascade its text describes. In stance eq. (6) gives
+tau ~ -J_F^T F_RF (the legs' own weight aside), so the inner loop supplies the load the
+ground puts on the leg and G_c1 only corrects the position.
 """
 
 from __future__ import annotations
@@ -26,9 +29,12 @@ from dynval.robots.hexapod.params import HexapodParams
 class FractionalPD:
     """G_c1 and G_c2 for the 2n joints (hip, knee of leg 1, then leg 2, ...)."""
 
-    def __init__(self, p: HexapodParams, force_feedback: bool = False) -> None:
+    def __init__(self, p: HexapodParams, force_feedback: bool | None = None) -> None:
+        """``force_feedback``: None takes p.control (Fig. 3's cascade with the force loop
+        when "force")."""
         self.p = p
-        self.force_feedback = force_feedback
+        self.force_feedback = (p.control == "force" if force_feedback is None
+                               else force_feedback)
         self.K_p = np.tile([p.K_p1, p.K_p2], p.n)
         self.filters = []
         for j in range(2 * p.n):
@@ -43,6 +49,17 @@ class FractionalPD:
     def reset(self) -> None:
         for f in self.filters:
             f.reset()
+
+    def preload(self, e_0: np.ndarray) -> None:
+        """Every filter of eq. (16) at rest under the constant errors e_0 (a start from a
+        static stance): the error histories e_0, the output histories A(1) / B(1) e_0
+        (the Pade filter's DC gain). The Grunwald-Letnikov sum (15b) is left empty: its
+        memory starts at t = 0 by definition."""
+        for f, e in zip(self.filters, np.asarray(e_0, float), strict=True):
+            if not isinstance(f, DiscreteFilter):
+                continue
+            f.e[:] = e
+            f.y[:] = e * f.a.sum() / f.b.sum()
 
     def __call__(self, Theta_d: np.ndarray, Theta: np.ndarray,
                  JtF: np.ndarray | None = None) -> np.ndarray:

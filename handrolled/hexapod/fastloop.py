@@ -1,6 +1,7 @@
 """The comparison loop's shared laws compiled (comparisons/hexapod/loop.py, HexapodLoop):
 the plan's joint references (eqs. 1-4, planning.joint_angles), the FO PD^alpha with the
-Pade filters of eq. (16) (control.FractionalPD, fractional.DiscreteFilter), the saturation
+Pade filters of eq. (16) and Fig. 3's force loop (control.FractionalPD,
+fractional.DiscreteFilter), the saturation
 (7), the drives (7)-(9) beside the plant (SharedDrive: semi-implicit Euler, the gear
 impacts (9b)-(9c) by transmission.resolve_play), the body springs (10) and the ground
 (11)-(12) with the touchdown points (ground.Foot), evaluated from any implementation's
@@ -119,11 +120,12 @@ def joint_references(t: float, pc: np.ndarray, phi: np.ndarray, x0: np.ndarray,
         out[2 * i], out[2 * i + 1] = psi_inv(pl[0] - pl[2], pl[1] - pl[3], pc[8], pc[9])
 
 
-# ---- the controller, eqs. (14), (16) ----
+# ---- the controller, eqs. (14), (16) and Fig. 3's force loop ----
 def controller_constants(p: HexapodParams) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                    np.ndarray, float]:
+                                                    np.ndarray, float, float]:
     """FractionalPD's numbers per joint: K_p, the Pade coefficients a (2n x m+1), b
-    (2n x m+1) of eq. (16), the derivative gains K_j, and G_c2's K_c2."""
+    (2n x m+1) of eq. (16), the derivative gains K_j, G_c2's K_c2, and f (1.0 with Fig. 3's
+    force feedback, p.control = "force"; 0.0 without)."""
     K_p = np.tile([p.K_p1, p.K_p2], p.n)
     a, b, K = [], [], []
     for j in range(2 * p.n):
@@ -132,17 +134,43 @@ def controller_constants(p: HexapodParams) -> tuple[np.ndarray, np.ndarray, np.n
         a.append(aj)
         b.append(bj)
         K.append(K_derivative(K_alpha, alpha, p.f_sc))
-    return K_p, np.array(a), np.array(b), np.array(K), float(p.K_c2)
+    return (K_p, np.array(a), np.array(b), np.array(K), float(p.K_c2),
+            1.0 if p.control == "force" else 0.0)
+
+
+def preload_controller(laws: tuple, e_0: np.ndarray) -> None:
+    """control.FractionalPD.preload on the compiled controller's histories (in ``laws``):
+    every Pade filter at rest under the constant errors e_0."""
+    a, b, e_hist, y_hist = laws[10][1], laws[10][2], laws[10][5], laws[10][6]
+    for j in range(e_hist.shape[0]):
+        e = float(e_0[j])
+        e_hist[j, :] = e
+        y_hist[j, :] = e * a[j].sum() / b[j].sum()
+
+
+@njit(cache=True)
+def ground_torques(q: np.ndarray, F: np.ndarray, c: np.ndarray, k: int, out: np.ndarray
+                   ) -> None:
+    """J_F^T F_RF's joint rows for every leg into ``out`` (2n): the ground's torques on the
+    hip and knee, eq. (6) (fast._foot's J_F, the foot forces F n x 2)."""
+    L1, L2 = c[5], c[6]
+    for i in range(F.shape[0]):
+        a = q[2 * k + 2 * i]
+        b = a + q[2 * k + 2 * i + 1]
+        out[2 * i] = (L1 * math.cos(a) + L2 * math.cos(b)) * F[i, 0] + \
+            (L1 * math.sin(a) + L2 * math.sin(b)) * F[i, 1]
+        out[2 * i + 1] = L2 * math.cos(b) * F[i, 0] + L2 * math.sin(b) * F[i, 1]
 
 
 @njit(cache=True)
 def controller(Th_d: np.ndarray, th: np.ndarray, K_p: np.ndarray, a: np.ndarray,
                b: np.ndarray, K: np.ndarray, K_c2: float, e_hist: np.ndarray,
-               y_hist: np.ndarray, tau_C: np.ndarray) -> None:
-    """One sample of FractionalPD (no force feedback) into tau_C: per joint the error e,
-    DiscreteFilter's y_k = (a . e - b[1:] . y) / b_0 over the histories (e_hist: the last
-    m+1 errors, y_hist: the last m outputs, newest first, shifted in place), and
-    tau_C = K_c2 (K_p e + K y_k)."""
+               y_hist: np.ndarray, JtF: np.ndarray, tau_C: np.ndarray) -> None:
+    """One sample of FractionalPD into tau_C: per joint the error e, DiscreteFilter's
+    y_k = (a . e - b[1:] . y) / b_0 over the histories (e_hist: the last m+1 errors,
+    y_hist: the last m outputs, newest first, shifted in place), and
+    tau_C = K_c2 (K_p e + K y_k - JtF), JtF the ground's joint torques J_F^T F_RF with the
+    force loop of Fig. 3 (zeros without)."""
     m = y_hist.shape[1]
     for j in range(th.shape[0]):
         e = Th_d[j] - th[j]
@@ -153,7 +181,7 @@ def controller(Th_d: np.ndarray, th: np.ndarray, K_p: np.ndarray, a: np.ndarray,
         for r in range(m - 1, 0, -1):
             y_hist[j, r] = y_hist[j, r - 1]
         y_hist[j, 0] = y
-        tau_C[j] = K_c2 * (K_p[j] * e + K[j] * y)
+        tau_C[j] = K_c2 * (K_p[j] * e + K[j] * y - JtF[j])
 
 
 # ---- body springs (10), ground (11)-(12), drives (7)-(9) ----
@@ -191,9 +219,11 @@ def loop_laws(p: HexapodParams, body_form: str) -> tuple:
     k, the drive's and the ground's codes, dt, f_sr / f_sc, the plan's and the
     controller's constants with the Pade filters' histories, which change in place)."""
     c, J_m, J_T, rest = fast.constants(p, body_form)
-    K_p, a, b, K, K_c2 = controller_constants(p)
-    # the histories: the last m+1 errors and m outputs, newest first
-    ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0], b.shape[1] - 1)))
+    K_p, a, b, K, K_c2, f = controller_constants(p)
+    # the histories: the last m+1 errors and m outputs, newest first; the force loop's flag
+    # f and its ground torques J_F^T F_RF
+    ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0], b.shape[1] - 1)),
+            f, np.zeros(a.shape[0]))
     return (c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission], fast.GROUND[p.ground],
             1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)), plan_constants(p), ctrl)
 
@@ -202,7 +232,8 @@ def loop_laws(p: HexapodParams, body_form: str) -> tuple:
 def inputs(state: tuple, laws: tuple, steps: int, t: float, shared: bool) -> None:
     """HexapodLoop._update_inputs from the state at t after ``steps`` steps: the ground
     forces (when ``shared``; else F_feet is the engine's, read by the caller), the body
-    springs (10), at a controller sample the references (4) and tau_C (14), (16), the
+    springs (10), at a controller sample the references (4) and tau_C (14), (16) with
+    Fig. 3's force loop where f = 1 (the ground forces F_feet of this state), the
     saturation (7) and the drive's link torque (7), (8b), (9d)."""
     q, qd, _, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link, th_m, _, \
         th_T, _ = state
@@ -213,8 +244,11 @@ def inputs(state: tuple, laws: tuple, steps: int, t: float, shared: bool) -> Non
     th = q[2 * k:]
     if steps % ratio == 0:  # controller sample, held until the next one
         joint_references(t, plan[0], plan[1], plan[2], Th_d)
+        JtF = ctrl[8]
+        if ctrl[7] != 0.0:
+            ground_torques(q, F_feet, c, k, JtF)
         controller(Th_d, th, ctrl[0], ctrl[1], ctrl[2], ctrl[3], ctrl[4], ctrl[5], ctrl[6],
-                   tau_C)
+                   JtF, tau_C)
     tau_m[:] = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
     if level == 0:
         tau_link[:] = tau_m

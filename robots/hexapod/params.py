@@ -198,9 +198,16 @@ class HexapodParams:
                             "knee fractional derivative gain K_alpha2")
     alpha_2: float = param(0.5, "-", "(0, 1]", T4, "knee fractional order alpha_2")
     K_c2: float = param(1.0, "-", "(-inf, inf)",
-                        "ASSUMPTION: the paper gives no G_c2; unity makes G_c1 the joint "
-                        "controller of Sec. V.1's position/velocity loop",
+                        "ASSUMPTION: the paper gives no G_c2; unity makes the inner loop "
+                        "feed back exactly the measured ground torques J_F^T F_RF (a leg in "
+                        "stance then carries its share of the weight with G_c1 holding "
+                        "only the legs' own weight), and keeps Table IV's gains as the "
+                        "whole position loop's (with control = position G_c1 G_c2 = G_c1)",
                         "force-loop P gain G_c2")
+    control: str = param("force", "-", "{force, position}",
+                         "Sec. V.1 (Fig. 3): the paper adopts the cascade G_c1 + G_c2 with "
+                         "the inner force feedback loop (force); position: the "
+                         "position/velocity loop alone", "joint control architecture")
     f_sc: float = param(2000.0, "Hz", "(0, inf)", "Sec. V.1", "controller sampling rate f_sc")
     f_sr: float = param(20000.0, "Hz", "(0, 1e7]", "Sec. V.1", "simulation rate f_sr")
     fo_form: str = param("pade", "-", "{pade, gl}",
