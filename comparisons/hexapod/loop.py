@@ -413,7 +413,8 @@ class HexapodLoop:
             self.Th_d = self.reference(self.t)
             JtF = None
             if self.controller.force_feedback:  # Fig. 3: the ground's joint torques
-                JtF = np.concatenate([lagrange.J_F(s.q[idx], self.lm).T[2:] @ self.F_feet[i]
+                JtF = np.concatenate([_joint_rows(lagrange.J_F(s.q[idx], self.lm),
+                                                  self.F_feet[i])
                                       for i, idx in enumerate(self._leg_idx)])
             self.tau_C = self.controller(self.Th_d, s.q[2 * k:], JtF)  # (14), (16), Fig. 3
         self.tau_m = transmission.saturate(self.tau_C, p.tau_max)  # eq. (7)
@@ -500,6 +501,13 @@ class HexapodLoop:
         out[f"{leg}.x_ref"], out[f"{leg}.y_ref"] = plan.p_Fd
         out[f"{leg}.vy_ref"], out[f"{leg}.ay_ref"] = plan.v_Fd[1], plan.a_Fd[1]
         return out
+
+
+def _joint_rows(J: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """The hip and knee rows of J_F^T F_RF (eq. 6), written out as the compiled copy
+    (fastloop.ground_torques) computes them: a matrix product may fuse its multiply-adds
+    and differ in the last bit."""
+    return J[0, 2:] * F[0] + J[1, 2:] * F[1]
 
 
 class _FastLoop:
