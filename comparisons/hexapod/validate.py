@@ -216,7 +216,7 @@ class HexapodLadder(RobotLadder):
                 rows += [BudgetRow(BACKLASH, sig, comp, rms_diff(back, b, sig, scale),
                                    f"{unit} RMS") for sig, scale, unit in BUDGET_SIGNALS]
             self._impacts_table(ctx, back, ctx.result("budget backlash dt/2"))
-        self._walking_table(ctx, runs)
+        self._walking_table(ctx, other)
         return rows
 
     def _impacts_table(self, ctx: Context, back: pd.DataFrame, half: pd.DataFrame) -> None:
