@@ -420,7 +420,7 @@ def _tracking(sc_name: str, sc: Scenario, wide, settling: SettlingRun | None) ->
                                                if i < len(hp[impl]) else "-"
                                                for impl in hp)])
     return DataTable(
-        f"{sc.title}: tracking, {label} per hop with its reference (shared contact)",
+        f"{sc.title}: {label} per hop with its reference (shared contact)",
         ["apex time [s]", "reference", *hp], rows,
         f"Each hop's {label} (apex to next apex) beside the reference in force at its "
         "apex; the figure draws both on the same axes, for the paper's run and the settling "
