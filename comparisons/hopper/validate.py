@@ -260,7 +260,7 @@ class HopperLadder(RobotLadder):
         for s in out:
             ctx.rows.append(MetricRow(ROBOT, s.run.split(" ")[0], "L5", "-", "-", "-",
                                       "handrolled", s.metric, s.value, s.bound, s.holds,
-                                      f"statement: {s.text}; {s.why}", "requirement"))
+                                      f"statement: {s.text}; {s.why}", "statement"))
         if out:
             ctx.chapter.tables.append(DataTable(
                 "The paper's statements measured (hand-rolled, shared contact)",
@@ -275,7 +275,7 @@ class HopperLadder(RobotLadder):
 
     def l5(self, ctx: Context) -> Rung:
         kicks = [r for r in ctx.rows if r.metric == "max_liftoff_kick"]
-        stated = [r for r in ctx.rows if r.rung == "L5" and r.kind == "requirement"]
+        stated = [r for r in ctx.rows if r.rung == "L5" and r.kind == "statement"]
         note = ("the paper publishes no numbers (Figs. 6-7 are unlabelled plots); steady "
                 "state per reference step is judged by a settling criterion and given only "
                 "where reached; its statements are measured")
