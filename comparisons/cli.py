@@ -565,7 +565,7 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
     v = run_verdict([r["verdict"] for ch in summary["robots"].values()
                      for r in ch["rungs"].values()], metrics)
     line = (f"verdict: {v.rung_counts()} (rungs); {v.outside} figures outside tolerance, "
-            f"{v.known} of them known differences"
+            f"{v.known} of them known differences" + v.statements_clause()
             + (f"; {v.unexplained} unexplained: exit 1" if v.unexplained else ""))
     return line, v.unexplained
 

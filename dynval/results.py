@@ -37,7 +37,8 @@ VERDICTS: dict[str, str] = {
 RUNGS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4", "L5", "budget")
 
 # What a metric row measures (SPEC, Verdicts): a query for failures filters on kind.
-KINDS: tuple[str, ...] = ("agreement", "requirement", "erratum", "recomputed", "budget")
+KINDS: tuple[str, ...] = ("agreement", "requirement", "erratum", "recomputed", "statement",
+                          "budget")
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,9 @@ class MetricRow:
     ``rung`` says which rung of the ladder it belongs to; ``variant`` is what varies within
     a scenario (a contact mode, a step size, a leg count); ``kind`` what the row measures.
     A row without a tolerance is reported, not judged: ``passed`` is then True and its
-    kind says why (an erratum's size, a recomputed number, a budget component)."""
+    kind says why (an erratum's size, a recomputed number, a budget component), except a
+    paper's statement measured on a run ("statement"), which holds (``passed``) or does
+    not, by the criterion its reason states."""
 
     robot: str
     scenario: str
@@ -299,11 +302,15 @@ class Chapter:
 @dataclass(frozen=True)
 class RunVerdict:
     """A run's verdict in counts: each rung verdict's count, the figures outside tolerance
-    and how many of those are declared, explained differences (``known``)."""
+    and how many of those are declared, explained differences (``known``), and the papers'
+    statements measured and how many of them do not hold (a finding about a paper, not a
+    disagreement between implementations)."""
 
     rungs: dict[str, int]
     outside: int
     known: int
+    statements: int = 0
+    not_holding: int = 0
 
     @property
     def unexplained(self) -> int:
@@ -314,15 +321,25 @@ class RunVerdict:
         """"2 agrees, 1 erratum": each verdict's count, in the verdicts' alphabetical order."""
         return ", ".join(f"{n} {v}" for v, n in sorted(self.rungs.items()))
 
+    def statements_clause(self) -> str:
+        """"; 12 of 30 of the papers' statements do not hold" (empty without statements)."""
+        if not self.statements:
+            return ""
+        return (f"; {self.not_holding} of {self.statements} of the papers' statements "
+                f"do{'es' if self.not_holding == 1 else ''} not hold")
+
 
 def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame) -> RunVerdict:
     """The counts of :class:`RunVerdict` from the rungs' verdicts and the metric table."""
     counts: dict[str, int] = {}
     for v in rung_verdicts:
         counts[v] = counts.get(v, 0) + 1
-    bad = metrics[~metrics["passed"]]
+    said = (metrics["kind"] == "statement" if "kind" in metrics
+            else pd.Series(False, index=metrics.index))
+    bad = metrics[~metrics["passed"] & ~said]
     known = int((bad["known"] != "").sum()) if "known" in bad else 0
-    return RunVerdict(counts, len(bad), known)
+    return RunVerdict(counts, len(bad), known, int(said.sum()),
+                      int((said & ~metrics["passed"]).sum()))
 
 
 def _plain(x: Any) -> Any:

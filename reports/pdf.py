@@ -198,7 +198,7 @@ def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
     v = run_verdict([r.verdict for ch in chapters for r in ch.rungs.values()], metrics)
     return (f"Verdict: {v.rung_counts()} (rungs of {len(chapters)} "
             f"robot{'s' if len(chapters) != 1 else ''}); {v.outside} figures outside "
-            f"tolerance ({v.known} known differences); "
+            f"tolerance ({v.known} known differences){v.statements_clause()}; "
             f"{sum(len(ch.errata) for ch in chapters)} errata in the papers.")
 
 

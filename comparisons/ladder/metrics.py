@@ -109,6 +109,15 @@ def recomputed_row(robot: str, scenario: str, signal: str, metric: str, value: f
                      float(value), None, True, reason, "recomputed")
 
 
+def statement_row(robot: str, scenario: str, signal: str, metric: str, value: float,
+                  holds: bool, criterion: str, rung: str = "L5") -> MetricRow:
+    """A paper's statement measured on a run: ``value`` the measurement, ``holds`` whether
+    the statement holds by ``criterion`` (said in the reason); no tolerance, and ``passed``
+    False where it does not hold."""
+    return MetricRow(robot, scenario, rung, "-", signal, "-", "handrolled", metric,
+                     float(value), None, bool(holds), criterion, "statement")
+
+
 def rms_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str, scale: float = 1.0,
              signal_b: str | None = None) -> float:
     """RMS difference of a signal between two wide traces, b interpolated onto a's times

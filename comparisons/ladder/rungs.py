@@ -382,6 +382,9 @@ class RobotLadder:
                                    f"error budget component, {b.unit}", "budget")
                          for b in chapter.budget]
             chapter.rungs["budget"] = Rung("recomputed", self.budget_what)
+        elif type(self).budget is RobotLadder.budget:
+            chapter.rungs["budget"] = Rung("not applicable", "no error budget is declared "
+                                           "for this robot: no model choice is toggled")
         else:
             chapter.rungs["budget"] = Rung("not applicable",
                                            "the budget's scenario was not run")

@@ -26,12 +26,15 @@ def step(x: float, x0: float, h0: float, x1: float, h1: float) -> float:
 
 @register_jitable
 def normal_force(x: float, x_dot: float, p: HopperParams) -> float:
-    """Eq. (24) as printed: F = k (x_1 - x)^e - c_max x_dot STEP(x, x_1 - d, 1, x_1, 0) while
-    the foot height x is below x_1, zero above. Not clipped at zero: near lift-off the
-    damping term can pull (the report gives the least value a run saw)."""
+    """Eq. (24): F = k (x_1 - x)^e - c_max x_dot STEP(x, x_1 - d, 1, x_1, 0) while the foot
+    height x is below x_1, zero above. As printed (``p.pull_clipped`` 0) it is not clipped
+    at zero: near lift-off the damping term pulls the foot down (an erratum against the
+    ADAMS IMPACT law the paper cites, which clips it: ``p.pull_clipped`` 1 gives max(F, 0),
+    a ground that only pushes)."""
     if x >= p.x_1:
         return 0.0
-    return p.k_c * (p.x_1 - x) ** p.e - p.c_max * x_dot * step(x, p.x_1 - p.d, 1.0, p.x_1, 0.0)
+    F = p.k_c * (p.x_1 - x) ** p.e - p.c_max * x_dot * step(x, p.x_1 - p.d, 1.0, p.x_1, 0.0)
+    return max(F, 0.0) if p.pull_clipped > 0.0 else F
 
 
 @register_jitable

@@ -3,7 +3,9 @@ machine of Sec. 3 and 6: flight, compression (stance while the body still descen
 thrust (stance from the bottom to lift-off).
 
 * height, eq. (20): at each apex (the body's vertical speed turning negative in flight)
-  Delta l = Delta l_old + k_p (h_d - h_max), h_max that apex; during the next thrust the
+  Delta l = Delta l_old + k_p (h_d - h_max), h_max that apex, kept within [dl_min,
+  dl_max] (the paper prints no bounds: dl_min = 0, no thrust that takes energy out, is a
+  modelling choice the error budget toggles); during the next thrust the
   leg spring is compressed by Delta l ("while robot is in contact with the ground a desired
   value was given ... at other phases zero"). Taken at the apex rather than at touchdown
   so that a foot that bounces on a stiff ground within one stance (no apex) does not
@@ -91,7 +93,9 @@ def raibert_step(s: ControllerState, o: Observation, h_d: float, x_dot_d: float,
             touchdowns += 1
         elif s.rising and o.z_dot <= 0.0:  # the apex: eq. (20) for the next thrust
             h_max = o.z
-            dl = min(p.dl_max, max(0.0, dl + p.k_h * (h_d - h_max)))
+            # eq. (20), kept within [dl_min, dl_max]: dl_min = 0 is the clamp at zero
+            # thrust that the paper does not print (a modelling choice; params.dl_min)
+            dl = min(p.dl_max, max(p.dl_min, dl + p.k_h * (h_d - h_max)))
     elif not o.contact:
         phase = FLIGHT
     elif phase == COMPRESSION and o.z_dot >= 0.0:

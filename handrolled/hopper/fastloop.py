@@ -30,6 +30,7 @@ class Laws(NamedTuple):
     e: float
     c_max: float
     d: float
+    pull_clipped: float
     mu: float
     v_eps: float
     k_L: float
@@ -37,6 +38,7 @@ class Laws(NamedTuple):
     k_stop: float
     b_stop: float
     k_h: float
+    dl_min: float
     dl_max: float
     T_s: float
     k_x: float

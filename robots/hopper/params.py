@@ -84,6 +84,12 @@ class HopperParams:
     x_1: float = param(0.0, "m", "(-inf, inf)",
                        "ASSUMPTION: contact begins when the foot point reaches the ground",
                        "foot height x_1 at which eq. (24) switches on")
+    contact_law: str = param(
+        "printed", "-", "{printed, clipped}",
+        "the paper's eq. (24) as printed (its damping term pulls the foot down near lift-off); "
+        "'clipped' is the ADAMS IMPACT law the paper cites ([8]), max(F, 0): the ground "
+        "never pulls (erratum; the error budget toggles it)",
+        "form of the normal-force law (24)")
     mu: float = param(0.8, "-", "[0, inf)", "ASSUMPTION: rubber foot on a hard floor",
                       "Coulomb friction coefficient of eq. (25)")
     v_eps: float = param(
@@ -101,6 +107,11 @@ class HopperParams:
     dl_0: float = param(0.03, "m", "[0, inf)",
                         "ASSUMPTION: about the energy the ground damping takes per hop",
                         "initial spring compression Delta l_old of eq. (20)")
+    dl_min: float = param(
+        0.0, "m", "(-inf, inf)",
+        "ASSUMPTION, not in the paper: eq. (20) is clamped at zero thrust, so the thrust never "
+        "lengthens the spring to take energy out; the error budget lowers it to -dl_max",
+        "least spring compression eq. (20) may command")
     dl_max: float = param(0.2, "m", "(0, inf)",
                           "ASSUMPTION: the thrust cannot push the leg past its stop",
                           "largest spring compression eq. (20) may command")
@@ -145,6 +156,12 @@ class HopperParams:
         """Mass of the whole robot [kg]."""
         return self.M + self.m_h + self.m_l
 
+    @property
+    def pull_clipped(self) -> float:
+        """1.0 where eq. (24) is clipped at zero (``contact_law`` 'clipped'), else 0.0: the
+        flag as the compiled laws read it (handrolled/hopper/fastloop.Laws)."""
+        return 1.0 if self.contact_law == "clipped" else 0.0
+
     def with_(self, **changes: float) -> HopperParams:
         """A copy with some values changed (used by sweeps and the error budget)."""
         return replace(self, **changes)
@@ -156,6 +173,10 @@ class HopperParams:
             raise ParameterError(
                 f"hopper.r_1 = {self.r_1:g} m puts the leg centre above the hip of the "
                 f"relaxed leg r_0 = {self.r_0:g} m")
+        if self.dl_min > self.dl_max:
+            raise ParameterError(
+                f"hopper.dl_min = {self.dl_min:g} m exceeds hopper.dl_max = {self.dl_max:g} m: "
+                "eq. (20) would have no thrust to command")
         if self.z_0 - self.r_2 - self.r_0 <= self.x_1:
             raise ParameterError(
                 f"hopper.z_0 = {self.z_0:g} m starts the foot in the ground: it must exceed "
