@@ -73,7 +73,7 @@ class _Known(RobotLadder):
     def scenarios(self):
         return {"s": None}
 
-    def known_difference(self, row):
+    def known_difference(self, row, ctx):
         return "explained" if row.signal == "body.pitch" else None
 
 

@@ -100,17 +100,20 @@ def scenario_params(p: HexapodParams, sc: Scenario) -> HexapodParams:
 def run_one(p: HexapodParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, body_form: str = "corrected",
             progress: Callable[[float], None] | None = None, duration: float | None = None,
-            until: float | None = None, **changes) -> pd.DataFrame:
+            until: float | None = None, start_shift: float = 0.0, **changes) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario: SETTLE_CYCLES
     cycles from the loaded stance, then the judged ``duration`` (default the scenario's),
     the trace being the judged part with its time shifted to start at 0 (module docstring);
     ``until`` stops the whole run early and keeps all of it; ``changes`` replace parameters
     after the scenario's own, e.g. profile="sine"; ``body_form`` "printed" runs eq. (10) as
-    printed."""
+    printed; ``start_shift`` [m] raises the first segment's start, the perturbation that
+    measures the run's own sensitivity)."""
     p = scenario_params(p, sc).with_(**changes) if changes else scenario_params(p, sc)
     stance = loaded_start(p, body_form)
     plant = make_plant(implementation, p, contact, desc_dir)
-    plant.reset(*stance.start())
+    q0, qd0 = stance.start()
+    q0[1] += start_shift  # segment 1's height
+    plant.reset(q0, qd0)
     loop = HexapodLoop(plant, p, body_form, stance=stance)
     record_every = max(1, int(round(p.f_sr / 1000.0)))  # 1 kHz traces
     settle = SETTLE_CYCLES * p.T

