@@ -209,6 +209,10 @@ class HexapodLadder(RobotLadder):
         if row.kind == "requirement" and sc in NOT_WALKING and row.variant == "shared":
             return (f"{sc} does not walk with the paper's gains: {NOT_WALKING[sc]} (the "
                     "'Does it walk?' table)")
+        if row.kind == "requirement" and row.variant == "native":
+            return ("the engines' native contact is not eq. (12)'s ground (no touchdown-point "
+                    "spring, no penetration-scaled damping), and the walk holds its feet down "
+                    "only in a narrow window of the controller even on that ground")
         if row.kind != "agreement" or row.variant != "shared" or row.metric != "max_abs":
             return None
         base = ctx.runs("shared").get(sc, {}).get("handrolled")

@@ -84,6 +84,7 @@ class AuditResults:
 # baselines; tolerances that judge a whole run (settling, final values) do not apply.
 TIERS = ("full", "ci")
 CI_SECONDS = 1.0  # [s]
+KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else per scenario
 CI_SAMPLES = 100
 
 
@@ -473,11 +474,20 @@ class RobotLadder:
         verdict = "agrees" if not failed else "differs"
         note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
                 f"{len(judged)} toleranced figures outside tolerance"
-                + (f" ({len(failed) - len(unexplained)} known)" if failed else "")
-                + "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
-                          f"{r.value:.3g} (tol {r.tolerance:.3g})"
-                          + (f", known: {known[id(r)]}" if known[id(r)] else "")
-                          for r in failed))
+                + (f" ({len(failed) - len(unexplained)} known)" if failed else ""))
+        listed = failed if len(failed) - len(unexplained) <= KNOWN_LISTED else unexplained
+        note += "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
+                        f"{r.value:.3g} (tol {r.tolerance:.3g})"
+                        + (f", known: {known[id(r)]}" if known[id(r)] else "")
+                        for r in listed)
+        if listed is unexplained:  # many known rows: one example per scenario
+            by_scenario: dict[str, list[MetricRow]] = {}
+            for r in failed:
+                if known[id(r)]:
+                    by_scenario.setdefault(r.scenario, []).append(r)
+            note += "".join(f"; {len(rs)} known in {sc}, e.g. {rs[0].candidate} "
+                            f"{rs[0].signal} {rs[0].metric}: {rs[0].known}"
+                            for sc, rs in by_scenario.items())
         ctx.chapter.rungs["L4"] = Rung(verdict, note)
 
 
