@@ -103,7 +103,9 @@ BUDGET_RUNS = {
     "budget Grunwald-Letnikov": (BUDGET_SCENARIO, run_one, lambda p: {"fo_form": "gl"}),
     "budget Pade [2/2]": (BUDGET_SCENARIO, run_one, lambda p: {"fo_order": 2}),
     "budget Heun": (BUDGET_SCENARIO, heun_run, lambda p: {}),
-    "budget position loop": (BUDGET_SCENARIO, run_one, lambda p: {"control": "position"}),
+    # the position loop alone: G_c1 G_c2 = G_c1, Table IV's gains
+    "budget position loop": (BUDGET_SCENARIO, run_one,
+                             lambda p: {"control": "position", "K_c2": 1.0}),
     "budget backlash dt/2": (BACKLASH, run_one, lambda p: {"f_sr": 2.0 * p.f_sr}),
     # h_ij read as the half play (the play 2 h_ij in all)
     "budget backlash half play": (BACKLASH, run_one, lambda p: {"h_ij": 2.0 * p.h_ij}),
@@ -114,12 +116,14 @@ GAIN_RUNS = {f"gains {sc} {label}": (sc, changes)
              for sc, tries in (
                  ("WG_50", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 0.78", {"K_c2": 0.78}),
                             ("K_c2 = 0.82", {"K_c2": 0.82}), ("K_c2 = 1", {"K_c2": 1.0}),
-                            ("position loop", {"control": "position"}))),
+                            ("position loop (K_c2 = 1)",
+                             {"control": "position", "K_c2": 1.0}))),
                  ("EPFC_35", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 1", {"K_c2": 1.0}),
-                              ("position loop", {"control": "position"}),
+                              ("position loop (K_c2 = 1)",
+                               {"control": "position", "K_c2": 1.0}),
                               ("K_yH = 1e5", {"K_yH": 1e5}),
-                              ("position loop, K_yH = 1e5",
-                               {"control": "position", "K_yH": 1e5}))))
+                              ("position loop (K_c2 = 1), K_yH = 1e5",
+                               {"control": "position", "K_c2": 1.0, "K_yH": 1e5}))))
              for label, changes in tries}
 # The gaits that the paper's set-up does not keep on their feet (the 'Does it walk?' table
 # is the evidence): their walking requirements fail, a known and explained difference
