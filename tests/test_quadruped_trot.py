@@ -56,10 +56,11 @@ def test_balanced_lateral_path_is_periodic_and_smooth(balanced):
     assert 1e-3 < max(np.abs(y)) < 0.05  # it sways, by millimetres, not decimetres
 
 
-def _errors(planner, steps, duration):
+def _errors(planner, steps, duration, integrator="euler"):
     out = []
     for dt in steps:
-        r = round_trip(MODEL, TROT, HEIGHT, G, dt, duration, planner=planner)
+        r = round_trip(MODEL, TROT, HEIGHT, G, dt, duration, planner=planner,
+                       integrator=integrator)
         out.append([max_percentage_error(r.thetadd_plan[:, HFE_RB], r.thetadd[:, HFE_RB]),
                     max_percentage_error(r.thetad_plan[:, HFE_RB], r.thetad[:, HFE_RB]),
                     max_percentage_error(r.theta_plan[:, HFE_RB], r.theta[:, HFE_RB])])
@@ -71,6 +72,15 @@ def test_balanced_round_trip_halves_with_the_step_over_a_whole_cycle(balanced):
     ratios = e[:-1] / e[1:]
     assert np.all((ratios > BAND[0]) & (ratios < BAND[1])), ratios
     assert e[-1, 2] < 0.05  # % displacement at 0.5 ms
+
+
+def test_balanced_round_trip_by_rk4_is_fourth_order_across_the_support_change(balanced):
+    """Over the diagonals' exchange at T/2 = 0.3 s: RK4's last stage of the step ending
+    there reads the plan's left limit, so the error still falls 16-fold per halving (with
+    the next phase's accelerations under the old support it fell 2-fold past 0.3 s)."""
+    e = _errors(balanced.plan, (4e-3, 2e-3), 0.32, "rk4")
+    ratio = e[0] / e[1]
+    assert np.all((ratio > section6.RK4_MIN) & (ratio < section6.RK4_MAX)), ratio
 
 
 def test_paper_trot_round_trip_does_not_converge():

@@ -22,6 +22,8 @@ from dynval.handrolled.quadruped.inverse import Feedforward, feedforward
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
 
+LEFT_LIMIT = 1e-9  # [s] before a support change, where RK4's last stage reads the plan
+
 
 @dataclass
 class RoundTrip:
@@ -90,8 +92,10 @@ def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray
             def tau_at(tt: float, s: PlannedState = s, ff: Feedforward = ff) -> np.ndarray:
                 if tt == s.t:
                     return ff.tau
-                return feedforward(model, replace(planner(tt), stance=s.stance), g_W,
-                                   split).tau
+                there = planner(tt)
+                if there.stance != s.stance:  # the support changes at the step's end: the
+                    there = planner(tt - LEFT_LIMIT)  # plan's left limit is this step's
+                return feedforward(model, replace(there, stance=s.stance), g_W, split).tau
             sim.step_rk4(tau_at, s.stance)
         rec["tdd"][k] = sim.nudot[6:]
     return RoundTrip(ts, rec["tp"], rec["tdp"], rec["tddp"], rec["t"], rec["td"], rec["tdd"],
