@@ -110,13 +110,19 @@ class LandingGearLadder(RobotLadder):
         if not sc.level_controller:
             return []
         p, v = ctx.params, variant.name
-        rows = [check_row(ROBOT, sc.name, v, sig, impl, "settled_abs_deg",
-                          abs(_settled(df, sig)) * DEG, LEVEL_TOL_DEG, REQ_LEVEL)
-                for sig in ("body.roll", "body.pitch")]
         F = np.array([_settled(df, f"foot.{leg}.force.normal") for leg in LEGS])
-        rows.append(check_row(ROBOT, sc.name, v, "foot.*.force.normal", impl,
-                              "settled_spread_rel", (F.max() - F.min()) / F.mean(),
-                              GRF_SPREAD_TOL, REQ_GRF))
+        level = [(sig, "settled_abs_deg", abs(_settled(df, sig)) * DEG, LEVEL_TOL_DEG, REQ_LEVEL)
+                 for sig in ("body.roll", "body.pitch")]
+        level.append(("foot.*.force.normal", "settled_spread_rel",
+                      (F.max() - F.min()) / F.mean(), GRF_SPREAD_TOL, REQ_GRF))
+        if sc.alpha_SL_deg == 0.0:  # level ground: a level body and equal feet by symmetry
+            rows = [MetricRow(ROBOT, sc.name, "L4", v, sig, "-", impl, metric, value, None,
+                              True, "zero by symmetry (level ground, symmetric legs): not a "
+                              "toleranced figure", "requirement")
+                    for sig, metric, value, _, _ in level]
+        else:
+            rows = [check_row(ROBOT, sc.name, v, sig, impl, metric, value, tol, why)
+                    for sig, metric, value, tol, why in level]
         Fy = sum(_settled(df, f"foot.{leg}.force.y") for leg in LEGS)
         rows.append(check_row(ROBOT, sc.name, v, "foot.*.force.y", impl, "weight_balance_rel",
                               Fy / (p.m * p.g) - 1.0, BALANCE_TOL, REQ_BALANCE))
