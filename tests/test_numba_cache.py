@@ -127,9 +127,9 @@ def test_a_callee_edit_moves_the_figure(tmp_path, numba_dir):
     before = float(_run(code, env, cwd=src)[0])
     assert float(_run(code, env, cwd=src)[0]) == before  # read back from the cache
     law = pkg / "handrolled" / "hopper" / "contact.py"
-    printed = "return p.k_c * (p.x_1 - x) ** p.e - "
+    printed = "F = p.k_c * (p.x_1 - x) ** p.e - "
     assert printed in law.read_text()
-    law.write_text(law.read_text().replace(printed, "return 1.5 * p.k_c * (p.x_1 - x) ** p.e - "))
+    law.write_text(law.read_text().replace(printed, "F = 1.5 * p.k_c * (p.x_1 - x) ** p.e - "))
     after = float(_run(code, env, cwd=src)[0])
     assert after != before
     from dynval.robots.hopper.params import PARAMS
