@@ -7,8 +7,8 @@ G_c1j(z) = K_pj + K_j A(z^-1) / B(z^-1), K_j = K_alphaj f_sc^alphaj (see ``fract
 The demanded torque is tau_C = G_c2 [G_c1 (Theta_d - Theta) - f J_F^T F_RF], f = 1 with the
 force feedback loop of Fig. 3 (p.control = "force", the paper's choice in Sec. V.1) and 0
 without (p.control = "position", the position/velocity loop, where G_c1 and G_c2 are one
-block). The paper gives no value for G_c2 (params.K_c2 = 1, why there) and does not print
-Fig. 3's loop algebra; this is the cascade its text describes. In stance eq. (6) gives
+block). The paper gives no value for G_c2 (params.K_c2 says which value and why) and does
+not print Fig. 3's loop algebra; this is the cascade its text describes. In stance eq. (6) gives
 tau ~ -J_F^T F_RF (the legs' own weight aside), so the inner loop supplies the load the
 ground puts on the leg and G_c1 only corrects the position.
 """
