@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from functools import cache
 from pathlib import Path
 
-from numba.core import caching, config
+from numba.core import caching, config, event
 
 from dynval import _layout
 
@@ -71,6 +72,38 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
         except OSError:
             self._cache_path = _process_folder()
         return self
+
+
+class _CompileClock(event.Listener):
+    """The seconds this process has spent in numba's compile events, counting only the
+    outermost of nested ones (compiling a function compiles its callees inside it); a
+    compile answered from the on-disk cache counts its (short) loading time."""
+
+    def __init__(self) -> None:
+        self.depth, self.started, self.total = 0, 0.0, 0.0
+
+    def on_start(self, ev: event.Event) -> None:
+        if self.depth == 0:
+            self.started = time.perf_counter()
+        self.depth += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.total += time.perf_counter() - self.started
+
+
+@cache
+def _compile_clock() -> _CompileClock:
+    clock = _CompileClock()
+    event.register("numba:compile", clock)
+    return clock
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling with numba since its first call here (the
+    clock starts then: a task runner calls it before its first task)."""
+    return _compile_clock().total
 
 
 @cache

@@ -360,6 +360,35 @@ def test_the_closing_line_names_the_tasks_that_ended_in_an_error():
             in buf.getvalue())
 
 
+def test_the_closing_line_says_how_long_the_tasks_spent_compiling():
+    """A first run spends a minute compiling: each task measures its own numba compile
+    time (a function compiled inside the task), and the closing line sums the tasks that
+    ran (a cached outcome compiled nothing now)."""
+    import io
+
+    from numba import njit
+    from rich.console import Console
+
+    from dynval.comparisons.run.progress import TaskProgress
+    from dynval.comparisons.run.tasks import Outcome, Task, run_task
+
+    def fresh() -> float:
+        @njit
+        def square(x: float) -> float:  # compiled at its first call, inside the task
+            return x * x
+        return square(3.0)
+
+    ran = run_task(Task("compiles", "r", fresh))
+    assert ran.value == 9.0 and 0.0 < ran.compile_seconds <= ran.seconds
+    cached = Outcome("cached", value=1.0, cached=True, compile_seconds=50.0)
+    buf = io.StringIO()
+    with TaskProgress(Console(file=buf, width=200)) as prog:
+        prog.report(ran, 1, 2)
+        prog.report(cached, 2, 2)
+    assert (f"none ended in an error; {ran.compile_seconds:.1f} s of the tasks' time spent "
+            "compiling (numba)") in buf.getvalue()
+
+
 def test_load_failures_say_what_and_where(tmp_path):
     """MuJoCo's "XML parse error 14:" was cut at its first line; PyBullet's refusal named
     nothing (it prints its reason to a C stream)."""

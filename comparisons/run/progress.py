@@ -25,6 +25,7 @@ class TaskProgress(AbstractContextManager):
         self.live = console.is_terminal
         self.counts = {"ran": 0, "cached": 0}
         self.failed: list[str] = []  # "key (ErrorType)" of each task that ended in an error
+        self.compiling = 0.0  # seconds of the tasks that ran spent compiling (numba)
         self._bar = Progress(TextColumn("{task.description:<44}"), BarColumn(),
                              MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                              disable=not self.live)
@@ -43,12 +44,16 @@ class TaskProgress(AbstractContextManager):
                      f"{len(self.failed)} ended in an error, each reported in its chapter or "
                      "as the run's error: " + "; ".join(self.failed[:5])
                      + (f"; and {len(self.failed) - 5} more" if len(self.failed) > 5 else ""))
+            compiled = (f"; {self.compiling:.1f} s of the tasks' time spent compiling (numba)"
+                        if c["ran"] else "")
             self.console.print(f"{c['ran'] + c['cached']} {self.what} done: {c['ran']} ran, "
-                               f"{c['cached']} from the cache; {ended}", highlight=False,
-                               markup=False)
+                               f"{c['cached']} from the cache; {ended}{compiled}",
+                               highlight=False, markup=False)
 
     def report(self, o: Outcome, done: int, total: int) -> None:
         self.counts["cached" if o.cached else "ran"] += 1
+        if not o.cached:
+            self.compiling += o.compile_seconds
         if o.error is not None:
             self.failed.append(f"{o.key} ({type(o.error).__name__})")
         how = "cached" if o.cached else f"{o.seconds:.1f} s"

@@ -53,6 +53,7 @@ class Outcome:
     cached: bool = False
     digest: str = ""  # the task's content address where the cache is used, else ""
     source: str = ""  # the digest of the dynval source the computing process loaded
+    compile_seconds: float = 0.0  # of ``seconds``, spent compiling with numba
 
     def get(self) -> Any:
         """The value, or the task's exception raised again."""
@@ -75,7 +76,7 @@ def run_task(task: Task) -> Outcome:
     """Execute one task (in whichever process it lands), timing it and keeping an
     expected failure as its result; an interrupt (Ctrl-C) stops the run, however it
     arrives (:func:`interrupted`)."""
-    t0 = time.perf_counter()
+    c0, t0 = _numba_cache.compile_seconds(), time.perf_counter()
     try:
         value, error = task.fn(*task.args, **task.kwargs), None
     except Exception as exc:  # noqa: BLE001 - a task's failure is its result
@@ -83,7 +84,8 @@ def run_task(task: Task) -> Outcome:
             raise KeyboardInterrupt from exc
         value, error = None, exc
     return Outcome(task.key, value, error, time.perf_counter() - t0,
-                   source=_numba_cache.loaded_digest())
+                   source=_numba_cache.loaded_digest(),
+                   compile_seconds=_numba_cache.compile_seconds() - c0)
 
 
 def interrupted(exc: BaseException) -> bool:
