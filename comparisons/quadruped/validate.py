@@ -169,8 +169,7 @@ class QuadrupedLadder(RobotLadder):
         ratios_ok = all(min(r["ratio"].values()) >= section6.MIN_RATIO for r in walk[:-1])
         bal_ok = _balanced_ok(bal)
         side = splits[section6.WALK_SPLITS[0]]
-        side_ok = all(section6.RK4_MIN <= v <= section6.RK4_MAX
-                      for r in side[:-1] for v in r["ratio"].values())
+        side_ok = _fourth_order(side)
         cycle = _walk_cycle(ctx)
         cycle_ok = all(_first_order(cycle[split]["rows"])
                        for split in section6.CONSISTENT_SPLITS)
@@ -278,16 +277,23 @@ def _section6_rows(s6: dict) -> list[MetricRow]:
 
 def _first_order(rows: list[dict]) -> bool:
     """Every halving ratio of a round trip within the first-order band."""
-    return all(section6.MIN_RATIO <= v <= section6.MAX_RATIO
-               for r in rows[:-1] for v in r["ratio"].values())
+    return _within(rows, section6.MIN_RATIO, section6.MAX_RATIO)
+
+
+def _fourth_order(rows: list[dict]) -> bool:
+    """Every halving ratio of an RK4 round trip within the fourth-order band."""
+    return _within(rows, section6.RK4_MIN, section6.RK4_MAX)
+
+
+def _within(rows: list[dict], lower: float, upper: float) -> bool:
+    """Every halving ratio of a round trip's rows (the last has none) in [lower, upper]."""
+    return all(lower <= v <= upper for r in rows[:-1] for v in r["ratio"].values())
 
 
 def _balanced_ok(bal: dict) -> bool:
     """Every halving ratio of the balanced trot within its band: first order by
     semi-implicit Euler, fourth by RK4."""
-    return _first_order(bal["rows"]) and all(
-        section6.RK4_MIN <= v <= section6.RK4_MAX
-        for r in bal["rk4"][:-1] for v in r["ratio"].values())
+    return _first_order(bal["rows"]) and _fourth_order(bal["rk4"])
 
 
 def _walk_cycle(ctx: Context) -> dict[str, dict]:
