@@ -30,14 +30,7 @@ import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hexapod import (
-    body,
-    fastloop,
-    fractional,
-    lagrange,
-    planning,
-    transmission,
-)
+from dynval.handrolled.hexapod import body, fastloop, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
@@ -229,15 +222,10 @@ def static_gain(p: HexapodParams) -> np.ndarray:
     """G_c1's gain to a constant error per joint, eqs. (14), (16): K_p + K_j A(1) / B(1)
     (the Pade filter's DC gain, 1/9 for Table III's [4/4]), or K_p with the
     Grunwald-Letnikov sum, whose D^alpha of a constant tends to zero."""
-    K_p = np.tile([p.K_p1, p.K_p2], p.n)
+    K_p, a, b, K, _, _ = fastloop.controller_constants(p)
     if p.fo_form == "gl":
         return K_p
-    out = K_p.copy()
-    for j in range(2 * p.n):
-        K_alpha, alpha = (p.K_alpha1, p.alpha_1) if j % 2 == 0 else (p.K_alpha2, p.alpha_2)
-        a, b = fractional.pade_coefficients(alpha, p.fo_order)
-        out[j] += fractional.K_derivative(K_alpha, alpha, p.f_sc) * a.sum() / b.sum()
-    return out
+    return K_p + K * a.sum(axis=1) / b.sum(axis=1)
 
 
 def loaded_start(p: HexapodParams, body_form: str = "corrected") -> Stance:

@@ -123,21 +123,24 @@ def run_one(p: HexapodParams, sc: Scenario, implementation: str, contact: str,
     if until is not None and until < total:  # a shortened run: all of it, from t = 0
         length = harness.run_length(total, until)
         return harness.run(loop, length, dt, record_every, progress=progress,
-                           workspace={"com.x": p.V_F * length + WORKSPACE_X,
-                                      "com.y": WORKSPACE_Y})
+                           workspace=_workspace(p, length))
     # the settling cycles, checked for divergence as the judged one, then not kept; the
     # impact count restarts every cycle (the harness bounds every signal by 1e6, and a
     # closed play gives an impact a joint a step: 240,000 a cycle at 20 kHz)
     for _ in range(SETTLE_CYCLES):
         loop.drive.impacts = 0
-        harness.run(loop, p.T, dt, record_every, workspace={
-            "com.x": p.V_F * p.T + WORKSPACE_X, "com.y": WORKSPACE_Y})
+        harness.run(loop, p.T, dt, record_every, workspace=_workspace(p, p.T))
     loop.drive.impacts = 0  # the judged cycle's own impacts
     df = harness.run(loop, judged_length, dt, record_every, progress=progress,
-                     workspace={"com.x": p.V_F * judged_length + WORKSPACE_X,
-                                "com.y": WORKSPACE_Y})
+                     workspace=_workspace(p, judged_length))
     df["time"] = df["time"] - df["time"].iloc[0]
     return df
+
+
+def _workspace(p: HexapodParams, length: float) -> dict[str, float]:
+    """How far the body may move in a run of ``length`` [s] before it is called diverged:
+    the plan's travel V_F length and WORKSPACE_X beyond it, WORKSPACE_Y in height."""
+    return {"com.x": p.V_F * length + WORKSPACE_X, "com.y": WORKSPACE_Y}
 
 
 def judged(df: pd.DataFrame, settle: float, shortened: bool = False) -> pd.DataFrame:
@@ -163,7 +166,6 @@ def heun_run(p: HexapodParams, sc: Scenario, until: float | None = None, **chang
     ground forces at the sample), from the same loaded stance, settling cycles and judged
     cycle as :func:`run_one`; a trace of the body, every foot and leg 1's joints at
     1 kHz (the signals the error budget and the requirements read)."""
-    from dynval.handrolled.hexapod import lagrange
     from dynval.handrolled.hexapod.control import FractionalPD
     from dynval.handrolled.hexapod.robot import PlanarHexapod
     from dynval.handrolled.hexapod.transmission import link_torque, saturate
@@ -190,9 +192,7 @@ def heun_run(p: HexapodParams, sc: Scenario, until: float | None = None, **chang
         if s % r.ratio == 0 or s % record_every == 0:
             F = r.ground_forces(r.q, r.qd)
         if s % r.ratio == 0:  # controller sample, zero-order hold
-            JtF = np.concatenate([lagrange.J_F(r.q[r.idx[i]], r.lm).T[2:] @ F[i]
-                                  for i in range(p.n)])
-            tau_C = ctrl(r.reference_angles(r.t), r.q[2 * k:], JtF)
+            tau_C = ctrl(r.reference_angles(r.t), r.q[2 * k:], r.ground_joint_torques(r.q, F))
         if s % record_every == 0:
             pos, _ = r.feet(r.q, r.qd)
             tau = link_torque(saturate(tau_C, p.tau_max), r.th_m, r.th_T, r.q[2 * k:], p,

@@ -19,6 +19,7 @@ from dynval.comparisons.hexapod.scenarios import (
     Scenario,
     heun_run,
     run_one,
+    scenario_params,
 )
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
@@ -312,7 +313,7 @@ class HexapodLadder(RobotLadder):
         for sc in ("WG_50", "EPFC_35"):
             if sc not in runs:
                 continue
-            p = scenario_params_of(ctx.params, sc)
+            p = scenario_params(ctx.params, SCENARIOS[sc])
             named = [(f"force loop, K_c2 = {p.K_c2:g} (the scenario)", runs[sc], {})]
             named += [(name.split(f"{sc} ", 1)[1], ctx.result(name), ch)
                       for name, (s, ch) in GAIN_RUNS.items() if s == sc]
@@ -343,7 +344,7 @@ class HexapodLadder(RobotLadder):
         """The body height band, and whether it walks (module walking): never airborne,
         the planned support pattern kept, no slip, a steady cycle; all on the judged
         cycle."""
-        p = scenario_params_of(ctx.params, sc.name)
+        p = scenario_params(ctx.params, sc)
         dev = float(np.max(np.abs(df["com.y"] - p.H_B)))
         miss, planned = walking.support_misses(df, p)
         feet = "foot.*"  # every foot
@@ -610,13 +611,6 @@ class HexapodLadder(RobotLadder):
 
 
 LADDER = HexapodLadder()
-
-
-def scenario_params_of(p, name: str):
-    """The parameters scenario ``name`` runs with."""
-    from dynval.comparisons.hexapod.scenarios import scenario_params
-
-    return scenario_params(p, SCENARIOS[name])
 
 
 def _terms(title: str) -> TimePlot:

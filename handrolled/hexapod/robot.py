@@ -83,6 +83,12 @@ class PlanarHexapod:
             vel[i] = lagrange.J_F(Th, self.lm) @ Thd
         return pos, vel
 
+    def ground_joint_torques(self, q: np.ndarray, F: np.ndarray) -> np.ndarray:
+        """The hip and knee rows of J_F^T F_RF (eq. 6) for the feet's forces F (n x 2): the
+        ground's torques on the joints, which Fig. 3's force loop feeds back."""
+        return np.concatenate([lagrange.J_F(q[self.idx[i]], self.lm).T[2:] @ F[i]
+                               for i in range(self.n)])
+
     def ground_forces(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
         """F_RF of every foot, eq. (11) or (12), from the stored touchdown points (a foot
         below y = 0 without one touches down where it is)."""
@@ -253,9 +259,8 @@ def simulate(p: HexapodParams, duration: float, force_feedback: bool = False,
             Th_d = robot.reference_angles(robot.t)
             JtF = None
             if force_feedback:
-                F = robot.ground_forces(robot.q, robot.qd)
-                JtF = np.concatenate([lagrange.J_F(robot.q[robot.idx[i]], robot.lm).T[2:]
-                                      @ F[i] for i in range(p.n)])
+                JtF = robot.ground_joint_torques(robot.q,
+                                                 robot.ground_forces(robot.q, robot.qd))
             tau_C = ctrl(Th_d, robot.q[2 * robot.k:], JtF)
         if s % record_every == 0:
             pos, _ = robot.feet(robot.q, robot.qd)
