@@ -101,6 +101,12 @@ def horizon(g: np.ndarray) -> int:
     return int(np.argmax(over)) if np.any(over) else len(g)
 
 
+def judged_steps(g: np.ndarray, limit: tuple[int, str] | None) -> int:
+    """The steps a swing is judged over: the sensitivity's horizon, ended earlier where
+    the model first reaches a joint limit (``limit``: steps, joint)."""
+    return min(horizon(g), limit[0]) if limit else horizon(g)
+
+
 def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
             reason: str, allowance: np.ndarray | None = None,
             limit: tuple[int, str] | None = None) -> dict:
@@ -111,7 +117,7 @@ def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
     when every point is within its envelope.  A run that diverged within the horizon is a
     failing row naming who diverged.  ``limit`` (steps, joint) ends the horizon where the
     model's run first reaches a joint limit, for a model that holds within them."""
-    end = min(horizon(g), limit[0]) if limit else horizon(g)
+    end = judged_steps(g, limit)
     k = min(end, len(hand.q), len(other.q))
     row = {"step": dt, "comparison": f"handrolled vs {name}", "reason": reason,
            "horizon": k * dt, "growth": float(g[k - 1]) if k else 1.0}
@@ -309,7 +315,7 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
                  for e, pair in (allowances or {}).items() if e in engines}
         drift = _roundoff_drift(hand, g, dt)
         limit = first_limit(hand, limits, free)
-        end = min(horizon(g), limit[0]) if limit else horizon(g)
+        end = judged_steps(g, limit)
         on_path = _path_roundoff(hand, engines, reference, end)
         for name, run in runs.items():
             engine = name.split(" ")[0]
