@@ -6,9 +6,5 @@
 The command line is ``dynval audit --model PATH.py:OBJECT --description FILE.urdf``.
 """
 
-from dynval._numba_cache import use_source_keyed_cache
-
 __all__ = ["__version__"]
 __version__ = "0.1.0"
-
-use_source_keyed_cache()

@@ -1,5 +1,4 @@
-"""Where numba keeps dynval's compiled functions: a folder named by the digest of dynval's
-whole source, so that compiled code never outlives the source it was compiled from.
+"""dynval's compiled functions: where numba keeps them, and one compiler per function.
 
 numba's on-disk cache (``@njit(cache=True)``) is invalidated only when the file of the
 cached function itself changes. A compiled function that calls compiled functions of
@@ -12,18 +11,27 @@ dynval function is cached under ``<base>/<digest of the source>/``:
   ``$NUMBA_CACHE_DIR/dynval-numba`` where the user chose a numba cache folder;
 - an edit anywhere in dynval names a fresh folder, and a run recompiles what it uses, once.
 
-Only dynval's own functions are placed this way (a numba cache locator that claims
-dynval's files): numba's settings, and a user's own compiled functions, are left alone.
+A first run compiles in every worker process at once; two workers that reach the same
+function would both compile it (seconds each) and one would throw its work away. So a
+process compiles one of dynval's functions only while it holds that function's lock
+(a file lock next to numba's index file); another process that needs it waits, then
+reads it from the cache.
+
+Both are properties of :func:`njit`, the decorator every dynval module compiles with:
+numba's settings, and a user's own compiled functions, are left alone.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
 import time
 from functools import cache
 from pathlib import Path
+from typing import Any
 
+import numba
 from numba.core import caching, config, event
 
 from dynval import _layout
@@ -111,12 +119,107 @@ def _process_folder() -> str:
     return tempfile.mkdtemp(prefix="dynval-numba-")
 
 
-def use_source_keyed_cache() -> None:
-    """Put SourceKeyedLocator first among numba's locators, once. Runs when dynval is
-    imported, before any of its modules defines a compiled function."""
-    if SourceKeyedLocator not in caching.CacheImpl._locator_classes:
-        caching.CacheImpl._locator_classes.insert(0, SourceKeyedLocator)
-    name = f"{__name__}.SourceKeyedLocator"
-    if config.CACHE_LOCATOR_CLASSES and name not in config.CACHE_LOCATOR_CLASSES:
-        # a user's own list of locators replaces numba's: dynval's files still go first
-        config.CACHE_LOCATOR_CLASSES = f"{name},{config.CACHE_LOCATOR_CLASSES}"
+class _SourceKeyedImpl(caching.CompileResultCacheImpl):
+    """numba's cache implementation with :class:`SourceKeyedLocator` as the only locator
+    (a user's ``NUMBA_CACHE_LOCATOR_CLASSES`` governs the user's functions, not dynval's)."""
+
+    _locator_classes = [SourceKeyedLocator]
+
+    def __init__(self, py_func) -> None:
+        chosen, config.CACHE_LOCATOR_CLASSES = config.CACHE_LOCATOR_CLASSES, None
+        try:
+            super().__init__(py_func)
+        finally:
+            config.CACHE_LOCATOR_CLASSES = chosen
+
+
+class OneCompilerCache(caching.FunctionCache):
+    """numba's on-disk cache of one dynval function, for several processes at once: a
+    signature missing from the cache is compiled by the process that holds the function's
+    lock; the others wait and load what it saved. The lock is released when the result is
+    saved (or the compile fails: :class:`_CompileFailed`), and by the system when its
+    process ends, however it ends."""
+
+    _impl_class = _SourceKeyedImpl
+
+    def __init__(self, py_func) -> None:
+        super().__init__(py_func)
+        self._held: tuple[int, Any] | None = None  # (lock file descriptor, signature)
+
+    def load_overload(self, sig, target_context):
+        found = super().load_overload(sig, target_context)
+        if found is not None or not self._enabled or self._held is not None:
+            return found
+        fd = _locked(os.path.join(self._cache_path, self._cache_file._index_name + ".lock"))
+        found = super().load_overload(sig, target_context)  # saved while we waited?
+        if found is not None or fd is None:
+            _unlock(fd)
+            return found
+        self._held = (fd, sig)
+        return None  # numba compiles now, then calls save_overload
+
+    def save_overload(self, sig, data) -> None:
+        try:
+            super().save_overload(sig, data)
+        finally:
+            if self._held is not None and self._held[1] == sig:
+                self.release()
+
+    def release(self) -> None:
+        """Let the next process compile or load this function."""
+        held, self._held = self._held, None
+        if held is not None:
+            _unlock(held[0])
+
+
+def _locked(path: str) -> int | None:
+    """An open descriptor holding the exclusive lock on ``path`` (waiting for it), or None
+    where the file cannot be made (then the process compiles without waiting)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)  # closing the descriptor releases its lock
+
+
+class _CompileFailed(event.Listener):
+    """Releases a dynval function's lock when its compile raises (a typing error, an
+    interrupt): save_overload, which releases it otherwise, is then never called."""
+
+    def on_start(self, ev: event.Event) -> None:
+        pass
+
+    def on_end(self, ev: event.Event) -> None:
+        cache_ = getattr(ev.data["dispatcher"], "_cache", None)
+        # the exception itself: numba 0.68's Event.is_failed answers the opposite
+        failed = getattr(ev, "_exc_details", None) is not None
+        if failed and isinstance(cache_, OneCompilerCache):
+            cache_.release()
+
+
+@cache
+def _watch_failed_compiles() -> None:
+    event.register("numba:compile", _CompileFailed())
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit`` for dynval's modules, used as ``@njit(cache=True)``: with
+    ``cache=True`` the function is cached under the source digest (:func:`cache_dir`) and
+    compiled by one process at a time (:class:`OneCompilerCache`)."""
+    _watch_failed_compiles()
+    if args and callable(args[0]):
+        return _placed(numba.njit(**options)(args[0]), options)
+    jit = numba.njit(*args, **options)
+    return lambda fn: _placed(jit(fn), options)
+
+
+def _placed(dispatcher: Any, options: dict[str, Any]) -> Any:
+    if options.get("cache"):
+        dispatcher._cache = OneCompilerCache(dispatcher.py_func)
+    return dispatcher

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import mujoco
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.engines import ccall
 
 

@@ -38,8 +38,8 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.engines import ccall
 
 _PTR = ctypes.c_size_t  # pointers travel as pointer-sized integers

@@ -12,7 +12,9 @@ is numba's internal API: a numba without it gets np.linalg.solve itself (the sam
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
+
+from dynval._numba_cache import njit
 
 try:
     from numba.np.linalg import _LAPACK

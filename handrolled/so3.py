@@ -23,7 +23,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from dynval._numba_cache import njit
 
 # The descriptions store attitudes as quaternions with the same conversion (robots/ is the
 # parameter layer both sides read; it imports nothing from here).

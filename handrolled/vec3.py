@@ -4,7 +4,8 @@ stack, where small numpy arrays would be allocated and numpy's @ would call BLAS
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from dynval._numba_cache import njit
 
 Vec = tuple[float, float, float]
 

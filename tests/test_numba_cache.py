@@ -140,3 +140,60 @@ def test_a_callee_edit_moves_the_figure(tmp_path, numba_dir):
 def test_loaded_digest_names_the_folder():
     assert _numba_cache.cache_dir().name == _numba_cache.loaded_digest()
     assert _numba_cache.loaded_digest() == _layout.source_digest()
+
+
+# Two processes compile the hopper's input update (seconds of compiling, with its callees)
+# from an empty cache, starting together: one compiles, the other waits and loads.
+_RACE = """
+import sys, time
+import numpy as np
+from dynval.handrolled.hopper import fastloop
+from dynval.handrolled.hopper.control import ControllerState
+from dynval.robots.hopper.params import PARAMS
+s = fastloop.LoopState(1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, ControllerState(0, False, 0.0, 0.0, 0))
+c = fastloop.Control(1000, 1.0, False, np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1))
+laws = fastloop.laws(PARAMS)
+time.sleep(max(0.0, float(sys.argv[1]) - time.time()))  # both start at the same instant
+t0 = time.time()
+fastloop.update_inputs(s, 0.0, np.zeros(14), laws, c)
+stats = fastloop.update_inputs.stats
+print(sum(stats.cache_misses.values()), sum(stats.cache_hits.values()), t0, time.time())
+"""
+
+
+def test_two_workers_never_compile_the_same_function_at_once(tmp_path):
+    env = _env(tmp_path, tmp_path / "numba")
+    script = tmp_path / "race.py"
+    script.write_text(_RACE)
+    start = f"{__import__('time').time() + 8.0}"  # after both have imported dynval
+    procs = [subprocess.Popen([sys.executable, str(script), start], env=env, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
+    (m1, h1, s1, e1), (m2, h2, s2, e2) = ([float(x) for x in out.split()] for out, _ in outs)
+    assert abs(s1 - s2) < 1.0, "the two processes did not start together: nothing tested"
+    assert (m1, h1, m2, h2) in ((1, 0, 0, 1), (0, 1, 1, 0))  # one compiled, one loaded
+    loader_end, compiler_end = (e2, e1) if m1 else (e1, e2)
+    assert loader_end >= compiler_end  # the loader waited for the compiler's result
+
+
+def test_every_compiled_dynval_function_is_source_keyed_and_locked():
+    """A module that compiled with numba's own ``njit(cache=True)`` would be cached by
+    file (the stale-callee hole) and compiled by both workers at once; one without
+    ``cache=True`` would be compiled again by every process of every run."""
+    import importlib
+
+    from numba.core.registry import CPUDispatcher
+
+    found = 0
+    for relative in _layout.source_files():
+        name = "dynval." + relative.removesuffix(".py").replace("/", ".")
+        name = name.removesuffix(".__init__")
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher) and value.__module__ == name:
+                found += 1
+                assert isinstance(value._cache, _numba_cache.OneCompilerCache), \
+                    f"{name}.{value.__name__} compiles with numba.njit, not dynval's"
+    assert found > 50

@@ -189,6 +189,18 @@ def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):
         assert pipeline._load_timings(path)[key] == 1234.5
 
 
+def test_tasks_start_longest_first_with_the_robots_in_turn():
+    from dynval.comparisons.run.tasks import Task, interleaved
+
+    todo = [Task(f"{robot} {n}", robot, print) for robot in ("a", "b", "c")
+            for n in range(3)]
+    timings = {"a 0": 1.0, "a 1": 9.0, "a 2": 5.0, "b 0": 2.0, "b 1": 3.0, "c 0": 20.0}
+    order = [t.key for t in interleaved(todo, timings)]
+    # never timed counts as longest (a new task); then each robot's longest, in turn
+    assert order == ["b 2", "c 1", "a 1", "b 1", "c 2", "a 2", "b 0", "c 0", "a 0"]
+    assert sorted(order) == sorted(t.key for t in todo)
+
+
 def test_the_test_session_has_its_own_results_cache():
     """No test reads or writes the developer's ~/.cache/dynval (conftest.py)."""
     from pathlib import Path

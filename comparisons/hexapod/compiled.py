@@ -15,8 +15,8 @@ EnginePlant (held to it by tests/test_hexapod_loop_fast.py):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.engines import mujoco_compiled, pybullet_compiled
 from dynval.handrolled.hexapod.fastloop import after_step
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
 from dynval.handrolled.hopper.fastloop import LoopState, after_step, named, plain
 

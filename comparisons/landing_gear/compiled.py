@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.comparisons.landing_gear import frames
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
 from dynval.handrolled.landing_gear.fastloop import update_controls, update_inputs

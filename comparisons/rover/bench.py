@@ -8,8 +8,8 @@ import math
 import time
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.comparisons import bench
 from dynval.handrolled.rover.wheel_contact import wheel_contacts
 from dynval.robots import ROOT

@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.comparisons.rover.frames import R_0W
 from dynval.engines import pybullet_compiled
 from dynval.engines.mujoco_compiled import points, step_with_point_forces

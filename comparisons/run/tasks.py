@@ -254,7 +254,8 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
 
     ``workers`` 1 runs them here, one after another; more runs a process pool; a
     ``scheduler`` address sends them to a Dask cluster.  Cached outcomes are taken as they
-    are; the rest run longest first (``timings``: seconds by key from an earlier run).
+    are; the rest run in :func:`interleaved` order (``timings``: seconds by key from an
+    earlier run).
     A result is stored only when the process that computed it ran the source its key was
     computed from; :class:`SourceChangedError` when the source changed during the run."""
     tasks = list(tasks)
@@ -277,7 +278,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
                 report(hit, len(done), len(tasks))
         else:
             todo.append(t)
-    todo.sort(key=lambda t: -(timings or {}).get(t.key, float("inf")))
+    todo = interleaved(todo, timings or {})
 
     def finished(o: Outcome) -> None:
         interrupts.check()  # a signal lost in a finalizer stops the run here
@@ -311,6 +312,26 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
             f"{source} (the source changed during the run, or a worker runs another "
             "version): none of its results were cached; run again")
     return {k: done[k] for k in keys}
+
+
+def interleaved(todo: list[Task], timings: dict[str, float]) -> list[Task]:
+    """The order tasks start in: each robot's longest first (a long task started last
+    finishes long after the rest), the robots taken in turn. Tasks of one robot compile
+    the same functions; taken in turn, two workers starting together compile different
+    ones instead of one waiting for the other's compiler (``_numba_cache``)."""
+    def seconds(t: Task) -> float:
+        return timings.get(t.key, float("inf"))
+
+    queues: dict[str, list[Task]] = {}
+    for t in sorted(todo, key=lambda t: -seconds(t)):  # stable: ties keep their order
+        queues.setdefault(t.robot, []).append(t)
+    order = []
+    while queues:
+        for robot in list(queues):
+            order.append(queues[robot].pop(0))
+            if not queues[robot]:
+                del queues[robot]
+    return order
 
 
 class SchedulerUnreachableError(Exception):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.hexapod import lagrange, transmission
 from dynval.robots.hexapod.params import HexapodParams, station_x
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.hexapod import fast, planning, transmission
 from dynval.handrolled.hexapod.fractional import K_derivative, pade_coefficients
 from dynval.robots.hexapod.params import HexapodParams, station_x

@@ -18,8 +18,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.robots.hexapod.params import HexapodParams
 
 LEVELS = ("ideal", "flexible", "backlash")

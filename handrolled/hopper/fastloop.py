@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.hopper import contact
 from dynval.handrolled.hopper.control import ControllerState, Observation, raibert_step
 from dynval.handrolled.hopper.recursive import euler_step

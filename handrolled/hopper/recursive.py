@@ -13,8 +13,8 @@ tests hold every term to the operator products at round-off.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.hopper.chain import REVOLUTE, Chain
 
 

@@ -14,7 +14,8 @@ simplification).  ``printed`` selects the moment sums:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from dynval._numba_cache import njit
 
 
 @njit(cache=True)

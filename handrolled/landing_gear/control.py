@@ -15,8 +15,8 @@ motor torque limit (Table 2).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.landing_gear import com_dynamics, single_leg
 from dynval.handrolled.landing_gear.state import Observation, attitude_angles
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled import so3
 from dynval.handrolled.landing_gear import com_dynamics
 from dynval.handrolled.landing_gear.contact import _forces

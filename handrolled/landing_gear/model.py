@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled import so3
 from dynval.handrolled.landing_gear import com_dynamics, single_leg
 from dynval.handrolled.landing_gear.state import Observation

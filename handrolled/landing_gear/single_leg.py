@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled import ModelInputError
 
 FORMS = ("printed", "corrected")

@@ -14,8 +14,8 @@ about a microsecond.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.robots.quadruped.params import LEGS
 

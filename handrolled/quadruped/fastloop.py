@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.quadruped import fast, grf
 from dynval.handrolled.quadruped.fast import _A, _PB0, _RB0
 from dynval.handrolled.quadruped.gait import Gait

@@ -13,8 +13,8 @@ as an upward acceleration of the base (Craig, section 6.5).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.handrolled.vec3 import add, cross, mtv, mv, scale, vec
 

@@ -14,8 +14,8 @@ them, which is what simcore.m's "+Fwcoeff*Fs" in (3.33) amounts to. ``wheel_sign
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.lapack import solve_transposed_in_place
 from dynval.handrolled.rover.kinematics import adjacent_transforms, joint_kinds
 from dynval.handrolled.vec3 import add, cross, mtv, mv, row, scale

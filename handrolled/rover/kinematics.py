@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from dynval._numba_cache import njit
 
 HALF_PI = 0.5 * math.pi
 

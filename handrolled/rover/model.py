@@ -11,8 +11,8 @@ selectable for the integrator convergence study.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.rk4 import rk4_step
 from dynval.handrolled.rover.dynamics import (
     WHEEL_SIGN,

@@ -37,8 +37,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.robots.rover.soil import Soil
 
 SOIL_TUPLE = ("n", "c", "phi", "kc", "kphi", "kx0", "ky0", "dkx", "dky", "a0", "a1")

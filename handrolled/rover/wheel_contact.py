@@ -9,8 +9,8 @@ frame 0 (x0 up); the ground surface is x0 = 0.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.rover.kinematics import (
     entry_angle,
     lowest_rim_point,
