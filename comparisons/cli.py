@@ -816,6 +816,32 @@ cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 app.add_typer(cache_app, name="cache")
 
 
+@app.command()
+@_user_errors
+def warmup(robot: RobotOpt = None, workers: WorkersOpt = None) -> None:
+    """Compile dynval's code once, on every core, so that the first validate or check on
+    this machine does not: runs the robots' ci-tier tasks and keeps only the compiled code
+    (no results are cached)."""
+    import os
+
+    from dynval.comparisons.run import cache
+    from dynval.comparisons.run.warmup import WarmupError
+    from dynval.comparisons.run.warmup import warmup as run_warmup
+    from dynval.robots import robot_module
+
+    for r in robot or []:
+        robot_module(r)
+    _check_run_options(workers, None)
+    try:
+        with TaskProgress(console) as prog:
+            run_warmup(workers or os.cpu_count() or 1, robot, prog.report)
+    except WarmupError as exc:
+        raise UserError(str(exc)) from None
+    _, numba_root, current = _cache_places()
+    held = next((f for f in cache.numba_folders(numba_root, current) if f.current), None)
+    _say(f"compiled code in {numba_root / current}: {cache.human(held.size if held else 0)}")
+
+
 def _cache_places():
     from dynval import _numba_cache
     from dynval.comparisons.run.tasks import default_cache_dir

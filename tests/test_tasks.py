@@ -179,14 +179,14 @@ def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):
 
     for tier in ("full", "ci"):
         path = tmp_path / f"timings-{tier}.json"
-        shipped = pipeline._load_timings(path)
+        shipped = pipeline.load_timings(path)
         assert len(shipped) > 100 and all(v >= 0.0 for v in shipped.values())
         keys = {t.key for t in LADDER.tasks(LADDER.inputs(LADDER.default_params, ROOT
                                                             / "landing_gear", tier=tier))}
         assert keys <= set(shipped)  # every landing-gear task has a shipped time
         key = next(iter(keys))
         path.write_text(f'{{"{key}": 1234.5}}')
-        assert pipeline._load_timings(path)[key] == 1234.5
+        assert pipeline.load_timings(path)[key] == 1234.5
 
 
 def test_tasks_start_longest_first_with_the_robots_in_turn():

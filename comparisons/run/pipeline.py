@@ -59,7 +59,7 @@ def validate_all(out: Path, robots: list[str] | None = None,
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
     by_robot = [ladder.tasks(inp) for ladder, inp in plans]
     tasks = [t for robot_tasks in by_robot for t in robot_tasks]
-    timings = _load_timings(timings_path)
+    timings = load_timings(timings_path)
     outcomes = execute(tasks, workers, scheduler, cache_dir, report, timings)
     _store_timings(timings_path, timings, outcomes)
     summary = run_summary(tier, seed, plans[0][1].samples if plans else samples,
@@ -117,10 +117,10 @@ def write_results(out: Path, metrics: pd.DataFrame, summary: dict) -> None:
 SHIPPED_TIMINGS = Path(__file__).resolve().parent / "timings"
 
 
-def _load_timings(path: Path | None) -> dict[str, float]:
+def load_timings(path: Path | None) -> dict[str, float]:
     """Seconds each task took when it last ran here, compiling aside (for the order tasks
-    start in: ``tasks.interleaved``), over
-    the shipped timings of the same tier where this machine has none of its own."""
+    start in: ``tasks.interleaved``), over the shipped timings of the same tier where this
+    machine has none of its own."""
     out = {}
     for source in ((SHIPPED_TIMINGS / path.name) if path else None, path):
         try:
