@@ -83,22 +83,24 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
 
 
 class _CompileClock(event.Listener):
-    """The seconds this process has spent in numba's compile events, counting only the
+    """The CPU seconds this process has spent in numba's compile events, counting only the
     outermost of nested ones (compiling a function compiles its callees inside it); a
-    compile answered from the on-disk cache counts its (short) loading time."""
+    compile answered from the on-disk cache counts its (short) loading time. CPU time, so
+    that waiting for another process's compile of a callee (:class:`OneCompilerCache`) or
+    for a core is not counted as compiling."""
 
     def __init__(self) -> None:
         self.depth, self.started, self.total = 0, 0.0, 0.0
 
     def on_start(self, ev: event.Event) -> None:
         if self.depth == 0:
-            self.started = time.perf_counter()
+            self.started = time.process_time()
         self.depth += 1
 
     def on_end(self, ev: event.Event) -> None:
         self.depth -= 1
         if self.depth == 0:
-            self.total += time.perf_counter() - self.started
+            self.total += time.process_time() - self.started
 
 
 @cache
@@ -109,7 +111,7 @@ def _compile_clock() -> _CompileClock:
 
 
 def compile_seconds() -> float:
-    """Seconds this process has spent compiling with numba since its first call here (the
+    """CPU seconds this process has spent compiling with numba since its first call here (the
     clock starts then: a task runner calls it before its first task)."""
     return _compile_clock().total
 

@@ -362,8 +362,8 @@ def test_the_closing_line_names_the_tasks_that_ended_in_an_error():
 
 def test_the_closing_line_says_how_long_the_tasks_spent_compiling():
     """A first run spends a minute compiling: each task measures its own numba compile
-    time (a function compiled inside the task), and the closing line sums the tasks that
-    ran (a cached outcome compiled nothing now)."""
+    time (CPU time of a function compiled inside the task), and the closing line sums the
+    tasks that ran (a cached outcome compiled nothing now)."""
     import io
 
     from numba import njit
@@ -385,8 +385,8 @@ def test_the_closing_line_says_how_long_the_tasks_spent_compiling():
     with TaskProgress(Console(file=buf, width=200)) as prog:
         prog.report(ran, 1, 2)
         prog.report(cached, 2, 2)
-    assert (f"none ended in an error; {ran.compile_seconds:.1f} s of the tasks' time spent "
-            "compiling (numba)") in buf.getvalue()
+    assert (f"none ended in an error; {ran.compile_seconds:.1f} s of the tasks' CPU time "
+            "spent compiling (numba)") in buf.getvalue()
 
 
 def test_load_failures_say_what_and_where(tmp_path):

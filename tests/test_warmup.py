@@ -21,7 +21,7 @@ def _dynval(args: list[str], env: dict[str, str]) -> str:
 
 
 def _compiling(log: str) -> float:
-    found = re.search(r"; ([0-9.]+) s of the tasks' time spent compiling", log)
+    found = re.search(r"; ([0-9.]+) s of the tasks' CPU time spent compiling", log)
     assert found, log
     return float(found.group(1))
 

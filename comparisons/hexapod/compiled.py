@@ -18,7 +18,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.engines import mujoco_compiled, pybullet_compiled
-from dynval.handrolled.hexapod.fastloop import after_step
+from dynval.handrolled.hexapod.fastloop import Laws, LoopState, after_step
 
 
 @njit(cache=True)
@@ -26,14 +26,14 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
                  xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
                  body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
                  qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, off: np.ndarray,
-                 bodies: np.ndarray, state: tuple, laws: tuple, steps: int, t: float,
+                 bodies: np.ndarray, state: LoopState, laws: Laws, steps: int, t: float,
                  count: int) -> tuple[float, int]:
     """``count`` steps of HexapodLoop.advance on MuJoCo with the shared ground, the loop's
-    ``state`` in place (fastloop.loop_arrays; ``laws``: fastloop.loop_laws):
+    ``state`` in place (fastloop.LoopState; ``laws``: fastloop.Laws):
     EnginePlant.step (efforts on the slides and hinges, the feet's nonzero forces at their
     centres), EnginePlant.read (q + off, the feet by points), then fastloop.after_step.
     Returns (t, impacts)."""
-    F_feet, F_seg, tau_link, dt = state[6], state[7], state[11], laws[7]
+    F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
     nb, nq = bodies.shape[0], off.shape[0]
     P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
     offsets = np.zeros((nb, 3))
@@ -55,7 +55,7 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
         mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets,
                                P, V, R)
         _feet(P, V, feet, feet_v)
-        hits += after_step(state, laws, q_new, qd_new, feet, feet_v, steps, t, True)
+        hits += after_step(state, laws, q_new, qd_new, feet, feet_v, steps, t)
     return t, hits
 
 
@@ -85,13 +85,13 @@ def _feet(P: np.ndarray, V: np.ndarray, feet: np.ndarray, feet_v: np.ndarray) ->
 def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
                    u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   feet_links: np.ndarray, off: np.ndarray, state: tuple, laws: tuple,
+                   feet_links: np.ndarray, off: np.ndarray, state: LoopState, laws: Laws,
                    steps: int, t: float, count: int) -> tuple[float, int]:
     """:func:`mujoco_steps` for PyBullet: EnginePlant.step (PybulletSimulation.step's
     commands: the efforts, the feet's nonzero forces at the points read on this state, the
     step), EnginePlant.read (one actual-state request with the feet's links, their points
     as PybulletSimulation.points computes them), then fastloop.after_step."""
-    F_feet, F_seg, tau_link, dt = state[6], state[7], state[11], laws[7]
+    F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
     nb, nj = feet_links.shape[0], q_index.shape[0]
     base, qe, qde = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
@@ -113,7 +113,7 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         for r in range(nj):
             q_new[r] = qe[r] + off[r]
         _feet(P, V, feet, feet_v)
-        hits += after_step(state, laws, q_new, qde, feet, feet_v, steps, t, True)
+        hits += after_step(state, laws, q_new, qde, feet, feet_v, steps, t)
     return t, hits
 
 

@@ -508,7 +508,8 @@ class _FastLoop:
 
     def __init__(self, loop: HexapodLoop, stance: Stance | None = None) -> None:
         p, s, d, plant = loop.p, loop.s, loop.drive, loop.plant
-        self.laws = fastloop.loop_laws(p, loop.body_form)
+        self.shared = plant.contact == "shared"
+        self.laws = fastloop.loop_laws(p, loop.body_form, self.shared)
         if stance is not None:
             fastloop.preload_controller(self.laws, stance.e)
         self.state = fastloop.loop_arrays(s.q, s.qd, s.feet, s.feet_v,
@@ -517,7 +518,6 @@ class _FastLoop:
         (q, qd, loop.qd_prev, feet, feet_v, _, loop.F_feet, loop.F_seg, loop.Th_d,
          loop.tau_C, loop.tau_m, loop.tau_link) = self.state[:12]
         loop.s = PlantState(s.t, q, qd, feet, feet_v)
-        self.shared = plant.contact == "shared"
         loop.F_applied = loop.F_feet if self.shared else np.zeros_like(loop.F_feet)
         self.route = self._per_step
         if isinstance(plant, HandrolledPlant) and plant.fast:
@@ -532,7 +532,7 @@ class _FastLoop:
                 self.feet_points = plant.sim.compiled_points(plant.feet_links)
                 self.route = self._pybullet
         self._native_forces(loop)
-        fastloop.inputs(self.state, self.laws, loop.steps, loop.t, self.shared)
+        fastloop.inputs(self.state, self.laws, loop.steps, loop.t)
         self.names = loop.signal_names()
 
     def _native_forces(self, loop: HexapodLoop) -> None:
@@ -547,10 +547,12 @@ class _FastLoop:
         for _ in range(count):
             plant.step(loop.F_seg, loop.tau_link, loop.F_applied)
             loop.steps += 1
-            t, q, qd, feet, feet_v = plant.read()
+            t, *read = plant.read()
             self._native_forces(loop)
+            # the arrays as the compiled loops pass them: one compiled after_step for all
+            q, qd, feet, feet_v = (np.require(a, requirements=("C", "W")) for a in read)
             loop.drive.impacts += fastloop.after_step(self.state, self.laws, q, qd, feet,
-                                                      feet_v, loop.steps, t, self.shared)
+                                                      feet_v, loop.steps, t)
             loop.t = t
 
     def _handrolled(self, loop: HexapodLoop, count: int) -> None:

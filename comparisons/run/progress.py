@@ -25,7 +25,7 @@ class TaskProgress(AbstractContextManager):
         self.live = console.is_terminal
         self.counts = {"ran": 0, "cached": 0}
         self.failed: list[str] = []  # "key (ErrorType)" of each task that ended in an error
-        self.compiling = 0.0  # seconds of the tasks that ran spent compiling (numba)
+        self.compiling = 0.0  # CPU seconds the tasks that ran spent compiling (numba)
         self._bar = Progress(TextColumn("{task.description:<44}"), BarColumn(),
                              MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                              disable=not self.live)
@@ -44,8 +44,8 @@ class TaskProgress(AbstractContextManager):
                      f"{len(self.failed)} ended in an error, each reported in its chapter or "
                      "as the run's error: " + "; ".join(self.failed[:5])
                      + (f"; and {len(self.failed) - 5} more" if len(self.failed) > 5 else ""))
-            compiled = (f"; {self.compiling:.1f} s of the tasks' time spent compiling (numba)"
-                        if c["ran"] else "")
+            compiled = (f"; {self.compiling:.1f} s of the tasks' CPU time spent compiling "
+                        "(numba)" if c["ran"] else "")
             self.console.print(f"{c['ran'] + c['cached']} {self.what} done: {c['ran']} ran, "
                                f"{c['cached']} from the cache; {ended}{compiled}",
                                highlight=False, markup=False)

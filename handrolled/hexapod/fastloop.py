@@ -11,10 +11,10 @@ The same equations in the same order as the Python loop, which stays the printed
 tests/test_hexapod_loop_fast.py holds whole traces to it, bit for bit (the scalar
 functions are the C library's in both: kinematics.Psi_inv takes math's acos and atan2).
 
-The parameters travel as float arrays (:func:`loop_laws`: fast.constants,
-:func:`plan_constants`, :func:`controller_constants`), so the compiled functions are cached
-once for every parameter set; the loop's state travels as one tuple of arrays changed in
-place (:func:`loop_arrays`). The
+The parameters travel as float arrays in a :class:`Laws` record (:func:`loop_laws`:
+fast.constants, :func:`plan_constants`, :func:`controller_constants`), so the compiled
+functions are cached once for every parameter set; the loop's state travels as one
+:class:`LoopState` record of arrays changed in place (:func:`loop_arrays`). The
 Grunwald-Letnikov form of the controller (p.fo_form = "gl", its sum over the whole memory)
 has no compiled copy: HexapodLoop runs it on the Python path.
 """
@@ -22,6 +22,7 @@ has no compiled copy: HexapodLoop runs it on the Python path.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -138,10 +139,26 @@ def controller_constants(p: HexapodParams) -> tuple[np.ndarray, np.ndarray, np.n
             1.0 if p.control == "force" else 0.0)
 
 
-def preload_controller(laws: tuple, e_0: np.ndarray) -> None:
+class Controller(NamedTuple):
+    """FractionalPD compiled: :func:`controller_constants` and the Pade filters'
+    histories (newest first), the force loop's flag f and its ground torques J_F^T F_RF;
+    the histories and JtF change in place."""
+
+    K_p: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    K: np.ndarray
+    K_c2: float
+    e_hist: np.ndarray  # the last m+1 errors
+    y_hist: np.ndarray  # the last m outputs
+    f: float
+    JtF: np.ndarray
+
+
+def preload_controller(laws: Laws, e_0: np.ndarray) -> None:
     """control.FractionalPD.preload on the compiled controller's histories (in ``laws``):
     every Pade filter at rest under the constant errors e_0."""
-    a, b, e_hist, y_hist = laws[10][1], laws[10][2], laws[10][5], laws[10][6]
+    a, b, e_hist, y_hist = laws.ctrl.a, laws.ctrl.b, laws.ctrl.e_hist, laws.ctrl.y_hist
     for j in range(e_hist.shape[0]):
         e = float(e_0[j])
         e_hist[j, :] = e
@@ -201,54 +218,93 @@ def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: np.nd
         F[i] = fast._ground(feet[i], feet_v[i], eta0[i], c, ground)
 
 
+class LoopState(NamedTuple):
+    """HexapodLoop's state as the compiled functions take it, changed in place: the
+    plant's coordinates and rates (qd_prev: the rates of the last step's start), the feet,
+    the touchdown points eta0 (NaN in flight), the forces and torques of the loop and the
+    drive's four."""
+
+    q: np.ndarray
+    qd: np.ndarray
+    qd_prev: np.ndarray
+    feet: np.ndarray
+    feet_v: np.ndarray
+    eta0: np.ndarray
+    F_feet: np.ndarray
+    F_seg: np.ndarray
+    Th_d: np.ndarray
+    tau_C: np.ndarray
+    tau_m: np.ndarray
+    tau_link: np.ndarray
+    th_m: np.ndarray
+    th_m_dot: np.ndarray
+    th_T: np.ndarray
+    th_T_dot: np.ndarray
+
+
 def loop_arrays(q: np.ndarray, qd: np.ndarray, feet: np.ndarray, feet_v: np.ndarray,
-                drive: tuple) -> tuple:
-    """The loop's state as the compiled functions take it (``state``), new arrays but for
-    the drive's four (th_m, th_m_dot, th_T, th_T_dot), changed in place from then on:
-    (q, qd, qd_prev, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link,
-    th_m, th_m_dot, th_T, th_T_dot)."""
+                drive: tuple) -> LoopState:
+    """The loop's state, new arrays but for the drive's four (th_m, th_m_dot, th_T,
+    th_T_dot), which the loop shares with its drive."""
     n2, k = len(drive[0]), (len(q) - len(drive[0])) // 2
-    return (q.copy(), qd.copy(), qd.copy(), feet.copy(), feet_v.copy(),
-            np.full((n2 // 2, 2), np.nan),  # touchdown points, NaN in flight
-            np.zeros((n2 // 2, 2)), np.zeros((k, 2)), np.zeros(n2), np.zeros(n2),
-            np.zeros(n2), np.zeros(n2), *drive)
+    return LoopState(q.copy(), qd.copy(), qd.copy(), feet.copy(), feet_v.copy(),
+                     np.full((n2 // 2, 2), np.nan), np.zeros((n2 // 2, 2)),
+                     np.zeros((k, 2)), np.zeros(n2), np.zeros(n2), np.zeros(n2),
+                     np.zeros(n2), *drive)
 
 
-def loop_laws(p: HexapodParams, body_form: str) -> tuple:
-    """The constants of the shared laws (``laws``): (fast.constants' c, J_m, J_T, rest,
-    k, the drive's and the ground's codes, dt, f_sr / f_sc, the plan's and the
-    controller's constants with the Pade filters' histories, which change in place)."""
+class Laws(NamedTuple):
+    """The constants of the shared laws: fast.constants' c, J_m, J_T, rest; the segments
+    k; the drive's and the ground's codes (fast.LEVEL, fast.GROUND); the plant's step dt
+    and the steps per controller sample (f_sr / f_sc); the plan's constants
+    (:func:`plan_constants`), the controller (:class:`Controller`); and whether the
+    ground law gives the feet forces (shared contact) or the engine does (native)."""
+
+    c: np.ndarray
+    J_m: np.ndarray
+    J_T: np.ndarray
+    rest: np.ndarray
+    k: int
+    level: int
+    ground: int
+    dt: float
+    ratio: int
+    plan: tuple
+    ctrl: Controller
+    shared: bool
+
+
+def loop_laws(p: HexapodParams, body_form: str, shared: bool) -> Laws:
+    """The loop's :class:`Laws` for parameters p (the controller's histories zero)."""
     c, J_m, J_T, rest = fast.constants(p, body_form)
     K_p, a, b, K, K_c2, f = controller_constants(p)
-    # the histories: the last m+1 errors and m outputs, newest first; the force loop's flag
-    # f and its ground torques J_F^T F_RF
-    ctrl = (K_p, a, b, K, K_c2, np.zeros(a.shape), np.zeros((a.shape[0], b.shape[1] - 1)),
-            f, np.zeros(a.shape[0]))
-    return (c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission], fast.GROUND[p.ground],
-            1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)), plan_constants(p), ctrl)
+    ctrl = Controller(K_p, a, b, K, K_c2, np.zeros(a.shape),
+                      np.zeros((a.shape[0], b.shape[1] - 1)), f, np.zeros(a.shape[0]))
+    return Laws(c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission],
+                fast.GROUND[p.ground], 1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)),
+                plan_constants(p), ctrl, bool(shared))
 
 
 @njit(cache=True)
-def inputs(state: tuple, laws: tuple, steps: int, t: float, shared: bool) -> None:
+def inputs(state: LoopState, laws: Laws, steps: int, t: float) -> None:
     """HexapodLoop._update_inputs from the state at t after ``steps`` steps: the ground
-    forces (when ``shared``; else F_feet is the engine's, read by the caller), the body
+    forces (with shared contact; else F_feet is the engine's, read by the caller), the body
     springs (10), at a controller sample the references (4) and tau_C (14), (16) with
     Fig. 3's force loop where f = 1 (the ground forces F_feet of this state), the
     saturation (7) and the drive's link torque (7), (8b), (9d)."""
     q, qd, _, feet, feet_v, eta0, F_feet, F_seg, Th_d, tau_C, tau_m, tau_link, th_m, _, \
         th_T, _ = state
-    c, _, _, rest, k, level, ground, _, ratio, plan, ctrl = laws
+    c, _, _, rest, k, level, ground, _, ratio, plan, ctrl, shared = laws
     if shared:
         feet_forces(feet, feet_v, eta0, c, ground, F_feet)
     F_seg[:, :] = fast.body_forces(q, qd, c, rest, k)
     th = q[2 * k:]
     if steps % ratio == 0:  # controller sample, held until the next one
         joint_references(t, plan[0], plan[1], plan[2], Th_d)
-        JtF = ctrl[8]
-        if ctrl[7] != 0.0:
-            ground_torques(q, F_feet, c, k, JtF)
-        controller(Th_d, th, ctrl[0], ctrl[1], ctrl[2], ctrl[3], ctrl[4], ctrl[5], ctrl[6],
-                   JtF, tau_C)
+        if ctrl.f != 0.0:
+            ground_torques(q, F_feet, c, k, ctrl.JtF)
+        controller(Th_d, th, ctrl.K_p, ctrl.a, ctrl.b, ctrl.K, ctrl.K_c2, ctrl.e_hist,
+                   ctrl.y_hist, ctrl.JtF, tau_C)
     tau_m[:] = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
     if level == 0:
         tau_link[:] = tau_m
@@ -259,23 +315,19 @@ def inputs(state: tuple, laws: tuple, steps: int, t: float, shared: bool) -> Non
 
 
 @njit(cache=True)
-def after_step(state: tuple, laws: tuple, q_new: np.ndarray, qd_new: np.ndarray,
-               feet_new: np.ndarray, feet_v_new: np.ndarray, steps: int, t: float,
-               shared: bool) -> int:
+def after_step(state: LoopState, laws: Laws, q_new: np.ndarray, qd_new: np.ndarray,
+               feet_new: np.ndarray, feet_v_new: np.ndarray, steps: int, t: float) -> int:
     """HexapodLoop.advance after the plant's step to (q_new, qd_new) at t, its ``steps``-th:
     the drive's step (the link angles of the step's start), the new state into the loop's
     arrays (qd_prev: the rates of the step's start) and the inputs for the next step.
     Returns the gear impacts of the step."""
-    q, qd, qd_prev, feet, feet_v = state[0], state[1], state[2], state[3], state[4]
-    tau_m, th_m, th_m_dot, th_T, th_T_dot = state[10], state[12], state[13], state[14], \
-        state[15]
-    c, J_m, J_T, k, level, dt = laws[0], laws[1], laws[2], laws[4], laws[5], laws[7]
-    hits = drive_step(tau_m, q[2 * k:], th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, c, level,
-                      dt)
-    qd_prev[:] = qd
-    q[:], qd[:] = q_new, qd_new
-    feet[:, :], feet_v[:, :] = feet_new, feet_v_new
-    inputs(state, laws, steps, t, shared)
+    s, k = state, laws.k
+    hits = drive_step(s.tau_m, s.q[2 * k:], s.th_m, s.th_m_dot, s.th_T, s.th_T_dot, laws.J_m,
+                      laws.J_T, laws.c, laws.level, laws.dt)
+    s.qd_prev[:] = s.qd
+    s.q[:], s.qd[:] = q_new, qd_new
+    s.feet[:, :], s.feet_v[:, :] = feet_new, feet_v_new
+    inputs(state, laws, steps, t)
     return hits
 
 
@@ -304,25 +356,26 @@ def drive_step(tau_m: np.ndarray, th: np.ndarray, th_m: np.ndarray, th_m_dot: np
 
 
 @njit(cache=True)
-def handrolled_steps(state: tuple, laws: tuple, n: int, steps: int, t: float, count: int
-                     ) -> tuple[float, int]:
+def handrolled_steps(state: LoopState, laws: Laws, n: int, steps: int, t: float,
+                     count: int) -> tuple[float, int]:
     """``count`` steps of HexapodLoop.advance with the hand-rolled plant (n legs): the
     plant's step under the held inputs (fast.held_step, time t += dt), its feet, then
     :func:`after_step`. Returns (t, impacts)."""
-    q, qd, F_feet, F_seg, tau_link = state[0], state[1], state[6], state[7], state[11]
-    c, k, dt = laws[0], laws[4], laws[7]
+    q, qd, F_feet, F_seg, tau_link = state.q, state.qd, state.F_feet, state.F_seg, \
+        state.tau_link
+    c, k, dt = laws.c, laws.k, laws.dt
     hits = 0
     for _ in range(count):
         q_new, qd_new = fast.held_step(q, qd, F_seg, tau_link, F_feet, c, n, k, dt)
         t += dt
         steps += 1
         feet_new, feet_v_new = fast.feet(q_new, qd_new, c, n, k)
-        hits += after_step(state, laws, q_new, qd_new, feet_new, feet_v_new, steps, t, True)
+        hits += after_step(state, laws, q_new, qd_new, feet_new, feet_v_new, steps, t)
     return t, hits
 
 
 @njit(cache=True)
-def signal_values(state: tuple, laws: tuple, n: int, impacts: float, t: float
+def signal_values(state: LoopState, laws: Laws, n: int, impacts: float, t: float
                   ) -> np.ndarray:
     """HexapodLoop.signals' values in its order (HexapodLoop.signal_names): the mean hip
     (com), the segments, the joints and feet, the gear impacts, leg 1's torque split of
@@ -330,7 +383,7 @@ def signal_values(state: tuple, laws: tuple, n: int, impacts: float, t: float
     step) with its drive, and leg 1's planned foot (leg_plan)."""
     q, qd, qd_prev, feet, feet_v, _, F_feet, F_seg, Th_d, _, tau_m, tau_link, th_m, _, \
         th_T, _ = state
-    c, k, dt, plan = laws[0], laws[4], laws[7], laws[9]
+    c, k, dt, plan = laws.c, laws.k, laws.dt, laws.plan
     out = np.empty(4 + 4 * k + 12 * n + 1 + 14 + 6)
     for r in range(4):  # com.x, com.y, com.vx, com.vy: np.mean's sum from zero, over k
         src = q if r < 2 else qd
