@@ -12,7 +12,6 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import cm
 from reportlab.platypus import KeepTogether, SimpleDocTemplate
 
-from dynval.comparisons.ladder.signals import UnknownSignalError, display
 from dynval.reports.figures import COLOURS, _png
 from dynval.reports.pdf import _footer, _p, _table
 from dynval.reports.pngimage import png_flowable
@@ -32,7 +31,8 @@ def sweep_story(table: pd.DataFrame, manifest: dict) -> list:
                 + (", ".join(manifest["overrides"]) or "none") + ".")]
     per_impl = table[table["kind"].isin(PLOTTED)]
     for (metric, signal), sub in per_impl.groupby(["metric", "signal"], sort=True):
-        unit, scale = _display(metric, signal)
+        unit, scale = ("", 1.0) if metric != "final_value" else \
+            manifest.get("display", {}).get(signal, ("", 1.0))
         f, ax = plt.subplots(figsize=(5.0, 3.0))
         combos = itertools.product(*(sorted(sub[o].unique()) for o in others))
         for combo in combos:
@@ -63,16 +63,6 @@ def sweep_story(table: pd.DataFrame, manifest: dict) -> list:
                   _table([["variant", "signal", "candidate", "metric", "min", "max"]] + rows,
                          [1.5 * cm, 4 * cm, 2 * cm, 2.2 * cm, 2.5 * cm, 2.5 * cm])]
     return story
-
-
-def _display(metric: str, signal: str) -> tuple[str, float]:
-    """A final value in its signal's display unit (degrees for angles)."""
-    if metric != "final_value":
-        return "", 1.0
-    try:
-        return display(signal)
-    except UnknownSignalError:
-        return "", 1.0
 
 
 def build_sweep_report(out_dir: Path, table: pd.DataFrame, manifest: dict) -> Path:

@@ -26,6 +26,7 @@ from dynval.comparisons.ladder.registry import (
     description_dir,
 )
 from dynval.comparisons.ladder.rungs import Context, Inputs, TimePlot
+from dynval.comparisons.ladder.signals import UnknownSignalError, display
 from dynval.comparisons.run import manifest
 from dynval.comparisons.run.tasks import Report, Task, execute
 from dynval.results import Chapter, MetricRow, metrics_frame
@@ -112,8 +113,21 @@ def sweep(out: Path, robot: str, scenario: str, specs: list[str],
     manifest.write_atomic(out / SWEEP_FILE, lambda tmp: table.to_parquet(tmp, index=False))
     manifest.finish(out, "sweep", started, {
         "robot": robot, "scenario": scenario, "vary": specs, "overrides": overrides or [],
-        "tier": tier, "axes": {a.name: list(a.values) for a in axes}})
+        "tier": tier, "axes": {a.name: list(a.values) for a in axes},
+        "display": _display_units(table)})
     return table
+
+
+def _display_units(table: pd.DataFrame) -> dict[str, list]:
+    """Each final value's signal with the unit its figure shows and the factor from SI
+    (degrees for angles: signals.display), for the report; undeclared signals in SI."""
+    out = {}
+    for s in sorted(set(table.loc[table["metric"] == "final_value", "signal"])):
+        try:
+            out[s] = list(display(s))
+        except UnknownSignalError:
+            out[s] = ["", 1.0]
+    return out
 
 
 def _label(axes: list[Axis], values: tuple[float, ...]) -> str:
