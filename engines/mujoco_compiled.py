@@ -6,8 +6,9 @@ array read) is many times the physics of a small tree (2 us a step for the rover
 ``mj_step``, ``mj_step1``, ``mj_step2``, ``mj_applyFT`` and the rest of
 :func:`step_addresses` are taken from the very libmujoco the bindings loaded and called
 by address (dynval.engines.ccall: numba unboxes a ctypes function object on every call
-from Python, 1-2 us apiece); the state is read from the bindings' own array views of
-mjData, which live as long as the data.  One step is ``mj_step2`` then ``mj_step1``:
+from Python, 1-2 us apiece); the state, and the native contacts' list
+(:func:`contact_list`), are read from the bindings' own array views of mjData, which
+live as long as the data.  One step is ``mj_step2`` then ``mj_step1``:
 MuJoCo's documented split of ``mj_step`` (Euler: identical numbers), which leaves the
 positions and velocities of the new time computed, as ``MujocoSimulation.step``'s
 ``mj_forward`` does.  Engine calls stay in this layer: loops call :func:`points` and
@@ -19,6 +20,7 @@ from __future__ import annotations
 import ctypes
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import mujoco
 import numpy as np
@@ -160,6 +162,50 @@ def contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64, geom: np.ndarray
             sign = -1.0 if side == 0 else 1.0
             for a in range(3):
                 out[r, a] += sign * F[a]
+
+
+class ContactList(NamedTuple):
+    """mjData's contact list as compiled code reads it after each step
+    (:func:`contact_list`): live views into the data."""
+
+    ncon: np.ndarray  # int32 (1,): mjData.ncon, the contacts listed now
+    geom: np.ndarray  # int32 (capacity, 2): each contact's geom pair
+    frame: np.ndarray  # float64 (capacity, 9): each contact's frame (rows: normal, t1, t2)
+
+
+def contact_list(d: mujoco.MjData) -> ContactList | None:
+    """Views of mjData's contact count and of the geom and frame fields of every contact
+    its arena has room for, valid as long as the data: MuJoCo starts the list at the
+    arena's first byte at every step (mj_clearEfc: d->contact = d->arena), so the list's
+    ncon contacts are the first ncon rows of these views.  The views are the bindings' own
+    (d.contact with ncon set to the room, then put back); ncon is the int that follows
+    mjData.timer (mjdata.h), checked by writing the count through the bindings and
+    reading it back: None where it is not there."""
+    timer = d.timer.duration  # &timer[0].duration, one mjTimerStat a stride
+    address = timer.ctypes.data + timer.shape[0] * timer.strides[0]
+    ncon = np.ctypeslib.as_array((ctypes.c_int32 * 1).from_address(address))
+    listed = d.ncon
+    try:
+        d.ncon = 2  # two rows: the stride of a contact
+        room = d.narena // d.contact.geom.strides[0]
+        d.ncon = room
+        found = int(ncon[0]) == room
+        contacts = d.contact
+        geom, frame = contacts.geom, contacts.frame
+    finally:
+        d.ncon = listed
+    if not (found and int(ncon[0]) == listed):
+        return None
+    return ContactList(ncon, geom, frame)
+
+
+@njit(cache=True)
+def listed_contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64,
+                          contacts: ContactList, rows: np.ndarray, out: np.ndarray) -> None:
+    """:func:`contact_forces` of the contacts listed now (the first ncon rows of
+    ``contacts``: :func:`contact_list`), without Python between steps."""
+    n = contacts.ncon[0]
+    contact_forces(fns, m, d, contacts.geom[:n], contacts.frame[:n], rows, out)
 
 
 @njit(cache=True)

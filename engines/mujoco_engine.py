@@ -275,6 +275,7 @@ class MujocoSimulation(_MujocoModel):
         self._qpos, self._qvel = d.qpos, d.qvel
         self._warnings = d.warning.number  # how often each warning was raised, live
         self._frames = (d.xpos, d.xmat, d.cvel, d.subtree_com, self.model.body_rootid)
+        self._contact_list: mujoco_compiled.ContactList | bool | None = None  # made once
 
     def _add_ground(self, ground: Ground) -> None:
         """Native contact: a plane in an MjSpec copy, and the contact geoms switched on.
@@ -538,11 +539,11 @@ class MujocoSimulation(_MujocoModel):
                     out[link] += sign * (frame.T @ f6[:3])
         return out
 
-    def contact_force_rows(self, links: Sequence[str]) -> np.ndarray:
-        """:meth:`contact_forces` of the named links (a tuple) as the rows of an (n, 3)
-        array [N, world], in one compiled pass over the contact list (the same floats:
-        tests/test_engine_fast_reads.py); the geom-to-row table of a tuple of links is
-        made once."""
+    def contact_row_table(self, links: tuple[str, ...]) -> np.ndarray:
+        """What compiled code needs to sum :meth:`contact_forces` of the named links into
+        the rows of an (n, 3) array (mujoco_compiled.contact_forces): the row of each
+        contact geom's link, by geom id (-1: a geom of no named link); made once for a
+        tuple of links."""
         rows = self._contact_rows.get(links)
         if rows is None:
             rows = np.full(self.model.ngeom, -1, dtype=np.int64)
@@ -550,6 +551,24 @@ class MujocoSimulation(_MujocoModel):
                 if link in links:
                     rows[gid] = list(links).index(link)
             self._contact_rows[links] = rows
+        return rows
+
+    def compiled_contacts(self) -> mujoco_compiled.ContactList | None:
+        """The contact list as compiled code reads it after each step
+        (mujoco_compiled.contact_list: live views of the data), made once for the data;
+        None where MuJoCo's library is not at hand or the list is not where it is
+        looked for."""
+        if self._contact_list is None:
+            found = (mujoco_compiled.contact_list(self.data)
+                     if mujoco_compiled.step_addresses() is not None else None)
+            self._contact_list = False if found is None else found
+        return self._contact_list or None
+
+    def contact_force_rows(self, links: Sequence[str]) -> np.ndarray:
+        """:meth:`contact_forces` of the named links (a tuple) as the rows of an (n, 3)
+        array [N, world], in one compiled pass over the contact list (the same floats:
+        tests/test_engine_fast_reads.py)."""
+        rows = self.contact_row_table(tuple(links))
         fns = mujoco_compiled.step_addresses()
         if fns is None:  # MuJoCo's library not at hand: one contact at a time
             f = self.contact_forces()

@@ -114,6 +114,39 @@ def test_contact_force_rows_and_joint_state_equal_the_full_reads() -> None:
         assert touching > 0  # the feet did touch the ground
 
 
+
+def test_compiled_contact_list_is_the_live_list() -> None:
+    """MujocoSimulation.compiled_contacts (views that compiled code reads after each step,
+    made once) against the bindings' list read afresh at each step of the quadruped on
+    MuJoCo's native ground: the count, the geom pairs and the frames the same, and the
+    forces summed from them (mujoco_compiled.listed_contact_forces) equal to
+    contact_force_rows, float for float; the count read back unchanged."""
+    from dynval.comparisons.quadruped.loop import QuadrupedLoop
+    from dynval.comparisons.quadruped.loop import make_plant as quadruped_plant
+    from dynval.engines import mujoco_compiled
+    from dynval.handrolled.quadruped.gait import TROT
+    from dynval.robots.quadruped.params import PARAMS as QUADRUPED
+
+    loop = QuadrupedLoop(quadruped_plant("mujoco", QUADRUPED, ROOT / "quadruped"), QUADRUPED,
+                         TROT)
+    sim, feet = loop.plant.sim, tuple(loop.plant.feet)
+    contacts = sim.compiled_contacts()
+    assert contacts is not None and sim.compiled_contacts() is contacts
+    rows, seen = sim.contact_row_table(feet), 0
+    for _ in range(60):
+        loop.advance()
+        d = sim.data
+        n = d.ncon
+        assert contacts.ncon[0] == n
+        np.testing.assert_array_equal(contacts.geom[:n], d.contact.geom)
+        np.testing.assert_array_equal(contacts.frame[:n], d.contact.frame)
+        out = np.zeros((len(feet), 3))
+        mujoco_compiled.listed_contact_forces(sim.compiled().fns, np.uint64(sim.model._address),
+                                              np.uint64(d._address), contacts, rows, out)
+        np.testing.assert_array_equal(out, sim.contact_force_rows(feet))
+        seen += n
+    assert seen > 0  # the feet did touch the ground
+
 def test_flat_state_equals_state_and_points() -> None:
     """flat_state (MuJoCo: one compiled pass over qpos, qvel and cvel; PyBullet: its
     numbers in one compiled pass) against state() and points(), float for float, on a

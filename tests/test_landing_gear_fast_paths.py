@@ -175,15 +175,18 @@ def test_engine_chunks_hand_a_failed_controller_to_the_stepwise_one(implementati
     assert python.equals(chunked)
 
 
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
 @pytest.mark.parametrize("scenario", ["slope_lc", "flat"])
-def test_pybullet_native_contact_chunks_equal_the_python_loop(scenario: str) -> None:
-    """With PyBullet's own contact the chunks push with the thrust alone and read the feet's
-    forces from the engine's contact list after each step: over the landing's first second
-    (touchdown on the engine's plane, the thrust ramped down by its contact), the whole
-    trace the same floats as advance() step by step, the controller states equal."""
-    (python, a), (chunked, b) = (_engine_trace("pybullet", scenario, fast, 1.0,
+def test_native_contact_chunks_equal_the_python_loop(implementation: str, scenario: str
+                                                     ) -> None:
+    """With the engine's own contact the chunks push with the thrust alone and read the
+    feet's forces from the engine's contact list after each step (MuJoCo: the list's views,
+    mujoco_compiled.contact_list): over the landing's first second (touchdown on the
+    engine's plane, the thrust ramped down by its contact), the whole trace the same
+    floats as advance() step by step, the controller states equal."""
+    (python, a), (chunked, b) = (_engine_trace(implementation, scenario, fast, 1.0,
                                                contact="native") for fast in (False, True))
-    assert b._chunks() is not None  # the compiled path was taken
+    assert a._chunks() is None and b._chunks() is not None  # each path was taken
     assert python.equals(chunked)
     assert a.controller.t_touchdown == b.controller.t_touchdown is not None
     assert python["body.thrust"].iloc[-1] < python["body.thrust"].max()  # the ramp ran
@@ -193,8 +196,9 @@ def test_pybullet_native_contact_chunks_equal_the_python_loop(scenario: str) -> 
             np.testing.assert_array_equal(value, getattr(b.controller, name))
 
 
-def test_mujoco_native_contact_runs_step_by_step() -> None:
-    """MuJoCo's contact list is not at hand in compiled code: its native runs take the
-    Python path, and say so by having no chunks."""
-    _, loop = _engine_trace("mujoco", "flat", True, 0.01, contact="native")
-    assert loop._chunks() is None
+def test_mujoco_native_chunks_hand_a_failed_controller_to_the_stepwise_one() -> None:
+    """With MuJoCo's own contact too, a chunk whose compiled controller gives up stops
+    after that step and the stepwise controller takes it, as advance() does."""
+    python, chunked = (_engine_trace("mujoco", "slope_lc", fast, 0.05, unreachable=True,
+                                     contact="native")[0] for fast in (False, True))
+    assert python.equals(chunked)

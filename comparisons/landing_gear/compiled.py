@@ -1,7 +1,8 @@
-"""The landing gear's engine plants with the shared contact law as compiled chunks: the
-steps of ``LandingGearLoop.advance`` (comparisons/landing_gear/loop.py) with an engine
-plant, for a number of steps without returning to Python.  Each step is what the Python
-path does, call for call and operation for operation:
+"""The landing gear's engine plants as compiled chunks, with the shared contact law or the
+engine's own contact: the steps of ``LandingGearLoop.advance``
+(comparisons/landing_gear/loop.py) with an engine plant, for a number of steps without
+returning to Python.  Each step is what the Python path does, call for call and
+operation for operation:
 
 * ``EnginePlant.step``: the joint torques, the thrust F_th along P's y on the link "body"
   at its origin and each foot's force at ``foot_offset`` on its lower leg, all turned to
@@ -10,7 +11,10 @@ path does, call for call and operation for operation:
   frame P (frames.vec_P, frames.R_PB_from_R_WB; omega_B is left out: nothing after the
   observation reads it, and the caller observes again after the chunk);
 * ``LandingGearLoop._update_inputs``: handrolled/landing_gear/fastloop.update_inputs,
-  the hand-rolled chunk's own post-step function.
+  the hand-rolled chunk's own post-step function; with the engine's own contact, the feet
+  pushed by the engine alone (the step applies the thrust only) and their forces read
+  from its contact list (``EnginePlant.native_foot_forces``), then
+  fastloop.update_controls.
 
 The frame changes are frames.py compiled from its own source (products with the
 permutation R_WP: exact in any order); the engines are called through
@@ -71,35 +75,48 @@ def _after_observe(t, R_WB, v_WB, q, qd, P, V, F_native, consts, shared, F_th, t
 def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
                  dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
                  frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
+                 contacts: mujoco_compiled.ContactList, native_rows: np.ndarray,
                  t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
                  consts: np.ndarray, shared: tuple, t_touchdown: np.ndarray, n_steps: int
                  ) -> tuple:
-    """``n_steps`` of LandingGearLoop.advance on MuJoCo with the shared contact law:
-    MujocoSimulation.step (mujoco_compiled.step_and_forward: the torques, the forces at
+    """``n_steps`` of LandingGearLoop.advance on MuJoCo with the shared contact law (or its
+    own: below): MujocoSimulation.step (mujoco_compiled.step_and_forward: the torques, the forces at
     the points ``offsets`` of ``bodies``, the body first and then the feet, mj_step and
     mj_forward, or mj_step2 and mj_step1 with ``split``), the state and the feet as
     MujocoSimulation.state and points read them (mujoco_compiled.state_and_points), then
     :func:`_after_observe`.  frames_: (xpos, xmat, cvel, subtree_com, body_rootid);
     consts: dt, m, g; t, F_th and t_touchdown are 1-arrays, updated.  Returns (steps done,
     negated where the joint controller found a reference foot out of reach after the last
-    of them, tau, F_PF), as fastloop.run_chunk."""
+    of them, tau, F_PF), as fastloop.run_chunk.
+
+    With MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table of the
+    feet; empty for the shared law), the step pushes with the thrust alone, and the feet's
+    forces are the engine's, read from ``contacts`` (MujocoSimulation.compiled_contacts)
+    after each step as contact_forces sums them (mujoco_compiled.listed_contact_forces),
+    for :func:`_after_observe`."""
     xpos, xmat, cvel, subtree_com, body_rootid = frames_
     nj, nf = qadr.shape[0], bodies.shape[0] - 1
+    native = native_rows.shape[0] > 0
     feet, foot_offsets = bodies[1:].copy(), offsets[1:].copy()
     F_W, out = np.empty((nf + 1, 3)), np.empty(18 + 2 * nj + 6 * nf)
-    shared_law = np.empty((0, 3))  # no engine contact forces: the shared law's
+    pushed = 1 if native else nf + 1  # the thrust alone with the engine's own contact
+    F_feet = np.empty((nf if native else 0, 3))  # the engine's, or none: the law's
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
         mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, tau.ravel(), xpos,
-                                         xmat, bodies, offsets, F_W, split)
+                                         xmat, bodies[:pushed], offsets[:pushed],
+                                         F_W[:pushed], split)
         t[0] += consts[0]  # mj_step's d->time += timestep
         mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
                                          subtree_com, body_rootid, feet, foot_offsets, out)
+        if native:
+            F_feet[:] = 0.0
+            mujoco_compiled.listed_contact_forces(fns, m, d, contacts, native_rows, F_feet)
         PV = out[18 + 2 * nj:].reshape(nf, 6)
         tau, F_PF, ok = _after_observe(
             t[0], out[3:12].copy().reshape(3, 3), out[12:15].copy(),
             out[18:18 + nj].copy(), out[18 + nj:18 + 2 * nj].copy(),
-            np.ascontiguousarray(PV[:, 0:3]), np.ascontiguousarray(PV[:, 3:6]), shared_law,
+            np.ascontiguousarray(PV[:, 0:3]), np.ascontiguousarray(PV[:, 3:6]), F_feet,
             consts, shared, F_th, t_touchdown)
         if not ok:
             return -(step + 1), tau, F_PF
@@ -154,10 +171,17 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     return n_steps, tau, F_PF
 
 
+# What mujoco_chunk reads as the contact list where MuJoCo's is not found: never read (no
+# native_rows), of the same types as the list's views, so that the chunk compiles once
+_NO_CONTACTS = mujoco_compiled.ContactList(
+    np.zeros(1, dtype=np.int32), np.zeros((2, 4), dtype=np.int32)[:, :2],
+    np.zeros((2, 18))[:, :9])
+
+
 class EngineChunks:
     """An engine plant's compiled chunks: what the kernels take from the simulation,
-    gathered once; :meth:`run` steps it.  ``native``: the engine's own contact (PyBullet
-    only: MuJoCo's contact list is not at hand in compiled code)."""
+    gathered once; :meth:`run` steps it.  ``native``: the engine's own contact, its
+    forces read from its contact list after each step."""
 
     def __init__(self, sim, foot_links: Sequence[str], foot_offset: np.ndarray,
                  dt: float, m: float, g: float, native: bool = False) -> None:
@@ -168,17 +192,21 @@ class EngineChunks:
         self.points = (links, self.offsets)  # what each step reads and pushes on
         self._args = chunk_args.step_args(sim, links, self.offsets)
         if native and not self.native_available(sim):
-            raise ValueError("compiled chunks with an engine's own contact need PyBullet's "
-                             "C client")
+            raise ValueError("compiled chunks with an engine's own contact need its contact "
+                             "list at hand in compiled code")
         self._native_rows = sim.contact_row_table(tuple(foot_links)) if native \
             else np.empty(0, dtype=np.int64)
+        if sim.name == "mujoco":
+            self._contacts = sim.compiled_contacts() or _NO_CONTACTS
 
     available = staticmethod(chunk_args.available)
 
     @staticmethod
     def native_available(sim) -> bool:
-        """Whether the chunks can run ``sim`` with its own contact."""
-        return sim.name == "pybullet" and chunk_args.available(sim)
+        """Whether the chunks can run ``sim`` with its own contact: PyBullet's C client,
+        or MuJoCo's library and its contact list (MujocoSimulation.compiled_contacts)."""
+        return chunk_args.available(sim) and (
+            sim.name == "pybullet" or sim.compiled_contacts() is not None)
 
     def run(self, t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
             shared: tuple, t_touchdown: np.ndarray, n: int) -> tuple:
@@ -189,8 +217,8 @@ class EngineChunks:
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
-            out = mujoco_chunk(*self._args, t, tau, F_PF, F_th, self.consts, shared,
-                               t_touchdown, n)
+            out = mujoco_chunk(*self._args, self._contacts, self._native_rows, t, tau, F_PF,
+                               F_th, self.consts, shared, t_touchdown, n)
             sim.check_stable(bad)
         else:
             out = pybullet_chunk(*self._args, self._native_rows, t, tau, F_PF, F_th,

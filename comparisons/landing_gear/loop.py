@@ -99,8 +99,8 @@ class LandingGearLoop:
     """Controller + contact + plant; ``contact`` is "shared" or "native".  ``fast`` (the
     default): :meth:`advance_many` runs the loop as compiled chunks with the shared contact
     law (the hand-rolled plant, and the engines where their compiled calls are at hand)
-    and with PyBullet's own contact; False: ``advance()`` step by step, the Python path,
-    for every plant."""
+    and with an engine's own contact (where its contact list is at hand too); False:
+    ``advance()`` step by step, the Python path, for every plant."""
 
     def __init__(self, plant, p: LandingGearParams, alpha_SL: float, alpha_AZ: float,
                  level_controller: bool, contact: str, forms: Forms, fast: bool = True
@@ -154,8 +154,8 @@ class LandingGearLoop:
 
     def _chunks(self) -> EngineChunks | None:
         """The engine plant's compiled chunks (``fast``, the engine's compiled calls at
-        hand; the shared contact law, or PyBullet's own contact), made once; None: step by
-        step in Python."""
+        hand; the shared contact law, or the engine's own contact), made once; None: step
+        by step in Python."""
         if self._engine_chunks is None:
             plant = self.plant
             native = self.contact_mode == "native"
@@ -176,7 +176,7 @@ class LandingGearLoop:
 
     def advance_many(self, n: int) -> None:
         """``n`` calls of ``advance``; with ``fast`` and the shared contact law (or
-        PyBullet's own contact), as compiled chunks: the hand-rolled plant by
+        an engine's own contact), as compiled chunks: the hand-rolled plant by
         handrolled/landing_gear/fastloop.py, the engines by
         comparisons/landing_gear/compiled.py (the same kernels and engine calls in the same
         order, the same floats)."""
