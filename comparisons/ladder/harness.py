@@ -149,9 +149,3 @@ def tidy(wide: dict[str, pd.DataFrame]) -> pd.DataFrame:
         long.insert(1, "implementation", impl)
         parts.append(long)
     return pd.concat(parts, ignore_index=True)
-
-
-def wide_from_tidy(traces: pd.DataFrame, implementation: str) -> pd.DataFrame:
-    """Inverse of :func:`tidy` for one implementation."""
-    sub = traces[traces["implementation"] == implementation]
-    return sub.pivot(index="time", columns="signal", values="value").reset_index()

@@ -68,19 +68,6 @@ def free_root_position_step(q: np.ndarray, v: np.ndarray, dt: float) -> np.ndarr
     return out
 
 
-def integrate_free_euler(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], q0: np.ndarray,
-                         v0: np.ndarray, dt: float, n: int) -> np.ndarray:
-    """Semi-implicit Euler on a free root, MuJoCo's "Euler": v += vdot dt, then q moves at
-    the new v (free_root_position_step); the positions at every step."""
-    q, v = q0.copy(), v0.copy()
-    out = [q.copy()]
-    for _ in range(n):
-        v = v + qdd(q, v) * dt
-        q = free_root_position_step(q, v, dt)
-        out.append(q.copy())
-    return np.array(out)
-
-
 def _free_root_rates(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     """dq/dt of a free root: (v_W, quat * (0, w_B) / 2, joint rates)."""
     return np.r_[v[0:3], 0.5 * _quat_mul(q[3:7], np.r_[0.0, v[3:6]]), v[6:]]
@@ -90,7 +77,7 @@ def integrate_free_rk4(qdd: Callable[[np.ndarray, np.ndarray], np.ndarray], q0: 
                        v0: np.ndarray, dt: float, n: int) -> np.ndarray:
     """Classical RK4 on a free root's state (q, v) with q' = _free_root_rates(q, v),
     v' = qdd(q, v), the quaternion normalised after each step: the accuracy reference of
-    integrate_free_euler; the positions at every step."""
+    the semi-implicit Euler of free_root_position_step; the positions at every step."""
     q, v = q0.copy(), v0.copy()
     out = [q.copy()]
     for _ in range(n):

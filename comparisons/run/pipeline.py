@@ -11,14 +11,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import dynval
 from dynval.comparisons.ladder.registry import apply_overrides, comparison, description_dir
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
 from dynval.comparisons.run.tasks import Outcome, Report, execute
 from dynval.results import metrics_frame
 from dynval.robots import ROBOT_NAMES
-
-VERSION = "0.1.0"
 
 
 def git_commit() -> str:
@@ -89,7 +88,7 @@ def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks:
     from dynval._numba_cache import loaded_digest
     from dynval.engines import versions
 
-    return {"dynval_version": VERSION, "git_commit": git_commit(),
+    return {"dynval_version": dynval.__version__, "git_commit": git_commit(),
             # the code this process loaded (the executor refuses workers that ran other
             # code): it names the code where git cannot (a wheel)
             "source_digest": loaded_digest(),

@@ -57,9 +57,6 @@ class PlanarHexapod:
             self._codes = (compiled.LEVEL[p.transmission], compiled.GROUND[p.ground])
 
     # ---- the rigid-body terms, assembled from eq. (6) leg by leg ----
-    def leg_state(self, i: int, q: np.ndarray, qd: np.ndarray):
-        return q[self.idx[i]], qd[self.idx[i]]
-
     def H(self, q: np.ndarray) -> np.ndarray:
         out = np.zeros((self.nq, self.nq))
         for i in range(self.n):

@@ -17,7 +17,6 @@ measured counter-clockwise in the x-z plane drawn with x to the right and z up, 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -194,8 +193,3 @@ def table(p: HopperParams = PARAMS) -> list[Param]:
 def hip_inertia(p: HopperParams = PARAMS) -> float:
     """Moment of inertia of the solid hip sphere about its centre [kg m^2]."""
     return 0.4 * p.m_h * p.r_h**2
-
-
-def stance_time_spring(p: HopperParams = PARAMS) -> float:
-    """Half the period of the whole mass on the leg spring, pi sqrt(m/k_L) [s]."""
-    return math.pi * math.sqrt(p.m_total / p.k_L)
