@@ -149,7 +149,7 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
     scenarios the check was told not to run.  ``partial`` names studies that a subset run
     ran in part (the rover's knock sweep runs its engines only on the selected scenarios'
     knocks): a figure of theirs absent from the run is 'not run', not missing."""
-    current = {tuple(r[k] for k in KEY): r for _, r in metrics.iterrows()}
+    current = {tuple(r[k] for k in KEY): r for r in metrics.to_dict("records")}
     robots = set(metrics["robot"])
     at_floor = _round_off_pairs(baseline, current)
     findings = []

@@ -15,7 +15,7 @@ import hashlib
 import os
 import pickle
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import cache
@@ -117,7 +117,7 @@ def _imports(name: str) -> frozenset[str]:
     if f is None:
         return frozenset()
     found: set[str] = set()
-    for node in ast.walk(ast.parse(f.read_text())):
+    for node in _statements(ast.parse(f.read_text())):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -125,6 +125,18 @@ def _imports(name: str) -> frozenset[str]:
             found.update(f"{node.module}.{a.name}" for a in node.names)
     parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
     return frozenset(m for m in found | parents if _layout.module_file(m) is not None)
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.stmt]:
+    """Every statement of a module, at any depth (in functions, classes, branches and
+    handlers): where imports can be, without visiting the expressions (ast.walk's
+    many more nodes)."""
+    todo: list = list(tree.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo.extend(getattr(node, block, None) or ())
 
 
 def _closure(roots: set[str]) -> list[str]:
