@@ -1,0 +1,54 @@
+"""The pendulum's audit: the bob's position (L1) and the terms of eq. (1) (L2) against
+MuJoCo, PyBullet and Pinocchio at seeded states.  The engines' terms are rigid-body only
+(no damping), so the hand terms are taken with b = 0; the damping is compared in the
+scenario (L4), where the engines apply it as a joint torque."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.engines import load_terms
+from dynval.engines.base import DynamicsTerms
+from dynval.handrolled.pendulum import model
+from dynval.robots.pendulum.params import PendulumParams
+
+
+def engines(p: PendulumParams, desc_dir: Path) -> list[DynamicsTerms]:
+    """MuJoCo, PyBullet and Pinocchio, loaded from the pendulum's files."""
+    return list(load_terms(desc_dir / "pendulum.xml", desc_dir / "pendulum.urdf",
+                           (0.0, 0.0, -p.g), joint_names=["pivot"]).values())
+
+
+def kinematics_audit(p: PendulumParams, desc_dir: Path, samples: int,
+                     seed: int) -> list[TermResult]:
+    """The bob's centre against each engine's point l below the pivot on the rod."""
+    states = random_states(samples, seed, 1)
+    bob = np.array([0.0, 0.0, -p.l])
+    return [compare_term("bob", "FRAMES.md bob position", "closed form", e.name,
+                         lambda s: model.bob_position(s[0][0], p.l),
+                         lambda s, e=e: e.frame_position("rod", s[0], bob), states, seed)
+            for e in engines(p, desc_dir)]
+
+
+def dynamics_audit(p: PendulumParams, desc_dir: Path, samples: int,
+                   seed: int) -> list[TermResult]:
+    """J = m l^2 + I, G = m g l sin theta and tau of eq. (1) (b = 0) against each engine."""
+    states = random_states(samples, seed, 1)
+    hand = {
+        "M": lambda s: np.array([[model.inertia(p.m, p.l, p.I)]]),
+        "G": lambda s: np.array([model.gravity(s[0][0], p.m, p.l, p.g)]),
+        "tau": lambda s: np.array([model.inverse_dynamics(s[0][0], s[1][0], s[2][0], p.m, p.l,
+                                                          p.I, 0.0, p.g)]),
+    }
+    equations = {"M": "(1) inertia", "G": "(1) gravity", "tau": "(1) inverse dynamics"}
+    out = []
+    for e in engines(p, desc_dir):
+        ref = {"M": lambda s, e=e: e.mass_matrix(s[0]),
+               "G": lambda s, e=e: e.gravity(s[0]),
+               "tau": lambda s, e=e: e.inverse_dynamics(s[0], s[1], s[2])}
+        out += [compare_term(term, equations[term], "closed form", e.name, hand[term],
+                             ref[term], states, seed) for term in hand]
+    return out

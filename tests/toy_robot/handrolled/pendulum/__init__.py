@@ -1,0 +1,1 @@
+"""The damped pendulum's model (numpy only, no engine)."""
