@@ -73,3 +73,17 @@ def owns(path: str | Path) -> bool:
     """Whether a file lies in dynval's source (the package or one of its layers)."""
     p = Path(path).resolve()
     return any(p.is_relative_to(d) for d in (package_dir(), *map(layer_dir, LAYERS)))
+
+
+def copy_as_installed(dest: Path) -> Path:
+    """dynval's source copied into ``dest`` as the wheel lays it out (the layers inside
+    ``dynval/``), importable with ``dest`` on the path; returns ``dest / "dynval"``.
+    Tests run a copy so: the layer contracts, a robot added, a callee edited."""
+    import shutil
+
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(package_dir(), dest / "dynval", ignore=ignore)
+    for layer in LAYERS:
+        shutil.copytree(layer_dir(layer), dest / "dynval" / layer, ignore=ignore,
+                        dirs_exist_ok=True)
+    return dest / "dynval"

@@ -7,7 +7,6 @@ development tree maps them there from the repository root."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,14 +14,6 @@ from pathlib import Path
 from dynval import _layout
 
 PYPROJECT = _layout.layer_dir("robots").parent / "pyproject.toml"
-
-
-def _as_installed(dest: Path) -> None:
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(_layout.package_dir(), dest / "dynval", ignore=ignore)
-    for layer in _layout.LAYERS:
-        shutil.copytree(_layout.layer_dir(layer), dest / "dynval" / layer, ignore=ignore,
-                        dirs_exist_ok=True)
 
 
 def _lint(src: Path, config: Path) -> subprocess.CompletedProcess:
@@ -33,14 +24,14 @@ def _lint(src: Path, config: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_layers_keep_their_import_contracts(tmp_path):
-    _as_installed(tmp_path)
+    _layout.copy_as_installed(tmp_path)
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "5 kept, 0 broken" in done.stdout
 
 
 def test_a_model_that_imports_an_engine_breaks_its_contract(tmp_path):
-    _as_installed(tmp_path)
+    _layout.copy_as_installed(tmp_path)
     law = tmp_path / "dynval" / "handrolled" / "so3.py"
     law.write_text(law.read_text() + "\nimport dynval.engines.mujoco_engine  # noqa\n")
     done = _lint(tmp_path, PYPROJECT)

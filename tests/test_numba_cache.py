@@ -6,7 +6,6 @@ the user chose a numba cache folder (NUMBA_CACHE_DIR)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,17 +86,6 @@ def test_dynval_functions_go_to_the_source_keyed_folder_and_nothing_else(tmp_pat
     assert Path(ours).parent == mine / "dynval-numba" / digest
 
 
-def _copy_dynval(dest: Path) -> Path:
-    """dynval's installed source copied as a wheel lays it out (the layers inside
-    ``dynval/``), importable from ``dest`` alone."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(_layout.package_dir(), dest / "dynval", ignore=ignore)
-    for layer in _layout.LAYERS:
-        shutil.copytree(_layout.layer_dir(layer), dest / "dynval" / layer, ignore=ignore,
-                        dirs_exist_ok=True)
-    return dest / "dynval"
-
-
 # The shared contact law (24) through a compiled caller in another file (fastloop), as
 # the hopper's chunks call it: the foot 2 mm below x_1, sinking at 0.1 m/s.
 _FORCE = """
@@ -120,7 +108,7 @@ def test_a_callee_edit_moves_the_figure(tmp_path, numba_dir):
     """Compile and cache a caller, edit its callee's file (eq. (24)'s stiffness term x1.5),
     run again with the same caches: the force moves as the edit says."""
     src = tmp_path / "src"
-    pkg = _copy_dynval(src)
+    pkg = _layout.copy_as_installed(src)
     env = _env(tmp_path, tmp_path / "numba" if numba_dir else None)
     env["PYTHONPATH"] = str(src)
     code = _FORCE.format(root=str(pkg))

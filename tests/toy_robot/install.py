@@ -23,19 +23,13 @@ NAME = "pendulum"
 FOLDERS = tuple(f"{layer}/{NAME}" for layer in ("robots", "handrolled", "comparisons"))
 REGISTRY = "robots/__init__.py"
 
+
 def registered(line: str) -> str:
     """The registry line with the toy's name added to the tuple."""
     return line[:line.rindex(")")] + f', "{NAME}")'
 
 
-def copy_dynval(dest: Path) -> Path:
-    """dynval's installed source copied as a wheel lays it out, importable from ``dest``."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(_layout.package_dir(), dest / "dynval", ignore=ignore)
-    for layer in _layout.LAYERS:
-        shutil.copytree(_layout.layer_dir(layer), dest / "dynval" / layer, ignore=ignore,
-                        dirs_exist_ok=True)
-    return dest / "dynval"
+copy_dynval = _layout.copy_as_installed  # dynval as the wheel lays it out
 
 
 def install(pkg: Path) -> None:
