@@ -83,6 +83,20 @@ def test_the_cached_report_is_the_report_drawn_afresh(runs, tmp_path):
     assert again.read_bytes() == (warm / "report.pdf").read_bytes()
 
 
+def test_figures_drawn_on_the_pool_are_the_figures_drawn_here(runs):
+    """The report's figures drawn on two worker processes are the same PNG bytes as drawn
+    one after another in this process."""
+    from dynval.reports.figures import render_all
+    from dynval.results import Chapter
+
+    out = runs / "cold"
+    summary = json.loads((out / "summary.json").read_text())
+    jobs = [(out, ch.robot, fig) for ch in map(Chapter.from_dict, summary["robots"].values())
+            for fig in ch.figures + ch.xy_figures + [t for t in ch.tables if t.plot]]
+    assert len(jobs) > 2
+    assert render_all(jobs, 2, None) == render_all(jobs, 1, None)
+
+
 def test_a_changed_input_is_assembled_again(runs, cache, tmp_path):
     _validate(tmp_path / "more", cache, "--samples", "21")
     assert len(_entries(cache)) == 2
