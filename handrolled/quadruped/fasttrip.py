@@ -67,7 +67,7 @@ class Motion(NamedTuple):
     roll: np.ndarray  # (n,) body roll [rad]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _diagonal_moment(P, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W):
     """balance.diagonal_moment: u . (n_b - c x f_b) with the legs in the air, c the two
     supporting feet's centroid and u the unit vector from the first to the second."""
@@ -89,7 +89,7 @@ def _diagonal_moment(P, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W):
             + d2 / norm * (gen[5] - x2))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _balanced_plan(tab, t, y, yd, theta, thd, thdd, p_B4, v_B, a_B):
     """balance.balanced_state: the plan at t with the body at (y, y') and the y'' that
     zeroes the moment about the support diagonal; the moment is affine in y'', so
@@ -144,7 +144,7 @@ def _plan_grid(tab, ts, snap, lateral, plans):
     return ts.shape[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put_on_plan(plans, k, p_WB, R_WB, theta, nu):
     """The state of row k's plan: body level, nu = (v_WB, 0, theta')."""
     p_WB[:] = plans.p_WB[k]
@@ -165,10 +165,9 @@ def _integrate(tab, dt, restart, plans, motion):
     p_WB, R_WB, theta, nu = np.empty(3), np.empty((3, 3)), np.empty(12), np.empty(18)
     F, nudot = np.empty((4, 3)), np.empty(18)
     stance, old = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
-    _put_on_plan(plans, 0, p_WB, R_WB, theta, nu)
     held = plans.mask[0]  # the support the state was last stepped (or put) under
     for k in range(plans.mask.shape[0]):
-        if restart and k > 0 and plans.mask[k] != plans.mask[k - 1]:
+        if k == 0 or (restart and plans.mask[k] != plans.mask[k - 1]):
             _put_on_plan(plans, k, p_WB, R_WB, theta, nu)
             held = plans.mask[k]
         motion.theta[k] = theta
