@@ -1,6 +1,6 @@
-"""The hand-rolled quadruped's fast path (fast.py, fastloop.py) against the printed one
-(rnea.py, terms.py's Walker-Orin mass matrix, reduced.py, simulation.py, gait.py,
-inverse.py and the Python closed loop): the same numbers to round-off.
+"""The hand-rolled quadruped's fast path (fast.py, fastloop.py, fasttrip.py) against the
+printed one (rnea.py, terms.py's Walker-Orin mass matrix, reduced.py, simulation.py, gait.py,
+inverse.py, roundtrip.py and the Python closed loop): the same numbers to round-off.
 
 Tolerances: the two paths sum the same products in another order (body axes instead of
 link frames, J^T M J instead of unit-acceleration columns, Gaussian elimination instead
@@ -11,16 +11,20 @@ below the observed gap stays at a few 1e-12 relative (the joint acceleration, a
 difference of rates over dt, the largest), held at 1e-10.
 """
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 
+from dynval.comparisons.quadruped import section6
 from dynval.comparisons.quadruped.loop import HandrolledPlant, QuadrupedLoop
 from dynval.handrolled import ModelInputError, so3
-from dynval.handrolled.quadruped import fast, fastloop, rnea, terms
+from dynval.handrolled.quadruped import fast, fastloop, fasttrip, rnea, terms
 from dynval.handrolled.quadruped.gait import TROT, WALK, Gait, plan
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.robot import build_model
+from dynval.handrolled.quadruped.roundtrip import RoundTrip, round_trip
 from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
 from dynval.robots.quadruped.params import PARAMS
 
@@ -198,3 +202,41 @@ def test_engine_chunk_raises_where_the_plan_leaves_the_legs_reach():
 
     _raise_at_the_same_time(*(QuadrupedLoop(make_plant("mujoco", PARAMS, ROOT / "quadruped"),
                                             PARAMS, FAR) for _ in range(2)))
+
+
+HEIGHT = standing_height(PARAMS) - PARAMS.foot_radius  # section 6's: feet as points on z = 0
+
+
+def assert_same_round_trip(printed: RoundTrip, compiled: RoundTrip) -> None:
+    """Every recorded trace of two round trips within ROUND_OFF of its scale: the time grid
+    and the plan's joint traces to round-off, the integrated ones after the open loop's
+    steps (measured at most 5e-13)."""
+    for f in fields(RoundTrip):
+        assert _close(getattr(printed, f.name), getattr(compiled, f.name)), f.name
+
+
+@pytest.mark.parametrize("gait, dt, duration, start, kwargs", [
+    # the walk's first change of support at 0.8 s (RB lands, RF lifts): a restart, the
+    # support taken 1 ns late, as section 6's whole cycle runs
+    (WALK, 2e-3, 0.2, 0.7, {"split": "side-wise", "restart": True}),
+    # into its first four-leg phase (1.6 s) under each split, with the touchdown impact
+    (WALK, 1e-3, 0.3, 1.5, {"split": "paper"}),
+    (WALK, 1e-3, 0.3, 1.5, {"split": "side-wise"}),
+    (WALK, 1e-3, 0.3, 1.5, {"split": "min-norm", "restart": True}),
+    (TROT, 1e-3, 0.15, 0.0, {}),
+])
+def test_compiled_round_trip_follows_the_printed_one(gait, dt, duration, start, kwargs):
+    """fasttrip.round_trip_euler against roundtrip.round_trip (semi-implicit Euler), each
+    walk case with section 6's snapped support."""
+    snap = section6.SNAP if gait is WALK else 0.0
+    planner = section6.snapped_planner(MODEL, gait, HEIGHT) if snap else None
+    printed = round_trip(MODEL, gait, HEIGHT, G, dt, duration, planner=planner, start=start,
+                         **kwargs)
+    compiled = fasttrip.round_trip_euler(MODEL, gait, HEIGHT, G, dt, duration, start=start,
+                                         snap=snap, **kwargs)
+    assert_same_round_trip(printed, compiled)
+
+
+def test_compiled_round_trip_raises_the_printed_plans_error():
+    with pytest.raises(ModelInputError, match="out of reach"):
+        fasttrip.round_trip_euler(MODEL, FAR, HEIGHT, G, 1e-3, 0.3)

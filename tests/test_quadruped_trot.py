@@ -2,16 +2,19 @@
 The balanced plan must leave no moment about the support diagonal, and section 6's round
 trip on it must converge at first order; the paper's trot must keep its erratum."""
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 
 from dynval.comparisons.quadruped import section6
+from dynval.handrolled.quadruped import fasttrip
 from dynval.handrolled.quadruped.balance import balanced_trot, diagonal_moment
 from dynval.handrolled.quadruped.gait import TROT, plan
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.robot import build_model
-from dynval.handrolled.quadruped.roundtrip import max_percentage_error, round_trip
+from dynval.handrolled.quadruped.roundtrip import RoundTrip, max_percentage_error, round_trip
 from dynval.robots.quadruped.params import PARAMS
 
 MODEL = build_model()
@@ -87,3 +90,14 @@ def test_paper_trot_round_trip_does_not_converge():
     e = _errors(None, (2e-3, 1e-3), TROT.period / 2)
     assert np.all(e[0] / e[1] < 1.2)  # no halving: the plan's inconsistency dominates
     assert e[-1, 2] > 1.0  # % displacement in half a cycle: the body rolls off the plan
+
+
+def test_compiled_balanced_round_trip_follows_the_printed_one(balanced):
+    """fasttrip.round_trip_euler with the balanced trot's lateral path against
+    roundtrip.round_trip with its planner, across the diagonals' exchange at T/2."""
+    printed = round_trip(MODEL, TROT, HEIGHT, G, 1e-3, 0.2, planner=balanced.plan, start=0.2)
+    compiled = fasttrip.round_trip_euler(MODEL, TROT, HEIGHT, G, 1e-3, 0.2, start=0.2,
+                                         lateral=balanced.lateral)
+    for f in fields(RoundTrip):  # round-off of each trace's scale (test_quadruped_fast.py)
+        a, b = getattr(printed, f.name), getattr(compiled, f.name)
+        assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, np.max(np.abs(a))), f.name

@@ -11,6 +11,7 @@ from dataclasses import fields, replace
 import numpy as np
 
 from dynval.handrolled.quadruped.balance import balanced_trot, diagonal_moment
+from dynval.handrolled.quadruped.fasttrip import round_trip_euler
 from dynval.handrolled.quadruped.gait import GAITS, TROT, Gait, PlannedState, plan, stance_legs
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
@@ -150,22 +151,22 @@ def _four_legs(gait: Gait, ts: np.ndarray) -> np.ndarray:
 
 def walk_cycle_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray,
                     dt: float, split: str, three_legs: RoundTrip | None = None) -> RoundTrip:
-    """One whole cycle's round trip, phase by phase from the plan (``snapped_planner``).
-    With ``three_legs`` (the same cycle and step under another split) only the four-leg
-    phases are integrated, from their planned starts on the same time grid, and the
-    three-leg phases are taken from it: they are the same under every split (section 4's
-    three-leg forces do not depend on the four-leg split; tested bit for bit)."""
-    planner = snapped_planner(model, gait, height)
+    """One whole cycle's round trip, phase by phase from the plan (``snapped_planner``),
+    compiled (fasttrip.py).  With ``three_legs`` (the same cycle and step under another
+    split) only the four-leg phases are integrated, from their planned starts on the same
+    time grid, and the three-leg phases are taken from it: they are the same under every
+    split (section 4's three-leg forces do not depend on the four-leg split; tested bit for
+    bit)."""
     if three_legs is None:
-        return round_trip(model, gait, height, g_W, dt, gait.period, planner=planner,
-                          split=split, restart=True)
+        return round_trip_euler(model, gait, height, g_W, dt, gait.period, split=split,
+                                restart=True, snap=SNAP)
     out = RoundTrip(**{f.name: np.array(getattr(three_legs, f.name))
                        for f in fields(RoundTrip)})
     four = np.concatenate([[False], _four_legs(gait, three_legs.t), [False]])
     starts, ends = np.flatnonzero(~four[:-1] & four[1:]), np.flatnonzero(four[:-1] & ~four[1:])
     for k0, k1 in zip(starts, ends, strict=True):
-        phase = round_trip(model, gait, height, g_W, dt, (k1 - k0) * dt, planner=planner,
-                           split=split, restart=True, start=k0 * dt)
+        phase = round_trip_euler(model, gait, height, g_W, dt, (k1 - k0) * dt, split=split,
+                                 restart=True, start=k0 * dt, snap=SNAP)
         for f in fields(RoundTrip):
             getattr(out, f.name)[k0:k1] = getattr(phase, f.name)
     return out
@@ -177,7 +178,8 @@ def snapped_planner(model: QuadrupedModel, gait: Gait, height: float
     the phase t/T + offset is off by round-off (t = 3.6 s of the walk lands 4e-17 of a
     cycle before LF's touchdown), which would start the last four-leg phase a step late
     on some grids and not on others; the foot there is at rest on the ground to round-off
-    either way."""
+    either way.  The printed planner of what ``walk_cycle_trip`` runs compiled (its
+    ``snap``)."""
     def planner(t: float) -> PlannedState:
         return replace(plan(model, gait, t, height), stance=stance_legs(gait, t + SNAP))
     return planner
@@ -306,8 +308,10 @@ def run_balanced(p: QuadrupedParams, until: float | None = None,
     for k, (integrator, dt) in enumerate(runs):
         if progress is not None:
             progress(f"quadruped section 6 {BALANCED}", k / len(runs))
-        r = round_trip(model, TROT, height, g_W, dt, horizon, planner=bt.plan,
-                       integrator=integrator)
+        r = (round_trip_euler(model, TROT, height, g_W, dt, horizon, lateral=bt.lateral)
+             if integrator == "euler" else  # RK4's figures hold round-off (fasttrip.py)
+             round_trip(model, TROT, height, g_W, dt, horizon, planner=bt.plan,
+                        integrator=integrator))
         trips.setdefault(integrator, []).append(
             {"gait": BALANCED, "step": dt, **_errors(r),
              "residual": float(np.max(np.abs(r.residual))),
@@ -379,7 +383,7 @@ def run(p: QuadrupedParams, progress: Callable[[str, float], None] | None = None
         for k, dt in enumerate(STEPS):
             if progress is not None:
                 progress(label, k / len(STEPS))
-            r = round_trip(model, GAITS[name], height, g_W, dt, horizon)
+            r = round_trip_euler(model, GAITS[name], height, g_W, dt, horizon)
             errs = {q: max_percentage_error(getattr(r, f"{a}_plan")[:, JOINT],
                                             getattr(r, a)[:, JOINT]) for q, a in QUANTITIES}
             rows.append({"gait": name, "step": dt, **errs,

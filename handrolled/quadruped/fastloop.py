@@ -38,9 +38,9 @@ def stance_of(mask: int) -> tuple[str, ...]:
 
 def pattern_tables(split: str = "paper") -> tuple[np.ndarray, np.ndarray]:
     """For each stance mask (bit k: leg LEGS[k] down): the unknowns' force direction per
-    leg (-1: none, 0/1/2: x/y/z), (16, 6, 4), and their number (-1 where section 4 has no
-    assumption: one leg down)."""
-    dirs = np.full((16, 6, 4), -1, dtype=np.int64)
+    leg (-1: none, 0/1/2: x/y/z), (16, 12, 4) (twelve: the "min-norm" split's four free
+    feet), and their number (-1 where section 4 has no assumption: one leg down)."""
+    dirs = np.full((16, 12, 4), -1, dtype=np.int64)
     count = np.zeros(16, dtype=np.int64)
     for mask in range(16):
         stance = stance_of(mask)
@@ -114,21 +114,39 @@ def _sway(G, starts, side, t):
 
 
 @njit(cache=True)
+def stance_mask_at(G, offsets, t):
+    """gait.stance_legs at t as a stance mask."""
+    T, beta = G[0], G[3]
+    mask = 0
+    for k in range(4):
+        if (t / T + offsets[k]) % 1.0 >= beta:
+            mask |= 1 << k
+    return mask
+
+
+@njit(cache=True)
 def _plan(P, G, offsets, starts, side, t, height, foot_z, theta, thd, thdd, p_B4, v_B,
           a_B):
     """gait.plan at t into theta, thd, thdd, p_B4 (4 x 3), the body's velocity v_B and
     acceleration a_B; returns the stance mask, or -1 where a foot is out of reach."""
-    T, S, h, beta, track, speed = G[0], G[1], G[2], G[3], G[5], G[6]
     y, yd, ydd = _sway(G, starts, side, t)
+    return plan_lateral(P, G, offsets, t, height, foot_z, y, yd, ydd, theta, thd, thdd, p_B4,
+                        v_B, a_B)
+
+
+@njit(cache=True)
+def plan_lateral(P, G, offsets, t, height, foot_z, y, yd, ydd, theta, thd, thdd, p_B4, v_B,
+                 a_B):
+    """``_plan`` with the body's lateral position, rate and acceleration (y, y', y'')
+    given: gait.plan(lateral=...), the balanced trot's (balance.py)."""
+    T, S, h, beta, track, speed = G[0], G[1], G[2], G[3], G[5], G[6]
     pB0, pB1, pB2 = speed * t, y, height
     v_B[0], v_B[1], v_B[2] = speed, yd, 0.0
     a_B[0], a_B[1], a_B[2] = 0.0, ydd, 0.0
     l2, l3 = P[_A + 2], P[_A + 3]
-    mask = 0
+    mask = stance_mask_at(G, offsets, t)
     for k in range(4):
         off = offsets[k]
-        if (t / T + off) % 1.0 >= beta:  # gait.stance_legs
-            mask |= 1 << k
         # gait.foot_world from the nominal foot point
         c = t / T + off
         n = np.floor(c)
@@ -253,7 +271,8 @@ def _min_norm_lstsq(A, w, rcond):
 
 @njit(cache=True)
 def _solve_grf(dirs, count, mask, p_B4, f_b, n_b, F, residual):
-    """grf.solve_grf (paper split) into F (4 x 3) and the unbalanced wrench residual."""
+    """grf.solve_grf (the split of ``pattern_tables``' dirs and count) into F (4 x 3) and
+    the unbalanced wrench residual."""
     F[:, :] = 0.0
     nc = 0
     c = np.zeros(3)
@@ -297,6 +316,20 @@ def _solve_grf(dirs, count, mask, p_B4, f_b, n_b, F, residual):
 
 
 @njit(cache=True)
+def legs_in_the_air(P, theta, thd, thdd, v_B, a_B, g_W, R, p, gen):
+    """Section 3's first stage for a planned instant (body level, R_WB = I, no foot
+    force): gen = (f_b, n_b, tau) of the RNEA, with the legs' frames R, p."""
+    buf = np.empty((43, 3))
+    a4, f1, n1, F = buf[27:31], buf[31:35], buf[35:39], buf[39:43]
+    nu, nudot = np.zeros(6), np.zeros(6)
+    nu[:3], nudot[:3] = v_B, a_B
+    fast._frames(P, theta.reshape(12), R, p)
+    F[:, :] = 0.0
+    fast._rnea_into(P, R, p, np.eye(3), nu, nudot, thd.reshape(12), thdd.reshape(12), g_W, F,
+                    gen, a4, f1, n1, buf)
+
+
+@njit(cache=True)
 def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, tau, F,
                  residual):
     """inverse.feedforward: legs in the air for the body wrench, the assumed ground forces,
@@ -307,14 +340,7 @@ def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, ta
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     gen = np.empty(18)
-    buf = np.empty((39, 3))
-    a4, f1, n1 = buf[27:31], buf[31:35], buf[35:39]
-    nu, nudot = np.zeros(6), np.zeros(6)
-    nu[:3], nudot[:3] = v_B, a_B
-    th, td, tdd = theta.reshape(12), thd.reshape(12), thdd.reshape(12)
-    fast._frames(P, th, R, p)
-    F[:, :] = 0.0
-    fast._rnea_into(P, R, p, np.eye(3), nu, nudot, td, tdd, g_W, F, gen, a4, f1, n1, buf)
+    legs_in_the_air(P, theta, thd, thdd, v_B, a_B, g_W, R, p, gen)
     if count[mask] < 0:
         return False
     _solve_grf(dirs, count, mask, p_B4, gen[:3], gen[3:6], F, residual)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 import numpy as np
 
@@ -89,6 +90,7 @@ def round_trip(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray
         if integrator == "euler":
             sim.step(ff.tau, s.stance)
         else:
+            @cache  # the second and third stages both read t + dt/2: planned once
             def tau_at(tt: float, s: PlannedState = s, ff: Feedforward = ff) -> np.ndarray:
                 if tt == s.t:
                     return ff.tau
