@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from dynval._numba_cache import njit
 from dynval.handrolled.quadruped import fast, fastloop
 from dynval.handrolled.quadruped.balance import balanced_state
 from dynval.handrolled.quadruped.gait import Gait, plan, stance_legs
