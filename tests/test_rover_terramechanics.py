@@ -258,7 +258,7 @@ METHODS = {"brent": tm.BRENT, "bisection": tm.BISECTION}
 @pytest.mark.parametrize("r, b", WHEELS)
 def test_torque_rises_with_slip_up_to_its_peak_then_falls(soil, r, b):
     # The slip search assumes T(s) of (2.18) is unimodal on the bracket: strictly rising up
-    # to peak_torque_slip, falling after it (the rising branch is where it bisects). Where
+    # to peak_torque_slip, falling after it (the rising branch is where it searches). Where
     # the peak is at the top of the bracket the falling part is a few 1e-13 wide and T is
     # flat there to round-off (1e-12 relative).
     st = soil.as_tuple()

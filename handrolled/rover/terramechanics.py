@@ -48,8 +48,8 @@ SOIL_TUPLE = ("n", "c", "phi", "kc", "kphi", "kx0", "ky0", "dkx", "dky", "a0", "
 
 # The root search of T(s) = T_cmd (section 3.2.3): which method finds the slip is not the
 # thesis' physics, only the slip it finds is. BRENT: Brent's method (superlinear, bracketed),
-# stopped with the slip within SLIP_TOL of the root. BISECTION: the thesis' bisection,
-# BISECT_ITER halvings of a bracket at most 2 wide (s in [-1, 1]), so below
+# stopped with the slip within SLIP_TOL of the root. BISECTION: the bisection section
+# 3.2.3 names, BISECT_ITER halvings of a bracket at most 2 wide (s in [-1, 1]), so below
 # 2 / 2^40 = 1.8e-12 and its midpoint within 0.9e-12 of the root; SLIP_TOL is tighter.
 # Either way forces move by less than 1e-11 of the wheel load, far below anything the
 # comparisons resolve. SLIP_METHOD is the search every caller of ``slip_from_torque``
@@ -244,7 +244,7 @@ def torque_of_slip(s: float, theta1: float, beta: float, r: float, b: float,
                    st: tuple) -> float:
     """T(s) of eq. (2.18) at entry angle theta1: what the slip search inverts. The same
     functions as ``closed_form`` ((2.11), (2.19), (2.20), (2.18)) without the forces it
-    does not need, so one bisection step costs one sigma_m and one tau_xm."""
+    does not need, so one step of the slip search costs one sigma_m and one tau_xm."""
     thm = theta_max(theta1, s, st)  # eq. (2.11)
     kx = shear_moduli(beta, st)[0]  # simcore.m
     sig_m = sigma(thm, theta1, 0.0, thm, r, b, st)  # eq. (2.19)
@@ -426,8 +426,9 @@ def slip_from_torque(T_cmd: float, theta1: float, beta: float, r: float, b: floa
       saturated.
 
     The bracket [s_lo, s_hi] is used directly when T_cmd <= T(s_hi): with T unimodal the
-    crossing is then unique and on the rising branch; the peak search runs only when
-    T_cmd > T(s_hi).
+    crossing is then unique and on the rising branch (at T_cmd = T(s_hi) exactly, with
+    the peak inside, s_hi crosses too; both searches take the rising branch's); the peak
+    search runs only when T_cmd > T(s_hi).
     """
     s, saturated, _ = slip_search(T_cmd, theta1, beta, r, b, st, SLIP_METHOD)
     return s, saturated
