@@ -11,6 +11,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.comparisons import bench
+from dynval.handrolled.rover.terramechanics import SLIP_METHOD, SLIP_METHODS
 from dynval.handrolled.rover.wheel_contact import wheel_contacts
 from dynval.robots import ROOT
 
@@ -80,7 +81,8 @@ def report(steps: int, res: dict[str, dict[str, float]]) -> None:
     for impl, r in res.items():
         if "law" in r:
             print(f"{impl:<12} of the plant's {r['model'] * 1e6:.1f} us/step the "
-                  f"wheel-soil law (4 wheels, 40-halving bisection each; compiled) is "
+                  f"wheel-soil law (4 wheels, the slip by {SLIP_METHODS[SLIP_METHOD]}; "
+                  f"compiled) is "
                   f"{r['law'] * 1e6:.1f} us = {r['law'] / r['bare']:.2f} x the bare step; "
                   f"the engine side (plant column) is {r['plant'] * 1e6:.1f} us")
     for impl, r in res.items():

@@ -1,8 +1,8 @@
 """The rover closed loop for each implementation: the same wheel-soil law and the same
 motor and steering code read each implementation's state (thesis coordinates, frame 0).
 
-simcore.m's order within one 1 ms step: wheel forces from the current torques (slip by
-bisection), the dynamics step, the PD power update every 100th step (10 Hz), then new
+simcore.m's order within one 1 ms step: wheel forces from the current torques (slip from
+(2.18)), the dynamics step, the PD power update every 100th step (10 Hz), then new
 wheel torques from the wheel powers, the slips and the wheel speeds of this step.
 """
 

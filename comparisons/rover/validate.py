@@ -104,7 +104,7 @@ def _figures(sc: Scenario, p: RoverParams) -> list:
                      + ("" if sc.rigid else ", and the turning joint q7") + "."),
             TimePlot("Wheels",
                      [f"{w}.sinkage" for w in wheels[:2]] + [f"{w}.slip" for w in wheels[:2]],
-                     "Sinkage (3.12) and slip ratio (bisection on (2.18)) of the rear wheels."),
+                     "Sinkage (3.12) and slip ratio (root of (2.18)) of the rear wheels."),
             PathPlot("Path", "rover.x", "rover.y", "m", 1.0, False,
                      "Rear axle centre in the ground plane.")]
     if sc.q7_command:  # the maneuver's Figures 5.18-5.19: every wheel's sinkage and torque
