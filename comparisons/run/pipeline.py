@@ -135,8 +135,8 @@ def _store_timings(path: Path | None, timings: dict[str, float],
     if path is None:
         return
     # the compiling is the first task's of many that call a function: not the task's own
-    timings.update({k: o.seconds - o.compile_seconds for k, o in outcomes.items()
-                    if not o.cached})
+    timings.update({k: max(0.0, o.seconds - o.compile_seconds)  # CPU vs wall clock
+                    for k, o in outcomes.items() if not o.cached})
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(timings, indent=0, sort_keys=True))
