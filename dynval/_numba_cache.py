@@ -85,22 +85,22 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
 class _CompileClock(event.Listener):
     """The CPU seconds this process has spent in numba's compile events, counting only the
     outermost of nested ones (compiling a function compiles its callees inside it); a
-    compile answered from the on-disk cache counts its (short) loading time. CPU time, so
-    that waiting for another process's compile of a callee (:class:`OneCompilerCache`) or
-    for a core is not counted as compiling."""
+    compile answered from the on-disk cache counts its (short) loading time. The compiling
+    thread's CPU time, so that waiting for another process's compile of a callee
+    (:class:`OneCompilerCache`) or for a core, and other threads' work, are not counted."""
 
     def __init__(self) -> None:
         self.depth, self.started, self.total = 0, 0.0, 0.0
 
     def on_start(self, ev: event.Event) -> None:
         if self.depth == 0:
-            self.started = time.process_time()
+            self.started = time.thread_time()
         self.depth += 1
 
     def on_end(self, ev: event.Event) -> None:
         self.depth -= 1
         if self.depth == 0:
-            self.total += time.process_time() - self.started
+            self.total += time.thread_time() - self.started
 
 
 @cache
@@ -215,13 +215,16 @@ def njit(*args: Any, **options: Any) -> Any:
     ``cache=True`` the function is cached under the source digest (:func:`cache_dir`) and
     compiled by one process at a time (:class:`OneCompilerCache`)."""
     _watch_failed_compiles()
+    cached = options.pop("cache", False)
+    # numba's own cache is never made (its locators would make folders by the file); the
+    # dispatcher's cache is what Dispatcher.enable_caching would set, placed here
     if args and callable(args[0]):
-        return _placed(numba.njit(**options)(args[0]), options)
+        return _placed(numba.njit(**options)(args[0]), cached)
     jit = numba.njit(*args, **options)
-    return lambda fn: _placed(jit(fn), options)
+    return lambda fn: _placed(jit(fn), cached)
 
 
-def _placed(dispatcher: Any, options: dict[str, Any]) -> Any:
-    if options.get("cache"):
+def _placed(dispatcher: Any, cached: bool) -> Any:
+    if cached:
         dispatcher._cache = OneCompilerCache(dispatcher.py_func)
     return dispatcher
