@@ -13,15 +13,10 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-matplotlib.rcParams["axes.formatter.useoffset"] = False  # no "1e-12+8.3e-1" axis labels
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from dynval.results import DataTable, Figure, Panel, XYFigure, traces_path  # noqa: E402
+from dynval.results import DataTable, Figure, Panel, XYFigure, traces_path
 
 COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
            "assumed": "black"}
@@ -34,6 +29,19 @@ COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green
 DPI = 144
 
 
+@lru_cache(maxsize=1)
+def pyplot():
+    """matplotlib's pyplot on the Agg canvas, imported when a figure is first drawn: a
+    report whose figures all come from the figure cache never loads matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["axes.formatter.useoffset"] = False  # no "1e-12+8.3e-1" labels
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def _png(f) -> io.BytesIO:
     """The figure at DPI as a palette PNG: line plots use a few dozen colours, so an
     adaptive 64-colour palette looks the same at a third of the size (deterministic). The
@@ -44,7 +52,7 @@ def _png(f) -> io.BytesIO:
     f.set_dpi(DPI)
     f.canvas.draw()
     rgba = np.asarray(f.canvas.buffer_rgba())
-    plt.close(f)
+    pyplot().close(f)
     img = PILImage.fromarray(rgba).convert("RGB").quantize(colors=64,
                                                            method=PILImage.MEDIANCUT,
                                                            dither=PILImage.Dither.NONE)
@@ -83,7 +91,7 @@ def _figure(out_dir: Path, robot: str, fig: Figure) -> Rendered:
     sigs = fig.signals
     ncol = 2 if len(sigs) > 2 else len(sigs)
     nrow = -(-len(sigs) // ncol)
-    f, axes = plt.subplots(2 * nrow, ncol, figsize=(7.0, 2.1 * nrow), squeeze=False,
+    f, axes = pyplot().subplots(2 * nrow, ncol, figsize=(7.0, 2.1 * nrow), squeeze=False,
                            sharex=True, gridspec_kw={"height_ratios": [2.2, 1.0] * nrow})
     units, scales = fig.units, fig.scales
     for k, sig in enumerate(sigs):
@@ -117,7 +125,7 @@ def _xy_figure(out_dir: Path, robot: str, fig: XYFigure) -> Rendered:
     tr = _traces(out_dir, robot, fig.scenario, fig.variant)
     if tr is None:
         return None
-    f, ax = plt.subplots(figsize=(4.5, 3.2))
+    f, ax = pyplot().subplots(figsize=(4.5, 3.2))
     for impl, s in tr.groupby("implementation", sort=True):
         x = s[s["signal"] == fig.x].sort_values("time")["value"].to_numpy() * fig.scale
         y = s[s["signal"] == fig.y].sort_values("time")["value"].to_numpy() * fig.scale
@@ -137,7 +145,7 @@ def _xy_figure(out_dir: Path, robot: str, fig: XYFigure) -> Rendered:
 
 def _series_plot(panels: list[Panel]) -> Rendered:
     """Panels of x-y series side by side (a paper's figure recomputed from a table)."""
-    f, axes = plt.subplots(1, len(panels), figsize=(3.5 * len(panels), 2.8), squeeze=False)
+    f, axes = pyplot().subplots(1, len(panels), figsize=(3.5 * len(panels), 2.8), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
         for s in panel.series:
             ax.plot(s.x, s.y, s.style, marker=".", lw=0.9, ms=3, label=s.label)

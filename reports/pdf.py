@@ -14,7 +14,9 @@ from reportlab.lib import colors  # noqa: E402
 from reportlab.lib.pagesizes import A4  # noqa: E402
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet  # noqa: E402
 from reportlab.lib.units import cm  # noqa: E402
+from reportlab.pdfbase.pdfmetrics import stringWidth  # noqa: E402
 from reportlab.platypus import (  # noqa: E402
+    Flowable,
     KeepTogether,
     PageBreak,
     Paragraph,
@@ -95,10 +97,58 @@ def _small_style(font: float) -> ParagraphStyle:
     return STYLES["BodyText"].clone("small", fontSize=font, leading=font + 1.5)
 
 
-def _small(x, font: float) -> Paragraph:
+def _small(x, font: float) -> _Cell:
     if isinstance(x, float):
         x = f"{x:.3g}"
-    return _Paragraph(str(x).replace("&", "&amp;").replace("<", "&lt;"), _small_style(font))
+    return _Cell(str(x), _small_style(font))
+
+
+class _Cell(Flowable):
+    """A table cell's text.  Where it fits its column on one line (a number, a word, a short
+    phrase: nearly every cell of the report) it is drawn as one string, where the
+    paragraph would put it; otherwise it is the paragraph, wrapped.  Parsing and breaking
+    some ten thousand cells as paragraphs was most of the report's build time."""
+
+    def __init__(self, text: str, style: ParagraphStyle) -> None:
+        super().__init__()
+        self.text, self.style = text, style
+        self.para: Paragraph | None = None
+        # its width on one line, where it can be one line (single spaces only); measured
+        # once, as a table sizes and draws each cell several times
+        self._line = (stringWidth(text, style.fontName, style.fontSize)
+                      if text and text == " ".join(text.split()) else None)
+
+    def _paragraph(self) -> Paragraph:
+        if self.para is None:
+            self.para = _Paragraph(self.text.replace("&", "&amp;").replace("<", "&lt;"),
+                                   self.style)
+        return self.para
+
+    def fits(self, width: float) -> bool:
+        """Whether the text is one line at ``width``: single spaces, and narrow enough."""
+        return self._line is not None and self._line <= width
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        if self.fits(availWidth):
+            self.height = self.style.leading
+            return availWidth, self.height
+        w, self.height = self._paragraph().wrap(availWidth, availHeight)
+        return w, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list:  # noqa: N803
+        return [] if self.fits(availWidth) else self._paragraph().split(availWidth,
+                                                                         availHeight)
+
+    def draw(self) -> None:
+        if not self.fits(self.width):
+            self._paragraph().drawOn(self.canv, 0, 0)
+            return
+        # a paragraph's first baseline lies one font size below its top
+        # (reportlab's rl_config.paraFontSizeHeightOffset)
+        self.canv.setFillColor(self.style.textColor)
+        self.canv.setFont(self.style.fontName, self.style.fontSize)
+        self.canv.drawString(0, self.height - self.style.fontSize, self.text)
 
 
 def _image(rendered: Rendered, width: float) -> list:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import cm
 from reportlab.platypus import KeepTogether, SimpleDocTemplate
 
-from dynval.reports.figures import COLOURS, _png
+from dynval.reports.figures import COLOURS, _png, pyplot
 from dynval.reports.pdf import _footer, _p, _table
 from dynval.reports.pngimage import png_flowable
 
@@ -33,7 +32,7 @@ def sweep_story(table: pd.DataFrame, manifest: dict) -> list:
     for (metric, signal), sub in per_impl.groupby(["metric", "signal"], sort=True):
         unit, scale = ("", 1.0) if metric != "final_value" else \
             manifest.get("display", {}).get(signal, ("", 1.0))
-        f, ax = plt.subplots(figsize=(5.0, 3.0))
+        f, ax = pyplot().subplots(figsize=(5.0, 3.0))
         combos = itertools.product(*(sorted(sub[o].unique()) for o in others))
         for combo in combos:
             part = sub

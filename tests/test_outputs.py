@@ -107,8 +107,62 @@ def test_narrow_table_cells_keep_their_words_whole():
                [1.0 * cm, 1.4 * cm, 1.2 * cm, 2.2 * cm])
     t.wrap(20 * cm, 20 * cm)
     for cell in t._cellvalues[1]:
-        para = cell[0] if isinstance(cell, tuple) else cell
-        assert len(para.blPara.lines) == 1, para.text
+        cell = cell[0] if isinstance(cell, tuple) else cell
+        assert cell.fits(cell.width) or len(cell.para.blPara.lines) == 1, cell.text
+
+
+def test_a_table_cell_is_drawn_where_its_paragraph_would_be(tmp_path):
+    """A cell that fits its column is drawn as one string (the report's build time is
+    otherwise spent parsing and breaking paragraphs): at the same place, in the same font,
+    as the paragraph it stands for; one that does not fit is that paragraph, wrapped."""
+    import re
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import cm
+    from reportlab.platypus import SimpleDocTemplate, Table
+
+    from dynval.reports.pdf import _Paragraph, _small, _small_style
+
+    rows = [["ok", "value", "metric", "reason"],
+            ["yes", "-1.6e-06", "settled_abs_deg", "a & b < c"],
+            ["no", "3.2e+02", "x", "a longer reason that has to wrap over several lines"]]
+
+    def strings(cell) -> list[tuple[float, float, str, str]]:
+        """Every string drawn: where on the page, in which font, what."""
+        path = tmp_path / "t.pdf"
+        t = Table([[cell(c) for c in r] for r in rows],
+                  colWidths=[1 * cm, 1.6 * cm, 2.4 * cm, 3 * cm])
+        SimpleDocTemplate(str(path), pagesize=A4, invariant=1, pageCompression=0).build([t])
+        stream = re.search(rb"stream\r?\n(.*?)endstream", path.read_bytes(), re.S).group(1)
+        out, stack, origin, line, leading, font, args = [], [], (0.0, 0.0), 0.0, 0.0, "", []
+        for tok in re.findall(rb"\((?:[^()\\]|\\.)*\)|/?[^\s()]+", stream):
+            op = tok.decode("latin-1")
+            if op == "q":
+                stack.append(origin)
+            elif op == "Q":
+                origin = stack.pop()
+            elif op == "cm":
+                origin = (origin[0] + float(args[4]), origin[1] + float(args[5]))
+            elif op == "Tm":
+                x0, line = float(args[4]), float(args[5])
+            elif op == "Tf":
+                font = f"{args[0]} {args[1]}"
+            elif op == "TL":
+                leading = float(args[0])
+            elif op == "T*":
+                line -= leading
+            elif op == "Tj":
+                out.append((origin[0] + x0, origin[1] + line, font, args[0]))
+            if op.isalpha() or op == "T*":
+                args = []
+            else:
+                args.append(op)
+        return out
+
+    as_paragraphs = strings(lambda c: _Paragraph(c.replace("&", "&amp;").replace("<", "&lt;"),
+                                                 _small_style(7)))
+    assert len(as_paragraphs) >= 13  # eleven one-line cells, a wrapped one
+    assert strings(lambda c: _small(c, 7)) == as_paragraphs
 
 
 def test_a_heading_is_never_left_at_the_foot_of_a_page(tmp_path):

@@ -172,6 +172,34 @@ def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
         assert unrelated not in code
 
 
+def test_a_warm_run_reads_the_import_lists_instead_of_parsing(tmp_path, monkeypatch):
+    """The import lists behind the tasks' addresses are parsed once per version of the
+    source and kept in the results cache: a second run parses nothing and gives the same
+    addresses; the cache lists them as what they are."""
+    from dynval.comparisons.run import cache
+    from dynval.comparisons.run import tasks as T
+
+    parsed, real = [], T._imported_names
+    monkeypatch.setattr(T, "_imported_names", lambda f: parsed.append(f) or real(f))
+
+    def addresses() -> list[str]:  # as a fresh process computes them
+        monkeypatch.setattr(T, "_parsed", {})
+        monkeypatch.setattr(T, "_parsed_new", False)
+        T._imports.cache_clear()
+        T._roots_digest.cache_clear()
+        T._load_parsed(tmp_path)
+        out = [task_digest(t) for t in _tasks()]
+        T._store_parsed(tmp_path)
+        return out
+
+    first = addresses()
+    assert len(parsed) > 20
+    parsed.clear()
+    assert addresses() == first and parsed == []
+    kept = cache.entries(tmp_path)
+    assert [cache.kind(tmp_path, e) for e in kept] == ["module import lists"]
+
+
 def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):
     # no timings of this machine yet: the shipped ones of the tier order the tasks, so the
     # longest start first; this machine's own, once written, take precedence

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_MAX_SIZE = 2 * 1024**3
-KINDS = {"assembled": "assembled chapters", "figures": "drawn figures"}  # else: task results
+KINDS = {"assembled": "assembled chapters", "figures": "drawn figures",
+         "imports": "module import lists"}  # else: task results
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
@@ -68,7 +69,7 @@ def touch(path: Path) -> None:
 
 # dynval's own entries, and nothing else a folder named by DYNVAL_CACHE may hold: a task's
 # outcome at <2 hex>/<64 hex>.pkl, an assembled chapter or a drawn figure by its digest
-_ENTRY = re.compile(r"(?:[0-9a-f]{2}|assembled|figures)/[0-9a-f]{64}\.pkl")
+_ENTRY = re.compile(r"(?:[0-9a-f]{2}|assembled|figures|imports)/[0-9a-f]{64}\.pkl")
 
 
 def entries(results: Path) -> list[Entry]:

@@ -109,13 +109,30 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+# Each module's imported names as its source lists them, by module: parsed once per
+# version of the source and kept in the results cache (_load_parsed), so that a warm run
+# parses nothing.
+_parsed: dict[str, frozenset[str]] = {}
+_parsed_new = False
+
+
 @cache
 def _imports(name: str) -> frozenset[str]:
     """The project modules a module imports anywhere in its source (inside functions too),
     its parent packages included."""
+    global _parsed_new
     f = _layout.module_file(name)
     if f is None:
         return frozenset()
+    if name not in _parsed:
+        _parsed[name], _parsed_new = _imported_names(f), True
+    found = _parsed[name]
+    parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
+    return frozenset(m for m in found | parents if _layout.module_file(m) is not None)
+
+
+def _imported_names(f: Path) -> frozenset[str]:
+    """The names a module's import statements bring in (absolute imports only)."""
     found: set[str] = set()
     for node in _statements(ast.parse(f.read_text())):
         if isinstance(node, ast.Import):
@@ -123,8 +140,43 @@ def _imports(name: str) -> frozenset[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
-    parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
-    return frozenset(m for m in found | parents if _layout.module_file(m) is not None)
+    return frozenset(found)
+
+
+def _parsed_path(cache_dir: Path) -> Path:
+    """Where the import lists of the source loaded now are kept: a name of that source."""
+    key = hashlib.sha256(f"imports:{_layout.source_digest()}".encode()).hexdigest()
+    return Path(cache_dir) / "imports" / f"{key}.pkl"
+
+
+def _load_parsed(cache_dir: Path) -> None:
+    """The import lists kept by an earlier run of the same source, if any (an unreadable
+    file is parsed again)."""
+    path = _parsed_path(cache_dir)
+    try:
+        with path.open("rb") as f:
+            known = pickle.load(f)
+    except Exception:  # noqa: BLE001 - missing or unreadable: parse the modules again
+        return
+    if isinstance(known, dict):
+        for name, found in known.items():
+            _parsed.setdefault(name, frozenset(found))
+        touch(path)
+
+
+def _store_parsed(cache_dir: Path) -> None:
+    """Keep the import lists for the next run of the same source, when this run parsed a
+    module the stored lists lacked."""
+    global _parsed_new
+    if not _parsed_new:
+        return
+    path = _parsed_path(cache_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    with tmp.open("wb") as f:
+        pickle.dump(dict(_parsed), f, protocol=4)
+    tmp.replace(path)
+    _parsed_new = False
 
 
 def _statements(tree: ast.Module) -> Iterator[ast.stmt]:
@@ -276,7 +328,11 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
         dup = next(k for k in keys if keys.count(k) > 1)
         raise ValueError(f"two tasks share the key {dup!r}")
     cache_ = ResultCache(cache_dir) if cache_dir is not None else None
-    digests = {t.key: task_digest(t) for t in tasks} if cache_ else {}
+    digests = {}
+    if cache_:
+        _load_parsed(cache_.directory)
+        digests = {t.key: task_digest(t) for t in tasks}
+        _store_parsed(cache_.directory)
     source = _layout.source_digest()
     stale: list[Outcome] = []
     done: dict[str, Outcome] = {}

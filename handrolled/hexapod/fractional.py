@@ -21,7 +21,6 @@ to -1, so the sum tends to -x / h^alpha). :func:`gl_weights` starts at k = 0;
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import gamma
 
 
 def gl_weights(alpha: float, N: int, printed: bool = False) -> np.ndarray:
@@ -39,6 +38,8 @@ def gl_weights(alpha: float, N: int, printed: bool = False) -> np.ndarray:
 
 def gl_weight_gamma(alpha: float, k: int) -> float:
     """One weight w_k written with the gamma functions exactly as eq. (15b) (small k)."""
+    from scipy.special import gamma  # slow to import: only here
+
     return (-1) ** k * gamma(alpha + 1) / (gamma(k + 1) * gamma(alpha - k + 1))
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from dynval.handrolled.quadruped.gait import Gait, PlannedState, plan, stance_legs
 from dynval.handrolled.quadruped.rnea import inverse_dynamics
@@ -115,6 +114,8 @@ def _integrate(model: QuadrupedModel, gait: Gait, height: float, g_W: np.ndarray
                ) -> tuple[np.ndarray, list, list]:
     """One gait cycle of y'' = balance(t, y, y') from x0, half cycle by half cycle (the
     support diagonal changes at T/2)."""
+    from scipy.integrate import solve_ivp  # slow to import: only here
+
     T = gait.period
     x, dense, stances = np.asarray(x0, float), [], []
     for k in range(2):

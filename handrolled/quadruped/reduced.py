@@ -11,7 +11,6 @@ their feet, exact for three or more)."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 from dynval.handrolled import ModelInputError
 from dynval.handrolled.quadruped import kinematics, terms
@@ -92,6 +91,8 @@ def body_pose_from_stance(p_W4: np.ndarray, p_B4: np.ndarray, roll: float | None
     def roll_error(phi: float) -> float:
         R = exp_axis_angle(axis, phi) @ R0
         return float(np.angle(np.exp(1j * (np.arctan2(R[2, 1], R[2, 2]) - roll))))
+
+    from scipy.optimize import brentq  # slow to import: only here
 
     grid = np.linspace(-np.pi, np.pi, 73)
     errs = [roll_error(g) for g in grid]

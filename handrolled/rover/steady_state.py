@@ -21,8 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scipy.optimize import brentq, minimize_scalar
-
 from dynval.handrolled.rover.kinematics import entry_angle
 from dynval.handrolled.rover.terramechanics import closed_form, slip_bounds, soil_tuple
 from dynval.robots.rover.soil import Soil
@@ -75,6 +73,8 @@ def load_sinkage(F_z: Callable[[float], float], W: float, r: float, what: str) -
     if F_z(z_hi) < W:
         raise NoSteadyStateError(f"the soil cannot carry {W:.4g} N on {what} before it sinks "
                                  "to its axle")
+    from scipy.optimize import brentq  # slow to import: only here
+
     return brentq(lambda z: F_z(z) - W, z_lo, z_hi, xtol=XTOL, rtol=RTOL)  # zeroFz.m
 
 
@@ -97,6 +97,8 @@ def constvel(m_seg: float, g: float, r: float, b: float, soil: Soil, DP: float =
     already exceeds DP (constvel.m's bracket has no root), or when DP exceeds the largest
     drawbar pull the soil gives.
     """
+    from scipy.optimize import brentq, minimize_scalar  # slow to import: only here
+
     st = soil_tuple(soil)
     W = 0.5 * m_seg * g * (1.0 + load_factor)  # constvel.m: m = mseg/2; zeroFz.m
 
@@ -142,6 +144,8 @@ def drawbar_pull_for_torque(T: float, m_seg: float, g: float, r: float, b: float
     """The drawbar pull DP [N] per wheel whose constvel torque (2.18) is T [N m]: constvel
     run backwards, by brentq on DP in [DP_lo, DP_hi] (the torque rises with DP on the
     rising branch that constvel solves on). Says which Table 4.7 row a torque belongs to."""
+    from scipy.optimize import brentq  # slow to import: only here
+
     return brentq(lambda dp: constvel(m_seg, g, r, b, soil, dp).T - T, DP_lo, DP_hi,
                   xtol=1e-10, rtol=RTOL)
 
