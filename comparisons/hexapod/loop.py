@@ -347,8 +347,8 @@ class HexapodLoop:
     (dynval.handrolled.hexapod.fastloop), evaluated in one call per step from the plant's
     state, and the whole loop compiled over many steps (:meth:`advance_many`) with the
     hand-rolled plant and with MuJoCo where its library is at hand (shared ground); tests
-    hold it to the Python path (``fast=False``) at round-off. The Grunwald-Letnikov
-    controller (p.fo_form = "gl") has no compiled copy and always takes the Python path."""
+    hold it to the Python path (``fast=False``) at round-off, the Grunwald-Letnikov
+    controller (p.fo_form = "gl") included."""
 
     def __init__(self, plant, p: HexapodParams, body_form: str = "corrected",
                  fast: bool = True, stance: Stance | None = None) -> None:
@@ -364,7 +364,7 @@ class HexapodLoop:
         self.lm = lagrange.LegMass.of(p)
         self._leg_idx = [np.array([2 * (i // 2), 2 * (i // 2) + 1, 2 * self.k + 2 * i,
                                    2 * self.k + 2 * i + 1]) for i in range(self.n)]
-        self.fast = fast and p.fo_form != "gl"
+        self.fast = fast
         self.steps = 0
         self.tau_C = np.zeros(2 * self.n)
         self.Th_d = np.zeros(2 * self.n)
@@ -510,6 +510,8 @@ class _FastLoop:
         p, s, d, plant = loop.p, loop.s, loop.drive, loop.plant
         self.shared = plant.contact == "shared"
         self.laws = fastloop.loop_laws(p, loop.body_form, self.shared)
+        self.ratio = loop.ratio
+        self.laws = fastloop.memory_room(self.laws, p, 1)  # the sample at the start
         if stance is not None:
             fastloop.preload_controller(self.laws, stance.e)
         self.state = fastloop.loop_arrays(s.q, s.qd, s.feet, s.feet_v,
@@ -540,6 +542,9 @@ class _FastLoop:
             loop.F_feet[:] = loop.plant.native_feet_forces()
 
     def advance(self, loop: HexapodLoop, count: int) -> None:
+        # the Grunwald-Letnikov memory: room for every sample up to the last step's
+        self.laws = fastloop.memory_room(self.laws, loop.p, (loop.steps + count) // self.ratio
+                                         + 1)
         self.route(loop, count)
 
     def _per_step(self, loop: HexapodLoop, count: int) -> None:
