@@ -2,14 +2,18 @@
 laws of dynval.handrolled.hexapod.fastloop (ground with the touchdown points, body
 springs, plan, FO controller, saturation, drives) evaluated from the engine's joints and
 feet, the slide forces, link torques and foot forces applied and the engine stepped,
-without returning to Python. The same arithmetic as HexapodLoop.advance with the
-EnginePlant (held to it by tests/test_hexapod_loop_fast.py):
+without returning to Python. With the engine's own contact (native), no foot force is
+applied and the feet's forces are read from its contact list after each step, as
+EnginePlant.native_feet_forces reads them. The same arithmetic as HexapodLoop.advance
+with the EnginePlant (held to it by tests/test_hexapod_loop_fast.py):
 
-* MuJoCo (:func:`mujoco_steps`, dynval.engines.mujoco_compiled): one step is mj_step2 then
-  mj_step1, MuJoCo's split of the mj_step + mj_forward of MujocoSimulation.step, which
-  computes the new time's positions and velocities once;
+* MuJoCo (:func:`mujoco_steps`, dynval.engines.mujoco_compiled): MujocoSimulation.step's
+  calls (mujoco_compiled.step_and_forward: mj_step2 then mj_step1, MuJoCo's split of
+  mj_step + mj_forward, where MujocoSimulation._split_step allows it; with native contact
+  mj_step and mj_forward), the native forces by mujoco_compiled.listed_contact_forces;
 * PyBullet (:func:`pybullet_steps`, dynval.engines.pybullet_compiled): Bullet's C client,
-  the commands of PybulletSimulation's reads and step, one actual-state request a step.
+  the commands of PybulletSimulation's reads and step, one actual-state request a step,
+  the native forces by pybullet_compiled.contact_forces.
 """
 
 from __future__ import annotations
@@ -26,27 +30,35 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
                  xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
                  body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
                  qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, off: np.ndarray,
-                 bodies: np.ndarray, state: LoopState, laws: Laws, steps: int, t: float,
-                 count: int) -> tuple[float, int]:
-    """``count`` steps of HexapodLoop.advance on MuJoCo with the shared ground, the loop's
-    ``state`` in place (fastloop.LoopState; ``laws``: fastloop.Laws):
-    EnginePlant.step (efforts on the slides and hinges, the feet's nonzero forces at their
-    centres), EnginePlant.read (q + off, the feet by points), then fastloop.after_step.
-    Returns (t, impacts)."""
+                 bodies: np.ndarray, split: bool, contacts: mujoco_compiled.ContactList,
+                 native_rows: np.ndarray, state: LoopState, laws: Laws, steps: int,
+                 t: float, count: int) -> tuple[float, int]:
+    """``count`` steps of HexapodLoop.advance on MuJoCo, the loop's ``state`` in place
+    (fastloop.LoopState; ``laws``: fastloop.Laws): EnginePlant.step (efforts on the slides
+    and hinges, the feet's nonzero forces at their centres; mujoco_compiled.step_and_forward
+    with MujocoSimulation._split_step's ``split``), EnginePlant.read (q + off, the feet by
+    points), with MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table
+    of the feet; empty for the shared ground) no foot force applied and the feet's forces
+    read from ``contacts`` (MujocoSimulation.compiled_contacts) as
+    EnginePlant.native_feet_forces reads them, then fastloop.after_step. Returns (t,
+    impacts)."""
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
     nb, nq = bodies.shape[0], off.shape[0]
+    m_, d_ = np.uint64(m), np.uint64(d)
+    native = native_rows.shape[0] > 0
     P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
     offsets = np.zeros((nb, 3))
     q_new, qd_new, feet, feet_v = np.empty(nq), np.empty(nq), np.empty((nb, 2)), \
         np.empty((nb, 2))
+    F_native = np.empty((nb, 3))
     mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P,
                            V, R)
     hits = 0
     for _ in range(count):
-        sel, F_W = _pushed(F_feet)
-        mujoco_compiled.step_with_point_forces(fns, m, d, qfrc_applied, dofs,
-                                               np.concatenate((F_seg.ravel(), tau_link)),
-                                               bodies[sel], P[sel], F_W)
+        sel, F_W = _pushed(F_feet, native)
+        mujoco_compiled.step_and_forward(fns, m_, d_, qfrc_applied, dofs,
+                                         np.concatenate((F_seg.ravel(), tau_link)), xpos,
+                                         xmat, bodies[sel], offsets[sel], F_W, split)
         t += dt
         steps += 1
         for r in range(nq):
@@ -55,17 +67,23 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
         mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets,
                                P, V, R)
         _feet(P, V, feet, feet_v)
+        if native:
+            F_native[:] = 0.0
+            mujoco_compiled.listed_contact_forces(fns, m_, d_, contacts, native_rows,
+                                                  F_native)
+            _native_feet(F_native, F_feet)
         hits += after_step(state, laws, q_new, qd_new, feet, feet_v, steps, t)
     return t, hits
 
 
 @njit(cache=True)
-def _pushed(F_feet: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pushed(F_feet: np.ndarray, native: bool) -> tuple[np.ndarray, np.ndarray]:
     """EnginePlant.step's forces: the feet with a nonzero ground force (F.any()) and that
-    force in world axes, (F_x, 0, F_y)."""
+    force in world axes, (F_x, 0, F_y); none with the engine's own contact (the loop's
+    F_applied is zero)."""
     pushed = np.zeros(F_feet.shape[0], np.bool_)
     for i in range(F_feet.shape[0]):
-        pushed[i] = F_feet[i, 0] != 0.0 or F_feet[i, 1] != 0.0
+        pushed[i] = not native and (F_feet[i, 0] != 0.0 or F_feet[i, 1] != 0.0)
     sel = np.nonzero(pushed)[0]
     F_W = np.zeros((sel.shape[0], 3))
     for j in range(sel.shape[0]):
@@ -82,17 +100,32 @@ def _feet(P: np.ndarray, V: np.ndarray, feet: np.ndarray, feet_v: np.ndarray) ->
 
 
 @njit(cache=True)
+def _native_feet(F_W: np.ndarray, F_feet: np.ndarray) -> None:
+    """EnginePlant.native_feet_forces: the engine's world forces (x, z) on the feet as
+    the paper's (x, y)."""
+    for i in range(F_W.shape[0]):
+        F_feet[i, 0], F_feet[i, 1] = F_W[i, 0], F_W[i, 2]
+
+
+@njit(cache=True)
 def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
                    u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   feet_links: np.ndarray, off: np.ndarray, state: LoopState, laws: Laws,
-                   steps: int, t: float, count: int) -> tuple[float, int]:
+                   feet_links: np.ndarray, off: np.ndarray, native_rows: np.ndarray,
+                   state: LoopState, laws: Laws, steps: int, t: float, count: int
+                   ) -> tuple[float, int]:
     """:func:`mujoco_steps` for PyBullet: EnginePlant.step (PybulletSimulation.step's
     commands: the efforts, the feet's nonzero forces at the points read on this state, the
     step), EnginePlant.read (one actual-state request with the feet's links, their points
-    as PybulletSimulation.points computes them), then fastloop.after_step."""
+    as PybulletSimulation.points computes them), with PyBullet's own contact
+    (``native_rows``: PybulletSimulation.contact_row_table of the feet; empty for the
+    shared ground) no foot force applied and the feet's forces read from its contact
+    points (pybullet_compiled.contact_forces, the sums of contact_forces), then
+    fastloop.after_step."""
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
     nb, nj = feet_links.shape[0], q_index.shape[0]
+    native = native_rows.shape[0] > 0
+    F_native = np.empty((nb, 3))
     base, qe, qde = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V = np.empty((nb, 3)), np.empty((nb, 3))
@@ -103,7 +136,7 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     _pybullet_read(*read)  # the points on this state, where the forces push
     hits = 0
     for _ in range(count):
-        sel, F_W = _pushed(F_feet)
+        sel, F_W = _pushed(F_feet, native)
         pybullet_compiled.step_with_point_forces(
             fns, client, body, u_index, np.concatenate((F_seg.ravel(), tau_link)),
             feet_links[sel], P[sel], F_W)
@@ -113,6 +146,10 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         for r in range(nj):
             q_new[r] = qe[r] + off[r]
         _feet(P, V, feet, feet_v)
+        if native:
+            F_native[:] = 0.0
+            pybullet_compiled.contact_forces(fns, client, body, native_rows, F_native)
+            _native_feet(F_native, F_feet)
         hits += after_step(state, laws, q_new, qde, feet, feet_v, steps, t)
     return t, hits
 
@@ -127,3 +164,10 @@ def _pybullet_read(fns, client, body, q_index, u_index, links, base, qe, qde, li
     p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
     pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets,
                              P, V)
+
+
+# What mujoco_steps reads as the contact list with the shared ground: never read (no
+# native_rows), of the same types as the list's views, so that it compiles once
+NO_CONTACTS = mujoco_compiled.ContactList(
+    np.zeros(1, dtype=np.int32), np.zeros((2, 4), dtype=np.int32)[:, :2],
+    np.zeros((2, 18))[:, :9])

@@ -15,10 +15,10 @@ paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12
 
 Speed: the shared laws written here in Python are the printed path (HexapodLoop(fast=False));
 by default their compiled copies (dynval.handrolled.hexapod.fastloop) run the loop, over
-many steps in one call for the hand-rolled plant, MuJoCo and PyBullet (comparisons/
-hexapod/compiled.py), one call a step beside a plant stepped from Python;
-tests/test_hexapod_loop_fast.py holds the two paths' traces together (bit-identical but
-for leg 1's torque split, 1e-17 of scale).
+many steps in one call for the hand-rolled plant, MuJoCo and PyBullet, with the shared
+ground or the engine's own (comparisons/hexapod/compiled.py), one call a step beside a
+plant stepped from Python; tests/test_hexapod_loop_fast.py holds the two paths' traces
+together (bit-identical but for leg 1's torque split, 1e-17 of scale).
 """
 
 from __future__ import annotations
@@ -346,9 +346,9 @@ class HexapodLoop:
     ``fast`` (the default): the shared laws by their compiled copies
     (dynval.handrolled.hexapod.fastloop), evaluated in one call per step from the plant's
     state, and the whole loop compiled over many steps (:meth:`advance_many`) with the
-    hand-rolled plant and with MuJoCo where its library is at hand (shared ground); tests
-    hold it to the Python path (``fast=False``) at round-off. The Grunwald-Letnikov
-    controller (p.fo_form = "gl") has no compiled copy and always takes the Python path."""
+    hand-rolled plant and with MuJoCo and PyBullet where their libraries are at hand;
+    tests hold it to the Python path (``fast=False``) at round-off, the Grunwald-Letnikov
+    controller (p.fo_form = "gl") included."""
 
     def __init__(self, plant, p: HexapodParams, body_form: str = "corrected",
                  fast: bool = True, stance: Stance | None = None) -> None:
@@ -364,7 +364,7 @@ class HexapodLoop:
         self.lm = lagrange.LegMass.of(p)
         self._leg_idx = [np.array([2 * (i // 2), 2 * (i // 2) + 1, 2 * self.k + 2 * i,
                                    2 * self.k + 2 * i + 1]) for i in range(self.n)]
-        self.fast = fast and p.fo_form != "gl"
+        self.fast = fast
         self.steps = 0
         self.tau_C = np.zeros(2 * self.n)
         self.Th_d = np.zeros(2 * self.n)
@@ -502,14 +502,17 @@ class _FastLoop:
     """The loop's state as arrays changed in place by the compiled laws
     (dynval.handrolled.hexapod.fastloop), their constants packed once, and the route
     each plant takes: the hand-rolled plant's (fast.held_step), MuJoCo's and PyBullet's
-    (shared ground, the engine's C library at hand: comparisons/hexapod/compiled.py) whole
-    loop compiled over many steps, any other plant (the printed hand-rolled step, native
-    contact) stepped from Python with the laws in one compiled call a step."""
+    (the engine's C library at hand, and with MuJoCo's own contact its contact list:
+    comparisons/hexapod/compiled.py) whole loop compiled over many steps, any other plant
+    (the printed hand-rolled step, an engine without its library) stepped from Python with
+    the laws in one compiled call a step."""
 
     def __init__(self, loop: HexapodLoop, stance: Stance | None = None) -> None:
         p, s, d, plant = loop.p, loop.s, loop.drive, loop.plant
         self.shared = plant.contact == "shared"
         self.laws = fastloop.loop_laws(p, loop.body_form, self.shared)
+        self.ratio = loop.ratio
+        self.laws = fastloop.memory_room(self.laws, p, 1)  # the sample at the start
         if stance is not None:
             fastloop.preload_controller(self.laws, stance.e)
         self.state = fastloop.loop_arrays(s.q, s.qd, s.feet, s.feet_v,
@@ -522,24 +525,45 @@ class _FastLoop:
         self.route = self._per_step
         if isinstance(plant, HandrolledPlant) and plant.fast:
             self.route = self._handrolled
-        elif self.shared and plant.name in ("mujoco", "pybullet"):
-            self.sim = plant.sim.compiled()  # None: the engine's library is not at hand
-            if self.sim is not None and plant.name == "mujoco":
-                self.bodies = np.array([plant.sim.body_id(f) for f in plant.feet_links],
-                                       dtype=np.int64)
-                self.route = self._mujoco
-            elif self.sim is not None:
-                self.feet_points = plant.sim.compiled_points(plant.feet_links)
-                self.route = self._pybullet
+        elif plant.name in ("mujoco", "pybullet"):
+            self._engine_route(plant)
         self._native_forces(loop)
         fastloop.inputs(self.state, self.laws, loop.steps, loop.t)
         self.names = loop.signal_names()
+
+    def _engine_route(self, plant: EnginePlant) -> None:
+        """The compiled loop of an engine plant where its library is at hand (and, with
+        MuJoCo's own contact, its contact list: MujocoSimulation.compiled_contacts), with
+        what it reads gathered once; else the route stays per step."""
+        sim = plant.sim
+        self.sim = sim.compiled()  # None: the engine's library is not at hand
+        if self.sim is None:
+            return
+        links = tuple(plant.feet_links)
+        self.native_rows = np.empty(0, dtype=np.int64)
+        if not self.shared:  # the feet's rows of the engine's contact forces
+            self.native_rows = sim.contact_row_table(links)
+        if plant.name == "pybullet":
+            self.feet_points = sim.compiled_points(plant.feet_links)
+            self.route = self._pybullet
+            return
+        from dynval.comparisons.hexapod.compiled import NO_CONTACTS  # imports MuJoCo
+
+        self.contacts = NO_CONTACTS if self.shared else sim.compiled_contacts()
+        if self.contacts is None:  # the contact list not found: per step
+            return
+        self.bodies = np.array([sim.body_id(f) for f in plant.feet_links], dtype=np.int64)
+        self.split = sim._split_step()
+        self.route = self._mujoco
 
     def _native_forces(self, loop: HexapodLoop) -> None:
         if not self.shared:  # the engine's own contact, read back
             loop.F_feet[:] = loop.plant.native_feet_forces()
 
     def advance(self, loop: HexapodLoop, count: int) -> None:
+        # the Grunwald-Letnikov memory: room for every sample up to the last step's
+        self.laws = fastloop.memory_room(self.laws, loop.p, (loop.steps + count) // self.ratio
+                                         + 1)
         self.route(loop, count)
 
     def _per_step(self, loop: HexapodLoop, count: int) -> None:
@@ -570,7 +594,8 @@ class _FastLoop:
         _, hits = mujoco_steps(  # its clock: the same float sums as MuJoCo's
             c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
             c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-            loop.plant.off, self.bodies, self.state, self.laws, loop.steps, loop.t, count)
+            loop.plant.off, self.bodies, self.split, self.contacts, self.native_rows,
+            self.state, self.laws, loop.steps, loop.t, count)
         sim.check_stable(bad_before)
         self._done(loop, count, sim.time, hits)
 
@@ -580,8 +605,8 @@ class _FastLoop:
         c, h, sim = self.sim, self.feet_points, loop.plant.sim
         _, hits = pybullet_steps(  # its clock: the same float sums as sim.time's
             c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links, h.rows,
-            h.R_LI_T, h.point_links, loop.plant.off, self.state, self.laws, loop.steps,
-            loop.t, count)
+            h.R_LI_T, h.point_links, loop.plant.off, self.native_rows, self.state,
+            self.laws, loop.steps, loop.t, count)
         sim.compiled_steps_taken(count)
         self._done(loop, count, sim.time, hits)
 

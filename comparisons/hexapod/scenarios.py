@@ -188,7 +188,8 @@ def heun_run(p: HexapodParams, sc: Scenario, until: float | None = None, **chang
     steps = int(round(harness.run_length(total, until) * p.f_sr))
     legs, k = leg_names(p), r.k
     rows, tau_C = [], np.zeros(2 * p.n)
-    for s in range(steps + 1):
+    s = 0
+    while True:
         if s % r.ratio == 0 or s % record_every == 0:
             F = r.ground_forces(r.q, r.qd)
         if s % r.ratio == 0:  # controller sample, zero-order hold
@@ -209,6 +210,10 @@ def heun_run(p: HexapodParams, sc: Scenario, until: float | None = None, **chang
             rows.append(row)
             if not np.all(np.isfinite(r.q)):
                 raise harness.DivergenceError(f"handrolled Heun diverged by t = {r.t:.4f} s")
-        if s < steps:
-            r.step(tau_C)
+        if s == steps:
+            break
+        # the steps up to the next controller sample or record, tau_C held (one call)
+        nxt = min((s // r.ratio + 1) * r.ratio, (s // record_every + 1) * record_every, steps)
+        r.advance(tau_C, nxt - s)
+        s = nxt
     return judged(pd.DataFrame(rows), settle, steps < int(round(total * p.f_sr)))

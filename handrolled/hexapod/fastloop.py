@@ -15,8 +15,9 @@ The parameters travel as float arrays in a :class:`Laws` record (:func:`loop_law
 fast.constants, :func:`plan_constants`, :func:`controller_constants`), so the compiled
 functions are cached once for every parameter set; the loop's state travels as one
 :class:`LoopState` record of arrays changed in place (:func:`loop_arrays`). The
-Grunwald-Letnikov form of the controller (p.fo_form = "gl", its sum over the whole memory)
-has no compiled copy: HexapodLoop runs it on the Python path.
+Grunwald-Letnikov form of the controller (p.fo_form = "gl", fractional.GrunwaldLetnikov:
+the sum (15b) over the whole memory) keeps its memory in the :class:`Controller` record,
+given room ahead of each run of steps (:func:`memory_room`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.handrolled.hexapod import fast, planning, transmission
-from dynval.handrolled.hexapod.fractional import K_derivative, pade_coefficients
+from dynval.handrolled.hexapod.fractional import K_derivative, gl_weights, pade_coefficients
 from dynval.robots.hexapod.params import HexapodParams, station_x
 
 PROFILE = {"cycloid": 0, "sine": 1}
@@ -142,7 +143,10 @@ def controller_constants(p: HexapodParams) -> tuple[np.ndarray, np.ndarray, np.n
 class Controller(NamedTuple):
     """FractionalPD compiled: :func:`controller_constants` and the Pade filters'
     histories (newest first), the force loop's flag f and its ground torques J_F^T F_RF;
-    the histories and JtF change in place."""
+    with ``gl`` the Grunwald-Letnikov sum (15b) instead of the filters (16): its weights
+    w_k per joint and the whole memory of errors, the newest sample in column
+    room - count, the oldest in the last column (:func:`memory_room` gives it room).
+    The histories, the memory, its count and JtF change in place."""
 
     K_p: np.ndarray
     a: np.ndarray
@@ -153,6 +157,29 @@ class Controller(NamedTuple):
     y_hist: np.ndarray  # the last m outputs
     f: float
     JtF: np.ndarray
+    gl: bool
+    w: np.ndarray  # 2n x room: w_0, w_1, ... of eq. (15b) per joint
+    memory: np.ndarray  # 2n x room: e_k, e_{k-1}, ..., e_0 in the last count columns
+    count: np.ndarray  # int64 (1,): the samples in the memory
+
+
+def memory_room(laws: Laws, p: HexapodParams, samples: int, chunk: int = 4096) -> Laws:
+    """``laws`` with room for ``samples`` controller samples in the Grunwald-Letnikov
+    memory (grown by whole chunks, the samples held moved to the new memory's end, the
+    weights gl_weights of each joint's alpha as fractional.GrunwaldLetnikov takes them);
+    ``laws`` itself where it has the room or the controller is the Pade form."""
+    ctrl = laws.ctrl
+    room = ctrl.memory.shape[1]
+    if not ctrl.gl or samples <= room:
+        return laws
+    room += chunk * -(-(samples - room) // chunk)
+    w_hip, w_knee = gl_weights(p.alpha_1, room), gl_weights(p.alpha_2, room)
+    w = np.array([w_hip if j % 2 == 0 else w_knee for j in range(2 * p.n)])
+    memory = np.zeros((2 * p.n, room))
+    held = int(ctrl.count[0])
+    if held:
+        memory[:, room - held:] = ctrl.memory[:, ctrl.memory.shape[1] - held:]
+    return laws._replace(ctrl=ctrl._replace(w=w, memory=memory))
 
 
 def preload_controller(laws: Laws, e_0: np.ndarray) -> None:
@@ -180,25 +207,38 @@ def ground_torques(q: np.ndarray, F: np.ndarray, c: np.ndarray, k: int, out: np.
 
 
 @njit(cache=True)
-def controller(Th_d: np.ndarray, th: np.ndarray, K_p: np.ndarray, a: np.ndarray,
-               b: np.ndarray, K: np.ndarray, K_c2: float, e_hist: np.ndarray,
-               y_hist: np.ndarray, JtF: np.ndarray, tau_C: np.ndarray) -> None:
-    """One sample of FractionalPD into tau_C: per joint the error e, DiscreteFilter's
-    y_k = (a . e - b[1:] . y) / b_0 over the histories (e_hist: the last m+1 errors,
-    y_hist: the last m outputs, newest first, shifted in place), and
-    tau_C = K_c2 (K_p e + K y_k - JtF), JtF the ground's joint torques J_F^T F_RF with the
-    force loop of Fig. 3 (zeros without)."""
+def controller(Th_d: np.ndarray, th: np.ndarray, ctrl: Controller, tau_C: np.ndarray
+               ) -> None:
+    """One sample of FractionalPD into tau_C: per joint the error e, the derivative term
+    y_k, and tau_C = K_c2 (K_p e + K y_k - JtF), JtF the ground's joint torques
+    J_F^T F_RF with the force loop of Fig. 3 (zeros without). y_k: DiscreteFilter's
+    (a . e - b[1:] . y) / b_0 over the histories (e_hist: the last m+1 errors, y_hist: the
+    last m outputs, newest first, shifted in place), or with ``gl`` GrunwaldLetnikov's
+    sum_{i=0}^{k} w_i e_{k-i} of eq. (15b) (the weights and the memory, newest first, in
+    one dot product as the Python form takes it: the same BLAS ddot)."""
+    K_p, a, b, K, e_hist, y_hist, JtF = ctrl.K_p, ctrl.a, ctrl.b, ctrl.K, ctrl.e_hist, \
+        ctrl.y_hist, ctrl.JtF
     m = y_hist.shape[1]
+    n = ctrl.count[0] + 1 if ctrl.gl else 0  # the samples in the sum (15b), this one too
+    start = ctrl.memory.shape[1] - n
+    if ctrl.gl:
+        if start < 0:
+            raise ValueError("the Grunwald-Letnikov memory is full (memory_room)")
+        ctrl.count[0] = n
     for j in range(th.shape[0]):
         e = Th_d[j] - th[j]
-        for r in range(m, 0, -1):
-            e_hist[j, r] = e_hist[j, r - 1]
-        e_hist[j, 0] = e
-        y = (np.dot(a[j], e_hist[j]) - np.dot(b[j, 1:].copy(), y_hist[j])) / b[j, 0]
-        for r in range(m - 1, 0, -1):
-            y_hist[j, r] = y_hist[j, r - 1]
-        y_hist[j, 0] = y
-        tau_C[j] = K_c2 * (K_p[j] * e + K[j] * y - JtF[j])
+        if ctrl.gl:  # (15b)
+            ctrl.memory[j, start] = e
+            y = np.dot(ctrl.w[j, :n], ctrl.memory[j, start:])
+        else:  # (16)
+            for r in range(m, 0, -1):
+                e_hist[j, r] = e_hist[j, r - 1]
+            e_hist[j, 0] = e
+            y = (np.dot(a[j], e_hist[j]) - np.dot(b[j, 1:].copy(), y_hist[j])) / b[j, 0]
+            for r in range(m - 1, 0, -1):
+                y_hist[j, r] = y_hist[j, r - 1]
+            y_hist[j, 0] = y
+        tau_C[j] = ctrl.K_c2 * (K_p[j] * e + K[j] * y - JtF[j])
 
 
 # ---- body springs (10), ground (11)-(12), drives (7)-(9) ----
@@ -275,11 +315,14 @@ class Laws(NamedTuple):
 
 
 def loop_laws(p: HexapodParams, body_form: str, shared: bool) -> Laws:
-    """The loop's :class:`Laws` for parameters p (the controller's histories zero)."""
+    """The loop's :class:`Laws` for parameters p (the controller's histories zero, the
+    Grunwald-Letnikov memory empty and without room: :func:`memory_room`)."""
     c, J_m, J_T, rest = fast.constants(p, body_form)
     K_p, a, b, K, K_c2, f = controller_constants(p)
     ctrl = Controller(K_p, a, b, K, K_c2, np.zeros(a.shape),
-                      np.zeros((a.shape[0], b.shape[1] - 1)), f, np.zeros(a.shape[0]))
+                      np.zeros((a.shape[0], b.shape[1] - 1)), f, np.zeros(a.shape[0]),
+                      p.fo_form == "gl", np.zeros((a.shape[0], 0)),
+                      np.zeros((a.shape[0], 0)), np.zeros(1, dtype=np.int64))
     return Laws(c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission],
                 fast.GROUND[p.ground], 1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)),
                 plan_constants(p), ctrl, bool(shared))
@@ -303,8 +346,7 @@ def inputs(state: LoopState, laws: Laws, steps: int, t: float) -> None:
         joint_references(t, plan[0], plan[1], plan[2], Th_d)
         if ctrl.f != 0.0:
             ground_torques(q, F_feet, c, k, ctrl.JtF)
-        controller(Th_d, th, ctrl.K_p, ctrl.a, ctrl.b, ctrl.K, ctrl.K_c2, ctrl.e_hist,
-                   ctrl.y_hist, ctrl.JtF, tau_C)
+        controller(Th_d, th, ctrl, tau_C)
     tau_m[:] = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
     if level == 0:
         tau_link[:] = tau_m

@@ -28,7 +28,8 @@ class PlanarHexapod:
     def __init__(self, p: HexapodParams, body_form: str = "corrected",
                  plan_form: str = "corrected", fast: bool = False) -> None:
         """``fast``: :meth:`step` by the compiled copy of its equations (hexapod.fast,
-        held to this printed path at round-off by the tests)."""
+        held to this printed path at round-off by the tests) and :meth:`reference_angles`
+        by fastloop.joint_references (the same numbers, bit for bit)."""
         self.p = p
         self.fast = fast
         self.k, self.n = p.n_seg, p.n
@@ -55,6 +56,10 @@ class PlanarHexapod:
             self._compiled = compiled
             self._const = compiled.constants(p, body_form)
             self._codes = (compiled.LEVEL[p.transmission], compiled.GROUND[p.ground])
+            from dynval.handrolled.hexapod import fastloop
+
+            self._joint_references = fastloop.joint_references
+            self._plan = fastloop.plan_constants(p, plan_form)
 
     # ---- the rigid-body terms, assembled from eq. (6) leg by leg ----
     def H(self, q: np.ndarray) -> np.ndarray:
@@ -202,6 +207,10 @@ class PlanarHexapod:
     def reference_angles(self, t: float) -> np.ndarray:
         """Theta_d of every joint at t (eq. 4a-b), without the rates of (4c): what the
         controller reads."""
+        if self.fast:
+            out = np.empty(2 * self.n)
+            self._joint_references(t, *self._plan, out)
+            return out
         return np.concatenate([planning.joint_angles(t, i, self.p, self.plan_form)
                                for i in range(self.n)])
 
