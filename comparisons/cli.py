@@ -90,6 +90,7 @@ def _user_errors(fn):
         from dynval.comparisons.ladder.registry import BadOverrideError
         from dynval.comparisons.run.check import BaselineError
         from dynval.comparisons.run.manifest import ForeignFileError, IncompleteRunError
+        from dynval.comparisons.run.options import RunOptionError
         from dynval.comparisons.run.tasks import SchedulerUnreachableError, SourceChangedError
         from dynval.engines import DescriptionError, UnknownEngineError
         from dynval.handrolled import ModelInputError
@@ -110,6 +111,7 @@ def _user_errors(fn):
             IncompleteRunError,
             ForeignFileError,
             SourceChangedError,
+            RunOptionError,
         ) as exc:
             _error(str(exc))
             raise typer.Exit(2) from None
@@ -148,35 +150,15 @@ def _error(message: str) -> None:
 
 def _check_run_options(workers: int | None, scheduler: str | None, tier: str | None = None,
                        samples: int = 1, seed: int = 0) -> None:
-    """The options of a run that need no robot, checked before any work starts; a
-    scheduler must answer now, not after the tasks are planned."""
-    from dynval.comparisons.ladder.rungs import TIERS
-    from dynval.comparisons.run.tasks import check_scheduler
+    from dynval.comparisons.run.options import check_options
 
-    if workers is not None and workers < 1:
-        raise UserError("--workers must be at least 1")
-    if tier is not None and tier not in TIERS:
-        raise UserError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
-    if samples < 1:
-        raise UserError(f"--samples must be at least 1 (got {samples})")
-    _cache_cap()
-    if seed < 0:
-        raise UserError(f"--seed must be zero or positive (got {seed})")
-    if scheduler is not None:
-        try:
-            check_scheduler(scheduler)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+    check_options(workers, scheduler, tier, samples, seed)
 
 
 def _cache_cap() -> int:
-    """The results cache's size cap (DYNVAL_CACHE_MAX_SIZE), read before any work."""
-    from dynval.comparisons.run.cache import CacheOptionError, max_size
+    from dynval.comparisons.run.options import cache_cap
 
-    try:
-        return max_size()
-    except CacheOptionError as exc:
-        raise UserError(f"DYNVAL_CACHE_MAX_SIZE: {exc}") from None
+    return cache_cap()
 
 
 @contextlib.contextmanager
@@ -260,46 +242,14 @@ def run(
     force: ForceOpt = False,
 ) -> None:
     """Run one scenario of ROBOT with the hand-rolled model and the chosen engines."""
-    from dynval.comparisons.ladder import harness
-    from dynval.comparisons.ladder.registry import apply_overrides, comparison, description_dir
-    from dynval.comparisons.run import manifest
-    from dynval.engines import check_engine
-    from dynval.results import traces_path
+    from dynval.comparisons.run.single import prepare, run_scenario
 
-    comp = comparison(robot)
-    if contact not in comp.contact_modes:
-        raise UserError(
-            f"unknown contact mode {contact!r}; use one of {', '.join(comp.contact_modes)}"
-        )
-    sc_name = scenario or next(iter(comp.scenarios))
-    if sc_name not in comp.scenarios:
-        raise UserError(
-            f"unknown scenario {sc_name!r} for {robot}; known: {', '.join(comp.scenarios)}"
-        )
-    engines = [check_engine(e) for e in (engine or ["mujoco", "pybullet"])]
-    impls = [i for i in ["handrolled", *engines] if comp.supports(i, contact)]
-    refused = [e for e in engines if e not in impls]
-    if engine and refused:
-        raise UserError(f"{robot}: {refused[0]} does not run with {contact} contact; "
-                        f"use --contact {'native' if contact == 'shared' else 'shared'}")
-    for e in refused:
+    plan = prepare(robot, scenario, engine, contact, set_)
+    for e in plan.refused:
         _say(f"{robot}: {e} runs with other contact than {contact!r}; not run")
-    params = apply_overrides(robot, comp.default_params, set_ or [])
-    _warn_unused([robot], set_, [sc_name])
-    manifest.begin(out, force)
-    started = manifest.now()
-    desc = description_dir(robot, params, comp.default_params, out)
-    wide = {}
+    _warn_unused([robot], set_, [plan.scenario])
     with StepProgress(console) as prog:
-        for impl in impls:
-            wide[impl] = comp.run_one(params, comp.scenarios[sc_name], impl, contact, desc,
-                                      progress=prog.step(f"{robot} {sc_name} {impl}"))
-    path = traces_path(out, robot, sc_name, contact)
-    traces = harness.tidy(wide).assign(robot=robot, scenario=sc_name, variant=contact)
-    manifest.write_atomic(path, lambda tmp: traces.to_parquet(tmp, index=False))
-    manifest.finish(out, "run", started, {"robot": robot, "scenario": sc_name,
-                                          "contact": contact, "engines": engines,
-                                          "overrides": set_ or []})
+        path = run_scenario(plan, out, force, prog.step)
     _say(f"wrote {path}")
 
 
@@ -339,7 +289,9 @@ def audit(
         if model is not None and base is not None:
             raise UserError("--base is for a description alone; your model says its base "
                             "(base = 'free')")
-        res = _own_audit(model, description, samples, seed, package_path or [], base)
+        from dynval.comparisons.own_model.run import audit_files
+
+        res = audit_files(model, description, samples, seed, package_path or [], base)
         _print_own_audit(res, samples, seed)
         if out is not None:
             from dynval.comparisons.own_model.run import write_run
@@ -385,21 +337,6 @@ def audit(
     _stdout().print(table)
     if any(not r.passed and r.form != "printed" for r in results):
         raise typer.Exit(1)
-
-
-def _own_audit(spec: str | None, description: Path, samples: int, seed: int,
-               package_paths: list[Path] | None = None, base: str | None = None):
-    """The audit of a model against its description, or of the description alone."""
-    if spec is None:
-        from dynval.comparisons.own_model.parity import parity_audit
-
-        return parity_audit(description, samples, seed, base=base,
-                            package_paths=package_paths or [])
-    from dynval.comparisons.own_model.audit import audit_model
-    from dynval.model import load_object
-
-    return audit_model(load_object(spec), description, samples, seed,
-                       label=spec.rsplit(":", 1)[1], package_paths=package_paths or [])
 
 
 def _print_own_audit(res, samples: int, seed: int) -> None:
@@ -467,9 +404,7 @@ def corpus(
     against engine (MuJoCo, PyBullet, Pinocchio), as 'dynval audit --description' audits
     one; writes corpus.json and corpus.md.  Exit 1 when a description does not pass or a
     broken variant is not caught."""
-    import json
     import os
-    from dataclasses import asdict
 
     from dynval.comparisons.own_model import corpus as corpus_
     from dynval.comparisons.run.tasks import default_cache_dir
@@ -501,14 +436,8 @@ def corpus(
         from dynval.reports.corpus import variants_markdown
 
         page += "\n" + variants_markdown(broken)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "corpus.json").write_text(json.dumps(
-        {"descriptions": [asdict(r) for r in rows], "variants": [asdict(r) for r in broken]},
-        indent=1, default=str))
-    for path in (out / "corpus.md", docs):
-        if path is not None:
-            path.write_text(page)
-            _say(f"wrote {path}")
+    for path in corpus_.write_tables(out, rows, broken, page, docs):
+        _say(f"wrote {path}")
     audited = [r for r in rows if not r.error]
     bad = [r.name for r in audited if not r.passed]
     missed = [f"{r.name} [{r.variant}]" for r in broken if not r.error and not r.caught]
@@ -583,27 +512,15 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
               scheduler=None, no_cache=False, force=False):
     import os
 
-    from dynval.comparisons.ladder.registry import apply_overrides, comparison
+    from dynval.comparisons.run.options import check_overrides, check_scenarios
     from dynval.comparisons.run.pipeline import validate_all
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.robots import ROBOT_NAMES
 
     robots = robot or list(ROBOT_NAMES)
-    known = {r: comparison(r).scenarios for r in robots}
-    for s in scenario or []:
-        # with --robot each named robot must have it; without, at least one robot must
-        owners = [r for r in robots if s in known[r]]
-        missing = [r for r in robots if s not in known[r]]
-        if robot and missing:
-            r = missing[0]
-            raise UserError(
-                f"unknown scenario {s!r} for {r}; known: {', '.join(known[r])}"
-            )
-        if not owners:
-            raise UserError(f"no robot has a scenario {s!r}; 'dynval list' shows them all")
+    check_scenarios(robots, scenario, named=bool(robot))
     _check_run_options(workers, scheduler, tier, samples, seed)
-    for r in robots:  # every override valid before anything runs
-        apply_overrides(r, comparison(r).default_params, set_ or [])
+    check_overrides(robots, set_)
     _warn_unused(robots, set_, scenario)
     with TaskProgress(console) as prog:
         metrics = validate_all(out, robot, scenario, set_ or [], samples, seed, tier=tier,
@@ -708,7 +625,12 @@ def check(
 ) -> None:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
     past its baseline."""
-    from dynval.comparisons.run.check import load_baselines, write_baselines
+    from dynval.comparisons.run.check import (
+        finished_run,
+        load_baselines,
+        subset_scope,
+        write_baselines,
+    )
     from dynval.robots import ROBOT_NAMES, robot_module
 
     _prepare_junit(junit)
@@ -717,10 +639,10 @@ def check(
     if model is not None or description is not None:
         if model is None or description is None or robot or run_dir is not None:
             raise UserError("check --model takes --description, and no --robot or --run")
-        from dynval.comparisons.own_model.run import rows_and_chapter
+        from dynval.comparisons.own_model.run import audit_files, rows_and_chapter
         from dynval.results import metrics_frame
 
-        audit = _own_audit(model, description, 200, 0)
+        audit = audit_files(model, description, 200, 0)
         metrics = metrics_frame(rows_and_chapter(audit)[0])
         directory = baseline or Path("dynval-baselines")
         if update:
@@ -735,7 +657,7 @@ def check(
     if run_dir is not None:
         if update:
             raise UserError("--update recomputes the figures; it does not take --run")
-        metrics, tier = _finished_run(run_dir)
+        metrics, tier = finished_run(run_dir)
         robots = robot or sorted(set(metrics["robot"]))
     directory = baseline
     if not update:
@@ -748,15 +670,7 @@ def check(
         for path in write_baselines(metrics, directory, tier):
             _say(f"wrote {path}")
         return
-    from dynval.comparisons.ladder.registry import comparison
-
-    declared = {s for r in robots for s in comparison(r).scenarios}
-    skipped = tuple(s for s in declared if scenario and s not in scenario)
-    partial: tuple[str, ...] = ()
-    if scenario:  # a subset run: a study tied to the scenarios it left out did not run,
-        ran = set(metrics["scenario"])  # and one it ran may have run in part
-        skipped += tuple({key[1] for key in base} - ran)
-        partial = tuple(ran - declared)
+    skipped, partial = subset_scope(robots, scenario, metrics, base)
     _gate(metrics, base, skipped, directory, tier, junit, partial)
 
 
@@ -789,22 +703,6 @@ def _gate(metrics, base: dict, skipped: tuple[str, ...], directory: Path | None,
         write_junit(findings, junit)
     if bad:
         raise typer.Exit(1)
-
-
-def _finished_run(run_dir: Path):
-    """The metrics and tier of a finished validate run."""
-    import json
-
-    import pandas as pd
-
-    from dynval.comparisons.run.manifest import verify
-
-    verify(run_dir)
-    summary, metrics = run_dir / "summary.json", run_dir / "metrics.parquet"
-    try:
-        return pd.read_parquet(metrics), json.loads(summary.read_text()).get("tier", "full")
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot read the run in {run_dir} ({exc})") from None
 
 
 def _fmt(v) -> str:

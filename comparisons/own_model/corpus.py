@@ -196,3 +196,20 @@ def run(chosen: list[Entry], samples: int, seed: int, workers: int, cache_dir: P
             e.name, base=e.base, error=f"dynval failed on it ({type(o.error).__name__}: "
                                        f"{o.error}): a fault of dynval's, not of the file"))
     return rows
+
+
+def write_tables(out: Path, rows: list[CorpusRow], broken: list, page: str,
+                 docs: Path | None = None) -> list[Path]:
+    """corpus.json (every row and broken variant) and corpus.md (``page``) in ``out``, and
+    the page at ``docs`` too where given; the files written."""
+    import json
+    from dataclasses import asdict
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "corpus.json").write_text(json.dumps(
+        {"descriptions": [asdict(r) for r in rows], "variants": [asdict(r) for r in broken]},
+        indent=1, default=str))
+    pages = [p for p in (out / "corpus.md", docs) if p is not None]
+    for path in pages:
+        path.write_text(page)
+    return pages

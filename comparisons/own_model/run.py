@@ -33,6 +33,24 @@ def _rung(term: str) -> str:
     return "L1" if term.startswith(("p[", "J[")) else "L2"
 
 
+def audit_files(spec: str | None, description: Path, samples: int, seed: int,
+                package_paths: list[Path] | None = None, base: str | None = None
+                ) -> OwnAudit:
+    """The audit of a model (``spec``: PATH.py:OBJECT or package.module:OBJECT) against
+    its description, or, with no model, of the description alone (the engines against
+    each other)."""
+    if spec is None:
+        from dynval.comparisons.own_model.parity import parity_audit
+
+        return parity_audit(description, samples, seed, base=base,
+                            package_paths=package_paths or [])
+    from dynval.comparisons.own_model.audit import audit_model
+    from dynval.model import load_object
+
+    return audit_model(load_object(spec), description, samples, seed,
+                       label=spec.rsplit(":", 1)[1], package_paths=package_paths or [])
+
+
 def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
     """The metric rows and the report chapter of one audit."""
     label = audit.label

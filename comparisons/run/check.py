@@ -215,3 +215,31 @@ def write_junit(findings: list[Finding], path: Path) -> None:
         lines.append("  </testcase>")
     lines.append("</testsuite>")
     path.write_text("\n".join(lines) + "\n")
+
+
+def subset_scope(robots: list[str], scenarios: list[str] | None, metrics: pd.DataFrame,
+                 baseline: dict[tuple, dict]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a check of only some ``scenarios`` leaves out of the comparison: the scenarios
+    it skipped (the robots' others, and studies tied to them that did not run), and the
+    studies it ran in part (named by the run but declared by no robot)."""
+    from dynval.comparisons.ladder.registry import comparison
+
+    if not scenarios:
+        return (), ()
+    declared = {s for r in robots for s in comparison(r).scenarios}
+    ran = set(metrics["scenario"])
+    skipped = tuple(s for s in declared if s not in scenarios)
+    skipped += tuple({key[1] for key in baseline} - ran)
+    return skipped, tuple(ran - declared)
+
+
+def finished_run(run_dir: Path) -> tuple[pd.DataFrame, str]:
+    """The metrics and tier of a finished validate run (its manifest verified)."""
+    from dynval.comparisons.run.manifest import IncompleteRunError, verify
+
+    verify(run_dir)
+    summary, metrics = run_dir / "summary.json", run_dir / "metrics.parquet"
+    try:
+        return pd.read_parquet(metrics), json.loads(summary.read_text()).get("tier", "full")
+    except (OSError, ValueError) as exc:
+        raise IncompleteRunError(f"cannot read the run in {run_dir} ({exc})") from None
