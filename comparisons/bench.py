@@ -11,12 +11,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from dynval.engines import chunk_args
+
+IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 
 
 def row(impl: str, model: float, closed: float, plant, n: int,
@@ -34,6 +39,35 @@ def row(impl: str, model: float, closed: float, plant, n: int,
         if points is not None:
             out["plant"] = min(chunk_args.plant_step_seconds(plant.sim, *points, n)
                                for _ in range(3))
+    return out
+
+
+@dataclass
+class Setup:
+    """One implementation's loop, made afresh for one timing: its plant, the loop that
+    drives it, and, once the loop has run, one plant step with the loop's last inputs
+    (``model_step()``); ``points``: the links and offsets a compiled chunk reads and
+    pushes on (:func:`row`)."""
+
+    plant: Any
+    loop: Any
+    model_step: Callable[[], Callable[[], object]]
+    points: tuple[list[str], np.ndarray] | None = None
+
+
+def fastest_rows(setup: Callable[[str], Setup], n: int, chunk: int, repeats: int = 3
+                 ) -> dict[str, dict[str, float]]:
+    """For each implementation, the fastest of ``repeats`` timings, each on a fresh
+    ``setup(impl)``: the closed loop as the harness runs it (:func:`harness_seconds`) and
+    then the plant step alone, over n steps; as rows of :func:`row`."""
+    out = {}
+    for impl in IMPLEMENTATIONS:
+        closed = model = math.inf
+        for _ in range(repeats):
+            s = setup(impl)
+            closed = min(closed, harness_seconds(s.loop, n, chunk))
+            model = min(model, per_call(s.model_step(), n))
+        out[impl] = row(impl, model, closed, s.plant, n, s.points)
     return out
 
 

@@ -19,6 +19,7 @@ adapter takes joint names; each adapter looks its joints up by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -210,3 +211,49 @@ class Simulation(Protocol):
 
     @property
     def time(self) -> float: ...
+
+    # --- what per-step loops read in one call (each the same floats as the calls above)
+
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`state`'s q and qd without the root's pose and velocity."""
+        ...
+
+    def flat_state(self, links: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+        """:meth:`state` and :meth:`points` side by side in one array: p_WB (3), R_WB (9,
+        row by row), v_WB_W (3), w_WB_W (3), q, qd, then each point's position and
+        velocity (3 + 3)."""
+        ...
+
+    def contact_force_rows(self, links: Sequence[str]) -> np.ndarray:
+        """:meth:`contact_forces` of the named links as the rows of an (n, 3) array."""
+        ...
+
+    def contact_row_table(self, links: tuple[str, ...]) -> np.ndarray:
+        """What compiled code needs to sum the named links' native contact forces into
+        rows: each contact geometry's (MuJoCo) or link's (PyBullet) row, -1 for none."""
+        ...
+
+    # --- compiled loops and benchmarks
+
+    def compiled(self) -> object | None:
+        """What a numba-compiled loop needs to step this simulation without Python (the
+        engine's ``Compiled...`` record of addresses and arrays), or None where the
+        engine's C library is not at hand: the caller then steps from Python."""
+        ...
+
+    def bare_step_seconds(self, n: int) -> float:
+        """Seconds per bare engine step from a copy of the current state: the benchmarks'
+        yardstick for what a loop adds."""
+        ...
+
+    def restored(self) -> AbstractContextManager[None]:
+        """A context after which the simulation is as it was before (a benchmark's steps
+        inside leave no trace)."""
+        ...
+
+
+# Beyond the protocol, each adapter offers what only its engine has, used where a loop
+# knows which engine it steps: MuJoCo's split step (``split_step``), its instability
+# count and check (``badqacc_count``, ``check_stable``) and its live contact list
+# (``compiled_contacts``); PyBullet's compiled point reads and step counter
+# (``compiled_points``, ``compiled_steps_taken``).

@@ -32,7 +32,7 @@ def step_args(sim, links: Sequence[str], offsets: np.ndarray) -> tuple:
                 c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
                 (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
                 np.array([sim.body_id(link) for link in links], dtype=np.int64), offsets,
-                sim._split_step())
+                sim.split_step())
     c, plan = sim.compiled(), sim.compiled_points(list(links))
     return (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, plan.links,
             plan.rows, plan.R_LI_T, plan.point_links, offsets)

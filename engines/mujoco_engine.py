@@ -437,7 +437,7 @@ class MujocoSimulation(_MujocoModel):
                 np.array([self.body_id(f.link) for f in forces], dtype=np.int64),
                 np.array([f.offset for f in forces], dtype=float).reshape(-1, 3),
                 np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3),
-                self._split_step())
+                self.split_step())
             self.check_stable(bad_before)
             return
         d.qfrc_applied[:] = 0.0
@@ -451,7 +451,7 @@ class MujocoSimulation(_MujocoModel):
         self.check_stable(bad_before)
         mujoco.mj_forward(self.model, d)  # positions and velocities at the new time
 
-    def _split_step(self) -> bool:
+    def split_step(self) -> bool:
         """Whether a step may be mj_step2 then mj_step1 (one forward pass) instead of
         mj_step then mj_forward: MuJoCo's documented split of mj_step for its Euler and
         implicit integrators. The trajectory is the same either way: mj_forward's

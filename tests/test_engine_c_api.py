@@ -147,7 +147,7 @@ def test_a_split_step_gives_the_same_trajectory_with_joint_limits_engaged():
         sim.reset(FloatingState(np.array([0.0, 0.0, 1.0]), np.eye(3), z, z, np.zeros(8),
                                 np.zeros(8)))
         tau, rows, out = np.array([30.0, -30.0] * 4), 0, []
-        with mock.patch.object(MujocoSimulation, "_split_step", lambda self: split):
+        with mock.patch.object(MujocoSimulation, "split_step", lambda self: split):
             for k in range(4000):
                 sim.step(tau if (k // 500) % 2 == 0 else -tau, [])
                 rows = max(rows, sim.data.nefc)

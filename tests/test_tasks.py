@@ -176,20 +176,19 @@ def test_a_warm_run_reads_the_import_lists_instead_of_parsing(tmp_path, monkeypa
     """The import lists behind the tasks' addresses are parsed once per version of the
     source and kept in the results cache: a second run parses nothing and gives the same
     addresses; the cache lists them as what they are."""
-    from dynval.comparisons.run import cache
-    from dynval.comparisons.run import tasks as T
+    from dynval.comparisons.run import cache, tasks
 
-    parsed, real = [], T._imported_names
-    monkeypatch.setattr(T, "_imported_names", lambda f: parsed.append(f) or real(f))
+    parsed, real = [], tasks._imported_names
+    monkeypatch.setattr(tasks, "_imported_names", lambda f: parsed.append(f) or real(f))
 
     def addresses() -> list[str]:  # as a fresh process computes them
-        monkeypatch.setattr(T, "_parsed", {})
-        monkeypatch.setattr(T, "_parsed_new", False)
-        T._imports.cache_clear()
-        T._roots_digest.cache_clear()
-        T._load_parsed(tmp_path)
+        monkeypatch.setattr(tasks, "_parsed", {})
+        monkeypatch.setattr(tasks, "_parsed_new", False)
+        tasks._imports.cache_clear()
+        tasks._roots_digest.cache_clear()
+        tasks._load_parsed(tmp_path)
         out = [task_digest(t) for t in _tasks()]
-        T._store_parsed(tmp_path)
+        tasks._store_parsed(tmp_path)
         return out
 
     first = addresses()

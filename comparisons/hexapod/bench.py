@@ -4,7 +4,6 @@ dynval.comparisons.bench hexapod``)."""
 
 from __future__ import annotations
 
-import math
 import time
 from functools import partial
 
@@ -26,19 +25,15 @@ def run(steps: int) -> dict[str, dict[str, float]]:
 
     p = hex_params(HEX, HEX_SCENARIOS["WG_50"])
     chunk = int(round(p.f_sr / 1000.0))  # the harness records at 1 kHz
-    n = steps // chunk * chunk
-    out = {}
-    for impl in ("handrolled", "mujoco", "pybullet"):
-        closed = model = math.inf
-        for _ in range(3):
-            plant = hexapod_plant(impl, p, "shared", ROOT / "hexapod")
-            plant.reset(*planned_start(p))
-            loop = HexapodLoop(plant, p)
-            closed = min(closed, bench.harness_seconds(loop, n, chunk))
-            args = (loop.F_seg.copy(), loop.tau_link.copy(), loop.F_feet.copy())
-            model = min(model, bench.per_call(partial(plant.step, *args), n))
-        out[impl] = bench.row(impl, model, closed, plant, n)
-    return out
+
+    def setup(impl: str) -> bench.Setup:
+        plant = hexapod_plant(impl, p, "shared", ROOT / "hexapod")
+        plant.reset(*planned_start(p))
+        loop = HexapodLoop(plant, p)
+        return bench.Setup(plant, loop, lambda: partial(
+            plant.step, loop.F_seg.copy(), loop.tau_link.copy(), loop.F_feet.copy()))
+
+    return bench.fastest_rows(setup, steps // chunk * chunk, chunk)
 
 
 def walk(duration: float = 1.0) -> dict[str, float]:

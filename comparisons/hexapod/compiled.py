@@ -9,7 +9,7 @@ with the EnginePlant (held to it by tests/test_hexapod_loop_fast.py):
 
 * MuJoCo (:func:`mujoco_steps`, dynval.engines.mujoco_compiled): MujocoSimulation.step's
   calls (mujoco_compiled.step_and_forward: mj_step2 then mj_step1, MuJoCo's split of
-  mj_step + mj_forward, where MujocoSimulation._split_step allows it; with native contact
+  mj_step + mj_forward, where MujocoSimulation.split_step allows it; with native contact
   mj_step and mj_forward), the native forces by mujoco_compiled.listed_contact_forces;
 * PyBullet (:func:`pybullet_steps`, dynval.engines.pybullet_compiled): Bullet's C client,
   the commands of PybulletSimulation's reads and step, one actual-state request a step,
@@ -36,7 +36,7 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
     """``count`` steps of HexapodLoop.advance on MuJoCo, the loop's ``state`` in place
     (fastloop.LoopState; ``laws``: fastloop.Laws): EnginePlant.step (efforts on the slides
     and hinges, the feet's nonzero forces at their centres; mujoco_compiled.step_and_forward
-    with MujocoSimulation._split_step's ``split``), EnginePlant.read (q + off, the feet by
+    with MujocoSimulation.split_step's ``split``), EnginePlant.read (q + off, the feet by
     points), with MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table
     of the feet; empty for the shared ground) no foot force applied and the feet's forces
     read from ``contacts`` (MujocoSimulation.compiled_contacts) as

@@ -553,7 +553,7 @@ class _FastLoop:
         if self.contacts is None:  # the contact list not found: per step
             return
         self.bodies = np.array([sim.body_id(f) for f in plant.feet_links], dtype=np.int64)
-        self.split = sim._split_step()
+        self.split = sim.split_step()
         self.route = self._mujoco
 
     def _native_forces(self, loop: HexapodLoop) -> None:

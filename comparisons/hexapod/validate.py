@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.hexapod import audit, statements, trajectories, walking
+from dynval.comparisons.hexapod import statements, trajectories, walking
 from dynval.comparisons.hexapod.scenarios import (
     CONTACT_MODES,
     IMPLEMENTATIONS,
@@ -23,7 +23,6 @@ from dynval.comparisons.hexapod.scenarios import (
 )
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
-    AuditResults,
     Context,
     Inputs,
     PathPlot,
@@ -161,11 +160,6 @@ class HexapodLadder(RobotLadder):
                    "controller's discretisation and the integrator step changed one at a "
                    "time, the formulation (hand-rolled vs MuJoCo) and the contact law (eq. "
                    "(12) vs MuJoCo's native contact)")
-
-    def audit_terms(self, inp: Inputs) -> AuditResults:
-        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
-        return AuditResults(audit.kinematics_audit(p, d, min(n, 200), seed),
-                            audit.dynamics_audit(p, d, n, seed))
 
     def l3(self, inp: Inputs):
         return trajectories.l3(inp.params, inp.desc_dir)

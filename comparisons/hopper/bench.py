@@ -4,7 +4,6 @@ dynval.comparisons.bench hopper``)."""
 
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
@@ -27,20 +26,16 @@ def run(steps: int) -> dict[str, dict[str, float]]:
 
     sc = HOPPER_SCENARIOS["speed"]
     chunk = max(1, int(round(1e-3 / HOP.dt)))  # the harness records at 1 kHz
-    n = steps // chunk * chunk
-    out = {}
-    for impl in ("handrolled", "mujoco", "pybullet"):
-        closed = model = math.inf
-        for _ in range(3):
-            plant = hopper_plant(impl, HOP, "shared", ROOT / "hopper")
-            plant.reset(*hopper_initial(HOP))
-            loop = HopperLoop(plant, HOP, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d))
-            closed = min(closed, bench.harness_seconds(loop, n, chunk))
-            points = loop.engine_points()
-            F = loop.F_foot.copy()
-            model = min(model, bench.per_call(partial(plant.step, 0.0, 0.0, F), n))
-        out[impl] = bench.row(impl, model, closed, plant, n, points)
-    return out
+
+    def setup(impl: str) -> bench.Setup:
+        plant = hopper_plant(impl, HOP, "shared", ROOT / "hopper")
+        plant.reset(*hopper_initial(HOP))
+        loop = HopperLoop(plant, HOP, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d))
+        return bench.Setup(plant, loop, lambda: partial(plant.step, 0.0, 0.0,
+                                                        loop.F_foot.copy()),
+                           loop.engine_points())
+
+    return bench.fastest_rows(setup, steps // chunk * chunk, chunk)
 
 
 def terms(calls: int) -> dict[str, float]:

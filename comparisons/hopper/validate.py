@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from dynval.comparisons.hopper import audit, claims, trajectories
+from dynval.comparisons.hopper import claims, trajectories
 from dynval.comparisons.hopper.scenarios import (
     CONTACT_MODES,
     ENGINE_IMPLEMENTATIONS,
@@ -25,7 +25,6 @@ from dynval.comparisons.hopper.scenarios import (
 from dynval.comparisons.ladder import harness
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
-    AuditResults,
     Context,
     Inputs,
     PathPlot,
@@ -72,11 +71,6 @@ class HopperLadder(RobotLadder):
                     "chain")
     budget_what = ("integrator step, friction regularisation, controller sampling, contact "
                    "law and formulation toggled one at a time on the speed run")
-
-    def audit_terms(self, inp: Inputs) -> AuditResults:
-        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
-        return AuditResults(audit.kinematics_audit(p, d, min(n, 200), seed),
-                            audit.dynamics_audit(p, d, n, seed))
 
     def l3(self, inp: Inputs):
         return trajectories.bounce(inp.params, inp.desc_dir, inp.until)

@@ -83,6 +83,9 @@ class AuditResults:
 # CI_SECONDS of each scenario run, CI_SAMPLES audit states.  Its figures have their own
 # baselines; tolerances that judge a whole run (settling, final values) do not apply.
 TIERS = ("full", "ci")
+# L1's states: a forward-kinematics or Jacobian error shows at a few states already, and
+# each state costs an engine query per frame and leg
+KINEMATICS_SAMPLES = 200
 CI_SECONDS = 1.0  # [s]
 KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else per scenario
 CI_SAMPLES = 100
@@ -254,7 +257,13 @@ class RobotLadder:
         return self._module("robots", "params").table(p)
 
     def audit_terms(self, inp: Inputs) -> AuditResults:
-        raise NotImplementedError
+        """L1 and L2 from the robot's ``comparisons/<robot>/audit.py``: its
+        ``kinematics_audit`` (at most KINEMATICS_SAMPLES states) and ``dynamics_audit``
+        (every state). A robot with audits of other shapes declares its own."""
+        audit = self._module("comparisons", "audit")
+        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
+        return AuditResults(audit.kinematics_audit(p, d, min(n, KINEMATICS_SAMPLES), seed),
+                            audit.dynamics_audit(p, d, n, seed))
 
     def l3(self, inp: Inputs) -> tuple[list[TrajectoryRow], list[MetricRow], Rung] | None:
         """Contact-free trajectories: rows for the chapter, metric rows and the rung."""

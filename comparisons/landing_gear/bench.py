@@ -4,7 +4,6 @@ MuJoCo (``python -m dynval.comparisons.bench landing_gear``)."""
 from __future__ import annotations
 
 import math
-import time
 from functools import partial
 
 import numpy as np
@@ -25,23 +24,14 @@ def run(steps: int) -> dict[str, dict[str, float]]:
     p, sc = PARAMS, SCENARIOS["slope_lc"]
     aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
     chunk = 10  # the harness records every tenth step (1 kHz at dt = 0.1 ms)
-    out = {}
-    for impl in ("handrolled", "mujoco", "pybullet"):
-        closed = model = math.inf
-        for _ in range(3):
-            plant = make_plant(
-                impl, p, "as_derived", "shared", aSL, aAZ, Forms(), ROOT / "landing_gear"
-            )
-            plant.reset(initial_state(p, aSL, aAZ))
-            loop = LandingGearLoop(plant, p, aSL, aAZ, True, "shared", Forms())
-            loop.advance_many(200)  # warm-up (numba compilation, caches)
-            t0 = time.perf_counter()
-            for _ in range(steps // chunk):
-                loop.advance_many(chunk)
-                loop.signals()
-            closed = min(closed, (time.perf_counter() - t0) / (steps // chunk * chunk))
-            points = loop.engine_points()
-            tau, F = np.zeros((4, 2)), loop.F_PF.copy()
-            model = min(model, bench.per_call(partial(plant.step, tau, F, 0.0), steps))
-        out[impl] = bench.row(impl, model, closed, plant, steps, points)
-    return out
+
+    def setup(impl: str) -> bench.Setup:
+        plant = make_plant(impl, p, "as_derived", "shared", aSL, aAZ, Forms(),
+                           ROOT / "landing_gear")
+        plant.reset(initial_state(p, aSL, aAZ))
+        loop = LandingGearLoop(plant, p, aSL, aAZ, True, "shared", Forms())
+        return bench.Setup(plant, loop, lambda: partial(plant.step, np.zeros((4, 2)),
+                                                        loop.F_PF.copy(), 0.0),
+                           loop.engine_points())
+
+    return bench.fastest_rows(setup, steps // chunk * chunk, chunk)

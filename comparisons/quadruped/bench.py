@@ -3,7 +3,6 @@ against the engines (``python -m dynval.comparisons.bench quadruped``)."""
 
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
@@ -63,19 +62,17 @@ def run(steps: int) -> dict[str, dict[str, float]]:
     from dynval.handrolled.quadruped.gait import TROT
     from dynval.robots.quadruped.params import PARAMS as QUAD
 
-    out = {}
     chunk = 10  # the harness records every tenth step
     n = min(steps, 250) // chunk * chunk  # a quarter of a trot cycle at most: the body
-    repeats = 5  # is not balanced; so the fastest of five runs from the start, each
-    for impl in ("handrolled", "mujoco", "pybullet"):  # short enough for noise to show
-        closed = model = math.inf
-        for _ in range(repeats):
-            loop = QuadrupedLoop(quad_plant(impl, QUAD, ROOT / "quadruped"), QUAD, TROT)
-            closed = min(closed, bench.harness_seconds(loop, n, chunk))
-            tau = loop.tau.copy()  # per_call's warm-up: the step's own compiled entry
-            model = min(model, bench.per_call(partial(loop.plant.step, tau, loop.stance), n))
-        out[impl] = bench.row(impl, model, closed, loop.plant, n)
-    return out
+    # is not balanced; so the fastest of five runs from the start, each short enough for
+    # noise to show
+
+    def setup(impl: str) -> bench.Setup:
+        loop = QuadrupedLoop(quad_plant(impl, QUAD, ROOT / "quadruped"), QUAD, TROT)
+        return bench.Setup(loop.plant, loop, lambda: partial(loop.plant.step,
+                                                             loop.tau.copy(), loop.stance))
+
+    return bench.fastest_rows(setup, n, chunk, repeats=5)
 
 
 def preface(steps: int) -> None:
