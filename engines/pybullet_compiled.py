@@ -221,7 +221,7 @@ def _turn_into(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> np.ndarray:
     """R S into ``out`` as :func:`_matmul_into`, or R copied where S is exactly the
     identity (an inertial frame along its link's axes, the common case): the product's
     values are R's, since it only adds exact zeros to them (only an exact zero's sign may
-    differ), without the BLAS call. The Python path (pybullet_engine._turn) does the same."""
+    differ), without the BLAS call. The Python path (pybullet_client.turn) does the same."""
     if _is_identity(S):
         out[:, :] = R
         return out
