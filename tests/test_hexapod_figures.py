@@ -166,14 +166,16 @@ def test_contacts_and_landing_read_from_the_ground_force():
                                                  ("flexible", "nonlinear"),
                                                  ("backlash", "nonlinear")])
 def test_compiled_step_is_the_printed_step(transmission, ground):
-    """hexapod.fast (the benchmark's real-time walk) against PlanarHexapod.step, the printed
-    path, over 0.1 s of the WG walk (2000 Heun steps with touchdowns, lift-offs and, with
-    backlash, the gear impacts): round-off only (1e-14 rad measured; 1e-11 rad and
-    1e-6 N leave room for its growth, and are a million times below any effect shown)."""
+    """CompiledPlanarHexapod (hexapod.fast: the benchmark's real-time walk) against
+    PlanarHexapod.step, the printed path, over 0.1 s of the WG walk (2000 Heun steps with
+    touchdowns, lift-offs and, with backlash, the gear impacts): round-off only (1e-14 rad
+    measured; 1e-11 rad and 1e-6 N leave room for its growth, and are a million times
+    below any effect shown)."""
+    from dynval.handrolled.hexapod.fast.robot import CompiledPlanarHexapod
     from dynval.handrolled.hexapod.robot import simulate
 
     q = p.with_(transmission=transmission, ground=ground)
-    fast = simulate(q, 0.1, fast=True, record_every=10)
+    fast = simulate(q, 0.1, record_every=10, robot_class=CompiledPlanarHexapod)
     printed = simulate(q, 0.1, record_every=10)
     assert np.max(np.abs(fast["q"] - printed["q"])) < 1e-11
     assert np.max(np.abs(fast["qd"] - printed["qd"])) < 1e-8

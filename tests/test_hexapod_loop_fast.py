@@ -1,4 +1,4 @@
-"""The hexapod's compiled comparison loop (HexapodLoop fast=True: hexapod.fastloop, and
+"""The hexapod's compiled comparison loop (HexapodLoop fast=True: hexapod.fast.loop, and
 comparisons/hexapod/compiled.py for the engines, with the shared ground or their own)
 against its Python path (fast=False): the plan's references, and whole traces of the
 scenarios with every shared law in play (ideal, flexible and backlash drives, the
@@ -11,7 +11,8 @@ import pytest
 from dynval.comparisons.hexapod.loop import HexapodLoop, make_plant, planned_start
 from dynval.comparisons.hexapod.scenarios import SCENARIOS, scenario_params
 from dynval.comparisons.ladder import harness
-from dynval.handrolled.hexapod import fastloop, planning
+from dynval.handrolled.hexapod import planning
+from dynval.handrolled.hexapod.fast import loop as fastloop
 from dynval.robots import ROOT
 from dynval.robots.hexapod.params import PARAMS
 

@@ -1,8 +1,9 @@
-"""The layers' import contracts (pyproject.toml, [tool.importlinter]): the hand-rolled
-models import no engine, the engines no model, results and reports nothing above them, and
-the run layer and the ladder framework no robot. Checked with import-linter on dynval's
-source laid out as the wheel installs it (the layers inside ``dynval/``), since the
-development tree maps them there from the repository root."""
+"""The layers' import contracts (pyproject.toml, [tool.importlinter]): the hand-rolled models
+import no engine, the engines no model, results and reports nothing above them, and the
+run layer and the ladder framework no robot, a readable model no compiled copy of itself.
+Checked with import-linter on dynval's source laid out as the wheel installs it (the
+layers inside ``dynval/``), since the development tree maps them there from the repository
+root."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def test_the_layers_keep_their_import_contracts(tmp_path):
     _layout.copy_as_installed(tmp_path)
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "5 kept, 0 broken" in done.stdout
+    assert "6 kept, 0 broken" in done.stdout
 
 
 def test_a_model_that_imports_an_engine_breaks_its_contract(tmp_path):
@@ -37,3 +38,13 @@ def test_a_model_that_imports_an_engine_breaks_its_contract(tmp_path):
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode != 0
     assert "dynval.handrolled.so3 -> dynval.engines.mujoco_engine" in done.stdout
+
+
+def test_a_readable_model_that_imports_its_compiled_copy_breaks_its_contract(tmp_path):
+    _layout.copy_as_installed(tmp_path)
+    robot = tmp_path / "dynval" / "handrolled" / "hexapod" / "robot.py"
+    robot.write_text(robot.read_text()
+                     + "\nimport dynval.handrolled.hexapod.fast.model  # noqa\n")
+    done = _lint(tmp_path, PYPROJECT)
+    assert done.returncode != 0
+    assert "dynval.handrolled.hexapod.robot -> dynval.handrolled.hexapod.fast" in done.stdout

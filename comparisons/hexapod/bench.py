@@ -40,15 +40,16 @@ def walk(duration: float = 1.0) -> dict[str, float]:
     """Wall seconds per simulated second of the hand-rolled model's own WG beta = 50 % walk
     (PlanarHexapod: Heun at f_sr = 20 kHz, the FO controller at 2 kHz, non-linear ground,
     recording at 1 kHz), compiled step and printed (interpreted) step."""
-    from dynval.handrolled.hexapod.robot import simulate
+    from dynval.handrolled.hexapod.fast.robot import CompiledPlanarHexapod
+    from dynval.handrolled.hexapod.robot import PlanarHexapod, simulate
     from dynval.robots.hexapod.params import PARAMS as HEX
 
     p = HEX.with_(gait="WG", beta=0.5)
-    simulate(p, 0.01, fast=True)  # compile (cached on disk after the first run)
+    simulate(p, 0.01, robot_class=CompiledPlanarHexapod)  # compile (cached on disk)
     out = {}
-    for name, fast in (("compiled", True), ("printed", False)):
+    for name, robot in (("compiled", CompiledPlanarHexapod), ("printed", PlanarHexapod)):
         t0 = time.perf_counter()
-        simulate(p, duration, fast=fast)
+        simulate(p, duration, robot_class=robot)
         out[name] = (time.perf_counter() - t0) / duration
     return out
 

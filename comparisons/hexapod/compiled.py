@@ -1,5 +1,5 @@
 """The hexapod's engine comparison loops as compiled loops over many steps: the shared
-laws of dynval.handrolled.hexapod.fastloop (ground with the touchdown points, body
+laws of dynval.handrolled.hexapod.fast.loop (ground with the touchdown points, body
 springs, plan, FO controller, saturation, drives) evaluated from the engine's joints and
 feet, the slide forces, link torques and foot forces applied and the engine stepped,
 without returning to Python. With the engine's own contact (native), no foot force is
@@ -22,7 +22,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.engines import mujoco_compiled, pybullet_compiled
-from dynval.handrolled.hexapod.fastloop import Laws, LoopState, after_step
+from dynval.handrolled.hexapod.fast.loop import Laws, LoopState, after_step
 
 
 @njit(cache=True)

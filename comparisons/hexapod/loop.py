@@ -14,7 +14,7 @@ legs on hip and knee hinges), whose own integrators are that same scheme. State 
 paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12, ...].
 
 Speed: the shared laws written here in Python are the printed path (HexapodLoop(fast=False));
-by default their compiled copies (dynval.handrolled.hexapod.fastloop) run the loop, over
+by default their compiled copies (dynval.handrolled.hexapod.fast.loop) run the loop, over
 many steps in one call for the hand-rolled plant, MuJoCo and PyBullet, with the shared
 ground or the engine's own (comparisons/hexapod/compiled.py), one call a step beside a
 plant stepped from Python; tests/test_hexapod_loop_fast.py holds the two paths' traces
@@ -30,8 +30,9 @@ import numpy as np
 
 from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hexapod import body, fastloop, lagrange, planning, transmission
+from dynval.handrolled.hexapod import body, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
+from dynval.handrolled.hexapod.fast import loop as fastloop
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
 from dynval.robots.hexapod.params import HexapodParams, leg_names
@@ -53,7 +54,7 @@ class PlantState:
 
 class HandrolledPlant:
     """PlanarHexapod behind the plant interface (forces held over each step). ``fast``:
-    the step and the feet by hexapod.fast's compiled copies of PlanarHexapod.step_held and
+    the step and the feet by hexapod.fast.model's compiled copies of PlanarHexapod.step_held and
     .feet (the default; tests hold them to the printed path at round-off)."""
 
     name = "handrolled"
@@ -63,7 +64,7 @@ class HandrolledPlant:
         self.model = PlanarHexapod(p)
         self.fast = fast
         if fast:
-            from dynval.handrolled.hexapod import fast as compiled
+            from dynval.handrolled.hexapod.fast import model as compiled
 
             self._compiled = compiled
             self._c = compiled.constants(p)[0]
@@ -344,7 +345,7 @@ class HexapodLoop:
     """Controller + drive + body springs + ground + plant (module docstring).
 
     ``fast`` (the default): the shared laws by their compiled copies
-    (dynval.handrolled.hexapod.fastloop), evaluated in one call per step from the plant's
+    (dynval.handrolled.hexapod.fast.loop), evaluated in one call per step from the plant's
     state, and the whole loop compiled over many steps (:meth:`advance_many`) with the
     hand-rolled plant and with MuJoCo and PyBullet where their libraries are at hand;
     tests hold it to the Python path (``fast=False``) at round-off, the Grunwald-Letnikov
@@ -500,7 +501,7 @@ def _joint_rows(J: np.ndarray, F: np.ndarray) -> np.ndarray:
 
 class _FastLoop:
     """The loop's state as arrays changed in place by the compiled laws
-    (dynval.handrolled.hexapod.fastloop), their constants packed once, and the route
+    (dynval.handrolled.hexapod.fast.loop), their constants packed once, and the route
     each plant takes: the hand-rolled plant's (fast.held_step), MuJoCo's and PyBullet's
     (the engine's C library at hand, and with MuJoCo's own contact its contact list:
     comparisons/hexapod/compiled.py) whole loop compiled over many steps, any other plant

@@ -160,20 +160,21 @@ def judged(df: pd.DataFrame, settle: float, shortened: bool = False) -> pd.DataF
 
 def heun_run(p: HexapodParams, sc: Scenario, until: float | None = None, **changes
              ) -> pd.DataFrame:
-    """The paper's own integration of a scenario: PlanarHexapod.step, Heun's RK2 with the
+    """The paper's own integration of a scenario: PlanarHexapod.step (compiled,
+    fast.robot.CompiledPlanarHexapod), Heun's RK2 with the
     ground (11)-(12), the body springs (10) and the drives (7)-(9) inside both stages (the
     controller's torques held between its samples at f_sc, Fig. 3's force loop from the
     ground forces at the sample), from the same loaded stance, settling cycles and judged
     cycle as :func:`run_one`; a trace of the body, every foot and leg 1's joints at
     1 kHz (the signals the error budget and the requirements read)."""
     from dynval.handrolled.hexapod.control import FractionalPD
-    from dynval.handrolled.hexapod.robot import PlanarHexapod
+    from dynval.handrolled.hexapod.fast.robot import CompiledPlanarHexapod
     from dynval.handrolled.hexapod.transmission import link_torque, saturate
     from dynval.robots.hexapod.params import leg_names
 
     p = scenario_params(p, sc).with_(**changes) if changes else scenario_params(p, sc)
     stance = loaded_start(p)
-    r = PlanarHexapod(p, fast=True)
+    r = CompiledPlanarHexapod(p)
     r.q, r.qd = stance.start()
     r.th_m, r.th_T = stance.th_m.copy(), stance.th_T.copy()
     r.th_m_dot, r.th_T_dot = r.qd[2 * r.k:].copy(), r.qd[2 * r.k:].copy()

@@ -26,12 +26,10 @@ class PlanarHexapod:
     name = "handrolled"
 
     def __init__(self, p: HexapodParams, body_form: str = "corrected",
-                 plan_form: str = "corrected", fast: bool = False) -> None:
-        """``fast``: :meth:`step` by the compiled copy of its equations (hexapod.fast,
-        held to this printed path at round-off by the tests) and :meth:`reference_angles`
-        by fastloop.joint_references (the same numbers, bit for bit)."""
+                 plan_form: str = "corrected") -> None:
+        """The printed path; fast.robot.CompiledPlanarHexapod steps the same equations
+        compiled."""
         self.p = p
-        self.fast = fast
         self.k, self.n = p.n_seg, p.n
         self.nq = 2 * self.k + 2 * self.n
         self.lm = lagrange.LegMass.of(p)
@@ -50,16 +48,6 @@ class PlanarHexapod:
         self.th_T_dot = np.zeros(2 * self.n)
         self.eta_0 = np.full((self.n, 2), np.nan)  # touchdown points, NaN in flight
         self.impacts = 0
-        if fast:
-            from dynval.handrolled.hexapod import fast as compiled
-
-            self._compiled = compiled
-            self._const = compiled.constants(p, body_form)
-            self._codes = (compiled.LEVEL[p.transmission], compiled.GROUND[p.ground])
-            from dynval.handrolled.hexapod import fastloop
-
-            self._joint_references = fastloop.joint_references
-            self._plan = fastloop.plan_constants(p, plan_form)
 
     # ---- the rigid-body terms, assembled from eq. (6) leg by leg ----
     def H(self, q: np.ndarray) -> np.ndarray:
@@ -144,9 +132,6 @@ class PlanarHexapod:
     def step(self, tau_C: np.ndarray) -> None:
         """One Heun (RK2) step of dt = 1 / f_sr with the demanded torques tau_C held, then
         the gear impacts (9b)-(9c) and the feet's touchdown/lift-off bookkeeping."""
-        if self.fast:
-            self._step_compiled(tau_C)
-            return
         tau_m = transmission.saturate(np.asarray(tau_C, float), self.p.tau_max)  # (7)
         x0 = self.state()
         k1 = self.rhs(x0, tau_m)
@@ -165,21 +150,8 @@ class PlanarHexapod:
                 self.eta_0[i] = (pos[i, 0], 0.0)
         self.t += self.dt
 
-    def _step_compiled(self, tau_C: np.ndarray, count: int = 1) -> None:
-        c, J_m, J_T, rest = self._const
-        (self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
-         hits, self.t) = self._compiled.heun_steps(
-            self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
-            np.asarray(tau_C, float), c, J_m, J_T, rest, self.n, self.k, *self._codes,
-            self.dt, self.t, count)
-        self.impacts += hits
-
     def advance(self, tau_C: np.ndarray, count: int) -> None:
-        """``count`` steps of :meth:`step` with tau_C held (the compiled path takes them in
-        one call)."""
-        if self.fast:
-            self._step_compiled(tau_C, count)
-            return
+        """``count`` steps of :meth:`step` with tau_C held."""
         for _ in range(count):
             self.step(tau_C)
 
@@ -207,10 +179,6 @@ class PlanarHexapod:
     def reference_angles(self, t: float) -> np.ndarray:
         """Theta_d of every joint at t (eq. 4a-b), without the rates of (4c): what the
         controller reads."""
-        if self.fast:
-            out = np.empty(2 * self.n)
-            self._joint_references(t, *self._plan, out)
-            return out
         return np.concatenate([planning.joint_angles(t, i, self.p, self.plan_form)
                                for i in range(self.n)])
 
@@ -249,11 +217,13 @@ class PlanarHexapod:
 
 def simulate(p: HexapodParams, duration: float, force_feedback: bool = False,
              body_form: str = "corrected", plan_form: str = "corrected",
-             record_every: int = 20, fast: bool = False) -> dict[str, np.ndarray]:
+             record_every: int = 20, robot_class: type[PlanarHexapod] = PlanarHexapod
+             ) -> dict[str, np.ndarray]:
     """Walk with the planned gait under the FO controller for ``duration`` seconds from the
     planned state at t = 0; returns time, q, qd, tau_C, the ground forces and the feet, at
-    every ``record_every``-th step (``fast``: the compiled step, PlanarHexapod)."""
-    robot = PlanarHexapod(p, body_form, plan_form, fast)
+    every ``record_every``-th step (``robot_class``: the printed PlanarHexapod, or
+    fast.robot.CompiledPlanarHexapod)."""
+    robot = robot_class(p, body_form, plan_form)
     robot.reset_to_plan(0.0)
     ctrl = FractionalPD(p, force_feedback)
     steps = int(round(duration / robot.dt))

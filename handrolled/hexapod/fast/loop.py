@@ -5,14 +5,14 @@ fractional.DiscreteFilter), the saturation
 (7), the drives (7)-(9) beside the plant (SharedDrive: semi-implicit Euler, the gear
 impacts (9b)-(9c) by transmission.resolve_play), the body springs (10) and the ground
 (11)-(12) with the touchdown points (ground.Foot), evaluated from any implementation's
-state in one call, and the hand-rolled plant's whole loop over n steps (fast.held_step).
+state in one call, and the hand-rolled plant's whole loop over n steps (model.held_step).
 
 The same equations in the same order as the Python loop, which stays the printed path:
 tests/test_hexapod_loop_fast.py holds whole traces to it, bit for bit (the scalar
 functions are the C library's in both: kinematics.Psi_inv takes math's acos and atan2).
 
 The parameters travel as float arrays in a :class:`Laws` record (:func:`loop_laws`:
-fast.constants, :func:`plan_constants`, :func:`controller_constants`), so the compiled
+model.constants, :func:`plan_constants`, :func:`controller_constants`), so the compiled
 functions are cached once for every parameter set; the loop's state travels as one
 :class:`LoopState` record of arrays changed in place (:func:`loop_arrays`). The
 Grunwald-Letnikov form of the controller (p.fo_form = "gl", fractional.GrunwaldLetnikov:
@@ -28,7 +28,8 @@ from typing import NamedTuple
 import numpy as np
 
 from dynval._numba_cache import njit
-from dynval.handrolled.hexapod import fast, planning, transmission
+from dynval.handrolled.hexapod import planning, transmission
+from dynval.handrolled.hexapod.fast import model
 from dynval.handrolled.hexapod.fractional import K_derivative, gl_weights, pade_coefficients
 from dynval.robots.hexapod.params import HexapodParams, station_x
 
@@ -255,7 +256,7 @@ def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: np.nd
             continue
         if math.isnan(eta0[i, 0]):
             eta0[i, 0], eta0[i, 1] = feet[i, 0], 0.0
-        F[i] = fast._ground(feet[i], feet_v[i], eta0[i], c, ground)
+        F[i] = model._ground(feet[i], feet_v[i], eta0[i], c, ground)
 
 
 class LoopState(NamedTuple):
@@ -294,7 +295,7 @@ def loop_arrays(q: np.ndarray, qd: np.ndarray, feet: np.ndarray, feet_v: np.ndar
 
 
 class Laws(NamedTuple):
-    """The constants of the shared laws: fast.constants' c, J_m, J_T, rest; the segments
+    """The constants of the shared laws: model.constants' c, J_m, J_T, rest; the segments
     k; the drive's and the ground's codes (fast.LEVEL, fast.GROUND); the plant's step dt
     and the steps per controller sample (f_sr / f_sc); the plan's constants
     (:func:`plan_constants`), the controller (:class:`Controller`); and whether the
@@ -317,14 +318,14 @@ class Laws(NamedTuple):
 def loop_laws(p: HexapodParams, body_form: str, shared: bool) -> Laws:
     """The loop's :class:`Laws` for parameters p (the controller's histories zero, the
     Grunwald-Letnikov memory empty and without room: :func:`memory_room`)."""
-    c, J_m, J_T, rest = fast.constants(p, body_form)
+    c, J_m, J_T, rest = model.constants(p, body_form)
     K_p, a, b, K, K_c2, f = controller_constants(p)
     ctrl = Controller(K_p, a, b, K, K_c2, np.zeros(a.shape),
                       np.zeros((a.shape[0], b.shape[1] - 1)), f, np.zeros(a.shape[0]),
                       p.fo_form == "gl", np.zeros((a.shape[0], 0)),
                       np.zeros((a.shape[0], 0)), np.zeros(1, dtype=np.int64))
-    return Laws(c, J_m, J_T, rest, p.n_seg, fast.LEVEL[p.transmission],
-                fast.GROUND[p.ground], 1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)),
+    return Laws(c, J_m, J_T, rest, p.n_seg, model.LEVEL[p.transmission],
+                model.GROUND[p.ground], 1.0 / p.f_sr, int(round(p.f_sr / p.f_sc)),
                 plan_constants(p), ctrl, bool(shared))
 
 
@@ -340,7 +341,7 @@ def inputs(state: LoopState, laws: Laws, steps: int, t: float) -> None:
     c, _, _, rest, k, level, ground, _, ratio, plan, ctrl, shared = laws
     if shared:
         feet_forces(feet, feet_v, eta0, c, ground, F_feet)
-    F_seg[:, :] = fast.body_forces(q, qd, c, rest, k)
+    F_seg[:, :] = model.body_forces(q, qd, c, rest, k)
     th = q[2 * k:]
     if steps % ratio == 0:  # controller sample, held until the next one
         joint_references(t, plan[0], plan[1], plan[2], Th_d)
@@ -401,17 +402,17 @@ def drive_step(tau_m: np.ndarray, th: np.ndarray, th_m: np.ndarray, th_m_dot: np
 def handrolled_steps(state: LoopState, laws: Laws, n: int, steps: int, t: float,
                      count: int) -> tuple[float, int]:
     """``count`` steps of HexapodLoop.advance with the hand-rolled plant (n legs): the
-    plant's step under the held inputs (fast.held_step, time t += dt), its feet, then
+    plant's step under the held inputs (model.held_step, time t += dt), its feet, then
     :func:`after_step`. Returns (t, impacts)."""
     q, qd, F_feet, F_seg, tau_link = state.q, state.qd, state.F_feet, state.F_seg, \
         state.tau_link
     c, k, dt = laws.c, laws.k, laws.dt
     hits = 0
     for _ in range(count):
-        q_new, qd_new = fast.held_step(q, qd, F_seg, tau_link, F_feet, c, n, k, dt)
+        q_new, qd_new = model.held_step(q, qd, F_seg, tau_link, F_feet, c, n, k, dt)
         t += dt
         steps += 1
-        feet_new, feet_v_new = fast.feet(q_new, qd_new, c, n, k)
+        feet_new, feet_v_new = model.feet(q_new, qd_new, c, n, k)
         hits += after_step(state, laws, q_new, qd_new, feet_new, feet_v_new, steps, t)
     return t, hits
 
@@ -421,7 +422,7 @@ def signal_values(state: LoopState, laws: Laws, n: int, impacts: float, t: float
                   ) -> np.ndarray:
     """HexapodLoop.signals' values in its order (HexapodLoop.signal_names): the mean hip
     (com), the segments, the joints and feet, the gear impacts, leg 1's torque split of
-    eq. (6) (fast.torque_terms, the acceleration as the rate difference over the last
+    eq. (6) (model.torque_terms, the acceleration as the rate difference over the last
     step) with its drive, and leg 1's planned foot (leg_plan)."""
     q, qd, qd_prev, feet, feet_v, _, F_feet, F_seg, Th_d, _, tau_m, tau_link, th_m, _, \
         th_T, _ = state
@@ -451,7 +452,7 @@ def signal_values(state: LoopState, laws: Laws, n: int, impacts: float, t: float
     o += 1
     idx = np.array([0, 1, 2 * k, 2 * k + 1])
     qdd = (qd[idx] - qd_prev[idx]) / dt
-    I, CC, G = fast.torque_terms(q[idx], qd[idx], qdd, c)
+    I, CC, G = model.torque_terms(q[idx], qd[idx], qdd, c)
     for j in range(2):
         out[o], out[o + 1], out[o + 2], out[o + 3] = qdd[2 + j], tau_m[j], th_m[j], th_T[j]
         out[o + 4], out[o + 5], out[o + 6] = I[2 + j], CC[2 + j], G[2 + j]
