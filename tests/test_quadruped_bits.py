@@ -1,7 +1,9 @@
 """The printed quadruped path's shortcuts give its floats bit for bit: the pinned-feet
 system assembled compiled (reduced.pinned_system, numba's @ calling the BLAS routines
-numpy's does) against its printed assembly, and round trips that share plans and the
-four-leg splits' common prefix (roundtrip.Plans, round_trips) against separate runs."""
+numpy's does) against its printed assembly, the plan with all legs (and several lateral
+motions) in one pass (gait.plans_at) against one leg at a time, and round trips that
+share plans and the four-leg splits' common prefix (roundtrip.Plans, round_trips)
+against separate runs."""
 
 from dataclasses import fields
 
@@ -9,7 +11,7 @@ import numpy as np
 
 from dynval.handrolled import so3
 from dynval.handrolled.quadruped import reduced, terms
-from dynval.handrolled.quadruped.gait import WALK
+from dynval.handrolled.quadruped.gait import TROT, WALK, foot_world, plan, plans_at, sway
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.rnea import inverse_dynamics
 from dynval.handrolled.quadruped.robot import build_model
@@ -71,3 +73,53 @@ def test_splits_share_their_common_prefix_bit_for_bit():
             assert _same(getattr(alone, f.name), getattr(r, f.name)), (split, f.name)
     a, b = trips["side-wise"], trips["paper"]
     assert _same(a.theta[:25], b.theta[:25]) and not np.array_equal(a.theta, b.theta)
+
+
+def _leg_by_leg(t, gait, lateral=None):
+    """gait.plan one leg at a time with scalar arithmetic (theta, thetad, thetadd)."""
+    y, yd, ydd = sway(gait, t) if lateral is None else lateral
+    p_B, v_B, a_B = (np.array([gait.speed * t, y, HEIGHT]), np.array([gait.speed, yd, 0.0]),
+                     np.array([0.0, ydd, 0.0]))
+    l2, l3 = MODEL.a[2], MODEL.a[3]
+    R0 = MODEL.R_B0.T
+    out = np.zeros((3, 4, 3))
+    for k, leg in enumerate(LEGS):
+        nominal = np.array([MODEL.p_B0[k, 0], np.sign(MODEL.p_B0[k, 1]) * gait.track, 0.0])
+        p, v, a = foot_world(gait, leg, t, nominal)
+        x, y0, z = R0 @ (p - p_B - MODEL.p_B0[k])
+        t1 = np.arctan2(z, x)
+        u, w = np.hypot(x, z), y0
+        t3 = -np.arccos((u * u + w * w - l2 * l2 - l3 * l3) / (2.0 * l2 * l3))
+        t2 = np.arctan2(w, u) - np.arctan2(l3 * np.sin(t3), l2 + l3 * np.cos(t3))
+        xd, yd0, zd = R0 @ (v - v_B)
+        xdd, ydd0, zdd = R0 @ (a - a_B)
+        r2 = x * x + z * z
+        r = np.sqrt(r2)
+        t1d = (x * zd - z * xd) / r2
+        t1dd = (x * zdd - z * xdd) / r2 - 2.0 * (x * xd + z * zd) * (x * zd - z * xd) / r2**2
+        ud = (x * xd + z * zd) / r
+        udd = (xd * xd + zd * zd + x * xdd + z * zdd) / r - ud * ud / r
+        s23, c23 = np.sin(t2 + t3), np.cos(t2 + t3)
+        J = np.array([[-w, -l3 * s23], [r, l3 * c23]])
+        t23 = np.linalg.solve(J, [ud, yd0])
+        s = t23.sum()
+        Jd = np.array([[-yd0, -l3 * c23 * s], [ud, -l3 * s23 * s]])
+        t23dd = np.linalg.solve(J, np.array([udd, ydd0]) - Jd @ t23)
+        out[:, k] = [t1, t2, t3], [t1d, *t23], [t1dd, *t23dd]
+    return out
+
+
+def test_the_plan_of_all_legs_at_once_is_leg_by_leg():
+    for gait in (WALK, TROT):
+        for t in np.linspace(0.0, gait.period, 97):
+            s = plan(MODEL, gait, float(t), HEIGHT)
+            ref = _leg_by_leg(float(t), gait)
+            assert _same(s.theta, ref[0]) and _same(s.thetad, ref[1])
+            assert _same(s.thetadd, ref[2])
+    lateral = [(0.004, -0.03, 0.0), (0.004, -0.03, 1.0)]
+    for t in np.linspace(0.0, TROT.period, 31):
+        for s, lat in zip(plans_at(MODEL, TROT, float(t), HEIGHT, lateral), lateral,
+                          strict=True):
+            ref = _leg_by_leg(float(t), TROT, lat)
+            assert _same(s.theta, ref[0]) and _same(s.thetad, ref[1])
+            assert _same(s.thetadd, ref[2])
