@@ -1,11 +1,11 @@
-"""The hopper's closed loop with the shared contact law, compiled chunk by chunk: the steps
-of ``HopperLoop.advance`` (comparisons/hopper/loop.py) for a number of steps without
-returning to Python.  What follows an observation (:func:`update_inputs`: the contact law
-(24)-(25), the controller sampled every ``control_every`` steps, the leg spring) calls the
-very functions the Python path calls (contact.py, control.raibert_step), compiled from
-their source, so the floats are the same (tests/test_hopper_fast_paths.py); it is shared
-by the hand-rolled chunk (:func:`run_chunk`) and the engines' (comparisons/hopper/
-compiled.py).
+"""The hopper's closed loop, compiled chunk by chunk: the steps of ``HopperLoop.advance``
+(comparisons/hopper/loop.py) for a number of steps without returning to Python.  What
+follows an observation (:func:`update_inputs`: the contact law (24)-(25), or an engine's
+own contact force (:func:`after_native_step`), then the controller sampled every
+``control_every`` steps and the leg spring) calls the very functions the Python path
+calls (contact.py, control.raibert_step), compiled from their source, so the floats are
+the same (tests/test_hopper_fast_paths.py); it is shared by the hand-rolled chunk
+(:func:`run_chunk`) and the engines' (comparisons/hopper/compiled.py).
 """
 
 from __future__ import annotations
@@ -114,7 +114,15 @@ def update_inputs(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control
     (14 floats, PlantState's order)."""
     F_n = contact.normal_force(obs[11], obs[13], p)  # eq. (24)
     F_x = contact.friction_force(F_n, obs[12], p)  # eq. (25)
-    touching = obs[11] < p.x_1
+    return update_controls(s, t, obs, F_x, F_n, obs[11] < p.x_1, p, c)
+
+
+@njit(cache=True)
+def update_controls(s: LoopState, t: float, obs: np.ndarray, F_x: float, F_n: float,
+                    touching: bool, p: Laws, c: Control) -> LoopState:
+    """What HopperLoop._update_inputs does with the foot's ground force (F_x, F_n) and
+    whether the foot touches: the least normal force in contact, the controller sampled
+    every ``c.every`` steps, the leg spring."""
     F_min = min(s.F_min, F_n) if touching else s.F_min
     state, tau_hip, u = s.controller, s.tau_hip, s.u
     if s.steps % c.every == 0:  # controller sampling
@@ -127,12 +135,27 @@ def update_inputs(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control
     return LoopState(s.steps, tau_hip, u, F_leg, F_x, F_n, F_min, state)
 
 
+@njit(cache=True, inline="always")
+def _counted(s: LoopState) -> LoopState:
+    """``s`` with one more step taken."""
+    return LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n, s.F_min,
+                     s.controller)
+
+
 @njit(cache=True)
 def after_step(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control) -> LoopState:
     """What HopperLoop.advance does after the plant's step: the step counted, then
     :func:`update_inputs` from the new observation."""
-    return update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
-                                   s.F_min, s.controller), t, obs, p, c)
+    return update_inputs(_counted(s), t, obs, p, c)
+
+
+@njit(cache=True)
+def after_native_step(s: LoopState, t: float, obs: np.ndarray, F_x: float, F_n: float,
+                      p: Laws, c: Control) -> LoopState:
+    """:func:`after_step` with an engine's own contact: its force on the foot (F_x, F_n),
+    the foot in contact while the ground pushes (F_n > 0), as HopperLoop._update_inputs
+    reads them."""
+    return update_controls(_counted(s), t, obs, F_x, F_n, F_n > 0.0, p, c)
 
 
 @njit(cache=True)
