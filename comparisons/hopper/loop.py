@@ -25,6 +25,7 @@ from dynval.robots.hopper.params import HopperParams
 JOINT_NAMES = ["hip", "leg"]
 ORIGIN = np.zeros(3)
 _LEG, _FOOT = ("leg",), ORIGIN.reshape(1, 3)  # the foot: the leg link's origin
+_NO_SAMPLES = np.empty((0, fastloop.SAMPLE))
 
 
 class PlantState(NamedTuple):  # immutable, and made in a fraction of a frozen dataclass's time
@@ -261,6 +262,23 @@ class HopperLoop:
             for _ in range(n):
                 self.advance()
             return
+        self._chunk(compiled, n, 1, _NO_SAMPLES)
+
+    def record_many(self, samples: int, every: int) -> np.ndarray | None:
+        """``samples`` times ``every`` steps as one compiled chunk of the hand-rolled
+        plant, the sample after each ``every`` a row: the time, then :meth:`signals`' values
+        in its order (harness.ClosedLoop); None where the loop does not run as the
+        hand-rolled plant's chunks."""
+        compiled = self._compiled()
+        if compiled is None or compiled[2] is not None:
+            return None
+        rows = np.empty((samples, fastloop.SAMPLE))
+        self._chunk(compiled, samples * every, every, rows)
+        return rows
+
+    def _chunk(self, compiled: tuple, n: int, every: int, rows: np.ndarray) -> None:
+        """:meth:`advance_many`'s compiled chunk of n steps (the hand-rolled plant's
+        recording its samples into ``rows``, see fastloop.run_chunk)."""
         laws, control, engine = compiled
         plant = self.plant
         s = (self.steps, float(self.tau_hip), float(self.u), float(self.F_leg),
@@ -270,7 +288,7 @@ class HopperLoop:
             m = plant.model
             s, t, m.q, m.qd, *foot = fastloop.run_chunk(
                 s, self.t, m.q, m.qd, m.terms._args, m.Vd_base, self.p.dt,
-                0.0 if m.form == "printed" else 1.0, laws, control, n)
+                0.0 if m.form == "printed" else 1.0, laws, control, n, every, rows)
             m._foot, m.time = tuple(foot), t
             self.s = plant.observe()
         else:
