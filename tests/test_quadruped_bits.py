@@ -1,21 +1,23 @@
 """The printed quadruped path's shortcuts give its floats bit for bit: the pinned-feet
 system assembled compiled (reduced.pinned_system, numba's @ calling the BLAS routines
-numpy's does) against its printed assembly, the plan with all legs (and several lateral
-motions) in one pass (gait.plans_at) against one leg at a time, and round trips that
-share plans and the four-leg splits' common prefix (roundtrip.Plans, round_trips)
-against separate runs."""
+numpy's does) against its printed assembly, section 4's ground forces with their matrix
+assembled compiled (grf.solve_grf) against the printed sums, the plan with all legs (and
+several lateral motions) in one pass (gait.plans_at) against one leg at a time, and
+round trips that share plans and the four-leg splits' common prefix (roundtrip.Plans,
+round_trips) against separate runs."""
 
 from dataclasses import fields
 
 import numpy as np
 
 from dynval.handrolled import so3
-from dynval.handrolled.quadruped import reduced, terms
+from dynval.handrolled.quadruped import grf, reduced, terms
 from dynval.handrolled.quadruped.gait import TROT, WALK, foot_world, plan, plans_at, sway
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.rnea import inverse_dynamics
 from dynval.handrolled.quadruped.robot import build_model
 from dynval.handrolled.quadruped.roundtrip import round_trip, round_trips
+from dynval.handrolled.vec3 import cross
 from dynval.robots.quadruped.params import LEGS, PARAMS
 
 MODEL = build_model()
@@ -123,3 +125,37 @@ def test_the_plan_of_all_legs_at_once_is_leg_by_leg():
             ref = _leg_by_leg(float(t), TROT, lat)
             assert _same(s.theta, ref[0]) and _same(s.thetad, ref[1])
             assert _same(s.thetadd, ref[2])
+
+
+def _printed_grf(stance, p_B4, f_b, n_b, split):
+    """grf.solve_grf with its sums written out pattern by pattern, leg by leg."""
+    F = np.zeros((4, 3))
+    c = np.mean([p_B4[LEGS.index(leg)] for leg in stance], axis=0)
+    w = np.concatenate([f_b, n_b - np.array(cross(c, f_b))])
+    pats = grf._patterns(stance, split)
+    A = np.zeros((6, len(pats)))
+    for k, pat in enumerate(pats):
+        for leg, e in pat.items():
+            A[:3, k] += e
+            A[3:, k] += cross(p_B4[LEGS.index(leg)] - c, e)
+    x = np.linalg.lstsq(A, w, rcond=None)[0]
+    for k, pat in enumerate(pats):
+        for leg, e in pat.items():
+            F[LEGS.index(leg)] += x[k] * e
+    return F, w - A @ x, A
+
+
+def test_ground_forces_are_the_printed_sums():
+    rng = np.random.default_rng(8)
+    stances = [("LF", "RB"), ("RF", "LB"), ("LF", "RF", "RB"), ("LF", "LB", "RB"), tuple(LEGS)]
+    for k in range(300):
+        stance, split = stances[k % len(stances)], grf.SPLITS[k % 3]
+        p_B4 = rng.normal(scale=0.2, size=(4, 3))
+        f_b, n_b = rng.normal(scale=100.0, size=3), rng.normal(scale=10.0, size=3)
+        F, residual, A = _printed_grf(stance, p_B4, f_b, n_b, split)
+        F_c, residual_c = grf.solve_grf(stance, p_B4, f_b, n_b, split)
+        assert _same(F, F_c) and _same(residual, residual_c)
+        A_c, _ = grf.assumption_matrix(stance, p_B4,
+                                       np.mean([p_B4[LEGS.index(leg)] for leg in stance],
+                                               axis=0), split)
+        assert _same(A, A_c)
