@@ -56,8 +56,11 @@ def test_compiled_pinned_system_is_the_printed_assembly():
         theta, nu, tau = rng.normal(size=12), rng.normal(size=18), rng.normal(size=(4, 3))
         stance = stances[k % len(stances)]
         K, rhs = _printed_system(R, theta, nu, tau, stance)
-        K_c, rhs_c = reduced.pinned_system(MODEL.packed, R, theta, nu, tau.ravel(), G,
-                                           reduced._leg_indices(stance))
+        f_b, n_b, tau_h, _, _, a_4B = inverse_dynamics(MODEL, R, nu[:6], np.zeros(6),
+                                                       theta, nu[6:], np.zeros((4, 3)), G)
+        K_c, rhs_c = reduced.pinned_system(MODEL.packed, terms.mass_matrix(MODEL, R, theta),
+                                           (f_b, n_b, tau_h, a_4B), R.T @ G, theta,
+                                           tau.ravel(), reduced._leg_indices(stance))
         assert _same(K, K_c) and _same(rhs, rhs_c)
         x = np.linalg.solve(K, rhs)
         nudot, F = reduced.constrained_forward_dynamics(MODEL, R, theta, nu, tau, G, stance)

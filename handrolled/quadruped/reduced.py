@@ -17,8 +17,9 @@ from scipy.optimize import brentq
 
 from dynval._numba_cache import njit
 from dynval.handrolled import ModelInputError
-from dynval.handrolled.quadruped import fast, kinematics, rnea, terms
+from dynval.handrolled.quadruped import fast, kinematics, terms
 from dynval.handrolled.quadruped.dh import link_origin, link_rotation
+from dynval.handrolled.quadruped.rnea import inverse_dynamics
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.handrolled.so3 import exp_axis_angle, skew
 from dynval.handrolled.vec3 import cross
@@ -46,11 +47,16 @@ def constrained_forward_dynamics(model: QuadrupedModel, R_WB: np.ndarray, theta:
                                  stance: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """nudot and the ground forces (n_c x 3, body axes) with the stance feet pinned:
         M nudot + C + G = (0, tau) + J_c^T F,   J_c nudot + Jdot_c nu = 0,
-    the system assembled compiled (:func:`pinned_system`) and solved by numpy."""
+    the system assembled compiled from M and the RNEA's bias (:func:`pinned_system`)."""
+    M = terms.mass_matrix(model, R_WB, theta)
+    f_b, n_b, tau_h, _, _, a_4B = inverse_dynamics(model, R_WB, nu[:6], np.zeros(6),
+                                                   np.reshape(theta, (4, 3)),
+                                                   np.reshape(nu[6:], (4, 3)),
+                                                   np.zeros((4, 3)), g_W)
     f = np.ascontiguousarray
-    K, rhs = pinned_system(model.packed, f(R_WB, dtype=float), f(np.ravel(theta), dtype=float),
-                           f(nu, dtype=float), f(np.ravel(tau), dtype=float),
-                           f(g_W, dtype=float), _leg_indices(tuple(stance)))
+    K, rhs = pinned_system(model.packed, M, (f_b, n_b, tau_h, a_4B), R_WB.T @ g_W,
+                           f(np.ravel(theta), dtype=float), f(np.ravel(tau), dtype=float),
+                           _leg_indices(tuple(stance)))
     x = np.linalg.solve(K, rhs)
     return x[:18], x[18:].reshape(-1, 3)
 
@@ -86,20 +92,17 @@ def _jacobian_rows(alpha, a, R_B0, p_B0, leg, theta, J):
 
 
 @njit(cache=True)
-def pinned_system(P, R_WB, theta, nu, tau, g_W, legs):
+def pinned_system(P, M, bias, g_B, theta, tau, legs):
     """constrained_forward_dynamics' linear system K x = rhs, x = (nudot, F):
-        K = [[M, -J_c^T], [J_c, 0]],  rhs = ((0, tau) - h, -bias),
-    with h = C + G by the RNEA (legs' joint rates, no accelerations), M by rnea's
-    Walker-Orin loop, J_c by :func:`_jacobian_rows` and bias the supporting feet's
-    accelerations at nudot = 0 without gravity.  P: QuadrupedModel.packed; legs: the
-    supporting legs' indices in LEGS, in the support's order."""
-    arrays = fast.model_arrays(P)
-    alpha, a, R_B0, p_B0 = arrays[0], arrays[1], arrays[2], arrays[3]
+        K = [[M, -J_c^T], [J_c, 0]],  rhs = ((0, tau) - h, -a),
+    with h = (f_b, n_b, tau_h) = C + G and a_4B of the RNEA at no acceleration (``bias``:
+    the legs' joint rates and the body's twist, gravity), J_c by :func:`_jacobian_rows`
+    and a the supporting feet's accelerations a_4B with gravity g_B = R_WB^T g_W taken
+    out.  P: QuadrupedModel.packed; legs: the supporting legs' indices in LEGS, in the
+    support's order."""
+    f_b, n_b, tau_h, a_4B = bias
+    alpha, a, R_B0, p_B0 = fast.model_arrays(P)[:4]
     th = theta.reshape(4, 3)
-    M = rnea._mass_matrix(*arrays, R_WB, th, True)
-    zero = np.zeros((4, 3))
-    f_b, n_b, tau_h, _, _, a_4B = rnea._rnea(*arrays, R_WB, nu[:6].copy(), np.zeros(6), th,
-                                             nu[6:].copy().reshape(4, 3), zero, g_W, zero)
     n, nc = 18, 3 * legs.shape[0]
     K, rhs = np.zeros((n + nc, n + nc)), np.empty(n + nc)
     K[:n, :n] = M
@@ -107,7 +110,6 @@ def pinned_system(P, R_WB, theta, nu, tau, g_W, legs):
         rhs[r], rhs[3 + r] = 0.0 - f_b[r], 0.0 - n_b[r]
     for j in range(12):
         rhs[6 + j] = tau[j] - tau_h[j // 3, j % 3]
-    g_B = R_WB.T @ g_W
     J = np.empty((3, n))
     for c in range(legs.shape[0]):
         leg = legs[c]
