@@ -20,15 +20,15 @@ from dynval.robots.hopper.params import PARAMS
 
 
 def _trace(implementation: str, scenario: str, fast: bool, seconds: float,
-           form: str = "corrected", control_every: int = 1):
-    """The trace of a closed loop with the shared contact law as scenarios.run_one records
-    it (harness.run: advance_many between 1 kHz samples), by the compiled chunks
-    (``fast``) or by advance() step by step."""
+           form: str = "corrected", control_every: int = 1, contact: str = "shared"):
+    """The trace of a closed loop with the shared contact law (or the engine's own) as
+    scenarios.run_one records it (harness.run: advance_many between 1 kHz samples), by the
+    compiled chunks (``fast``) or by advance() step by step."""
     sc = SCENARIOS[scenario]
     p = scenario_params(PARAMS, sc).with_(control_every=control_every)
-    plant = make_plant(implementation, p, "shared", ROOT / "hopper", form)
+    plant = make_plant(implementation, p, contact, ROOT / "hopper", form)
     plant.reset(*initial_state(p))
-    loop = HopperLoop(plant, p, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d),
+    loop = HopperLoop(plant, p, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d),
                       sc.controlled, fast=fast)
     trace = harness.run(loop, seconds, p.dt, max(1, int(round(1e-3 / p.dt))),
                         workspace=WORKSPACE)
@@ -58,6 +58,22 @@ def test_compiled_chunks_equal_the_python_loop(implementation: str, scenario: st
     (python, a), (chunked, b) = (_trace(implementation, scenario, fast, 4.5)
                                  for fast in (False, True))
     _assert_same(python, chunked, a, b, scenario == "speed")
+
+
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+@pytest.mark.parametrize("scenario", ["height", "speed"])
+def test_native_contact_chunks_equal_the_python_loop(implementation: str,
+                                                     scenario: str) -> None:
+    """With the engine's own contact, its force read from its contact list in the chunk:
+    over the first 4.5 s, through several hops, the same floats as advance()."""
+    (python, a), (chunked, b) = (_trace(implementation, scenario, fast, 4.5,
+                                        contact="native") for fast in (False, True))
+    assert b._compiled() is not None and a._compiled() is None
+    assert python.equals(chunked)
+    assert a.controller.state == b.controller.state
+    assert (a.steps, a.F_min) == (b.steps, b.F_min)
+    assert a.controller.touchdowns >= 3
+    assert python["foot.force.normal"].max() > 0.0
 
 
 def test_compiled_chunks_follow_the_sampling_and_the_printed_bias() -> None:

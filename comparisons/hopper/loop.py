@@ -1,9 +1,9 @@
 """The hopper closed loop for each implementation: the same Raibert controller, leg
 spring and (in shared mode) the same contact law (24)-(25) read each implementation's
 state in the planar coordinates (x, z, phi, theta_1, r) of robots/hopper/FRAMES.md.
-With the shared contact law the loop runs as compiled chunks (``HopperLoop.advance_many``:
-handrolled/hopper/fastloop.py, comparisons/hopper/compiled.py), the same floats as
-``advance()`` step by step."""
+The loop runs as compiled chunks (``HopperLoop.advance_many``: handrolled/hopper/
+fastloop.py, comparisons/hopper/compiled.py, with the shared contact law or an engine's
+own), the same floats as ``advance()`` step by step."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from dynval.robots.hopper.params import HopperParams
 JOINT_NAMES = ["hip", "leg"]
 ORIGIN = np.zeros(3)
 _LEG, _FOOT = ("leg",), ORIGIN.reshape(1, 3)  # the foot: the leg link's origin
+_NO_SAMPLES = np.empty((0, fastloop.SAMPLE))
 
 
 class PlantState(NamedTuple):  # immutable, and made in a fraction of a frozen dataclass's time
@@ -170,9 +171,9 @@ class Piecewise:
 class HopperLoop:
     """Controller + leg spring + contact + plant; ``contact_mode`` is "shared" (eqs. 24-25
     evaluated here from the plant's foot state) or "native" (the engine's own).  ``fast``
-    (the default): :meth:`advance_many` runs the loop with the shared contact law as
-    compiled chunks (the hand-rolled plant's recursive terms, and the engines where their
-    compiled calls are at hand); False: ``advance()`` step by step, the Python path."""
+    (the default): :meth:`advance_many` runs the loop as compiled chunks (the hand-rolled
+    plant's recursive terms, and the engines where their compiled calls are at hand, with
+    either contact); False: ``advance()`` step by step, the Python path."""
 
     def __init__(self, plant, p: HopperParams, contact_mode: str, h_d: Piecewise,
                  x_dot_d: Piecewise, controlled: bool = True, attitude_sign: float = 1.0,
@@ -222,19 +223,20 @@ class HopperLoop:
 
     def _compiled(self) -> tuple | None:
         """(the chunks' laws, the controller's setting, the engine's chunks or None for the
-        hand-rolled plant), made once; None: step by step in Python (``fast`` off, native
-        contact, the operator terms, an engine's compiled calls not at hand, or a
-        reference that is not a Piecewise)."""
+        hand-rolled plant), made once; None: step by step in Python (``fast`` off, the
+        operator terms, an engine's compiled calls (with native contact, its contact
+        list) not at hand, or a reference that is not a Piecewise)."""
         if self._chunks is None:
             plant, p = self.plant, self.p
             refs = (self.h_d, self.x_dot_d)
-            ok = self.fast and self.contact_mode == "shared" \
-                and all(isinstance(r, Piecewise) for r in refs)
+            native = self.contact_mode == "native"
+            ok = self.fast and all(isinstance(r, Piecewise) for r in refs)
             engine = None
             if isinstance(plant, HandrolledPlant):
-                ok = ok and not plant.model.operator
-            elif ok and EngineChunks.available(plant.sim):
-                engine = EngineChunks(plant.sim, _LEG[0], p.dt)
+                ok = ok and not native and not plant.model.operator
+            elif ok and (EngineChunks.native_available(plant.sim) if native
+                         else EngineChunks.available(plant.sim)):
+                engine = EngineChunks(plant.sim, _LEG[0], p.dt, native)
             else:
                 ok = False
             c = self.controller
@@ -252,15 +254,31 @@ class HopperLoop:
         return compiled[2].points if compiled and compiled[2] else None
 
     def advance_many(self, n: int) -> None:
-        """``n`` calls of ``advance``; with the shared contact law and ``fast``, as one
-        compiled chunk (handrolled/hopper/fastloop.run_chunk, or the engine's
-        comparisons/hopper/compiled.py): the same laws and engine calls in the same order,
-        the same floats."""
+        """``n`` calls of ``advance``; with ``fast``, as one compiled chunk
+        (handrolled/hopper/fastloop.run_chunk, or the engine's comparisons/hopper/
+        compiled.py): the same laws and engine calls in the same order, the same floats."""
         compiled = self._compiled()
         if compiled is None:
             for _ in range(n):
                 self.advance()
             return
+        self._chunk(compiled, n, 1, _NO_SAMPLES)
+
+    def record_many(self, samples: int, every: int) -> np.ndarray | None:
+        """``samples`` times ``every`` steps as one compiled chunk of the hand-rolled
+        plant, the sample after each ``every`` a row: the time, then :meth:`signals`' values
+        in its order (harness.ClosedLoop); None where the loop does not run as the
+        hand-rolled plant's chunks."""
+        compiled = self._compiled()
+        if compiled is None or compiled[2] is not None:
+            return None
+        rows = np.empty((samples, fastloop.SAMPLE))
+        self._chunk(compiled, samples * every, every, rows)
+        return rows
+
+    def _chunk(self, compiled: tuple, n: int, every: int, rows: np.ndarray) -> None:
+        """:meth:`advance_many`'s compiled chunk of n steps (the hand-rolled plant's
+        recording its samples into ``rows``, see fastloop.run_chunk)."""
         laws, control, engine = compiled
         plant = self.plant
         s = (self.steps, float(self.tau_hip), float(self.u), float(self.F_leg),
@@ -270,7 +288,7 @@ class HopperLoop:
             m = plant.model
             s, t, m.q, m.qd, *foot = fastloop.run_chunk(
                 s, self.t, m.q, m.qd, m.terms._args, m.Vd_base, self.p.dt,
-                0.0 if m.form == "printed" else 1.0, laws, control, n)
+                0.0 if m.form == "printed" else 1.0, laws, control, n, every, rows)
             m._foot, m.time = tuple(foot), t
             self.s = plant.observe()
         else:

@@ -38,7 +38,12 @@ class ClosedLoop(Protocol):
     """One implementation of one scenario: plant, controllers and contact wired together.
 
     A loop may also offer ``advance_many(n)``: n steps at once (a compiled inner loop);
-    :func:`run` then calls it between two recorded samples instead of ``advance``."""
+    :func:`run` then calls it between two recorded samples instead of ``advance``.  And
+    ``record_many(samples, every)``: ``samples`` times ``every`` steps, returning the
+    sample after each ``every`` as a row (time, then the values of ``signals`` in its
+    order), or None where it cannot (then :func:`run` steps as above); where it raises,
+    the loop must be as it was, for :func:`run` to step it again and fail where it
+    fails."""
 
     implementation: str
     t: float
@@ -73,9 +78,10 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     E_0 = 0.0
     report_every = max(1, n_steps // 100)
     many = getattr(loop, "advance_many", None)
-    k = 0
+    record = getattr(loop, "record_many", None)
+    k, recorded = 0, False  # recorded: the sample at k came with a block
     while True:
-        if k % record_every == 0 or k == n_steps:
+        if not recorded and (k % record_every == 0 or k == n_steps):
             sig = loop.signals()
             if names is None:
                 names = list(sig)
@@ -83,10 +89,34 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 start = {n: sig[n] for n in workspace or {}}
                 E_0 = energy_guard.energy(sig) if energy_guard else 0.0
             values = [sig[n] for n in names]
-            _check_sample(loop, sig, names, values, limit, workspace, start, energy_guard, E_0)
+            _check_sample(loop, loop.t, sig, names, values, limit, workspace, start,
+                          energy_guard, E_0)
             rows.append([loop.t, *values])
+        recorded = False
         if k == n_steps:
             break
+        samples = (n_steps - k) // record_every if k % record_every == 0 else 0
+        if record is not None and samples > 1:
+            samples = min(samples, BLOCK)
+            t_before = loop.t
+            try:
+                block = record(samples, record_every)
+            except (EngineInstabilityError, np.linalg.LinAlgError):
+                block = None  # stepped again below, to fail where it fails
+            if block is None:
+                record = None  # step by step from here
+            else:
+                _check_block(loop, t_before, block, names, record_every, dt, limit,
+                             workspace, start, energy_guard, E_0)
+                rows.extend(block.tolist())
+                for j in range(samples):  # what the steps one sample at a time report
+                    kj = k + j * record_every
+                    if progress is not None and \
+                            (kj + record_every - 1) // report_every != (kj - 1) // report_every:
+                        progress(kj / n_steps)
+                k += samples * record_every
+                recorded = True
+                continue
         m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
         t_before = loop.t
         try:
@@ -113,32 +143,65 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     return pd.DataFrame(np.array(rows), columns=["time", *names])
 
 
-def _check_sample(loop: ClosedLoop, sig: Mapping[str, float], names: list[str],
+BLOCK = 1000  # samples a loop's record_many gives at most at once
+
+
+def _check_sample(loop: ClosedLoop, t: float, sig: Mapping[str, float], names: list[str],
                   values: list[float], limit: float, workspace: dict[str, float] | None,
                   start: dict[str, float], energy_guard: EnergyGuard | None,
                   E_0: float) -> None:
-    """Raise DivergenceError where a recorded sample is non-finite, beyond ``limit``,
+    """Raise DivergenceError where a sample recorded at t is non-finite, beyond ``limit``,
     outside the workspace or above the energy bound (see :func:`run`)."""
     for name, v in zip(names, values, strict=True):
         if not math.isfinite(v) or abs(v) > limit:
             raise DivergenceError(
                 f"{loop.implementation} diverged: signal {name} = {v:.3g} at "
-                f"t = {loop.t:.4f} s"
+                f"t = {t:.4f} s"
             )
     for name, reach in (workspace or {}).items():
         if abs(sig[name] - start[name]) > reach:
             raise DivergenceError(
                 f"{loop.implementation} left the scenario's workspace: signal {name} "
                 f"= {sig[name]:.3g} ({sig[name] - start[name]:+.3g} from its start, "
-                f"bound {reach:g}) at t = {loop.t:.4f} s")
+                f"bound {reach:g}) at t = {t:.4f} s")
     if energy_guard is not None:
         gain = energy_guard.energy(sig) - E_0
         if gain > energy_guard.bound:
             raise EnergyGainError(
                 f"{loop.implementation} gained {gain:.3g} J of mechanical energy "
-                f"(from {E_0:.4g} J) at t = {loop.t:.4f} s with no energy input, more "
+                f"(from {E_0:.4g} J) at t = {t:.4f} s with no energy input, more "
                 f"than the {energy_guard.bound:.3g} J allowed for integration error "
                 f"({energy_guard.basis})")
+
+
+def _check_block(loop: ClosedLoop, t_before: float, block: np.ndarray, names: list[str],
+                 every: int, dt: float, limit: float, workspace: dict[str, float] | None,
+                 start: dict[str, float], energy_guard: EnergyGuard | None,
+                 E_0: float) -> None:
+    """:func:`run`'s checks of a block of samples ``every`` steps apart (rows: time, then
+    ``names``' values), sample by sample as it makes them between steps: the first that
+    fails a check raises what the step's clock check or :func:`_check_sample` raises."""
+    t, values = block[:, 0], block[:, 1:]
+    ok = np.isfinite(values).all(axis=1)
+    ok[ok] = (np.abs(values[ok]) <= limit).all(axis=1)
+    for name, reach in (workspace or {}).items():
+        ok &= ~(np.abs(values[:, names.index(name)] - start[name]) > reach)
+    before = np.concatenate([[t_before], t[:-1]])
+    clock = np.abs(t - before - every * dt) <= 1e-6 * dt + 1e-9
+    for i in range(len(block)):
+        if not clock[i]:
+            raise DivergenceError(
+                f"{loop.implementation} diverged: its time went from {before[i]:.4f} s to "
+                f"{t[i]:.4f} s in {every} step(s) of {dt:g} s (the engine reset itself "
+                "after an instability)")
+        sig = None
+        if energy_guard is not None:
+            sig = dict(zip(names, values[i].tolist(), strict=True))
+            ok[i] &= not energy_guard.energy(sig) - E_0 > energy_guard.bound
+        if not ok[i]:
+            sig = sig or dict(zip(names, values[i].tolist(), strict=True))
+            _check_sample(loop, float(t[i]), sig, names, list(sig.values()), limit,
+                          workspace, start, energy_guard, E_0)
 
 
 def tidy(wide: dict[str, pd.DataFrame]) -> pd.DataFrame:

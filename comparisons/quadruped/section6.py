@@ -16,7 +16,13 @@ from dynval.handrolled.quadruped.gait import GAITS, TROT, Gait, PlannedState, pl
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
 from dynval.handrolled.quadruped.robot import QuadrupedModel, build_model
-from dynval.handrolled.quadruped.roundtrip import RoundTrip, max_percentage_error, round_trip
+from dynval.handrolled.quadruped.roundtrip import (
+    Plans,
+    RoundTrip,
+    max_percentage_error,
+    round_trip,
+    round_trips,
+)
 from dynval.robots.quadruped.params import JOINTS, LEGS, QuadrupedParams
 
 STEPS = (2e-3, 1e-3, 5e-4)  # [s]
@@ -77,20 +83,23 @@ def run_walk_splits(p: QuadrupedParams, until: float | None = None) -> dict:
                 if len(stance_legs(walk, float(t))) == 4)
     out: dict = {"horizon": horizon, "period": walk.period, "four_leg_from": four,
                  "growth": float("nan")}
+    plans = Plans(model, g_W, lambda t: plan(model, walk, t, height))  # one plan for all
+    rows: dict[str, list[dict]] = {split: [] for split in WALK_SPLITS}
+    for dt in RK4_STEPS:
+        trips = round_trips(model, walk, height, g_W, dt, horizon, WALK_SPLITS,
+                            integrator="rk4", plans=plans)
+        for split, r in trips.items():
+            rows[split].append({"gait": f"walk, {split} split", "step": dt, **_errors(r),
+                                "residual": float(np.max(np.abs(r.residual))),
+                                "roll_deg": float(np.degrees(np.max(np.abs(r.roll))))})
+        if dt == RK4_STEPS[-1] and horizon == WALK_HORIZON:
+            r = trips[WALK_SPLITS[0]]
+            err = np.max(np.abs(r.theta - r.theta_plan), axis=1)
+            fit = (r.t >= GROWTH_FROM) & (err > 0.0)
+            out["growth"] = (float(np.polyfit(r.t[fit], np.log(err[fit]), 1)[0])
+                             if fit.sum() > 10 else float("nan"))
     for split in WALK_SPLITS:
-        rows = []
-        for dt in RK4_STEPS:
-            r = round_trip(model, walk, height, g_W, dt, horizon, split=split,
-                           integrator="rk4")
-            rows.append({"gait": f"walk, {split} split", "step": dt, **_errors(r),
-                         "residual": float(np.max(np.abs(r.residual))),
-                         "roll_deg": float(np.degrees(np.max(np.abs(r.roll))))})
-            if split == WALK_SPLITS[0] and dt == RK4_STEPS[-1] and horizon == WALK_HORIZON:
-                err = np.max(np.abs(r.theta - r.theta_plan), axis=1)
-                fit = (r.t >= GROWTH_FROM) & (err > 0.0)
-                out["growth"] = (float(np.polyfit(r.t[fit], np.log(err[fit]), 1)[0])
-                                 if fit.sum() > 10 else float("nan"))
-        out[split] = _with_ratios(rows)
+        out[split] = _with_ratios(rows[split])
     lam = out["growth"]  # fitted on the whole horizon only (the ci tier's is too short)
     out["cycle_amplification"] = float(np.exp(lam * walk.period))
     out["round_off_floor_rad"] = float(np.finfo(float).eps * out["cycle_amplification"])
@@ -304,14 +313,15 @@ def run_balanced(p: QuadrupedParams, until: float | None = None,
                                                               int(until / TROT.period)))
     horizon = cycles * TROT.period
     trips = {}
+    plans = Plans(model, g_W, bt.plan)  # the RK4 runs' plan, shared by their steps
     runs = [("euler", dt) for dt in STEPS] + [("rk4", dt) for dt in RK4_STEPS]
     for k, (integrator, dt) in enumerate(runs):
         if progress is not None:
             progress(f"quadruped section 6 {BALANCED}", k / len(runs))
         r = (round_trip_euler(model, TROT, height, g_W, dt, horizon, lateral=bt.lateral)
              if integrator == "euler" else  # RK4's figures hold round-off (fasttrip.py)
-             round_trip(model, TROT, height, g_W, dt, horizon, planner=bt.plan,
-                        integrator=integrator))
+             round_trip(model, TROT, height, g_W, dt, horizon, integrator=integrator,
+                        plans=plans))
         trips.setdefault(integrator, []).append(
             {"gait": BALANCED, "step": dt, **_errors(r),
              "residual": float(np.max(np.abs(r.residual))),

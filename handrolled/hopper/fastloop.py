@@ -1,11 +1,11 @@
-"""The hopper's closed loop with the shared contact law, compiled chunk by chunk: the steps
-of ``HopperLoop.advance`` (comparisons/hopper/loop.py) for a number of steps without
-returning to Python.  What follows an observation (:func:`update_inputs`: the contact law
-(24)-(25), the controller sampled every ``control_every`` steps, the leg spring) calls the
-very functions the Python path calls (contact.py, control.raibert_step), compiled from
-their source, so the floats are the same (tests/test_hopper_fast_paths.py); it is shared
-by the hand-rolled chunk (:func:`run_chunk`) and the engines' (comparisons/hopper/
-compiled.py).
+"""The hopper's closed loop, compiled chunk by chunk: the steps of ``HopperLoop.advance``
+(comparisons/hopper/loop.py) for a number of steps without returning to Python.  What
+follows an observation (:func:`update_inputs`: the contact law (24)-(25), or an engine's
+own contact force (:func:`after_native_step`), then the controller sampled every
+``control_every`` steps and the leg spring) calls the very functions the Python path
+calls (contact.py, control.raibert_step), compiled from their source, so the floats are
+the same (tests/test_hopper_fast_paths.py); it is shared by the hand-rolled chunk
+(:func:`run_chunk`) and the engines' (comparisons/hopper/compiled.py).
 """
 
 from __future__ import annotations
@@ -114,7 +114,15 @@ def update_inputs(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control
     (14 floats, PlantState's order)."""
     F_n = contact.normal_force(obs[11], obs[13], p)  # eq. (24)
     F_x = contact.friction_force(F_n, obs[12], p)  # eq. (25)
-    touching = obs[11] < p.x_1
+    return update_controls(s, t, obs, F_x, F_n, obs[11] < p.x_1, p, c)
+
+
+@njit(cache=True)
+def update_controls(s: LoopState, t: float, obs: np.ndarray, F_x: float, F_n: float,
+                    touching: bool, p: Laws, c: Control) -> LoopState:
+    """What HopperLoop._update_inputs does with the foot's ground force (F_x, F_n) and
+    whether the foot touches: the least normal force in contact, the controller sampled
+    every ``c.every`` steps, the leg spring."""
     F_min = min(s.F_min, F_n) if touching else s.F_min
     state, tau_hip, u = s.controller, s.tau_hip, s.u
     if s.steps % c.every == 0:  # controller sampling
@@ -127,28 +135,62 @@ def update_inputs(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control
     return LoopState(s.steps, tau_hip, u, F_leg, F_x, F_n, F_min, state)
 
 
+@njit(cache=True, inline="always")
+def _counted(s: LoopState) -> LoopState:
+    """``s`` with one more step taken."""
+    return LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n, s.F_min,
+                     s.controller)
+
+
 @njit(cache=True)
 def after_step(s: LoopState, t: float, obs: np.ndarray, p: Laws, c: Control) -> LoopState:
     """What HopperLoop.advance does after the plant's step: the step counted, then
     :func:`update_inputs` from the new observation."""
-    return update_inputs(LoopState(s.steps + 1, s.tau_hip, s.u, s.F_leg, s.F_x, s.F_n,
-                                   s.F_min, s.controller), t, obs, p, c)
+    return update_inputs(_counted(s), t, obs, p, c)
+
+
+@njit(cache=True)
+def after_native_step(s: LoopState, t: float, obs: np.ndarray, F_x: float, F_n: float,
+                      p: Laws, c: Control) -> LoopState:
+    """:func:`after_step` with an engine's own contact: its force on the foot (F_x, F_n),
+    the foot in contact while the ground pushes (F_n > 0), as HopperLoop._update_inputs
+    reads them."""
+    return update_controls(_counted(s), t, obs, F_x, F_n, F_n > 0.0, p, c)
+
+
+SAMPLE = 22  # a recorded sample: the time, then HopperLoop.signals' 21 values
+
+
+@njit(cache=True)
+def _sample(row: np.ndarray, t: float, obs: np.ndarray, s: LoopState, c: Control) -> None:
+    """The sample at t into ``row``: t, then what HopperLoop.signals gives in its order
+    (the hand-rolled plant: no out-of-plane offset)."""
+    row[0], row[1], row[2], row[3], row[4] = t, obs[0], obs[1], obs[5], obs[6]
+    row[5], row[6], row[7], row[8], row[9] = obs[2], obs[7], 0.0, obs[3], obs[8]
+    row[10], row[11], row[12], row[13] = s.tau_hip, obs[4], obs[9], s.F_leg
+    row[14], row[15], row[16], row[17] = obs[10], obs[11], s.F_n, s.F_x
+    row[18], row[19] = float(s.controller.phase), s.u
+    row[20] = reference(c.h_times, c.h_values, t)
+    row[21] = reference(c.v_times, c.v_values, t)
 
 
 @njit(cache=True)
 def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
               Vd_base: np.ndarray, dt: float, coriolis: float, p: tuple, c: tuple,
-              n_steps: int) -> tuple:
+              n_steps: int, every: int, rows: np.ndarray) -> tuple:
     """``n_steps`` of HopperLoop.advance on the hand-rolled plant (PlanarHopper.step's
     compiled Euler step, recursive.euler_step, with tau = (0, 0, 0, tau_hip, F_leg) and
-    the tip force -(F_x, 0, F_n)), each followed by :func:`after_step`; chain: the
-    recursions' arrays (Recursive._args); s, p, c: the loop's state, Laws and Control as
-    plain tuples (:func:`named`).  Returns (state, t, q, qd, foot, foot_v)."""
+    the tip force -(F_x, 0, F_n)), each followed by :func:`after_step`; after every
+    ``every`` steps the sample (:func:`_sample`) into the next of ``rows`` (SAMPLE
+    columns) while there are rows.  chain: the recursions' arrays (Recursive._args); s, p,
+    c: the loop's state, Laws and Control as plain tuples (:func:`named`).  Returns
+    (state, t, q, qd, foot, foot_v)."""
     kind, axis, offset, com, inertia, mass = chain
     s, p, c = named(s, p, c)
     foot, foot_v = np.zeros(3), np.zeros(3)
     obs = np.empty(14)
-    for _ in range(n_steps):
+    r = 0
+    for i in range(n_steps):
         F_t = np.zeros(6)
         F_t[3:] = -np.array([s.F_x, 0.0, s.F_n])
         q, qd, foot, foot_v = euler_step(kind, axis, offset, com, inertia, mass, q, qd,
@@ -158,4 +200,7 @@ def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
         obs[0:5], obs[5:10] = q, qd
         obs[10], obs[11], obs[12], obs[13] = foot[0], foot[2], foot_v[0], foot_v[2]
         s = after_step(s, t, obs, p, c)
+        if r < rows.shape[0] and (i + 1) % every == 0:
+            _sample(rows[r], t, obs, s, c)
+            r += 1
     return plain(s), t, q, qd, foot, foot_v

@@ -32,9 +32,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from dynval.handrolled.quadruped.gait import Gait, PlannedState, plan, stance_legs
+from dynval.handrolled.quadruped.gait import Gait, PlannedState, plans_at, stance_legs
 from dynval.handrolled.quadruped.rnea import inverse_dynamics
 from dynval.handrolled.quadruped.robot import QuadrupedModel
+from dynval.handrolled.so3 import cross
 from dynval.robots.quadruped.params import LEGS
 
 RTOL, ATOL = 1e-11, 1e-13  # the plan's own integration: far below any round-trip error
@@ -61,7 +62,7 @@ def diagonal_moment(model: QuadrupedModel, s: PlannedState, g_W: np.ndarray,
     f_b, n_b, *_ = inverse_dynamics(model, np.eye(3), nu, nudot, s.theta, s.thetad,
                                     s.thetadd, g_W)
     c, u = support_line(s, stance)
-    return float(u @ (n_b - np.cross(c, f_b)))
+    return float(u @ (n_b - cross(c, f_b)))
 
 
 def balanced_state(model: QuadrupedModel, gait: Gait, t: float, height: float, y: float,
@@ -72,8 +73,7 @@ def balanced_state(model: QuadrupedModel, gait: Gait, t: float, height: float, y
     is affine in y'': from its values at y'' = 0 and 1, y'' = -m0 / (m1 - m0); the
     state's joint accelerations are affine in y'' too."""
     stance = stance_legs(gait, t) if stance is None else stance
-    s0 = plan(model, gait, t, height, lateral=(y, yd, 0.0))
-    s1 = plan(model, gait, t, height, lateral=(y, yd, 1.0))
+    s0, s1 = plans_at(model, gait, t, height, [(y, yd, 0.0), (y, yd, 1.0)])
     m0 = diagonal_moment(model, s0, g_W, stance)
     m1 = diagonal_moment(model, s1, g_W, stance)
     ydd = -m0 / (m1 - m0)

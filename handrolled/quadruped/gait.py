@@ -8,11 +8,12 @@ choices (the report prints them)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from dynval.handrolled.quadruped.kinematics import inverse_kinematics
+from dynval.handrolled.quadruped.kinematics import legs_inverse_kinematics
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.robots.quadruped.params import LEGS, side_sign
 
@@ -44,6 +45,7 @@ TROT = Gait("trot", stride=0.20, height=0.06, period=0.6, swing_fraction=0.5,
 WALK = Gait("walk", stride=0.12, height=0.05, period=4.0, swing_fraction=0.2,
             offsets={"RB": 0.0, "RF": 0.8, "LB": 0.5, "LF": 0.3}, sway=0.025)
 GAITS = {g.name: g for g in (TROT, WALK)}
+ALL_LEGS = np.arange(len(LEGS))
 
 
 def _min_jerk(s: float) -> tuple[float, float, float]:
@@ -132,25 +134,37 @@ class PlannedState:
 def leg_ik_rates(model: QuadrupedModel, theta: np.ndarray, pd0: np.ndarray,
                  pdd0: np.ndarray, p0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Joint rates and accelerations from the foot's motion in frame 0, differentiating
-    p_0 = (u cos t1, w, u sin t1) with u = a2 c2 + a3 c23, w = a2 s2 + a3 s23 by hand."""
+    p_0 = (u cos t1, w, u sin t1) with u = a2 c2 + a3 c23, w = a2 s2 + a3 s23 by hand;
+    each row of the (n, 3) arrays one leg (element by element and matrix by matrix the
+    same floats as one leg at a time)."""
     l3 = model.a[3]
-    x, _, z = p0
-    xd, yd, zd = pd0
-    xdd, ydd, zdd = pdd0
+    x, z = p0[:, 0], p0[:, 2]
+    xd, yd, zd = pd0.T
+    xdd, ydd, zdd = pdd0.T
     r2 = x * x + z * z
     r = np.sqrt(r2)
     t1d = (x * zd - z * xd) / r2
-    t1dd = (x * zdd - z * xdd) / r2 - 2.0 * (x * xd + z * zd) * (x * zd - z * xd) / r2**2
+    # r2^2 by libm's pow, as a scalar's ** takes it (numpy's array power rounds otherwise)
+    t1dd = ((x * zdd - z * xdd) / r2
+            - 2.0 * (x * xd + z * zd) * (x * zd - z * xd) / np.float_power(r2, 2))
     u, ud = r, (x * xd + z * zd) / r
     udd = (xd * xd + zd * zd + x * xdd + z * zdd) / r - ud * ud / r
-    w, wd, wdd = p0[1], yd, ydd
-    s23, c23 = np.sin(theta[1] + theta[2]), np.cos(theta[1] + theta[2])
-    J = np.array([[-w, -l3 * s23], [u, l3 * c23]])  # d(u, w)/d(t2, t3)
-    t23 = np.linalg.solve(J, [ud, wd])
-    s = t23.sum()
-    Jd = np.array([[-wd, -l3 * c23 * s], [ud, -l3 * s23 * s]])
-    t23dd = np.linalg.solve(J, np.array([udd, wdd]) - Jd @ t23)
-    return np.array([t1d, *t23]), np.array([t1dd, *t23dd])
+    w, wd, wdd = p0[:, 1], yd, ydd
+    s23, c23 = np.sin(theta[:, 1] + theta[:, 2]), np.cos(theta[:, 1] + theta[:, 2])
+    J = _rows_2x2(-w, -l3 * s23, u, l3 * c23)  # d(u, w)/d(t2, t3)
+    t23 = np.linalg.solve(J, np.column_stack([ud, wd])[..., None])[..., 0]
+    s = t23.sum(axis=1)
+    Jd = _rows_2x2(-wd, -l3 * c23 * s, ud, -l3 * s23 * s)
+    rhs = np.column_stack([udd, wdd]) - (Jd @ t23[..., None])[..., 0]
+    t23dd = np.linalg.solve(J, rhs[..., None])[..., 0]
+    return np.column_stack([t1d, t23]), np.column_stack([t1dd, t23dd])
+
+
+def _rows_2x2(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The 2 x 2 matrices [[a, b], [c, d]], one per element."""
+    out = np.empty((len(a), 2, 2))
+    out[:, 0, 0], out[:, 0, 1], out[:, 1, 0], out[:, 1, 1] = a, b, c, d
+    return out
 
 
 def plan(model: QuadrupedModel, gait: Gait, t: float, height: float, foot_z: float = 0.0,
@@ -159,17 +173,33 @@ def plan(model: QuadrupedModel, gait: Gait, t: float, height: float, foot_z: flo
     origins) at ``foot_z`` (a foot sphere's radius above a ground at z = 0).  ``lateral``
     (y, y', y'') replaces the gait's sway: the balanced trot (balance.py) solves it from
     the moment balance about the support diagonal."""
-    y, yd, ydd = sway(gait, t) if lateral is None else lateral
-    p_B = np.array([gait.speed * t, y, height])
-    v_B = np.array([gait.speed, yd, 0.0])
-    a_B = np.array([0.0, ydd, 0.0])
-    theta, thd, thdd, p_B4 = (np.zeros((4, 3)) for _ in range(4))
+    return plans_at(model, gait, t, height, [lateral], foot_z)[0]
+
+
+def plans_at(model: QuadrupedModel, gait: Gait, t: float, height: float,
+             laterals: Sequence[tuple[float, float, float] | None], foot_z: float = 0.0
+             ) -> list[PlannedState]:
+    """:func:`plan` at time t with each lateral motion of ``laterals`` (None: the gait's
+    sway), all legs of all of them in one pass (each state's floats are those of its own
+    ``plan``)."""
+    n = len(laterals)
+    lat = [sway(gait, t) if y is None else y for y in laterals]
+    p_B = np.array([[gait.speed * t, y, height] for y, _, _ in lat], dtype=float)
+    v_B = np.array([[gait.speed, yd, 0.0] for _, yd, _ in lat], dtype=float)
+    a_B = np.array([[0.0, ydd, 0.0] for _, _, ydd in lat], dtype=float)
+    p, v, a = (np.zeros((4, 3)) for _ in range(3))
     for k, leg in enumerate(LEGS):
         nominal = np.array([model.p_B0[k, 0], np.sign(model.p_B0[k, 1]) * gait.track, foot_z])
-        p, v, a = foot_world(gait, leg, t, nominal)
-        p_B4[k] = p - p_B
-        theta[k] = inverse_kinematics(model, k, p_B4[k])
-        R0 = model.R_B0.T
-        thd[k], thdd[k] = leg_ik_rates(model, theta[k], R0 @ (v - v_B), R0 @ (a - a_B),
-                                       R0 @ (p_B4[k] - model.p_B0[k]))
-    return PlannedState(t, p_B, v_B, a_B, theta, thd, thdd, p_B4, stance_legs(gait, t))
+        p[k], v[k], a[k] = foot_world(gait, leg, t, nominal)
+    # rows (state, leg): the feet relative to each state's body
+    p_B4 = (p - p_B[:, None]).reshape(4 * n, 3)
+    theta = legs_inverse_kinematics(model, np.tile(ALL_LEGS, n), p_B4)
+    # in frame 0, row k: R_B0^T x_k (R_B0 permutes and signs the axes: exact either way)
+    R_B0 = model.R_B0
+    thd, thdd = leg_ik_rates(model, theta, (v - v_B[:, None]).reshape(4 * n, 3) @ R_B0,
+                             (a - a_B[:, None]).reshape(4 * n, 3) @ R_B0,
+                             (p_B4 - np.tile(model.p_B0, (n, 1))) @ R_B0)
+    stance = stance_legs(gait, t)
+    return [PlannedState(t, p_B[i], v_B[i], a_B[i], theta[4 * i:4 * i + 4],
+                         thd[4 * i:4 * i + 4], thdd[4 * i:4 * i + 4], p_B4[4 * i:4 * i + 4],
+                         stance) for i in range(n)]

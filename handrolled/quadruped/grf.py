@@ -16,8 +16,11 @@ part of the wrench, returned as the residual, is a pure moment.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from dynval._numba_cache import njit
 from dynval.handrolled.vec3 import cross
 from dynval.robots.quadruped.params import LEGS, side_sign
 
@@ -67,14 +70,52 @@ def assumption_matrix(stance: tuple[str, ...], p_B4: np.ndarray,
     """A of the body equations for the support case, moments about the point c (body
     origin when omitted), and the unknowns' patterns."""
     pats = _patterns(tuple(stance), split)
-    c = np.zeros(3) if c is None else c
-    A = np.zeros((6, len(pats)))
+    c = np.zeros(3) if c is None else np.asarray(c, float)
+    return _assemble(np.ascontiguousarray(p_B4, dtype=float), c,
+                     *_pattern_arrays(tuple(stance), split)), pats
+
+
+@cache
+def _pattern_arrays(stance: tuple[str, ...], split: str) -> tuple[np.ndarray, np.ndarray]:
+    """``_patterns`` as arrays: the legs of each unknown (indices in LEGS in the pattern's
+    order, -1 after the last) and its force direction."""
+    pats = _patterns(stance, split)
+    legs, dirs = np.full((len(pats), 4), -1, dtype=np.int64), np.zeros((len(pats), 3))
     for k, pat in enumerate(pats):
-        for leg, e in pat.items():
-            j = LEGS.index(leg)
-            A[:3, k] += e
-            A[3:, k] += cross(p_B4[j] - c, e)
-    return A, pats
+        for i, (leg, e) in enumerate(pat.items()):
+            legs[k, i], dirs[k] = LEGS.index(leg), e  # one direction per unknown
+    return legs, dirs
+
+
+@njit(cache=True)
+def _assemble(p_B4, c, legs, dirs):
+    """A = [sum P_j; sum (p_j - c) x P_j]: column k the direction dirs[k] on each leg of
+    legs[k] and its moment about c, summed leg by leg in the pattern's order."""
+    A = np.zeros((6, legs.shape[0]))
+    for k in range(legs.shape[0]):
+        e = dirs[k]
+        for i in range(legs.shape[1]):
+            j = legs[k, i]
+            if j < 0:
+                break
+            m = cross(p_B4[j] - c, e)
+            for r in range(3):
+                A[r, k] += e[r]
+                A[3 + r, k] += m[r]
+    return A
+
+
+@njit(cache=True)
+def _forces(x, legs, dirs, F):
+    """F[j] += x[k] dirs[k] for each leg j of each unknown k, in order: the foot forces
+    of the unknowns' values x (F: 4 x 3, legs in LEGS order)."""
+    for k in range(legs.shape[0]):
+        for i in range(legs.shape[1]):
+            j = legs[k, i]
+            if j < 0:
+                break
+            for r in range(3):
+                F[j, r] += x[k] * dirs[k, r]
 
 
 def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: np.ndarray,
@@ -86,14 +127,14 @@ def solve_grf(stance: tuple[str, ...], p_B4: np.ndarray, f_b: np.ndarray, n_b: n
     F = np.zeros((4, 3))
     if not stance:
         return F, np.concatenate([f_b, n_b])
+    legs, dirs = _pattern_arrays(tuple(stance), split)
+    p_B4 = np.ascontiguousarray(p_B4, dtype=float)
     # moments about the centroid of the supporting feet: there the part of the wrench no
     # assumed force can make is a pure moment (about the support line, or yaw)
     c = np.mean([p_B4[LEGS.index(leg)] for leg in stance], axis=0)
     w = np.concatenate([f_b, n_b - np.array(cross(c, f_b))])
-    A, pats = assumption_matrix(stance, p_B4, c, split)
+    A = _assemble(p_B4, c, legs, dirs)
     x = np.linalg.lstsq(A, w, rcond=None)[0]
-    for k, pat in enumerate(pats):
-        for leg, e in pat.items():
-            F[LEGS.index(leg)] += x[k] * e
+    _forces(x, legs, dirs, F)
     residual = w - A @ x
     return F, residual

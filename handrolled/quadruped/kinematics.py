@@ -53,15 +53,26 @@ def inverse_kinematics(model: QuadrupedModel, leg: int, p_B4: np.ndarray) -> np.
     In frame 0 the foot is (u cos t1, w, u sin t1) with u = a_2 c_2 + a_3 c_23 and
     w = a_2 s_2 + a_3 s_23, so t1 follows from the x_0-z_0 plane and (t2, t3) from the
     planar two-link problem."""
+    return legs_inverse_kinematics(model, np.array([leg]), np.reshape(p_B4, (1, 3)))[0]
+
+
+def legs_inverse_kinematics(model: QuadrupedModel, legs: np.ndarray, p_B4: np.ndarray
+                            ) -> np.ndarray:
+    """:func:`inverse_kinematics` of several feet at once, row k the target of leg
+    ``legs[k]`` (element by element the same floats as one at a time)."""
     l2, l3 = model.a[2], model.a[3]
-    x, y, z = model.R_B0.T @ (np.asarray(p_B4, float) - model.p_B0[leg])
+    p_B4 = np.asarray(p_B4, float)
+    # row k: R_B0^T (p_B4 - p_B0) (R_B0 permutes and signs the axes: exact either way)
+    x, y, z = ((p_B4 - model.p_B0[legs]) @ model.R_B0).T
     t1 = np.arctan2(z, x)
     u, w = np.hypot(x, z), y
     c3 = (u * u + w * w - l2 * l2 - l3 * l3) / (2.0 * l2 * l3)
-    if abs(c3) > 1.0:
-        raise ModelInputError(f"quadruped: foot target {np.round(p_B4, 4)} m (body frame) is "
-                              f"out of reach of leg {LEGS[leg]} with a_2 = {l2:g} m, "
+    far = np.abs(c3) > 1.0
+    if far.any():
+        k = int(np.argmax(far))
+        raise ModelInputError(f"quadruped: foot target {np.round(p_B4[k], 4)} m (body frame) "
+                              f"is out of reach of leg {LEGS[legs[k]]} with a_2 = {l2:g} m, "
                               f"a_3 = {l3:g} m")
     t3 = -np.arccos(c3)
     t2 = np.arctan2(w, u) - np.arctan2(l3 * np.sin(t3), l2 + l3 * np.cos(t3))
-    return np.array([t1, t2, t3])
+    return np.column_stack([t1, t2, t3])

@@ -10,13 +10,18 @@ their feet, exact for three or more)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from dynval._numba_cache import njit
 from dynval.handrolled import ModelInputError
-from dynval.handrolled.quadruped import kinematics, terms
+from dynval.handrolled.quadruped import fast, kinematics, terms
+from dynval.handrolled.quadruped.dh import link_origin, link_rotation
 from dynval.handrolled.quadruped.rnea import inverse_dynamics
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.handrolled.so3 import exp_axis_angle, skew
+from dynval.handrolled.vec3 import cross
 from dynval.robots.quadruped.params import LEGS
 
 
@@ -40,22 +45,82 @@ def constrained_forward_dynamics(model: QuadrupedModel, R_WB: np.ndarray, theta:
                                  nu: np.ndarray, tau: np.ndarray, g_W: np.ndarray,
                                  stance: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """nudot and the ground forces (n_c x 3, body axes) with the stance feet pinned:
-        M nudot + C + G = (0, tau) + J_c^T F,   J_c nudot + Jdot_c nu = 0."""
+        M nudot + C + G = (0, tau) + J_c^T F,   J_c nudot + Jdot_c nu = 0,
+    the system assembled compiled from M and the RNEA's bias (:func:`pinned_system`)."""
     M = terms.mass_matrix(model, R_WB, theta)
-    th = np.reshape(theta, (4, 3))
-    f_b, n_b, tau_h, _, _, a_4B = inverse_dynamics(model, R_WB, nu[:6], np.zeros(6), th,
+    f_b, n_b, tau_h, _, _, a_4B = inverse_dynamics(model, R_WB, nu[:6], np.zeros(6),
+                                                   np.reshape(theta, (4, 3)),
                                                    np.reshape(nu[6:], (4, 3)),
                                                    np.zeros((4, 3)), g_W)
-    h = np.concatenate([f_b, n_b, tau_h.ravel()])
-    Jc = contact_jacobian(model, theta, stance)
-    # foot accelerations at nudot = 0 without gravity: a_4B with gravity removed
-    bias = np.concatenate([a_4B[LEGS.index(leg)] + R_WB.T @ g_W for leg in stance]) \
-        if stance else np.zeros(0)
-    nc = Jc.shape[0]
-    K = np.block([[M, -Jc.T], [Jc, np.zeros((nc, nc))]])
-    rhs = np.concatenate([np.concatenate([np.zeros(6), np.ravel(tau)]) - h, -bias])
+    f = np.ascontiguousarray
+    K, rhs = pinned_system(model.packed, M, (f_b, n_b, tau_h, a_4B), R_WB.T @ g_W,
+                           f(np.ravel(theta), dtype=float), f(np.ravel(tau), dtype=float),
+                           _leg_indices(tuple(stance)))
     x = np.linalg.solve(K, rhs)
     return x[:18], x[18:].reshape(-1, 3)
+
+
+@cache
+def _leg_indices(stance: tuple[str, ...]) -> np.ndarray:
+    return np.array([LEGS.index(leg) for leg in stance], dtype=np.int64)
+
+
+@njit(cache=True)
+def _jacobian_rows(alpha, a, R_B0, p_B0, leg, theta, J):
+    """contact_jacobian's three rows of one leg into J (zeroed): kinematics.leg_frames and
+    foot_position_and_jacobian step for step (numba's @ calls the BLAS routines numpy's
+    does, so the products are the same floats)."""
+    z, p = np.empty((5, 3)), np.empty((5, 3))
+    p[0] = p_B0[leg]
+    R = R_B0.copy()
+    for i in range(4):
+        th = theta[i] if i < 3 else 0.0  # theta_4 = 0 (Table 1)
+        p[i + 1] = p[i] + R @ link_origin(alpha[i], a[i], 0.0)
+        R = R @ link_rotation(alpha[i], th)
+        z[i + 1] = R[:, 2]
+    S = skew(p[4])
+    for r in range(3):
+        J[r, r] = 1.0
+        for c in range(3):
+            J[r, 3 + c] = -S[r, c]  # -[p]x: omega_B x p = -p x omega_B
+    for i in (1, 2, 3):  # column i: z_i x (p_4 - p_i)
+        d = p[4] - p[i]
+        col = cross(z[i], d)
+        for r in range(3):
+            J[r, 6 + 3 * leg + i - 1] = col[r]
+
+
+@njit(cache=True)
+def pinned_system(P, M, bias, g_B, theta, tau, legs):
+    """constrained_forward_dynamics' linear system K x = rhs, x = (nudot, F):
+        K = [[M, -J_c^T], [J_c, 0]],  rhs = ((0, tau) - h, -a),
+    with h = (f_b, n_b, tau_h) = C + G and a_4B of the RNEA at no acceleration (``bias``:
+    the legs' joint rates and the body's twist, gravity), J_c by :func:`_jacobian_rows`
+    and a the supporting feet's accelerations a_4B with gravity g_B = R_WB^T g_W taken
+    out.  P: QuadrupedModel.packed; legs: the supporting legs' indices in LEGS, in the
+    support's order."""
+    f_b, n_b, tau_h, a_4B = bias
+    alpha, a, R_B0, p_B0 = fast.model_arrays(P)[:4]
+    th = theta.reshape(4, 3)
+    n, nc = 18, 3 * legs.shape[0]
+    K, rhs = np.zeros((n + nc, n + nc)), np.empty(n + nc)
+    K[:n, :n] = M
+    for r in range(3):
+        rhs[r], rhs[3 + r] = 0.0 - f_b[r], 0.0 - n_b[r]
+    for j in range(12):
+        rhs[6 + j] = tau[j] - tau_h[j // 3, j % 3]
+    J = np.empty((3, n))
+    for c in range(legs.shape[0]):
+        leg = legs[c]
+        J[:, :] = 0.0
+        _jacobian_rows(alpha, a, R_B0, p_B0, leg, th[leg], J)
+        for r in range(3):
+            for k in range(n):
+                K[n + 3 * c + r, k] = J[r, k]
+                K[k, n + 3 * c + r] = -J[r, k]
+            # foot accelerations at nudot = 0 without gravity: a_4B with gravity removed
+            rhs[n + 3 * c + r] = -(a_4B[leg, r] + g_B[r])
+    return K, rhs
 
 
 def touchdown_impulse(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,

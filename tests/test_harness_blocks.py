@@ -1,0 +1,72 @@
+"""harness.run with a loop that records its samples in blocks (ClosedLoop.record_many):
+the same frame, the same progress and the same failures, at the same sample, as
+stepping it sample by sample."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dynval.comparisons.ladder.harness import DivergenceError, EnergyGainError, EnergyGuard, run
+
+
+class Toy:
+    """x' = v, v' = a(t): stepped by advance_many, or in blocks by record_many."""
+
+    implementation = "toy"
+
+    def __init__(self, dt: float, blocks: bool, blow_up_at: float = math.inf,
+                 reset_at: float = math.inf) -> None:
+        self.dt, self.t, self.x, self.v = dt, 0.0, 0.0, 1.0
+        self.blow_up_at, self.reset_at = blow_up_at, reset_at
+        if not blocks:
+            self.record_many = None
+
+    def advance_many(self, n: int) -> None:
+        for _ in range(n):
+            self.v += self.dt * (math.cos(self.t) if self.t < self.blow_up_at else math.inf)
+            self.x += self.dt * self.v
+            self.t = 0.0 if self.t > self.reset_at else self.t + self.dt
+
+    def signals(self) -> dict[str, float]:
+        return {"com.x": self.x, "com.vx": self.v}
+
+    def record_many(self, samples: int, every: int) -> np.ndarray:
+        rows = np.empty((samples, 3))
+        for i in range(samples):
+            self.advance_many(every)
+            rows[i] = self.t, self.x, self.v
+        return rows
+
+
+def _both(**kw):
+    out, reported = [], []
+    for blocks in (False, True):
+        seen: list[float] = []
+        loop = Toy(0.01, blocks, **{k: v for k, v in kw.items() if k != "run"})
+        try:
+            out.append(run(loop, 30.0, 0.01, 5, progress=seen.append, **kw.get("run", {})))
+        except DivergenceError as exc:
+            out.append(f"{type(exc).__name__}: {exc}")
+        reported.append(seen)
+    return out, reported
+
+
+def test_blocks_give_the_frame_and_the_progress_of_single_samples():
+    (a, b), (pa, pb) = _both()
+    assert a.equals(b) and len(a) == 601 and pa == pb
+
+
+@pytest.mark.parametrize("kw", [
+    {"blow_up_at": 12.3},
+    {"reset_at": 17.0},
+    {"run": {"workspace": {"com.x": 2.5}}},
+    {"run": {"energy_guard": EnergyGuard(lambda s: 0.5 * s["com.vx"] ** 2, 0.9, "toy")}},
+])
+def test_blocks_fail_where_single_samples_fail(kw):
+    (a, b), _ = _both(**kw)
+    assert isinstance(a, str) and a == b
+    assert ("EnergyGainError" in a) == ("energy_guard" in kw.get("run", {}))
+    assert EnergyGainError.__name__ != DivergenceError.__name__
