@@ -58,7 +58,8 @@ def test_compiled_pinned_system_is_the_printed_assembly():
         K, rhs = _printed_system(R, theta, nu, tau, stance)
         f_b, n_b, tau_h, _, _, a_4B = inverse_dynamics(MODEL, R, nu[:6], np.zeros(6),
                                                        theta, nu[6:], np.zeros((4, 3)), G)
-        K_c, rhs_c = reduced.pinned_system(MODEL.packed, terms.mass_matrix(MODEL, R, theta),
+        frames = (MODEL.alpha, MODEL.a, MODEL.R_B0, MODEL.p_B0)
+        K_c, rhs_c = reduced.pinned_system(frames, terms.mass_matrix(MODEL, R, theta),
                                            (f_b, n_b, tau_h, a_4B), R.T @ G, theta,
                                            tau.ravel(), reduced._leg_indices(stance))
         assert _same(K, K_c) and _same(rhs, rhs_c)

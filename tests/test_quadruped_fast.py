@@ -19,7 +19,11 @@ import pytest
 from dynval.comparisons.quadruped import section6
 from dynval.comparisons.quadruped.loop import HandrolledPlant, QuadrupedLoop
 from dynval.handrolled import ModelInputError, so3
-from dynval.handrolled.quadruped import fast, fastloop, fasttrip, rnea, terms
+from dynval.handrolled.quadruped import rnea, terms
+from dynval.handrolled.quadruped.fast import loop as fastloop
+from dynval.handrolled.quadruped.fast import model as fast
+from dynval.handrolled.quadruped.fast import trip as fasttrip
+from dynval.handrolled.quadruped.fast.simulation import CompiledPinnedFeetSimulation
 from dynval.handrolled.quadruped.gait import TROT, WALK, Gait, plan
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
@@ -76,7 +80,7 @@ def test_pinned_feet_step_matches_the_printed_step(before, after):
     rng = np.random.default_rng(13)
     R = so3.exp(0.1 * rng.normal(size=3))
     theta, nu, tau = rng.uniform(-1.0, 1.0, 12), rng.normal(size=18), rng.normal(size=12)
-    sims = [PinnedFeetSimulation(MODEL, G, 1e-3, fast=f) for f in (False, True)]
+    sims = [PinnedFeetSimulation(MODEL, G, 1e-3), CompiledPinnedFeetSimulation(MODEL, G, 1e-3)]
     for s in sims:
         s.reset(np.array([0.0, 0.0, 0.3]), R, theta, nu, before)
     for _ in range(100):

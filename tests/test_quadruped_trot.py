@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from dynval.comparisons.quadruped import section6
-from dynval.handrolled.quadruped import fasttrip
 from dynval.handrolled.quadruped.balance import balanced_trot, diagonal_moment
+from dynval.handrolled.quadruped.fast import trip as fasttrip
 from dynval.handrolled.quadruped.gait import TROT, plan
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height

@@ -22,7 +22,8 @@ def terms(calls: int) -> dict[str, dict[str, float]]:
 
     from dynval.comparisons.quadruped import frames
     from dynval.comparisons.quadruped.audit import random_states
-    from dynval.handrolled.quadruped import fast, rnea, terms
+    from dynval.handrolled.quadruped import rnea, terms
+    from dynval.handrolled.quadruped.fast import model as fast
     from dynval.handrolled.quadruped.robot import build_model
     from dynval.robots.quadruped.model_description import joint_names
 

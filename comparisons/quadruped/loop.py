@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from dynval.engines.base import FloatingState, Ground
-from dynval.handrolled.quadruped import fastloop
+from dynval.handrolled.quadruped.fast import loop as fastloop
+from dynval.handrolled.quadruped.fast.simulation import CompiledPinnedFeetSimulation
 from dynval.handrolled.quadruped.gait import Gait, plan
 from dynval.handrolled.quadruped.inverse import Feedforward, feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height
@@ -27,8 +28,8 @@ class HandrolledPlant:
     name = "handrolled"
 
     def __init__(self, p: QuadrupedParams, fast: bool = True) -> None:
-        self.sim = PinnedFeetSimulation(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt,
-                                        fast=fast)
+        sim = CompiledPinnedFeetSimulation if fast else PinnedFeetSimulation
+        self.sim = sim(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt)
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(p_WB, R_WB, theta, nu, stance)
@@ -48,7 +49,7 @@ class HandrolledPlant:
     @property
     def compiled(self) -> bool:
         """Whether QuadrupedLoop may run this plant's closed loop compiled (fastloop.py)."""
-        return self.sim.fast
+        return isinstance(self.sim, CompiledPinnedFeetSimulation)
 
 
 class EnginePlant:

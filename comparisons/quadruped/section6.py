@@ -11,7 +11,7 @@ from dataclasses import fields, replace
 import numpy as np
 
 from dynval.handrolled.quadruped.balance import balanced_trot, diagonal_moment
-from dynval.handrolled.quadruped.fasttrip import round_trip_euler
+from dynval.handrolled.quadruped.fast.trip import round_trip_euler
 from dynval.handrolled.quadruped.gait import GAITS, TROT, Gait, PlannedState, plan, stance_legs
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.kinematics import standing_height

@@ -16,7 +16,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.handrolled import ModelInputError
-from dynval.handrolled.quadruped import fast, kinematics, terms
+from dynval.handrolled.quadruped import kinematics, terms
 from dynval.handrolled.quadruped.dh import link_origin, link_rotation
 from dynval.handrolled.quadruped.rnea import inverse_dynamics
 from dynval.handrolled.quadruped.robot import QuadrupedModel
@@ -53,7 +53,8 @@ def constrained_forward_dynamics(model: QuadrupedModel, R_WB: np.ndarray, theta:
                                                    np.reshape(nu[6:], (4, 3)),
                                                    np.zeros((4, 3)), g_W)
     f = np.ascontiguousarray
-    K, rhs = pinned_system(model.packed, M, (f_b, n_b, tau_h, a_4B), R_WB.T @ g_W,
+    frames = (model.alpha, model.a, model.R_B0, model.p_B0)
+    K, rhs = pinned_system(frames, M, (f_b, n_b, tau_h, a_4B), R_WB.T @ g_W,
                            f(np.ravel(theta), dtype=float), f(np.ravel(tau), dtype=float),
                            _leg_indices(tuple(stance)))
     x = np.linalg.solve(K, rhs)
@@ -91,16 +92,16 @@ def _jacobian_rows(alpha, a, R_B0, p_B0, leg, theta, J):
 
 
 @njit(cache=True)
-def pinned_system(P, M, bias, g_B, theta, tau, legs):
+def pinned_system(frames, M, bias, g_B, theta, tau, legs):
     """constrained_forward_dynamics' linear system K x = rhs, x = (nudot, F):
         K = [[M, -J_c^T], [J_c, 0]],  rhs = ((0, tau) - h, -a),
     with h = (f_b, n_b, tau_h) = C + G and a_4B of the RNEA at no acceleration (``bias``:
     the legs' joint rates and the body's twist, gravity), J_c by :func:`_jacobian_rows`
     and a the supporting feet's accelerations a_4B with gravity g_B = R_WB^T g_W taken
-    out.  P: QuadrupedModel.packed; legs: the supporting legs' indices in LEGS, in the
-    support's order."""
+    out.  frames: the model's alpha, a, R_B0, p_B0; legs: the supporting legs' indices in
+    LEGS, in the support's order."""
     f_b, n_b, tau_h, a_4B = bias
-    alpha, a, R_B0, p_B0 = fast.model_arrays(P)[:4]
+    alpha, a, R_B0, p_B0 = frames
     th = theta.reshape(4, 3)
     n, nc = 18, 3 * legs.shape[0]
     K, rhs = np.zeros((n + nc, n + nc)), np.empty(n + nc)

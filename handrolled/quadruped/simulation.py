@@ -4,9 +4,8 @@ semi-implicit Euler (``step``) or, to see a round trip's error fall far below th
 step's first order, by the classical fourth-order Runge-Kutta scheme (``step_rk4``).
 A foot that joins the support stops with a plastic impact.
 
-``fast=True`` steps with the compiled fast path (fast.py: the same equations, every term
-held to the printed path at round-off by tests/test_quadruped_fast.py); the default is
-the printed path (rnea.py, terms.py, reduced.py)."""
+This is the printed path (rnea.py, terms.py, reduced.py);
+fast.simulation.CompiledPinnedFeetSimulation steps the same equations compiled."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from collections.abc import Callable
 import numpy as np
 
 from dynval.handrolled import so3
-from dynval.handrolled.quadruped import fast as compiled
 from dynval.handrolled.quadruped.reduced import constrained_forward_dynamics, touchdown_impulse
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.robots.quadruped.params import LEGS
@@ -24,11 +22,8 @@ from dynval.robots.quadruped.params import LEGS
 class PinnedFeetSimulation:
     """State p_WB, R_WB, theta (12), nu (18, see rnea.py); ``step`` advances by dt."""
 
-    def __init__(self, model: QuadrupedModel, g_W: np.ndarray, dt: float,
-                 fast: bool = False) -> None:
+    def __init__(self, model: QuadrupedModel, g_W: np.ndarray, dt: float) -> None:
         self.model, self.g_W, self.dt = model, np.asarray(g_W, float), dt
-        self.fast = fast
-        self._masks: dict[tuple[str, ...], np.ndarray] = {}
         self.t = 0.0
         self.stance: tuple[str, ...] = ()
         self.F_foot_B = np.zeros((4, 3))
@@ -54,25 +49,8 @@ class PinnedFeetSimulation:
         self.nudot = nudot
         return nudot
 
-    def _mask(self, stance: tuple[str, ...]) -> np.ndarray:
-        mask = self._masks.get(stance)
-        if mask is None:
-            mask = self._masks[stance] = compiled.stance_mask(stance)
-        return mask
-
     def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
-        if self.fast:
-            stance = tuple(stance)
-            # new arrays, as the printed path makes: states handed out stay as they were
-            p, R, th, nu = self.p_WB.copy(), self.R_WB.copy(), self.theta.copy(), self.nu.copy()
-            F, nudot = np.empty((4, 3)), np.empty(18)
-            compiled.step(self.model, p, R, th, nu, np.ravel(tau).astype(float),
-                          self._mask(stance), self._mask(self.stance), self.g_W, self.dt, F,
-                          nudot)
-            self.p_WB, self.R_WB, self.theta, self.nu = p, R, th, nu
-            self.F_foot_B, self.nudot, self.stance = F, nudot, stance
-            self.t += self.dt
-            return
+        """One semi-implicit Euler step of eq. (5) with ``stance`` pinned."""
         nudot = self.accelerations(tau, stance)
         dt = self.dt
         self.nu = self.nu + dt * nudot

@@ -20,8 +20,9 @@ from typing import NamedTuple
 import numpy as np
 
 from dynval._numba_cache import njit
-from dynval.handrolled.quadruped import fast, fastloop
 from dynval.handrolled.quadruped.balance import balanced_state
+from dynval.handrolled.quadruped.fast import loop as fastloop
+from dynval.handrolled.quadruped.fast import model as fast
 from dynval.handrolled.quadruped.gait import Gait, plan, stance_legs
 from dynval.handrolled.quadruped.inverse import feedforward
 from dynval.handrolled.quadruped.robot import QuadrupedModel

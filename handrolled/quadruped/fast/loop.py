@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dynval._numba_cache import njit
-from dynval.handrolled.quadruped import fast, grf
-from dynval.handrolled.quadruped.fast import _A, _PB0, _RB0
+from dynval.handrolled.quadruped import grf
+from dynval.handrolled.quadruped.fast import model as fast
+from dynval.handrolled.quadruped.fast.model import _A, _PB0, _RB0
 from dynval.handrolled.quadruped.gait import Gait
 from dynval.robots.quadruped.params import LEGS, side_sign
 
