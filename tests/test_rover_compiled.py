@@ -159,3 +159,40 @@ def test_frame_turns_are_blas_products_bit_for_bit():
         compiled._turn_matrix(np.ascontiguousarray(R_0W), X, OUT)
         assert np.array_equal(OUT, R_0W @ X)
         assert np.array_equal(np.signbit(OUT), np.signbit(R_0W @ X))
+
+
+def test_thesis_coordinates_give_the_python_conversion_bit_for_bit():
+    # EnginePlant.state reads every sample through frames.thesis_coordinates and numpy's
+    # solve: the floats (zero signs included) of q_from_pose, the heading followed past
+    # +-pi, and qd_from_velocity on base_axes_W, at angles of every size, exact zeros of
+    # both signs and attitudes at the clip of the arcsine
+    import math
+
+    from dynval.comparisons.rover.frames import (
+        base_axes_W,
+        q_from_pose,
+        qd_from_velocity,
+        thesis_coordinates,
+    )
+    from dynval.handrolled.so3 import matrix_from_euler_yxz
+
+    rng = np.random.default_rng(7)
+    for k in range(3000):
+        ang = rng.normal(size=3) * rng.choice([1e-8, 1e-3, 0.3, 3.0], size=3)
+        ang[rng.random(3) < 0.2] = 0.0
+        ang[rng.random(3) < 0.1] = -0.0
+        R = matrix_from_euler_yxz(*ang)
+        if k % 7 == 0:
+            R[1, 2] = rng.choice([1.0, -1.0, 1.0 + 2e-16, -1.0 - 2e-16])
+        p, v, w = rng.normal(size=3), rng.normal(size=3), rng.normal(size=3)
+        w[rng.random(3) < 0.3] = rng.choice([0.0, -0.0])
+        q_j, qd_j = rng.normal(size=1), rng.normal(size=1)
+        heading = float(rng.normal() * 10.0) if k % 2 else float(ang[2])
+        q6 = q_from_pose(p, R)
+        q6[5] = heading + (q6[5] - heading + math.pi) % (2.0 * math.pi) - math.pi
+        qd6 = qd_from_velocity(q6, v, w)
+        q, qd, A, h = thesis_coordinates(p, R, v, q_j, qd_j, heading, 1)
+        qd[3:6] = np.linalg.solve(A, w)
+        assert A.tobytes() == base_axes_W(q6).tobytes()
+        assert q.tobytes() == np.concatenate([q6, q_j]).tobytes() and h == q6[5]
+        assert qd.tobytes() == np.concatenate([qd6, qd_j]).tobytes()

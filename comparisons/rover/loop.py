@@ -8,7 +8,6 @@ wheel torques from the wheel powers, the slips and the wheel speeds of this step
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +17,7 @@ from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps
 from dynval.comparisons.rover.frames import (
     R_0W,
     pose_from_q,
-    q_from_pose,
-    qd_from_velocity,
+    thesis_coordinates,
     velocity_from_q,
 )
 from dynval.engines.base import FloatingState, PointForce
@@ -36,6 +34,10 @@ from dynval.robots.rover.model_description import (
 from dynval.robots.rover.params import R_W0, SIDES, RoverParams, hub_positions
 
 DIAG = {name: k for k, name in enumerate(DIAGNOSTICS)}
+# Each wheel's recorded signals: diagnostics (by WHEEL_DIAG), then its torque and power
+WHEEL_SIGNALS = ("sinkage", "slip", "slip_angle", "force.x", "force.y", "force.z", "torque",
+                 "power")
+WHEEL_DIAG = [DIAG[c] for c in ("sinkage", "slip", "beta", "Fx", "Fy", "Fz")]
 
 
 class HandrolledPlant:
@@ -102,6 +104,7 @@ class EnginePlant:
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
+        self._no_power = np.zeros((n, 2))  # the powers a constant-torque drive passes
         if self._compiled is not None and sim.name == "mujoco":
             self._hub_bodies = np.array([sim.body_id(link) for link in self.hub_links],
                                         dtype=np.int64)
@@ -116,22 +119,19 @@ class EnginePlant:
         p_W6, R_W6 = pose_from_q(q)
         v_W6, w_W6 = velocity_from_q(q, qd)
         k = self.n_turning
-        self.heading = q[5]
+        self.heading = float(q[5])
         self.sim.reset(FloatingState(p_W6, R_W6, v_W6, w_W6, q[6:6 + k].copy(),
                                      qd[6:6 + k].copy()))
 
     def state(self) -> tuple[np.ndarray, np.ndarray]:
+        """(q, qd) in the thesis' coordinates: :func:`q_from_pose` and
+        :func:`qd_from_velocity` on the engine's state, q6 following the heading past
+        +-pi (the hand-rolled q6 is a joint that winds on a circle), in one compiled call
+        (frames.thesis_coordinates) and numpy's solve for the base rates."""
         s = self.sim.state()
-        q6 = q_from_pose(s.p_WB, s.R_WB)
-        # the hand-rolled q6 is a joint and winds past +-pi on a circle; follow it
-        q6[5] = self.heading + (q6[5] - self.heading + math.pi) % (2.0 * math.pi) - math.pi
-        self.heading = q6[5]
-        qd6 = qd_from_velocity(q6, s.v_WB_W, s.w_WB_W)
-        n_t = self.p.n_segments - 1
-        q = np.zeros(6 + n_t)
-        qd = np.zeros(6 + n_t)
-        q[:6], qd[:6] = q6, qd6
-        q[6:6 + len(s.q)], qd[6:6 + len(s.q)] = s.q, s.qd
+        q, qd, A, self.heading = thesis_coordinates(s.p_WB, s.R_WB, s.v_WB_W, s.q, s.qd,
+                                                    self.heading, self.p.n_segments - 1)
+        qd[3:6] = np.linalg.solve(A, s.w_WB_W)
         return q, qd
 
     def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
@@ -153,7 +153,7 @@ class EnginePlant:
         place from the powers P after each step (P None: constant torques): (the last
         step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
         c, sim, p = self._compiled, self.sim, self.p
-        P_or_0 = np.zeros_like(T) if P is None else P
+        P_or_0 = self._no_power if P is None else P
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
             diag, done = mujoco_steps(
@@ -232,6 +232,8 @@ class RoverLoop:
         self.steering = steering
         self.k = 0
         self.t = 0.0
+        self._names: list[str] | None = None
+        self._compiled = getattr(plant, "compiled", False)  # fixed when the plant is made
         self.diag = plant.wheel_state(self.T)
         self.q, self.qd = plant.state()
 
@@ -245,7 +247,7 @@ class RoverLoop:
         while n > 0:
             m = n if self.steering is None else min(
                 n, self.steering.every - self.k % self.steering.every)
-            if getattr(self.plant, "compiled", False):
+            if self._compiled:
                 self.diag, done = self.plant.advance_many(self.T, self.P, m)
             else:
                 done = self._python_steps(m)
@@ -271,9 +273,9 @@ class RoverLoop:
         return n
 
     def _check_soil(self) -> None:
-        out = np.argwhere(self.diag[:, :, DIAG["sinkage"]] <= 0.0)
-        if len(out):
-            i, j = out[0]
+        out = self.diag[:, :, DIAG["sinkage"]] <= 0.0
+        if out.any():
+            i, j = np.argwhere(out)[0]
             raise WheelLeftSoilError(
                 f"{self.implementation}: wheel {segment_name(i + 1, self.p.n_segments)}_"
                 f"{SIDES[j]} left the soil at t = {self.plant.t:.3f} s (the thesis stops its "
@@ -286,30 +288,34 @@ class RoverLoop:
         return torques_from_power(np.ascontiguousarray(self.P), d[:, :, DIAG["slip"]].copy(),
                                   d[:, :, DIAG["v_x"]].copy(), self.p.r)
 
-    def signals(self) -> dict[str, float]:
-        q, qd = self.q, self.qd
-        out = {"rover.x": -q[0], "rover.y": q[2], "rover.height": q[1],
-               "rover.pitch": q[3], "rover.roll": q[4], "rover.heading": q[5],
-               "rover.speed": float(np.hypot(qd[0], qd[2])),
-               "rover.heading_rate": qd[5]}
-        for i in range(1, self.p.n_segments):
-            out[f"joint.{turning_joint_name(i)}.angle"] = q[5 + i]
-            out[f"joint.{turning_joint_name(i)}.rate"] = qd[5 + i]
+    def signal_names(self) -> list[str]:
+        """The recorded signals' names, in the order of :meth:`signals`."""
         n = self.p.n_segments
+        out = ["rover.x", "rover.y", "rover.height", "rover.pitch", "rover.roll",
+               "rover.heading", "rover.speed", "rover.heading_rate"]
+        for i in range(1, n):
+            out += [f"joint.{turning_joint_name(i)}.{v}" for v in ("angle", "rate")]
+        wheel_signals = WHEEL_SIGNALS if self.P is not None else WHEEL_SIGNALS[:-1]
         for i in range(n):
-            for j, side in enumerate(SIDES):
+            for side in SIDES:
                 w = f"wheel.{segment_name(i + 1, n)}_{side}"
-                d = self.diag[i, j]
-                out[f"{w}.sinkage"] = d[DIAG["sinkage"]]
-                out[f"{w}.slip"] = d[DIAG["slip"]]
-                out[f"{w}.slip_angle"] = d[DIAG["beta"]]
-                out[f"{w}.force.x"] = d[DIAG["Fx"]]
-                out[f"{w}.force.y"] = d[DIAG["Fy"]]
-                out[f"{w}.force.z"] = d[DIAG["Fz"]]
-                out[f"{w}.torque"] = self.T[i, j]
-                if self.P is not None:
-                    out[f"{w}.power"] = self.P[i, j]
+                out += [f"{w}.{v}" for v in wheel_signals]
         return out
+
+    def signals(self) -> dict[str, float]:
+        """The rover's pose and rates, the turning joints and every wheel's diagnostics,
+        torque (and power) as floats, named by :meth:`signal_names` (made once)."""
+        if self._names is None:
+            self._names = self.signal_names()
+        q, qd = self.q.tolist(), self.qd.tolist()
+        values = [-q[0], q[2], q[1], q[3], q[4], q[5], float(np.hypot(qd[0], qd[2])), qd[5]]
+        for i in range(6, 5 + self.p.n_segments):  # the turning joints
+            values += [q[i], qd[i]]
+        wheels = [self.diag[:, :, WHEEL_DIAG], self.T[:, :, None]]
+        if self.P is not None:
+            wheels.append(self.P[:, :, None])
+        values += np.concatenate(wheels, axis=2).ravel().tolist()
+        return dict(zip(self._names, values, strict=True))
 
 
 __all__ = ["EnginePlant", "HandrolledPlant", "RoverLoop", "hub_site", "make_plant"]
