@@ -20,12 +20,22 @@ import math
 import numpy as np
 
 from dynval._numba_cache import njit
-from dynval.comparisons.rover.frames import R_0W
-from dynval.engines import pybullet_compiled
+from dynval.comparisons.rover.frames import R_0W, thesis_coordinates
+from dynval.engines import mujoco_compiled, pybullet_compiled
 from dynval.engines.mujoco_compiled import points, step_with_point_forces
 from dynval.handrolled.rover.terramechanics import torques_from_power
-from dynval.handrolled.rover.wheel_contact import N_DIAG, SINKAGE, SLIP, V_X, wheel_contacts
+from dynval.handrolled.rover.wheel_contact import (
+    DIAGNOSTICS,
+    N_DIAG,
+    SINKAGE,
+    SLIP,
+    V_X,
+    wheel_contacts,
+)
 from dynval.robots.rover.params import R_W0
+
+# Each wheel's recorded diagnostics, in the order of its signals (RoverLoop.signal_names)
+WHEEL_DIAG = tuple(DIAGNOSTICS.index(c) for c in ("sinkage", "slip", "beta", "Fx", "Fy", "Fz"))
 
 
 def _is_signed_permutation(R: np.ndarray) -> bool:
@@ -75,18 +85,22 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
                  xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
                  body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
                  bodies: np.ndarray, offsets: np.ndarray, T: np.ndarray, P: np.ndarray,
-                 powered: bool, n: int, r: float, b: float, D: float, soil: tuple
-                 ) -> tuple:
+                 powered: bool, n: int, r: float, b: float, D: float, soil: tuple,
+                 qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, heading: float,
+                 n_t: int) -> tuple:
     """Up to ``n`` steps with wheel torques T (segments x 2, updated in place from the
     powers P after each step when ``powered``): (diagnostics of the last step's wheels,
-    steps taken).  Stops after the step in which a wheel left the soil (sinkage <= 0),
-    where the caller raises, as ``RoverLoop.advance`` does."""
+    steps taken, the state after them in the thesis' coordinates: :func:`_thesis_state`
+    on MujocoSimulation.state's numbers, mujoco_compiled.state_and_points). Stops after the
+    step in which a wheel left the soil (sinkage <= 0), where the caller raises, as
+    ``RoverLoop.advance`` does."""
     nh = bodies.shape[0]
     P_W, V_W, R_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
     p_0, v_0, R_0 = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
     F_W = np.empty((nh, 3))
     tau = np.zeros(dofs.shape[0])  # the turning joints are free (thesis: unactuated)
     diag = np.zeros((nh, N_DIAG))
+    done = n
     for k in range(n):
         points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P_W, V_W, R_W)
         for h in range(nh):  # world -> the thesis' frame 0
@@ -98,8 +112,24 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
             _turn(R_W0, F_0[h], F_W[h])
         step_with_point_forces(fns, m, d, qfrc_applied, dofs, tau, bodies, P_W, F_W)
         if _after_step(diag, T, P, powered, r):
-            return diag, k + 1
-    return diag, n
+            done = k + 1
+            break
+    nj = qadr.shape[0]
+    s = np.empty(18 + 2 * nj)  # p_WB, R_WB, v_WB, w_WB, q, qd (state_and_points' layout)
+    mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
+                                     subtree_com, body_rootid, bodies[:0], offsets[:0], s)
+    return diag, done, _thesis_state(s[0:3], s[3:12].reshape((3, 3)), s[12:15], s[15:18],
+                                     s[18:18 + nj], s[18 + nj:18 + 2 * nj], heading, n_t)
+
+
+@njit(cache=True)
+def _thesis_state(p_WB: np.ndarray, R_WB: np.ndarray, v_WB: np.ndarray, w_WB: np.ndarray,
+                  q_j: np.ndarray, qd_j: np.ndarray, heading: float, n_t: int) -> tuple:
+    """EnginePlant.state's inputs from an engine state: (q, qd, A, w_WB, heading) of
+    frames.thesis_coordinates, the base rates of qd left to numpy's solve of A x = w_WB
+    (the caller's), as EnginePlant.state takes them."""
+    q, qd, A, heading = thesis_coordinates(p_WB, R_WB, v_WB, q_j, qd_j, heading, n_t)
+    return q, qd, A, w_WB.copy(), heading
 
 
 @njit(cache=True)
@@ -115,13 +145,15 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
                    links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
                    hub_links: np.ndarray, offsets: np.ndarray,
                    n_segments: int, T: np.ndarray, P: np.ndarray, powered: bool, n: int,
-                   r: float, b: float, D: float, soil: tuple) -> tuple:
+                   r: float, b: float, D: float, soil: tuple, heading: float) -> tuple:
     """:func:`mujoco_steps` for PyBullet: up to ``n`` steps of ``EnginePlant.advance`` as
     the Python path takes them (``_wheel_forces``: the state and the hubs' points, each
     segment's attitude R_W = R_WB rot_z(q_1) ... rot_z(q_i-1), the law; then the step with
     zero torques on the free turning joints and the hub forces), T updated from the powers
     P after each step when ``powered``: (diagnostics of the last step's wheels, steps
-    taken, fewer where a wheel left the soil)."""
+    taken, fewer where a wheel left the soil, and the state after them read as
+    PybulletSimulation.state reads it, one actual-state request without links, in the
+    thesis' coordinates: :func:`_thesis_state`)."""
     nh, nj = offsets.shape[0], q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
@@ -129,6 +161,7 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     p_0, v_0, F_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3))
     tau = np.zeros(nj)  # the turning joints are free (thesis: unactuated)
     diag = np.zeros((nh, N_DIAG))
+    done = n
     for k in range(n):
         pybullet_compiled.observe(fns, client, body, q_index, u_index, links, base, q, qd,
                                   link_states)
@@ -150,5 +183,37 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
         pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau,
                                                  hub_links, P_W, F_W)
         if _after_step(diag, T, P, powered, r):
-            return diag, k + 1
-    return diag, n
+            done = k + 1
+            break
+    pybullet_compiled.observe(fns, client, body, q_index, u_index, links[:0], base, q, qd,
+                              link_states[:0])
+    p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
+    return diag, done, _thesis_state(p_WB, R_WB, v_WB, w_WB, q, qd, heading, n_segments - 1)
+
+
+@njit(cache=True)
+def signal_values(q: np.ndarray, qd: np.ndarray, speed: float, diag: np.ndarray,
+                  T: np.ndarray, P: np.ndarray, powered: bool) -> np.ndarray:
+    """RoverLoop.signals' values in the order of RoverLoop.signal_names: the rear
+    segment's pose in the ground plane, height, attitude, ``speed`` and heading rate, each
+    turning joint's angle and rate, then each wheel's WHEEL_DIAG diagnostics (diag:
+    segments x 2 x N_DIAG), torque T and, when ``powered``, power P. Copies only."""
+    n_seg, n_w = diag.shape[0], len(WHEEL_DIAG) + 1 + powered
+    out = np.empty(8 + 2 * (n_seg - 1) + 2 * n_seg * n_w)
+    out[0], out[1], out[2], out[3] = -q[0], q[2], q[1], q[3]
+    out[4], out[5], out[6], out[7] = q[4], q[5], speed, qd[5]
+    o = 8
+    for i in range(6, 5 + n_seg):  # the turning joints
+        out[o], out[o + 1] = q[i], qd[i]
+        o += 2
+    for i in range(n_seg):
+        for j in range(2):
+            for c in WHEEL_DIAG:
+                out[o] = diag[i, j, c]
+                o += 1
+            out[o] = T[i, j]
+            o += 1
+            if powered:
+                out[o] = P[i, j]
+                o += 1
+    return out

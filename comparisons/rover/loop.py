@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.harness import DivergenceError
-from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps
+from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps, signal_values
 from dynval.comparisons.rover.frames import (
     R_0W,
     pose_from_q,
@@ -34,10 +34,9 @@ from dynval.robots.rover.model_description import (
 from dynval.robots.rover.params import R_W0, SIDES, RoverParams, hub_positions
 
 DIAG = {name: k for k, name in enumerate(DIAGNOSTICS)}
-# Each wheel's recorded signals: diagnostics (by WHEEL_DIAG), then its torque and power
+# Each wheel's recorded signals: its diagnostics (compiled.WHEEL_DIAG), torque and power
 WHEEL_SIGNALS = ("sinkage", "slip", "slip_angle", "force.x", "force.y", "force.z", "torque",
                  "power")
-WHEEL_DIAG = [DIAG[c] for c in ("sinkage", "slip", "beta", "Fx", "Fy", "Fz")]
 
 
 class HandrolledPlant:
@@ -103,6 +102,7 @@ class EnginePlant:
         self.hub_offsets = np.array([h for hubs in self.hubs for h in hubs])
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
+        self._read: tuple[np.ndarray, np.ndarray] | None = None  # (q, qd) a chunk read
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
         self._no_power = np.zeros((n, 2))  # the powers a constant-torque drive passes
         if self._compiled is not None and sim.name == "mujoco":
@@ -120,6 +120,7 @@ class EnginePlant:
         v_W6, w_W6 = velocity_from_q(q, qd)
         k = self.n_turning
         self.heading = float(q[5])
+        self._read = None
         self.sim.reset(FloatingState(p_W6, R_W6, v_W6, w_W6, q[6:6 + k].copy(),
                                      qd[6:6 + k].copy()))
 
@@ -127,7 +128,10 @@ class EnginePlant:
         """(q, qd) in the thesis' coordinates: :func:`q_from_pose` and
         :func:`qd_from_velocity` on the engine's state, q6 following the heading past
         +-pi (the hand-rolled q6 is a joint that winds on a circle), in one compiled call
-        (frames.thesis_coordinates) and numpy's solve for the base rates."""
+        (frames.thesis_coordinates) and numpy's solve for the base rates; read once after
+        a compiled chunk, which brings it (:meth:`advance_many`)."""
+        if self._read is not None:
+            return self._read
         s = self.sim.state()
         q, qd, A, self.heading = thesis_coordinates(s.p_WB, s.R_WB, s.v_WB_W, s.q, s.qd,
                                                     self.heading, self.p.n_segments - 1)
@@ -139,6 +143,7 @@ class EnginePlant:
 
     def advance(self, T_cmd: np.ndarray) -> np.ndarray:
         diag, forces = self._wheel_forces(T_cmd)
+        self._read = None
         self.sim.step(np.zeros(self.n_turning), forces)
         return diag
 
@@ -151,23 +156,29 @@ class EnginePlant:
                      ) -> tuple[np.ndarray, int]:
         """Up to n steps in compiled code (dynval.comparisons.rover.compiled), T updated in
         place from the powers P after each step (P None: constant torques): (the last
-        step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
+        step's wheel diagnostics, steps taken; fewer where a wheel left the soil). The
+        state after them comes back with them, read as :meth:`state` reads it, and is what
+        :meth:`state` returns until the next step or reset."""
         c, sim, p = self._compiled, self.sim, self.p
         P_or_0 = self._no_power if P is None else P
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
-            diag, done = mujoco_steps(
+            diag, done, read = mujoco_steps(
                 c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
                 c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
-                self.hub_offsets, T, P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
+                self.hub_offsets, T, P_or_0, P is not None, n, p.r, p.b, p.D, self.soil,
+                c.qpos, c.qvel, c.qadr, self.heading, p.n_segments - 1)
             sim.check_stable(bad)
         else:
             h = self._hub_points
-            diag, done = pybullet_steps(
+            diag, done, read = pybullet_steps(
                 c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links,
                 h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), T,
-                P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
+                P_or_0, P is not None, n, p.r, p.b, p.D, self.soil, self.heading)
             sim.compiled_steps_taken(done)
+        q, qd, A, w_WB, self.heading = read
+        qd[3:6] = np.linalg.solve(A, w_WB)  # numpy's solve, as state's
+        self._read = q, qd
         return diag.reshape(len(self.links), 2, N_DIAG), done
 
     def law_inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -234,6 +245,7 @@ class RoverLoop:
         self.t = 0.0
         self._names: list[str] | None = None
         self._compiled = getattr(plant, "compiled", False)  # fixed when the plant is made
+        self._no_power = np.zeros_like(self.T)  # P's stand-in where the torques are held
         self.diag = plant.wheel_state(self.T)
         self.q, self.qd = plant.state()
 
@@ -304,18 +316,15 @@ class RoverLoop:
 
     def signals(self) -> dict[str, float]:
         """The rover's pose and rates, the turning joints and every wheel's diagnostics,
-        torque (and power) as floats, named by :meth:`signal_names` (made once)."""
+        torque (and power), named by :meth:`signal_names` (made once), the values read in
+        one compiled call (compiled.signal_values)."""
         if self._names is None:
             self._names = self.signal_names()
-        q, qd = self.q.tolist(), self.qd.tolist()
-        values = [-q[0], q[2], q[1], q[3], q[4], q[5], float(np.hypot(qd[0], qd[2])), qd[5]]
-        for i in range(6, 5 + self.p.n_segments):  # the turning joints
-            values += [q[i], qd[i]]
-        wheels = [self.diag[:, :, WHEEL_DIAG], self.T[:, :, None]]
-        if self.P is not None:
-            wheels.append(self.P[:, :, None])
-        values += np.concatenate(wheels, axis=2).ravel().tolist()
-        return dict(zip(self._names, values, strict=True))
+        q, qd = self.q, self.qd
+        values = signal_values(q, qd, float(np.hypot(qd[0], qd[2])), self.diag, self.T,
+                               self._no_power if self.P is None else self.P,
+                               self.P is not None)
+        return dict(zip(self._names, values.tolist(), strict=True))
 
 
 __all__ = ["EnginePlant", "HandrolledPlant", "RoverLoop", "hub_site", "make_plant"]
