@@ -34,11 +34,28 @@ class EnergyGuard:
     basis: str  # why the bound is what it is, for the error message
 
 
+@dataclass(frozen=True)
+class Samples:
+    """What a loop's ``advance_samples(chunks)`` gives: its time after each chunk it
+    completed, the signal values there (a row each, in the order of the names its
+    ``signals`` gives), and the exception that ended the chunks early, or None. The
+    exception is what ``advance_many`` would have raised in the next chunk: :func:`run`
+    raises it once the samples before it have passed their checks."""
+
+    t: np.ndarray
+    values: np.ndarray
+    error: BaseException | None = None
+
+
 class ClosedLoop(Protocol):
     """One implementation of one scenario: plant, controllers and contact wired together.
 
     A loop may also offer ``advance_many(n)``: n steps at once (a compiled inner loop);
-    :func:`run` then calls it between two recorded samples instead of ``advance``."""
+    :func:`run` then calls it between two recorded samples instead of ``advance``. And it
+    may offer ``advance_samples(chunks)`` (not None): the chunks of steps between the
+    next samples, as ``advance_many`` would take them one by one, and the samples after
+    each, in one call (:class:`Samples`); :func:`run` then takes the run a block of
+    samples at a time (:func:`_run_samples`)."""
 
     implementation: str
     t: float
@@ -73,6 +90,8 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     E_0 = 0.0
     report_every = max(1, n_steps // 100)
     many = getattr(loop, "advance_many", None)
+    samples = getattr(loop, "advance_samples", None) if energy_guard is None else None
+    blocks: list[np.ndarray] = []
     k = 0
     while True:
         if k % record_every == 0 or k == n_steps:
@@ -83,9 +102,14 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 start = {n: sig[n] for n in workspace or {}}
                 E_0 = energy_guard.energy(sig) if energy_guard else 0.0
             values = [sig[n] for n in names]
-            _check_sample(loop, sig, names, values, limit, workspace, start, energy_guard, E_0)
+            _check_sample(loop, loop.t, sig, names, values, limit, workspace, start,
+                          energy_guard, E_0)
             rows.append([loop.t, *values])
         if k == n_steps:
+            break
+        if samples is not None:
+            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks, limit,
+                         workspace, start, progress, report_every)
             break
         m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
         t_before = loop.t
@@ -94,49 +118,114 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 loop.advance()
             else:
                 many(m)
-        except EngineInstabilityError as exc:
-            raise DivergenceError(f"{loop.implementation} diverged: {exc}") from None
-        except np.linalg.LinAlgError as exc:  # a mass matrix a blown-up state made singular
-            raise DivergenceError(
-                f"{loop.implementation} diverged: its equations of motion could not be "
-                f"solved after t = {loop.t:.4f} s ({exc})") from None
-        if not abs(loop.t - t_before - m * dt) <= 1e-6 * dt + 1e-9:
-            raise DivergenceError(
-                f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "
-                f"{loop.t:.4f} s in {m} step(s) of {dt:g} s (the engine reset itself after "
-                "an instability)")
+        except (EngineInstabilityError, np.linalg.LinAlgError) as exc:
+            raise _diverged(loop, exc) from None
+        _check_clock(loop, t_before, loop.t, m, dt)
         if progress is not None and (k + m - 1) // report_every != (k - 1) // report_every:
             progress(k / n_steps)
         k += m
     if progress is not None:
         progress(1.0)
-    return pd.DataFrame(np.array(rows), columns=["time", *names])
+    table = np.vstack([np.array(rows), *blocks]) if blocks else np.array(rows)
+    return pd.DataFrame(table, columns=["time", *names])
 
 
-def _check_sample(loop: ClosedLoop, sig: Mapping[str, float], names: list[str],
+SAMPLES_PER_CALL = 500  # the samples one advance_samples call takes at most
+
+
+def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: int,
+                 n_steps: int, dt: float, record_every: int, names: list[str],
+                 blocks: list[np.ndarray], limit: float, workspace: dict[str, float] | None,
+                 start: dict[str, float], progress: Callable[[float], None] | None,
+                 report_every: int) -> None:
+    """:func:`run`'s loop from step k (a sample) to the end with ``advance_samples``: the
+    chunks ``advance_many`` would be given, up to SAMPLES_PER_CALL samples a call; then,
+    chunk by chunk, the same clock check, progress report and sample check in the same
+    order, the error that ended the chunks raised last. The samples' rows (time first)
+    go to ``blocks``."""
+    while k < n_steps:
+        chunks, j = [], k
+        while j < n_steps and len(chunks) < SAMPLES_PER_CALL:
+            chunks.append(min(record_every - j % record_every, n_steps - j))
+            j += chunks[-1]
+        t_before = loop.t
+        got = samples(np.array(chunks, dtype=np.int64))
+        if got.error is None and len(got.t) < len(chunks):
+            raise RuntimeError(f"{loop.implementation}: advance_samples took "
+                               f"{len(got.t)} of {len(chunks)} chunks and gave no error")
+        failing = _first_failing(got.values, names, limit, workspace, start)
+        for i, t in enumerate(got.t.tolist()):
+            m = chunks[i]
+            _check_clock(loop, t_before, t, m, dt)
+            if progress is not None and (k + m - 1) // report_every != (k - 1) // report_every:
+                progress(k / n_steps)
+            k += m
+            if i == failing:  # raises, as the sample-by-sample loop does here
+                values = got.values[i].tolist()
+                _check_sample(loop, t, dict(zip(names, values, strict=True)), names, values,
+                              limit, workspace, start, None, 0.0)
+            t_before = t
+        blocks.append(np.column_stack([got.t, got.values]))
+        if isinstance(got.error, (EngineInstabilityError, np.linalg.LinAlgError)):
+            raise _diverged(loop, got.error) from None
+        if got.error is not None:
+            raise got.error
+
+
+def _first_failing(values: np.ndarray, names: list[str], limit: float,
+                   workspace: dict[str, float] | None, start: dict[str, float]) -> int:
+    """The first row of ``values`` (samples x signals) that :func:`_check_sample` rejects
+    (without an energy guard), or the number of rows where none is rejected."""
+    bad = (~np.isfinite(values) | (np.abs(values) > limit)).any(axis=1)
+    for name, reach in (workspace or {}).items():
+        bad |= np.abs(values[:, names.index(name)] - start[name]) > reach
+    return int(np.argmax(bad)) if bad.any() else len(values)
+
+
+def _diverged(loop: ClosedLoop, exc: BaseException) -> DivergenceError:
+    """The DivergenceError for an engine's instability or a singular solve in advancing
+    the loop from its time ``loop.t``."""
+    if isinstance(exc, EngineInstabilityError):
+        return DivergenceError(f"{loop.implementation} diverged: {exc}")
+    # a mass matrix a blown-up state made singular
+    return DivergenceError(
+        f"{loop.implementation} diverged: its equations of motion could not be "
+        f"solved after t = {loop.t:.4f} s ({exc})")
+
+
+def _check_clock(loop: ClosedLoop, t_before: float, t: float, m: int, dt: float) -> None:
+    """Raise DivergenceError where the time did not go from t_before to t in m steps."""
+    if not abs(t - t_before - m * dt) <= 1e-6 * dt + 1e-9:
+        raise DivergenceError(
+            f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "
+            f"{t:.4f} s in {m} step(s) of {dt:g} s (the engine reset itself after "
+            "an instability)")
+
+
+def _check_sample(loop: ClosedLoop, t: float, sig: Mapping[str, float], names: list[str],
                   values: list[float], limit: float, workspace: dict[str, float] | None,
                   start: dict[str, float], energy_guard: EnergyGuard | None,
                   E_0: float) -> None:
-    """Raise DivergenceError where a recorded sample is non-finite, beyond ``limit``,
-    outside the workspace or above the energy bound (see :func:`run`)."""
+    """Raise DivergenceError where the sample recorded at time t is non-finite, beyond
+    ``limit``, outside the workspace or above the energy bound (see :func:`run`)."""
     for name, v in zip(names, values, strict=True):
         if not math.isfinite(v) or abs(v) > limit:
             raise DivergenceError(
                 f"{loop.implementation} diverged: signal {name} = {v:.3g} at "
-                f"t = {loop.t:.4f} s"
+                f"t = {t:.4f} s"
             )
     for name, reach in (workspace or {}).items():
         if abs(sig[name] - start[name]) > reach:
             raise DivergenceError(
                 f"{loop.implementation} left the scenario's workspace: signal {name} "
                 f"= {sig[name]:.3g} ({sig[name] - start[name]:+.3g} from its start, "
-                f"bound {reach:g}) at t = {loop.t:.4f} s")
+                f"bound {reach:g}) at t = {t:.4f} s")
     if energy_guard is not None:
         gain = energy_guard.energy(sig) - E_0
         if gain > energy_guard.bound:
             raise EnergyGainError(
                 f"{loop.implementation} gained {gain:.3g} J of mechanical energy "
-                f"(from {E_0:.4g} J) at t = {loop.t:.4f} s with no energy input, more "
+                f"(from {E_0:.4g} J) at t = {t:.4f} s with no energy input, more "
                 f"than the {energy_guard.bound:.3g} J allowed for integration error "
                 f"({energy_guard.basis})")
 

@@ -11,11 +11,20 @@ times the step.
 * PyBullet (:func:`pybullet_steps`): the Python path's reads and arithmetic operation for
   operation (the hubs from the links' CoM states, the segments' attitudes from the base and
   the turning joints), so the same bits (tests/test_pybullet_compiled.py).
+
+Each chunk ends by reading the state as the engine's ``state()`` reads it, in the thesis'
+coordinates. :func:`handrolled_samples`, :func:`mujoco_samples` and
+:func:`pybullet_samples` run many chunks, one per recorded sample, with the PD steering
+and the sample's signal values in between (RoverLoop.samples, harness.run's
+``advance_samples``): between two samples Python cost more than the ten steps, and its
+switches slowed the steps themselves. The same numbers as a chunk a call, bit for bit
+(tests/test_rover_compiled.py).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,6 +32,8 @@ from dynval._numba_cache import njit
 from dynval.comparisons.rover.frames import R_0W, thesis_coordinates
 from dynval.engines import mujoco_compiled, pybullet_compiled
 from dynval.engines.mujoco_compiled import points, step_with_point_forces
+from dynval.handrolled.rover.control import pd_powers, q7_des
+from dynval.handrolled.rover.model import euler_steps
 from dynval.handrolled.rover.terramechanics import torques_from_power
 from dynval.handrolled.rover.wheel_contact import (
     DIAGNOSTICS,
@@ -36,6 +47,45 @@ from dynval.robots.rover.params import R_W0
 
 # Each wheel's recorded diagnostics, in the order of its signals (RoverLoop.signal_names)
 WHEEL_DIAG = tuple(DIAGNOSTICS.index(c) for c in ("sinkage", "slip", "beta", "Fx", "Fy", "Fz"))
+HEADING_RATE = 7  # the heading rate's place among the signals (RoverLoop.signal_names)
+LEFT_SOIL, UNSTABLE = 1, 2  # why compiled samples stopped before their last chunk
+
+
+class Drive(NamedTuple):
+    """RoverLoop's wheel drive as compiled samples run it: the wheel torques T and powers
+    P (segments x 2, changed in place; P zero where the torques are held: ``powered``
+    False), the wheel radius r, and where ``steered`` the PD steering of
+    control.PowerSteering: nominal powers, gains, turning command (rows t_on, t_off,
+    q7_des) and the steps between its updates."""
+
+    T: np.ndarray
+    P: np.ndarray
+    powered: bool
+    r: float
+    steered: bool
+    P_nom: np.ndarray
+    K_p: float
+    K_d: float
+    command: np.ndarray
+    every: int
+
+
+class Block(NamedTuple):
+    """What compiled samples write, a row per chunk completed: the time and the signal
+    values after it (RoverLoop.signal_names' order; an engine's heading rate is left to
+    numpy's solve of A x = w, base_axes_W and the root's angular velocity, afterwards);
+    the last chunk's wheel diagnostics (segments x 2 x N_DIAG); and, one element each,
+    the rows written, why the chunks stopped early (0: they did not, LEFT_SOIL,
+    UNSTABLE) and the steps taken."""
+
+    t: np.ndarray
+    values: np.ndarray
+    A: np.ndarray
+    w: np.ndarray
+    diag: np.ndarray
+    count: np.ndarray
+    stop: np.ndarray
+    steps: np.ndarray
 
 
 def _is_signed_permutation(R: np.ndarray) -> bool:
@@ -217,3 +267,151 @@ def signal_values(q: np.ndarray, qd: np.ndarray, speed: float, diag: np.ndarray,
                 out[o] = P[i, j]
                 o += 1
     return out
+
+
+@njit(cache=True)
+def _left_soil(diag: np.ndarray) -> bool:
+    """Whether a wheel's sinkage (diagnostics: segments x 2 x N_DIAG) is <= 0."""
+    for i in range(diag.shape[0]):
+        for j in range(2):
+            if diag[i, j, SINKAGE] <= 0.0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _part(left: int, k: int, drive: Drive) -> int:
+    """The steps of the next part of a chunk with ``left`` steps to go at step k: all of
+    them, or up to the next steering update (RoverLoop.advance_many's chunks)."""
+    if drive.steered:
+        return min(left, drive.every - k % drive.every)
+    return left
+
+
+@njit(cache=True)
+def _after_part(q: np.ndarray, qd: np.ndarray, diag: np.ndarray, drive: Drive, t: float,
+                k: int, block: Block) -> bool:
+    """After a part of a chunk that ended at step k, time t, with the state q, qd and the
+    wheel diagnostics diag (segments x 2 x N_DIAG), as RoverLoop.advance_many goes on: False
+    where a wheel left the soil (block.stop LEFT_SOIL); else the PD steering's powers and
+    the torques from them where an update is due (PowerSteering.powers,
+    steering_torques), and True."""
+    block.diag[:, :, :] = diag
+    if _left_soil(diag):
+        block.stop[0] = LEFT_SOIL
+        return False
+    if drive.powered and drive.steered and k % drive.every == 0:
+        drive.P[:, :] = pd_powers(drive.P_nom, drive.K_p, drive.K_d, q[6], qd[6],
+                                  q7_des(t, drive.command))
+        drive.T[:, :] = torques_from_power(drive.P, diag[:, :, SLIP].copy(),
+                                           diag[:, :, V_X].copy(), drive.r)
+    return True
+
+
+@njit(cache=True)
+def _record(q: np.ndarray, qd: np.ndarray, drive: Drive, t: float, block: Block,
+            row: int) -> None:
+    """The sample after a chunk: its time and signal values (block.diag: the last part's
+    diagnostics) into the block's row."""
+    block.t[row] = t
+    block.values[row] = signal_values(q, qd, math.hypot(qd[0], qd[2]), block.diag, drive.T,
+                                      drive.P, drive.powered)
+    block.count[0] = row + 1
+
+
+@njit(cache=True)
+def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive: Drive,
+                       block: Block, k: int, t: float, dt: float, g: float, L: float,
+                       mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray,
+                       p_hub: np.ndarray, p_cg: np.ndarray, b: float, D: float,
+                       soil: tuple, wheel_sign: float, n_free: int) -> tuple:
+    """RoverLoop.advance_many's chunks ``chunks`` from step k, time t, for the hand-rolled
+    plant (model.euler_steps; a chunk in parts at the steering updates,
+    :func:`_after_part`) and the sample after each (:func:`_record`), the time summed
+    step by step as HandrolledPlant sums it; stops where a wheel left the soil.
+    (q, qd, qdd, t)."""
+    qdd = np.zeros_like(q)
+    for i in range(chunks.shape[0]):
+        left = chunks[i]
+        while left > 0:
+            q, qd, qdd, diag, done = euler_steps(
+                q, qd, drive.T, drive.P, drive.powered, _part(left, k, drive), dt, g, L,
+                mass, p_C, I_C, p_hub, p_cg, drive.r, b, D, soil, wheel_sign, n_free)
+            for _ in range(done):
+                t += dt
+            k += done
+            left -= done
+            block.steps[0] += done
+            if not _after_part(q, qd, diag, drive, t, k, block):
+                return q, qd, qdd, t
+        _record(q, qd, drive, t, block, i)
+    return q, qd, qdd, t
+
+
+@njit(cache=True)
+def mujoco_samples(fns: np.ndarray, m: int, d: int, xpos: np.ndarray, xmat: np.ndarray,
+                   cvel: np.ndarray, subtree_com: np.ndarray, body_rootid: np.ndarray,
+                   qfrc_applied: np.ndarray, dofs: np.ndarray, bodies: np.ndarray,
+                   offsets: np.ndarray, qpos: np.ndarray, qvel: np.ndarray,
+                   qadr: np.ndarray, badqacc: np.ndarray, chunks: np.ndarray, drive: Drive,
+                   block: Block, k: int, t: float, dt: float, b: float, D: float,
+                   soil: tuple, heading: float, n_t: int) -> tuple:
+    """:func:`handrolled_samples` for MuJoCo (:func:`mujoco_steps`), the time summed step
+    by step as mj_step2 sums it, A and w of each sample kept for its heading rate; stops
+    also after a part in which MuJoCo reset the simulation (its live BADQACC count
+    ``badqacc`` rose: block.stop UNSTABLE). The state the last part brought
+    (:func:`_thesis_state`)."""
+    bad = badqacc[0]
+    read = (np.zeros(6 + n_t), np.zeros(6 + n_t), np.zeros((3, 3)), np.zeros(3), heading)
+    shape = block.diag.shape
+    for i in range(chunks.shape[0]):
+        left = chunks[i]
+        while left > 0:
+            diag, done, read = mujoco_steps(
+                fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs,
+                bodies, offsets, drive.T, drive.P, drive.powered, _part(left, k, drive),
+                drive.r, b, D, soil, qpos, qvel, qadr, read[4], n_t)
+            for _ in range(done):
+                t += dt
+            k += done
+            left -= done
+            block.steps[0] += done
+            if badqacc[0] > bad:
+                block.stop[0] = UNSTABLE
+                return read
+            if not _after_part(read[0], read[1], diag.reshape(shape), drive, t, k, block):
+                return read
+        block.A[i], block.w[i] = read[2], read[3]
+        _record(read[0], read[1], drive, t, block, i)
+    return read
+
+
+@njit(cache=True)
+def pybullet_samples(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
+                     u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
+                     links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
+                     hub_links: np.ndarray, offsets: np.ndarray, n_segments: int,
+                     chunks: np.ndarray, drive: Drive, block: Block, k: int, t: float,
+                     dt: float, b: float, D: float, soil: tuple, heading: float) -> tuple:
+    """:func:`mujoco_samples` for PyBullet (:func:`pybullet_steps`), the time summed step
+    by step as PybulletSimulation.compiled_steps_taken sums it."""
+    n_t = n_segments - 1
+    read = (np.zeros(6 + n_t), np.zeros(6 + n_t), np.zeros((3, 3)), np.zeros(3), heading)
+    shape = block.diag.shape
+    for i in range(chunks.shape[0]):
+        left = chunks[i]
+        while left > 0:
+            diag, done, read = pybullet_steps(
+                fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T,
+                hub_links, offsets, n_segments, drive.T, drive.P, drive.powered,
+                _part(left, k, drive), drive.r, b, D, soil, read[4])
+            for _ in range(done):
+                t += dt
+            k += done
+            left -= done
+            block.steps[0] += done
+            if not _after_part(read[0], read[1], diag.reshape(shape), drive, t, k, block):
+                return read
+        block.A[i], block.w[i] = read[2], read[3]
+        _record(read[0], read[1], drive, t, block, i)
+    return read

@@ -8,12 +8,24 @@ wheel torques from the wheel powers, the slips and the wheel speeds of this step
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.ladder.harness import DivergenceError
-from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps, signal_values
+from dynval.comparisons.ladder.harness import DivergenceError, Samples
+from dynval.comparisons.rover.compiled import (
+    HEADING_RATE,
+    LEFT_SOIL,
+    Block,
+    Drive,
+    handrolled_samples,
+    mujoco_samples,
+    mujoco_steps,
+    pybullet_samples,
+    pybullet_steps,
+    signal_values,
+)
 from dynval.comparisons.rover.frames import (
     R_0W,
     pose_from_q,
@@ -77,6 +89,16 @@ class HandrolledPlant:
         self.t = self._clock(done)
         return diag, done
 
+    def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
+        """RoverLoop.advance_samples' chunks from step k in one compiled call
+        (compiled.handrolled_samples), the model and the clock left where the last chunk
+        ended."""
+        m, p = self.model, self.model.p
+        m.q, m.qd, m.qdd, self.t = handrolled_samples(
+            m.q, m.qd, chunks, drive, block, k, self.t, p.dt, p.g, p.l, m.mass, m.p_C,
+            m.I_C, m.p_hub, m.p_cg, p.b, p.D, m.soil, m.wheel_sign, m.n_free)
+        m.diag = block.diag.copy()
+
     def _clock(self, done: int) -> float:
         """The time after ``done`` more steps, summed step by step as ``advance`` does
         (the same float at every step, so the traces' time column is unchanged)."""
@@ -102,7 +124,8 @@ class EnginePlant:
         self.hub_offsets = np.array([h for hubs in self.hubs for h in hubs])
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
-        self._read: tuple[np.ndarray, np.ndarray] | None = None  # (q, qd) a chunk read
+        # (q, qd, A, w_WB) a compiled chunk read: state() solves A x = w_WB for qd's rates
+        self._read: tuple | None = None
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
         self._no_power = np.zeros((n, 2))  # the powers a constant-torque drive passes
         if self._compiled is not None and sim.name == "mujoco":
@@ -131,7 +154,11 @@ class EnginePlant:
         (frames.thesis_coordinates) and numpy's solve for the base rates; read once after
         a compiled chunk, which brings it (:meth:`advance_many`)."""
         if self._read is not None:
-            return self._read
+            q, qd, A, w_WB = self._read
+            if A is not None:
+                qd[3:6] = np.linalg.solve(A, w_WB)
+                self._read = q, qd, None, None
+            return q, qd
         s = self.sim.state()
         q, qd, A, self.heading = thesis_coordinates(s.p_WB, s.R_WB, s.v_WB_W, s.q, s.qd,
                                                     self.heading, self.p.n_segments - 1)
@@ -176,10 +203,31 @@ class EnginePlant:
                 h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), T,
                 P_or_0, P is not None, n, p.r, p.b, p.D, self.soil, self.heading)
             sim.compiled_steps_taken(done)
-        q, qd, A, w_WB, self.heading = read
-        qd[3:6] = np.linalg.solve(A, w_WB)  # numpy's solve, as state's
-        self._read = q, qd
+        *self._read, self.heading = read
         return diag.reshape(len(self.links), 2, N_DIAG), done
+
+    def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
+        """RoverLoop.advance_samples' chunks from step k in one compiled call
+        (compiled.mujoco_samples, pybullet_samples), the engine's clock and the state
+        left where the last chunk ended; raises the EngineInstabilityError of
+        :meth:`advance_many` where MuJoCo reset the simulation."""
+        c, sim, p = self._compiled, self.sim, self.p
+        if sim.name == "mujoco":
+            bad = sim.badqacc_count()
+            read = mujoco_samples(
+                c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid,
+                c.qfrc_applied, c.dofs, self._hub_bodies, self.hub_offsets, c.qpos, c.qvel,
+                c.qadr, sim.badqacc_counter(), chunks, drive, block, k, sim.time, p.dt, p.b,
+                p.D, self.soil, self.heading, p.n_segments - 1)
+            sim.check_stable(bad)
+        else:
+            h = self._hub_points
+            read = pybullet_samples(
+                c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links,
+                h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), chunks,
+                drive, block, k, sim.time, p.dt, p.b, p.D, self.soil, self.heading)
+            sim.compiled_steps_taken(int(block.steps[0]))
+        *self._read, self.heading = read
 
     def law_inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What the wheel-soil law reads at the engine's current state: the hubs' positions,
@@ -273,6 +321,55 @@ class RoverLoop:
                 self.P = self.steering.powers(self.t, self.q, self.qd)
                 self.T = self.steering_torques()
 
+    @property
+    def advance_samples(self) -> Callable[[np.ndarray], Samples] | None:
+        """:meth:`samples`, where the plant runs compiled chunks (harness.run takes it)."""
+        return self.samples if self._compiled else None
+
+    def samples(self, chunks: np.ndarray) -> Samples:
+        """The chunks of :meth:`advance_many` (steps between samples), the steering and
+        the sample after each, in one compiled call (harness.ClosedLoop.advance_samples):
+        the same numbers. The loop is left at its last sample, or where the exception
+        that ended the chunks (returned, not raised) arose."""
+        if self._names is None:
+            self._names = self.signal_names()
+        n, st = len(chunks), self.steering
+        block = Block(np.empty(n), np.empty((n, len(self._names))), np.empty((n, 3, 3)),
+                      np.empty((n, 3)), np.empty_like(self.diag), np.zeros(1, np.int64),
+                      np.zeros(1, np.int64), np.zeros(1, np.int64))
+        drive = Drive(self.T, self._no_power if self.P is None else self.P,
+                      self.P is not None, float(self.p.r), st is not None,
+                      self._no_power if st is None else st.P_nom,
+                      0.0 if st is None else float(st.K_p),
+                      0.0 if st is None else float(st.K_d),
+                      np.zeros((0, 3)) if st is None else st.command,
+                      1 if st is None else int(st.every))
+        t_before = self.t
+        try:
+            self.plant.samples(chunks, drive, block, self.k)
+            error = None
+        except Exception as exc:  # noqa: BLE001 - the harness raises it after the samples
+            error = exc
+        rows = int(block.count[0])
+        if isinstance(self.plant, EnginePlant) and rows:  # the heading rates: numpy's solve
+            rows, failed = _heading_rates(block, rows)
+            if failed is not None:  # as advance_many's state() would, after that chunk
+                self.t = float(block.t[rows])
+                return Samples(block.t[:rows], block.values[:rows], failed)
+        if error is not None:
+            self.t = float(block.t[rows - 1]) if rows else t_before
+            return Samples(block.t[:rows], block.values[:rows], error)
+        self.k += int(block.steps[0])
+        self.t = self.plant.t
+        self.q, self.qd = self.plant.state()
+        self.diag = block.diag.copy()
+        if block.stop[0] == LEFT_SOIL:
+            try:
+                self._check_soil()
+            except WheelLeftSoilError as exc:
+                error = exc
+        return Samples(block.t[:rows], block.values[:rows], error)
+
     def _python_steps(self, n: int) -> int:
         """Up to n steps of the plant, the torques from the powers after each; stops after
         a step in which a wheel left the soil. Returns the steps taken."""
@@ -325,6 +422,23 @@ class RoverLoop:
                                self._no_power if self.P is None else self.P,
                                self.P is not None)
         return dict(zip(self._names, values.tolist(), strict=True))
+
+
+def _heading_rates(block: Block, rows: int) -> tuple[int, Exception | None]:
+    """Fill the heading rate of an engine's samples (the base rates' numpy solve of
+    A x = w, EnginePlant.state's); where a sample's A is singular, the rows before it
+    and the LinAlgError that state() raised there."""
+    try:
+        rates = np.linalg.solve(block.A[:rows], block.w[:rows, :, None])
+    except np.linalg.LinAlgError:
+        for i in range(rows):
+            try:
+                np.linalg.solve(block.A[i], block.w[i])
+            except np.linalg.LinAlgError as exc:
+                return i, exc
+        raise
+    block.values[:rows, HEADING_RATE] = rates[:, 2, 0]
+    return rows, None
 
 
 __all__ = ["EnginePlant", "HandrolledPlant", "RoverLoop", "hub_site", "make_plant"]
