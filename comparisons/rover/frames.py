@@ -49,7 +49,7 @@ def qd_from_velocity(q: np.ndarray, v_W6_W: np.ndarray, w_W6_W: np.ndarray) -> n
     return np.array([-v_W6_W[0], v_W6_W[2], v_W6_W[1], *rates])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clip_unit(x: float) -> float:
     """max(-1.0, min(1.0, x)) with Python's choices (a NaN gives 1.0, as there)."""
     y = x if x < 1.0 else 1.0

@@ -21,9 +21,7 @@ from dynval.comparisons.rover.compiled import (
     Drive,
     handrolled_samples,
     mujoco_samples,
-    mujoco_steps,
     pybullet_samples,
-    pybullet_steps,
     signal_values,
 )
 from dynval.comparisons.rover.frames import (
@@ -61,6 +59,7 @@ class HandrolledPlant:
         self.model = HandRolledRover(p, soil, wheel_form, integrator, rigid)
         self.dt = p.dt
         self.t = 0.0
+        self._no_power = np.zeros((p.n_segments, 2))  # P's stand-in where torques are held
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.reset(q, qd)
@@ -84,28 +83,24 @@ class HandrolledPlant:
 
     def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
                      ) -> tuple[np.ndarray, int]:
-        """Up to n steps in one compiled call (HandRolledRover.advance_many)."""
-        diag, done = self.model.advance_many(T, P, n)
-        self.t = self._clock(done)
-        return diag, done
+        """Up to n steps in one compiled call (:meth:`samples`, one chunk), T updated in
+        place from the powers P after each step (P None: constant torques): (the last
+        step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
+        block = Block.sized(1, self.model.p.n_segments, P is not None)
+        self.samples(np.array([n], dtype=np.int64),
+                     Drive.held(T, P, self._no_power, self.model.p.r), block, 0)
+        return block.diag.copy(), int(block.steps[0])
 
     def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
         """RoverLoop.advance_samples' chunks from step k in one compiled call
-        (compiled.handrolled_samples), the model and the clock left where the last chunk
+        (compiled.handrolled_samples: HandRolledRover.advance_many's steps), the model and
+        the clock (summed step by step as ``advance`` sums it) left where the last chunk
         ended."""
         m, p = self.model, self.model.p
         m.q, m.qd, m.qdd, self.t = handrolled_samples(
             m.q, m.qd, chunks, drive, block, k, self.t, p.dt, p.g, p.l, m.mass, m.p_C,
             m.I_C, m.p_hub, m.p_cg, p.b, p.D, m.soil, m.wheel_sign, m.n_free)
         m.diag = block.diag.copy()
-
-    def _clock(self, done: int) -> float:
-        """The time after ``done`` more steps, summed step by step as ``advance`` does
-        (the same float at every step, so the traces' time column is unchanged)."""
-        t = self.t
-        for _ in range(done):
-            t += self.dt
-        return t
 
 
 class EnginePlant:
@@ -181,30 +176,15 @@ class EnginePlant:
 
     def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
                      ) -> tuple[np.ndarray, int]:
-        """Up to n steps in compiled code (dynval.comparisons.rover.compiled), T updated in
-        place from the powers P after each step (P None: constant torques): (the last
-        step's wheel diagnostics, steps taken; fewer where a wheel left the soil). The
-        state after them comes back with them, read as :meth:`state` reads it, and is what
+        """Up to n steps in compiled code (:meth:`samples`, one chunk), T updated in place
+        from the powers P after each step (P None: constant torques): (the last step's
+        wheel diagnostics, steps taken; fewer where a wheel left the soil). The state
+        after them comes back with them, read as :meth:`state` reads it, and is what
         :meth:`state` returns until the next step or reset."""
-        c, sim, p = self._compiled, self.sim, self.p
-        P_or_0 = self._no_power if P is None else P
-        if sim.name == "mujoco":
-            bad = sim.badqacc_count()
-            diag, done, read = mujoco_steps(
-                c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
-                c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
-                self.hub_offsets, T, P_or_0, P is not None, n, p.r, p.b, p.D, self.soil,
-                c.qpos, c.qvel, c.qadr, self.heading, p.n_segments - 1)
-            sim.check_stable(bad)
-        else:
-            h = self._hub_points
-            diag, done, read = pybullet_steps(
-                c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links,
-                h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), T,
-                P_or_0, P is not None, n, p.r, p.b, p.D, self.soil, self.heading)
-            sim.compiled_steps_taken(done)
-        *self._read, self.heading = read
-        return diag.reshape(len(self.links), 2, N_DIAG), done
+        block = Block.sized(1, self.p.n_segments, P is not None)
+        self.samples(np.array([n], dtype=np.int64), Drive.held(T, P, self._no_power, self.p.r),
+                     block, 0)
+        return block.diag.copy(), int(block.steps[0])
 
     def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
         """RoverLoop.advance_samples' chunks from step k in one compiled call
@@ -333,10 +313,8 @@ class RoverLoop:
         that ended the chunks (returned, not raised) arose."""
         if self._names is None:
             self._names = self.signal_names()
-        n, st = len(chunks), self.steering
-        block = Block(np.empty(n), np.empty((n, len(self._names))), np.empty((n, 3, 3)),
-                      np.empty((n, 3)), np.empty_like(self.diag), np.zeros(1, np.int64),
-                      np.zeros(1, np.int64), np.zeros(1, np.int64))
+        st = self.steering
+        block = Block.sized(len(chunks), self.p.n_segments, self.P is not None)
         drive = Drive(self.T, self._no_power if self.P is None else self.P,
                       self.P is not None, float(self.p.r), st is not None,
                       self._no_power if st is None else st.P_nom,

@@ -13,7 +13,7 @@ import numpy as np
 from dynval._numba_cache import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def q7_des(t: float, command: np.ndarray) -> float:
     """The commanded turning joint angle at time t: that of the first row (t_on, t_off,
     q7_des) of ``command`` with t_on <= t < t_off, else 0 (drive straight)."""
@@ -23,7 +23,7 @@ def q7_des(t: float, command: np.ndarray) -> float:
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pd_powers(P_nom: np.ndarray, K_p: float, K_d: float, q7: float, q7_rate: float,
               q7_target: float) -> np.ndarray:
     """P_left = P_nom + K_p (q7 - q7_des) + K_d (q7' - q7'_des) (5.2), P_right with the
