@@ -294,3 +294,18 @@ def test_a_block_raises_what_the_chunks_would_in_the_same_order(bad_at, error_at
             loop.__class__ = type("NoBlocks", (_Blocks,), {"advance_samples": None})
         with pytest.raises(harness.DivergenceError, match=match):
             harness.run(loop, 0.05, 0.001, record_every=10)
+
+
+@pytest.mark.parametrize("bad_at", [None, 30])
+def test_a_block_reports_progress_as_the_chunks_do(bad_at):
+    reports = []
+    for blocks in (True, False):
+        loop = _Blocks(0.001, bad_at)
+        if not blocks:
+            loop.__class__ = type("NoBlocks", (_Blocks,), {"advance_samples": None})
+        seen: list[float] = []
+        with contextlib.suppress(harness.DivergenceError), \
+                mock.patch.object(harness, "SAMPLES_PER_CALL", 3):
+            harness.run(loop, 0.5, 0.001, record_every=10, progress=seen.append)
+        reports.append(seen)
+    assert reports[0] == reports[1] and len(reports[0]) >= 3

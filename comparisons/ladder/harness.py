@@ -153,18 +153,26 @@ def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: 
         if got.error is None and len(got.t) < len(chunks):
             raise RuntimeError(f"{loop.implementation}: advance_samples took "
                                f"{len(got.t)} of {len(chunks)} chunks and gave no error")
+        n = len(got.t)
+        steps, t = np.array(chunks[:n], dtype=np.int64), got.t
+        t_prev = np.concatenate([[t_before], t[:-1]])
+        # the first chunk whose clock, or whose sample, fails its check (the clock first)
+        late = ~(np.abs(t - t_prev - steps * dt) <= 1e-6 * dt + 1e-9)
+        clock = int(np.argmax(late)) if late.any() else n
         failing = _first_failing(got.values, names, limit, workspace, start)
-        for i, t in enumerate(got.t.tolist()):
-            m = chunks[i]
-            _check_clock(loop, t_before, t, m, dt)
-            if progress is not None and (k + m - 1) // report_every != (k - 1) // report_every:
-                progress(k / n_steps)
-            k += m
-            if i == failing:  # raises, as the sample-by-sample loop does here
-                values = got.values[i].tolist()
-                _check_sample(loop, t, dict(zip(names, values, strict=True)), names, values,
-                              limit, workspace, start, None, 0.0)
-            t_before = t
+        end = min(clock, failing)
+        if progress is not None:  # reported after each chunk's clock check, as there
+            for m in steps[:min(end + 1, n) if failing < clock else end].tolist():
+                if (k + m - 1) // report_every != (k - 1) // report_every:
+                    progress(k / n_steps)
+                k += m
+        if end < n:  # raises, as the sample-by-sample loop does at this chunk
+            _check_clock(loop, float(t_prev[end]), float(t[end]), int(steps[end]), dt)
+            values = got.values[end].tolist()
+            _check_sample(loop, float(t[end]), dict(zip(names, values, strict=True)), names,
+                          values, limit, workspace, start, None, 0.0)
+        if progress is None:
+            k += int(steps.sum())
         blocks.append(np.column_stack([got.t, got.values]))
         if isinstance(got.error, (EngineInstabilityError, np.linalg.LinAlgError)):
             raise _diverged(loop, got.error) from None
