@@ -501,6 +501,11 @@ class MujocoSimulation(_MujocoModel):
         """How often MuJoCo has found its accelerations unstable (and reset) so far."""
         return int(self._warnings[BADQACC])
 
+    def badqacc_counter(self) -> np.ndarray:
+        """The count of :meth:`badqacc_count` as a live one-element view, for compiled
+        code that steps this simulation and must stop where MuJoCo reset it."""
+        return self._warnings[BADQACC:BADQACC + 1]
+
     def check_stable(self, bad_before: int) -> None:
         """Raise if MuJoCo reset the state since its BADQACC count was ``bad_before``."""
         if self._warnings[BADQACC] > bad_before:  # MuJoCo reset the state: say so

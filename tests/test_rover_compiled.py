@@ -4,6 +4,7 @@ against the same plant stepped from Python, and the harness's chunked stepping."
 from __future__ import annotations
 
 import contextlib
+import math
 from unittest import mock
 
 import numpy as np
@@ -159,3 +160,152 @@ def test_frame_turns_are_blas_products_bit_for_bit():
         compiled._turn_matrix(np.ascontiguousarray(R_0W), X, OUT)
         assert np.array_equal(OUT, R_0W @ X)
         assert np.array_equal(np.signbit(OUT), np.signbit(R_0W @ X))
+
+
+def test_thesis_coordinates_give_the_python_conversion_bit_for_bit():
+    # EnginePlant.state reads every sample through frames.thesis_coordinates and numpy's
+    # solve: the floats (zero signs included) of q_from_pose, the heading followed past
+    # +-pi, and qd_from_velocity on base_axes_W, at angles of every size, exact zeros of
+    # both signs and attitudes at the clip of the arcsine
+    import math
+
+    from dynval.comparisons.rover.frames import (
+        base_axes_W,
+        q_from_pose,
+        qd_from_velocity,
+        thesis_coordinates,
+    )
+    from dynval.handrolled.so3 import matrix_from_euler_yxz
+
+    rng = np.random.default_rng(7)
+    for k in range(3000):
+        ang = rng.normal(size=3) * rng.choice([1e-8, 1e-3, 0.3, 3.0], size=3)
+        ang[rng.random(3) < 0.2] = 0.0
+        ang[rng.random(3) < 0.1] = -0.0
+        R = matrix_from_euler_yxz(*ang)
+        if k % 7 == 0:
+            R[1, 2] = rng.choice([1.0, -1.0, 1.0 + 2e-16, -1.0 - 2e-16])
+        p, v, w = rng.normal(size=3), rng.normal(size=3), rng.normal(size=3)
+        w[rng.random(3) < 0.3] = rng.choice([0.0, -0.0])
+        q_j, qd_j = rng.normal(size=1), rng.normal(size=1)
+        heading = float(rng.normal() * 10.0) if k % 2 else float(ang[2])
+        q6 = q_from_pose(p, R)
+        q6[5] = heading + (q6[5] - heading + math.pi) % (2.0 * math.pi) - math.pi
+        qd6 = qd_from_velocity(q6, v, w)
+        q, qd, A, h = thesis_coordinates(p, R, v, q_j, qd_j, heading, 1)
+        qd[3:6] = np.linalg.solve(A, w)
+        assert A.tobytes() == base_axes_W(q6).tobytes()
+        assert q.tobytes() == np.concatenate([q6, q_j]).tobytes() and h == q6[5]
+        assert qd.tobytes() == np.concatenate([qd6, qd_j]).tobytes()
+
+
+NO_SAMPLES = mock.patch.object(RoverLoop, "advance_samples", property(lambda self: None))
+
+
+@pytest.mark.parametrize("implementation", ["handrolled", "mujoco", "pybullet"])
+@pytest.mark.parametrize("name, until", [("pd_disturbed_6", 1.5), ("drawbar_175", 0.5),
+                                         ("turn_3_15", 0.5)])
+def test_compiled_samples_give_the_chunks_bits(implementation, name, until):
+    # harness.run takes a block of samples per compiled call (RoverLoop.samples: chunks,
+    # PD steering, signals, the engines' heading rates by numpy's batched solve); without
+    # it, one compiled chunk per sample and the steering in Python: the same bits
+    sc = sc_.SCENARIOS[name]
+    fast = sc_.run_one(PARAMS, sc, implementation, "shared", DESC, until=until)
+    with NO_SAMPLES:
+        slow = sc_.run_one(PARAMS, sc, implementation, "shared", DESC, until=until)
+    assert list(fast.columns) == list(slow.columns)
+    assert fast.to_numpy().tobytes() == slow.to_numpy().tobytes()
+
+
+@pytest.mark.parametrize("implementation", ["handrolled", "mujoco", "pybullet"])
+def test_a_wheel_out_of_the_soil_ends_the_samples_as_the_chunks(implementation):
+    sc = sc_.SCENARIOS["straight_3"]
+    p = sc_.scenario_params(PARAMS, sc)
+    soil = load_soil(p.soil)
+    q, qd, T0, P0, _ = sc_.initial_state(p, sc, soil)
+    q[1] += 0.05
+    messages = []
+    for samples in (True, False):
+        plant = make_plant(implementation, p, soil.as_tuple(), sc.rigid, DESC)
+        plant.reset(q, qd)
+        loop = RoverLoop(plant, p, np.full((2, 2), T0), np.full((2, 2), P0), None)
+        if samples:
+            got = loop.advance_samples(np.array([10, 10]))
+            assert len(got.t) == 0 and isinstance(got.error, WheelLeftSoilError)
+            messages.append(str(got.error))
+        else:
+            with pytest.raises(WheelLeftSoilError) as err:
+                loop.advance_many(10)
+            messages.append(str(err.value))
+    assert messages[0] == messages[1] and "left the soil at t = 0.001 s" in messages[0]
+
+
+class _Blocks(_Clock):
+    """:class:`_Clock` with advance_samples: a signal that goes out of bounds at step
+    ``bad_at`` and an error that ends the chunks at step ``error_at``."""
+
+    def __init__(self, dt: float, bad_at: int | None = None, error_at: int | None = None,
+                 error: Exception | None = None) -> None:
+        super().__init__(dt)
+        self.bad_at, self.error_at, self.error, self.blocks = bad_at, error_at, error, []
+
+    def advance_many(self, n: int) -> None:
+        if self.error_at is not None and self.k + n >= self.error_at:
+            raise self.error
+        super().advance_many(n)
+
+    def signals(self) -> dict[str, float]:
+        return {"body.x": math.nan if self.k == self.bad_at else float(self.k)}
+
+    @property
+    def advance_samples(self):
+        return self._samples
+
+    def _samples(self, chunks):
+        self.blocks.append(len(chunks))
+        t, values = [], []
+        try:
+            for m in chunks:
+                self.advance_many(int(m))
+                t.append(self.t)
+                values.append([self.signals()["body.x"]])
+        except Exception as exc:  # noqa: BLE001
+            return harness.Samples(np.array(t), np.array(values).reshape(-1, 1), exc)
+        return harness.Samples(np.array(t), np.array(values))
+
+
+def test_the_harness_takes_blocks_of_samples_as_it_takes_chunks():
+    with mock.patch.object(harness, "SAMPLES_PER_CALL", 2):
+        loop = _Blocks(0.001)
+        df = harness.run(loop, 0.025, 0.001, record_every=10)
+    assert loop.calls == [10, 10, 5] and loop.blocks == [2, 1]
+    assert df["body.x"].tolist() == [0.0, 10.0, 20.0, 25.0]
+    assert df["time"].tolist() == [0.0, 0.01, 0.02, 0.025]
+
+
+@pytest.mark.parametrize("bad_at, error_at, match", [
+    (20, 35, "signal body.x = nan at t = 0.0200 s"),  # the sample fails before the error
+    (None, 35, "could not be solved after t = 0.0300 s"),  # the error, at the loop's time
+])
+def test_a_block_raises_what_the_chunks_would_in_the_same_order(bad_at, error_at, match):
+    for blocks in (True, False):
+        loop = _Blocks(0.001, bad_at, error_at, np.linalg.LinAlgError("Singular matrix"))
+        if not blocks:
+            loop.__class__ = type("NoBlocks", (_Blocks,), {"advance_samples": None})
+        with pytest.raises(harness.DivergenceError, match=match):
+            harness.run(loop, 0.05, 0.001, record_every=10)
+
+
+@pytest.mark.parametrize("bad_at", [None, 30])
+def test_a_block_reports_progress_as_the_chunks_do(bad_at):
+    reports = []
+    for blocks in (True, False):
+        loop = _Blocks(0.001, bad_at)
+        if not blocks:
+            loop.__class__ = type("NoBlocks", (_Blocks,), {"advance_samples": None})
+        seen: list[float] = []
+        with contextlib.suppress(harness.DivergenceError), \
+                mock.patch.object(harness, "SAMPLES_PER_CALL", 3):
+            harness.run(loop, 0.5, 0.001, record_every=10, progress=seen.append)
+        reports.append(seen)
+    assert reports[0] == reports[1] and len(reports[0]) >= 3

@@ -34,16 +34,34 @@ class EnergyGuard:
     basis: str  # why the bound is what it is, for the error message
 
 
+@dataclass(frozen=True)
+class Samples:
+    """What a loop's ``advance_samples(chunks)`` gives: its time after each chunk it
+    completed, the signal values there (a row each, in the order of the names its
+    ``signals`` gives), and the exception that ended the chunks early, or None. The
+    exception is what ``advance_many`` would have raised in the next chunk: :func:`run`
+    raises it once the samples before it have passed their checks."""
+
+    t: np.ndarray
+    values: np.ndarray
+    error: BaseException | None = None
+
+
 class ClosedLoop(Protocol):
     """One implementation of one scenario: plant, controllers and contact wired together.
 
     A loop may also offer ``advance_many(n)``: n steps at once (a compiled inner loop);
-    :func:`run` then calls it between two recorded samples instead of ``advance``.  And
-    ``record_many(samples, every)``: ``samples`` times ``every`` steps, returning the
-    sample after each ``every`` as a row (time, then the values of ``signals`` in its
-    order), or None where it cannot (then :func:`run` steps as above); where it raises,
-    the loop must be as it was, for :func:`run` to step it again and fail where it
-    fails."""
+    :func:`run` then calls it between two recorded samples instead of ``advance``.  It
+    may offer one of two block forms:
+    - ``advance_samples(chunks)`` (not None): the chunks of steps between the next
+      samples, as ``advance_many`` would take them one by one, and the samples after
+      each, in one call (:class:`Samples`); :func:`run` then takes the run a block of
+      samples at a time (:func:`_run_samples`);
+    - ``record_many(samples, every)``: ``samples`` times ``every`` steps, returning the
+      sample after each ``every`` as a row (time, then the values of ``signals`` in its
+      order), or None where it cannot (then :func:`run` steps as above); where it raises,
+      the loop must be as it was, for :func:`run` to step it again and fail where it
+      fails."""
 
     implementation: str
     t: float
@@ -79,7 +97,9 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     report_every = max(1, n_steps // 100)
     many = getattr(loop, "advance_many", None)
     record = getattr(loop, "record_many", None)
-    k, recorded = 0, False  # recorded: the sample at k came with a block
+    samples = getattr(loop, "advance_samples", None) if energy_guard is None else None
+    blocks: list[np.ndarray] = []
+    k, recorded = 0, False  # recorded: the sample at k came with a record_many block
     while True:
         if not recorded and (k % record_every == 0 or k == n_steps):
             sig = loop.signals()
@@ -95,12 +115,16 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
         recorded = False
         if k == n_steps:
             break
-        samples = (n_steps - k) // record_every if k % record_every == 0 else 0
-        if record is not None and samples > 1:
-            samples = min(samples, BLOCK)
+        if samples is not None:
+            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks, limit,
+                         workspace, start, progress, report_every)
+            break
+        count = (n_steps - k) // record_every if k % record_every == 0 else 0
+        if record is not None and count > 1:
+            count = min(count, BLOCK)
             t_before = loop.t
             try:
-                block = record(samples, record_every)
+                block = record(count, record_every)
             except (EngineInstabilityError, np.linalg.LinAlgError):
                 block = None  # stepped again below, to fail where it fails
             if block is None:
@@ -109,12 +133,12 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 _check_block(loop, t_before, block, names, record_every, dt, limit,
                              workspace, start, energy_guard, E_0)
                 rows.extend(block.tolist())
-                for j in range(samples):  # what the steps one sample at a time report
+                for j in range(count):  # what the steps one sample at a time report
                     kj = k + j * record_every
                     if progress is not None and \
                             (kj + record_every - 1) // report_every != (kj - 1) // report_every:
                         progress(kj / n_steps)
-                k += samples * record_every
+                k += count * record_every
                 recorded = True
                 continue
         m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
@@ -124,34 +148,105 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
                 loop.advance()
             else:
                 many(m)
-        except EngineInstabilityError as exc:
-            raise DivergenceError(f"{loop.implementation} diverged: {exc}") from None
-        except np.linalg.LinAlgError as exc:  # a mass matrix a blown-up state made singular
-            raise DivergenceError(
-                f"{loop.implementation} diverged: its equations of motion could not be "
-                f"solved after t = {loop.t:.4f} s ({exc})") from None
-        if not abs(loop.t - t_before - m * dt) <= 1e-6 * dt + 1e-9:
-            raise DivergenceError(
-                f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "
-                f"{loop.t:.4f} s in {m} step(s) of {dt:g} s (the engine reset itself after "
-                "an instability)")
+        except (EngineInstabilityError, np.linalg.LinAlgError) as exc:
+            raise _diverged(loop, exc) from None
+        _check_clock(loop, t_before, loop.t, m, dt)
         if progress is not None and (k + m - 1) // report_every != (k - 1) // report_every:
             progress(k / n_steps)
         k += m
     if progress is not None:
         progress(1.0)
-    return pd.DataFrame(np.array(rows), columns=["time", *names])
+    table = np.vstack([np.array(rows), *blocks]) if blocks else np.array(rows)
+    return pd.DataFrame(table, columns=["time", *names])
 
 
 BLOCK = 1000  # samples a loop's record_many gives at most at once
+SAMPLES_PER_CALL = 500  # the samples one advance_samples call takes at most
+
+
+def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: int,
+                 n_steps: int, dt: float, record_every: int, names: list[str],
+                 blocks: list[np.ndarray], limit: float, workspace: dict[str, float] | None,
+                 start: dict[str, float], progress: Callable[[float], None] | None,
+                 report_every: int) -> None:
+    """:func:`run`'s loop from step k (a sample) to the end with ``advance_samples``: the
+    chunks ``advance_many`` would be given, up to SAMPLES_PER_CALL samples a call; then,
+    chunk by chunk, the same clock check, progress report and sample check in the same
+    order, the error that ended the chunks raised last. The samples' rows (time first)
+    go to ``blocks``."""
+    while k < n_steps:
+        chunks, j = [], k
+        while j < n_steps and len(chunks) < SAMPLES_PER_CALL:
+            chunks.append(min(record_every - j % record_every, n_steps - j))
+            j += chunks[-1]
+        t_before = loop.t
+        got = samples(np.array(chunks, dtype=np.int64))
+        if got.error is None and len(got.t) < len(chunks):
+            raise RuntimeError(f"{loop.implementation}: advance_samples took "
+                               f"{len(got.t)} of {len(chunks)} chunks and gave no error")
+        n = len(got.t)
+        steps, t = np.array(chunks[:n], dtype=np.int64), got.t
+        t_prev = np.concatenate([[t_before], t[:-1]])
+        # the first chunk whose clock, or whose sample, fails its check (the clock first)
+        late = ~(np.abs(t - t_prev - steps * dt) <= 1e-6 * dt + 1e-9)
+        clock = int(np.argmax(late)) if late.any() else n
+        failing = _first_failing(got.values, names, limit, workspace, start)
+        end = min(clock, failing)
+        if progress is not None:  # reported after each chunk's clock check, as there
+            for m in steps[:min(end + 1, n) if failing < clock else end].tolist():
+                if (k + m - 1) // report_every != (k - 1) // report_every:
+                    progress(k / n_steps)
+                k += m
+        if end < n:  # raises, as the sample-by-sample loop does at this chunk
+            _check_clock(loop, float(t_prev[end]), float(t[end]), int(steps[end]), dt)
+            values = got.values[end].tolist()
+            _check_sample(loop, float(t[end]), dict(zip(names, values, strict=True)), names,
+                          values, limit, workspace, start, None, 0.0)
+        if progress is None:
+            k += int(steps.sum())
+        blocks.append(np.column_stack([got.t, got.values]))
+        if isinstance(got.error, (EngineInstabilityError, np.linalg.LinAlgError)):
+            raise _diverged(loop, got.error) from None
+        if got.error is not None:
+            raise got.error
+
+
+def _first_failing(values: np.ndarray, names: list[str], limit: float,
+                   workspace: dict[str, float] | None, start: dict[str, float]) -> int:
+    """The first row of ``values`` (samples x signals) that :func:`_check_sample` rejects
+    (without an energy guard), or the number of rows where none is rejected."""
+    bad = (~np.isfinite(values) | (np.abs(values) > limit)).any(axis=1)
+    for name, reach in (workspace or {}).items():
+        bad |= np.abs(values[:, names.index(name)] - start[name]) > reach
+    return int(np.argmax(bad)) if bad.any() else len(values)
+
+
+def _diverged(loop: ClosedLoop, exc: BaseException) -> DivergenceError:
+    """The DivergenceError for an engine's instability or a singular solve in advancing
+    the loop from its time ``loop.t``."""
+    if isinstance(exc, EngineInstabilityError):
+        return DivergenceError(f"{loop.implementation} diverged: {exc}")
+    # a mass matrix a blown-up state made singular
+    return DivergenceError(
+        f"{loop.implementation} diverged: its equations of motion could not be "
+        f"solved after t = {loop.t:.4f} s ({exc})")
+
+
+def _check_clock(loop: ClosedLoop, t_before: float, t: float, m: int, dt: float) -> None:
+    """Raise DivergenceError where the time did not go from t_before to t in m steps."""
+    if not abs(t - t_before - m * dt) <= 1e-6 * dt + 1e-9:
+        raise DivergenceError(
+            f"{loop.implementation} diverged: its time went from {t_before:.4f} s to "
+            f"{t:.4f} s in {m} step(s) of {dt:g} s (the engine reset itself after "
+            "an instability)")
 
 
 def _check_sample(loop: ClosedLoop, t: float, sig: Mapping[str, float], names: list[str],
                   values: list[float], limit: float, workspace: dict[str, float] | None,
                   start: dict[str, float], energy_guard: EnergyGuard | None,
                   E_0: float) -> None:
-    """Raise DivergenceError where a sample recorded at t is non-finite, beyond ``limit``,
-    outside the workspace or above the energy bound (see :func:`run`)."""
+    """Raise DivergenceError where the sample recorded at time t is non-finite, beyond
+    ``limit``, outside the workspace or above the energy bound (see :func:`run`)."""
     for name, v in zip(names, values, strict=True):
         if not math.isfinite(v) or abs(v) > limit:
             raise DivergenceError(

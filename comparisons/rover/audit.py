@@ -7,6 +7,7 @@ against the generalised force sum(J_hub^T F) of the same forces applied at the h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from dynval.handrolled.rover.kinematics import (
     point_jacobian,
     segment_frame_index,
 )
+from dynval.handrolled.so3 import cross
 from dynval.robots.rover.model_description import hub_site, segment_name
 from dynval.robots.rover.params import R_W0, SIDES, RoverParams, cg_position, hub_positions
 
@@ -70,8 +72,22 @@ class _Hand:
             k = segment_frame_index(i)
             F_link = T0[k, :3, :3].T @ F
             F_Cw[k] += F_link
-            N_Cw[k] += np.cross(h - cg_position(self.p, i), F_link)
+            N_Cw[k] += cross(h - cg_position(self.p, i), F_link)  # np.cross's floats
         return F_Cw, N_Cw
+
+
+def _per_state(f: Callable) -> Callable:
+    """f of a state (or case), computed once per state object: a term compared against
+    several references, or a reference against several forms, is the same numbers each
+    time."""
+    done: dict[int, object] = {}
+
+    def g(s):
+        key = id(s)
+        if key not in done:
+            done[key] = f(s)
+        return done[key]
+    return g
 
 
 def chain_engines(desc_dir: Path, p: RoverParams) -> list[DynamicsTerms]:
@@ -114,11 +130,12 @@ def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
         "mujoco": stack_J(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
         "pinocchio": stack_J(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
     }
+    hubs_0 = _per_state(lambda s: hand.hubs_0(s[0]))
     out = [compare_term("hub position", "Table 3.1, (3.1)", "printed", name,
-                        lambda s: hand.hubs_0(s[0])[0].ravel(), f, states, seed)
+                        lambda s: hubs_0(s)[0].ravel(), f, states, seed)
            for name, f in refs_p.items()]
     out += [compare_term("hub Jacobian", "(3.14)", "printed", name,
-                         lambda s: hand.hubs_0(s[0])[1], f, states, seed)
+                         lambda s: hubs_0(s)[1], f, states, seed)
             for name, f in refs_J.items()]
     return out
 
@@ -129,11 +146,11 @@ def dynamics_audit(p: RoverParams, desc_dir: Path, samples: int,
     hand = _Hand(p)
     states = _states(p, samples, seed)
     z = np.zeros(p.n_joints)
-    terms = {
-        "M": lambda s: mass_matrix(s[0], p.l, hand.mass, hand.p_C, hand.I_C),
-        "C": lambda s: hand.tau(s[0], s[1], z, 0.0),
-        "G": lambda s: hand.tau(s[0], z, z, p.g),
-        "tau": lambda s: hand.tau(s[0], s[1], s[2], p.g),
+    terms = {  # each engine is compared with the same hand-rolled numbers
+        "M": _per_state(lambda s: mass_matrix(s[0], p.l, hand.mass, hand.p_C, hand.I_C)),
+        "C": _per_state(lambda s: hand.tau(s[0], s[1], z, 0.0)),
+        "G": _per_state(lambda s: hand.tau(s[0], z, z, p.g)),
+        "tau": _per_state(lambda s: hand.tau(s[0], s[1], s[2], p.g)),
     }
     results = []
     for engine in chain_engines(desc_dir, p):
@@ -164,17 +181,19 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
     R_0W = R_W0.T
     z = np.zeros(p.n_joints)
 
-    def generalised(case, sign):
-        q, F = case
-        F_Cw, N_Cw = hand.wheel_loads(q, F)
-        return -(hand.tau(q, z, z, 0.0, F_Cw, N_Cw, sign) - hand.tau(q, z, z, 0.0))
+    loads = _per_state(lambda case: hand.wheel_loads(*case))
+    unloaded = _per_state(lambda case: hand.tau(case[0], z, z, 0.0))
 
-    def reference(jac):
+    def generalised(case, sign):
+        F_Cw, N_Cw = loads(case)
+        return -(hand.tau(case[0], z, z, 0.0, F_Cw, N_Cw, sign) - unloaded(case))
+
+    def reference(jac):  # the same for both forms of (3.30)
         def f(case):
             q, F = case
             return sum((R_0W @ jac(q, segment_name(i, n), side, h)).T @ Fk
                        for (i, side, h), Fk in zip(hand.hubs, F, strict=True))
-        return f
+        return _per_state(f)
 
     refs = {
         "mujoco": reference(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),

@@ -8,8 +8,11 @@ R_W6 = R_y(phi_y) R_x(-phi_z) R_z(phi_x) (derived from Table 3.1, checked by the
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from dynval._numba_cache import njit
 from dynval.handrolled.so3 import euler_yxz, matrix_from_euler_yxz, rot_x, rot_y
 from dynval.robots.rover.params import R_W0
 
@@ -44,3 +47,41 @@ def qd_from_velocity(q: np.ndarray, v_W6_W: np.ndarray, w_W6_W: np.ndarray) -> n
     """q1..q6 rates from the rear segment velocity (inverse of :func:`velocity_from_q`)."""
     rates = np.linalg.solve(base_axes_W(q), w_W6_W)
     return np.array([-v_W6_W[0], v_W6_W[2], v_W6_W[1], *rates])
+
+
+@njit(cache=True, inline="always")
+def _clip_unit(x: float) -> float:
+    """max(-1.0, min(1.0, x)) with Python's choices (a NaN gives 1.0, as there)."""
+    y = x if x < 1.0 else 1.0
+    return y if y > -1.0 else -1.0
+
+
+@njit(cache=True)
+def thesis_coordinates(p_WB: np.ndarray, R_WB: np.ndarray, v_WB_W: np.ndarray,
+                       q_j: np.ndarray, qd_j: np.ndarray, heading: float, n_t: int) -> tuple:
+    """An engine state in the thesis' coordinates, as :func:`q_from_pose` and
+    :func:`qd_from_velocity` give it, in one compiled call: (q, qd with the three base
+    rates q4..q6 left zero, base_axes_W(q), q6 unwrapped).
+
+    q6 follows the last heading ``heading`` past +-pi (the hand-rolled q6 is a joint that
+    winds on a circle). The base rates are ``np.linalg.solve(A, w_WB_W)``, left to the
+    caller with numpy's solver, so that they are the floats the Python path gives. A is
+    base_axes_W's matrix entry by entry: each entry of its products holds one non-zero
+    product at most, and a zero comes out +0 (BLAS sums from 0.0), hence ``0.0 + x``."""
+    n = 6 + n_t
+    q, qd = np.zeros(n), np.zeros(n)
+    phi_y = math.atan2(R_WB[0, 2], R_WB[2, 2])  # euler_yxz
+    minus_phi_z = math.asin(_clip_unit(-R_WB[1, 2]))
+    phi_x = math.atan2(R_WB[1, 0], R_WB[1, 1])
+    q[0], q[1], q[2], q[3], q[4] = -p_WB[0], p_WB[2], p_WB[1], phi_y, -minus_phi_z
+    q[5] = heading + (phi_x - heading + math.pi) % (2.0 * math.pi) - math.pi
+    for i in range(q_j.shape[0]):
+        q[6 + i], qd[6 + i] = q_j[i], qd_j[i]
+    qd[0], qd[1], qd[2] = -v_WB_W[0], v_WB_W[2], v_WB_W[1]
+    c, s = math.cos(q[3]), math.sin(q[3])  # rot_y(phi_y)
+    c_x, s_x = math.cos(-q[4]), math.sin(-q[4])  # rot_x(-phi_z)
+    A = np.empty((3, 3))
+    A[0, 0], A[1, 0], A[2, 0] = 0.0, 1.0, 0.0
+    A[0, 1], A[1, 1], A[2, 1] = 0.0 + -c, 0.0, 0.0 + s  # Ry (-1, 0, 0)
+    A[0, 2], A[1, 2], A[2, 2] = 0.0 + s * c_x, 0.0 + -s_x, 0.0 + c * c_x  # Ry Rx (0, 0, 1)
+    return q, qd, A, q[5]

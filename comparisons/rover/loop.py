@@ -8,18 +8,26 @@ wheel torques from the wheel powers, the slips and the wheel speeds of this step
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.ladder.harness import DivergenceError
-from dynval.comparisons.rover.compiled import mujoco_steps, pybullet_steps
+from dynval.comparisons.ladder.harness import DivergenceError, Samples
+from dynval.comparisons.rover.compiled import (
+    HEADING_RATE,
+    LEFT_SOIL,
+    Block,
+    Drive,
+    handrolled_samples,
+    mujoco_samples,
+    pybullet_samples,
+    signal_values,
+)
 from dynval.comparisons.rover.frames import (
     R_0W,
     pose_from_q,
-    q_from_pose,
-    qd_from_velocity,
+    thesis_coordinates,
     velocity_from_q,
 )
 from dynval.engines.base import FloatingState, PointForce
@@ -36,6 +44,9 @@ from dynval.robots.rover.model_description import (
 from dynval.robots.rover.params import R_W0, SIDES, RoverParams, hub_positions
 
 DIAG = {name: k for k, name in enumerate(DIAGNOSTICS)}
+# Each wheel's recorded signals: its diagnostics (compiled.WHEEL_DIAG), torque and power
+WHEEL_SIGNALS = ("sinkage", "slip", "slip_angle", "force.x", "force.y", "force.z", "torque",
+                 "power")
 
 
 class HandrolledPlant:
@@ -48,6 +59,7 @@ class HandrolledPlant:
         self.model = HandRolledRover(p, soil, wheel_form, integrator, rigid)
         self.dt = p.dt
         self.t = 0.0
+        self._no_power = np.zeros((p.n_segments, 2))  # P's stand-in where torques are held
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.reset(q, qd)
@@ -71,18 +83,24 @@ class HandrolledPlant:
 
     def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
                      ) -> tuple[np.ndarray, int]:
-        """Up to n steps in one compiled call (HandRolledRover.advance_many)."""
-        diag, done = self.model.advance_many(T, P, n)
-        self.t = self._clock(done)
-        return diag, done
+        """Up to n steps in one compiled call (:meth:`samples`, one chunk), T updated in
+        place from the powers P after each step (P None: constant torques): (the last
+        step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
+        block = Block.sized(1, self.model.p.n_segments, P is not None)
+        self.samples(np.array([n], dtype=np.int64),
+                     Drive.held(T, P, self._no_power, self.model.p.r), block, 0)
+        return block.diag.copy(), int(block.steps[0])
 
-    def _clock(self, done: int) -> float:
-        """The time after ``done`` more steps, summed step by step as ``advance`` does
-        (the same float at every step, so the traces' time column is unchanged)."""
-        t = self.t
-        for _ in range(done):
-            t += self.dt
-        return t
+    def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
+        """RoverLoop.advance_samples' chunks from step k in one compiled call
+        (compiled.handrolled_samples: HandRolledRover.advance_many's steps), the model and
+        the clock (summed step by step as ``advance`` sums it) left where the last chunk
+        ended."""
+        m, p = self.model, self.model.p
+        m.q, m.qd, m.qdd, self.t = handrolled_samples(
+            m.q, m.qd, chunks, drive, block, k, self.t, p.dt, p.g, p.l, m.mass, m.p_C,
+            m.I_C, m.p_hub, m.p_cg, p.b, p.D, m.soil, m.wheel_sign, m.n_free)
+        m.diag = block.diag.copy()
 
 
 class EnginePlant:
@@ -101,7 +119,10 @@ class EnginePlant:
         self.hub_offsets = np.array([h for hubs in self.hubs for h in hubs])
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
+        # (q, qd, A, w_WB) a compiled chunk read: state() solves A x = w_WB for qd's rates
+        self._read: tuple | None = None
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
+        self._no_power = np.zeros((n, 2))  # the powers a constant-torque drive passes
         if self._compiled is not None and sim.name == "mujoco":
             self._hub_bodies = np.array([sim.body_id(link) for link in self.hub_links],
                                         dtype=np.int64)
@@ -116,22 +137,27 @@ class EnginePlant:
         p_W6, R_W6 = pose_from_q(q)
         v_W6, w_W6 = velocity_from_q(q, qd)
         k = self.n_turning
-        self.heading = q[5]
+        self.heading = float(q[5])
+        self._read = None
         self.sim.reset(FloatingState(p_W6, R_W6, v_W6, w_W6, q[6:6 + k].copy(),
                                      qd[6:6 + k].copy()))
 
     def state(self) -> tuple[np.ndarray, np.ndarray]:
+        """(q, qd) in the thesis' coordinates: :func:`q_from_pose` and
+        :func:`qd_from_velocity` on the engine's state, q6 following the heading past
+        +-pi (the hand-rolled q6 is a joint that winds on a circle), in one compiled call
+        (frames.thesis_coordinates) and numpy's solve for the base rates; read once after
+        a compiled chunk, which brings it (:meth:`advance_many`)."""
+        if self._read is not None:
+            q, qd, A, w_WB = self._read
+            if A is not None:
+                qd[3:6] = np.linalg.solve(A, w_WB)
+                self._read = q, qd, None, None
+            return q, qd
         s = self.sim.state()
-        q6 = q_from_pose(s.p_WB, s.R_WB)
-        # the hand-rolled q6 is a joint and winds past +-pi on a circle; follow it
-        q6[5] = self.heading + (q6[5] - self.heading + math.pi) % (2.0 * math.pi) - math.pi
-        self.heading = q6[5]
-        qd6 = qd_from_velocity(q6, s.v_WB_W, s.w_WB_W)
-        n_t = self.p.n_segments - 1
-        q = np.zeros(6 + n_t)
-        qd = np.zeros(6 + n_t)
-        q[:6], qd[:6] = q6, qd6
-        q[6:6 + len(s.q)], qd[6:6 + len(s.q)] = s.q, s.qd
+        q, qd, A, self.heading = thesis_coordinates(s.p_WB, s.R_WB, s.v_WB_W, s.q, s.qd,
+                                                    self.heading, self.p.n_segments - 1)
+        qd[3:6] = np.linalg.solve(A, s.w_WB_W)
         return q, qd
 
     def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
@@ -139,6 +165,7 @@ class EnginePlant:
 
     def advance(self, T_cmd: np.ndarray) -> np.ndarray:
         diag, forces = self._wheel_forces(T_cmd)
+        self._read = None
         self.sim.step(np.zeros(self.n_turning), forces)
         return diag
 
@@ -149,26 +176,38 @@ class EnginePlant:
 
     def advance_many(self, T: np.ndarray, P: np.ndarray | None, n: int
                      ) -> tuple[np.ndarray, int]:
-        """Up to n steps in compiled code (dynval.comparisons.rover.compiled), T updated in
-        place from the powers P after each step (P None: constant torques): (the last
-        step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
+        """Up to n steps in compiled code (:meth:`samples`, one chunk), T updated in place
+        from the powers P after each step (P None: constant torques): (the last step's
+        wheel diagnostics, steps taken; fewer where a wheel left the soil). The state
+        after them comes back with them, read as :meth:`state` reads it, and is what
+        :meth:`state` returns until the next step or reset."""
+        block = Block.sized(1, self.p.n_segments, P is not None)
+        self.samples(np.array([n], dtype=np.int64), Drive.held(T, P, self._no_power, self.p.r),
+                     block, 0)
+        return block.diag.copy(), int(block.steps[0])
+
+    def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
+        """RoverLoop.advance_samples' chunks from step k in one compiled call
+        (compiled.mujoco_samples, pybullet_samples), the engine's clock and the state
+        left where the last chunk ended; raises the EngineInstabilityError of
+        :meth:`advance_many` where MuJoCo reset the simulation."""
         c, sim, p = self._compiled, self.sim, self.p
-        P_or_0 = np.zeros_like(T) if P is None else P
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
-            diag, done = mujoco_steps(
-                c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
-                c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, self._hub_bodies,
-                self.hub_offsets, T, P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
+            read = mujoco_samples(
+                c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid,
+                c.qfrc_applied, c.dofs, self._hub_bodies, self.hub_offsets, c.qpos, c.qvel,
+                c.qadr, sim.badqacc_counter(), chunks, drive, block, k, sim.time, p.dt, p.b,
+                p.D, self.soil, self.heading, p.n_segments - 1)
             sim.check_stable(bad)
         else:
             h = self._hub_points
-            diag, done = pybullet_steps(
+            read = pybullet_samples(
                 c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links,
-                h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), T,
-                P_or_0, P is not None, n, p.r, p.b, p.D, self.soil)
-            sim.compiled_steps_taken(done)
-        return diag.reshape(len(self.links), 2, N_DIAG), done
+                h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), chunks,
+                drive, block, k, sim.time, p.dt, p.b, p.D, self.soil, self.heading)
+            sim.compiled_steps_taken(int(block.steps[0]))
+        *self._read, self.heading = read
 
     def law_inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What the wheel-soil law reads at the engine's current state: the hubs' positions,
@@ -232,6 +271,9 @@ class RoverLoop:
         self.steering = steering
         self.k = 0
         self.t = 0.0
+        self._names: list[str] | None = None
+        self._compiled = getattr(plant, "compiled", False)  # fixed when the plant is made
+        self._no_power = np.zeros_like(self.T)  # P's stand-in where the torques are held
         self.diag = plant.wheel_state(self.T)
         self.q, self.qd = plant.state()
 
@@ -245,7 +287,7 @@ class RoverLoop:
         while n > 0:
             m = n if self.steering is None else min(
                 n, self.steering.every - self.k % self.steering.every)
-            if getattr(self.plant, "compiled", False):
+            if self._compiled:
                 self.diag, done = self.plant.advance_many(self.T, self.P, m)
             else:
                 done = self._python_steps(m)
@@ -259,6 +301,53 @@ class RoverLoop:
                 self.P = self.steering.powers(self.t, self.q, self.qd)
                 self.T = self.steering_torques()
 
+    @property
+    def advance_samples(self) -> Callable[[np.ndarray], Samples] | None:
+        """:meth:`samples`, where the plant runs compiled chunks (harness.run takes it)."""
+        return self.samples if self._compiled else None
+
+    def samples(self, chunks: np.ndarray) -> Samples:
+        """The chunks of :meth:`advance_many` (steps between samples), the steering and
+        the sample after each, in one compiled call (harness.ClosedLoop.advance_samples):
+        the same numbers. The loop is left at its last sample, or where the exception
+        that ended the chunks (returned, not raised) arose."""
+        if self._names is None:
+            self._names = self.signal_names()
+        st = self.steering
+        block = Block.sized(len(chunks), self.p.n_segments, self.P is not None)
+        drive = Drive(self.T, self._no_power if self.P is None else self.P,
+                      self.P is not None, float(self.p.r), st is not None,
+                      self._no_power if st is None else st.P_nom,
+                      0.0 if st is None else float(st.K_p),
+                      0.0 if st is None else float(st.K_d),
+                      np.zeros((0, 3)) if st is None else st.command,
+                      1 if st is None else int(st.every))
+        t_before = self.t
+        try:
+            self.plant.samples(chunks, drive, block, self.k)
+            error = None
+        except Exception as exc:  # noqa: BLE001 - the harness raises it after the samples
+            error = exc
+        rows = int(block.count[0])
+        if isinstance(self.plant, EnginePlant) and rows:  # the heading rates: numpy's solve
+            rows, failed = _heading_rates(block, rows)
+            if failed is not None:  # as advance_many's state() would, after that chunk
+                self.t = float(block.t[rows])
+                return Samples(block.t[:rows], block.values[:rows], failed)
+        if error is not None:
+            self.t = float(block.t[rows - 1]) if rows else t_before
+            return Samples(block.t[:rows], block.values[:rows], error)
+        self.k += int(block.steps[0])
+        self.t = self.plant.t
+        self.q, self.qd = self.plant.state()
+        self.diag = block.diag.copy()
+        if block.stop[0] == LEFT_SOIL:
+            try:
+                self._check_soil()
+            except WheelLeftSoilError as exc:
+                error = exc
+        return Samples(block.t[:rows], block.values[:rows], error)
+
     def _python_steps(self, n: int) -> int:
         """Up to n steps of the plant, the torques from the powers after each; stops after
         a step in which a wheel left the soil. Returns the steps taken."""
@@ -271,9 +360,9 @@ class RoverLoop:
         return n
 
     def _check_soil(self) -> None:
-        out = np.argwhere(self.diag[:, :, DIAG["sinkage"]] <= 0.0)
-        if len(out):
-            i, j = out[0]
+        out = self.diag[:, :, DIAG["sinkage"]] <= 0.0
+        if out.any():
+            i, j = np.argwhere(out)[0]
             raise WheelLeftSoilError(
                 f"{self.implementation}: wheel {segment_name(i + 1, self.p.n_segments)}_"
                 f"{SIDES[j]} left the soil at t = {self.plant.t:.3f} s (the thesis stops its "
@@ -286,30 +375,48 @@ class RoverLoop:
         return torques_from_power(np.ascontiguousarray(self.P), d[:, :, DIAG["slip"]].copy(),
                                   d[:, :, DIAG["v_x"]].copy(), self.p.r)
 
-    def signals(self) -> dict[str, float]:
-        q, qd = self.q, self.qd
-        out = {"rover.x": -q[0], "rover.y": q[2], "rover.height": q[1],
-               "rover.pitch": q[3], "rover.roll": q[4], "rover.heading": q[5],
-               "rover.speed": float(np.hypot(qd[0], qd[2])),
-               "rover.heading_rate": qd[5]}
-        for i in range(1, self.p.n_segments):
-            out[f"joint.{turning_joint_name(i)}.angle"] = q[5 + i]
-            out[f"joint.{turning_joint_name(i)}.rate"] = qd[5 + i]
+    def signal_names(self) -> list[str]:
+        """The recorded signals' names, in the order of :meth:`signals`."""
         n = self.p.n_segments
+        out = ["rover.x", "rover.y", "rover.height", "rover.pitch", "rover.roll",
+               "rover.heading", "rover.speed", "rover.heading_rate"]
+        for i in range(1, n):
+            out += [f"joint.{turning_joint_name(i)}.{v}" for v in ("angle", "rate")]
+        wheel_signals = WHEEL_SIGNALS if self.P is not None else WHEEL_SIGNALS[:-1]
         for i in range(n):
-            for j, side in enumerate(SIDES):
+            for side in SIDES:
                 w = f"wheel.{segment_name(i + 1, n)}_{side}"
-                d = self.diag[i, j]
-                out[f"{w}.sinkage"] = d[DIAG["sinkage"]]
-                out[f"{w}.slip"] = d[DIAG["slip"]]
-                out[f"{w}.slip_angle"] = d[DIAG["beta"]]
-                out[f"{w}.force.x"] = d[DIAG["Fx"]]
-                out[f"{w}.force.y"] = d[DIAG["Fy"]]
-                out[f"{w}.force.z"] = d[DIAG["Fz"]]
-                out[f"{w}.torque"] = self.T[i, j]
-                if self.P is not None:
-                    out[f"{w}.power"] = self.P[i, j]
+                out += [f"{w}.{v}" for v in wheel_signals]
         return out
+
+    def signals(self) -> dict[str, float]:
+        """The rover's pose and rates, the turning joints and every wheel's diagnostics,
+        torque (and power), named by :meth:`signal_names` (made once), the values read in
+        one compiled call (compiled.signal_values)."""
+        if self._names is None:
+            self._names = self.signal_names()
+        q, qd = self.q, self.qd
+        values = signal_values(q, qd, float(np.hypot(qd[0], qd[2])), self.diag, self.T,
+                               self._no_power if self.P is None else self.P,
+                               self.P is not None)
+        return dict(zip(self._names, values.tolist(), strict=True))
+
+
+def _heading_rates(block: Block, rows: int) -> tuple[int, Exception | None]:
+    """Fill the heading rate of an engine's samples (the base rates' numpy solve of
+    A x = w, EnginePlant.state's); where a sample's A is singular, the rows before it
+    and the LinAlgError that state() raised there."""
+    try:
+        rates = np.linalg.solve(block.A[:rows], block.w[:rows, :, None])
+    except np.linalg.LinAlgError:
+        for i in range(rows):
+            try:
+                np.linalg.solve(block.A[i], block.w[i])
+            except np.linalg.LinAlgError as exc:
+                return i, exc
+        raise
+    block.values[:rows, HEADING_RATE] = rates[:, 2, 0]
+    return rows, None
 
 
 __all__ = ["EnginePlant", "HandrolledPlant", "RoverLoop", "hub_site", "make_plant"]

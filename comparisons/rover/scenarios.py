@@ -49,14 +49,6 @@ class Scenario:
             raise ValueError(f"scenario {self.name}: drive must be 'power' or 'torque', "
                              f"not {self.drive!r}")
 
-    def q7_des(self, t: float) -> float:
-        """The commanded turning joint angle at time t (5.2)-(5.3): the angle of the
-        command window holding t, else 0 (drive straight)."""
-        for t_on, t_off, angle in self.q7_command:
-            if t_on <= t < t_off:
-                return angle
-        return 0.0
-
 
 SCENARIOS: dict[str, Scenario] = {
     **{f"steady_{r}": Scenario(
@@ -161,7 +153,7 @@ def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, des
     n = p.n_segments
     steering = None
     if sc.gains is not None:
-        steering = PowerSteering(np.full((n, 2), P0), p.K_p, p.K_d, sc.q7_des,
+        steering = PowerSteering(np.full((n, 2), P0), p.K_p, p.K_d, np.array(sc.q7_command),
                                  int(round(p.control_period / p.dt)))
     powers = np.full((n, 2), P0) if sc.drive == "power" else None  # None: constant torque
     loop = RoverLoop(plant, p, np.full((n, 2), T0), powers, steering)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dynval.handrolled.rover.kinematics import entry_angle
 from dynval.handrolled.rover.terramechanics import closed_form, slip_bounds, soil_tuple
@@ -83,6 +84,8 @@ def _state(s: float, W: float, r: float, b: float, st: tuple) -> tuple[float, tu
     return z, closed_form(entry_angle(z, r), s, 0.0, r, b, st)
 
 
+@lru_cache(maxsize=1024)  # a pure function of numbers and a frozen Soil, solved once: every
+# run of a scenario starts from it (a sweep task runs a scenario a dozen times and more)
 def constvel(m_seg: float, g: float, r: float, b: float, soil: Soil, DP: float = 0.0,
              load_factor: float = 0.0) -> SteadyState:
     """Steady state of one wheel of a segment of mass m_seg [kg] under gravity g [m/s^2],
