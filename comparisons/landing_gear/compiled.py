@@ -87,7 +87,9 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     :func:`_after_observe`.  frames_: (xpos, xmat, cvel, subtree_com, body_rootid);
     consts: dt, m, g; t, F_th and t_touchdown are 1-arrays, updated.  Returns (steps done,
     negated where the joint controller found a reference foot out of reach after the last
-    of them, tau, F_PF), as fastloop.run_chunk.
+    of them, tau, F_PF, the state and the feet read after the last step: p_WB, R_WB row by
+    row, v_WB, w_WB, q, qd, then each foot's position and velocity, the layout of
+    MujocoSimulation.flat_state), as fastloop.run_chunk.
 
     With MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table of the
     feet; empty for the shared law), the step pushes with the thrust alone, and the feet's
@@ -119,8 +121,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
             np.ascontiguousarray(PV[:, 0:3]), np.ascontiguousarray(PV[:, 3:6]), F_feet,
             consts, shared, F_th, t_touchdown)
         if not ok:
-            return -(step + 1), tau, F_PF
-    return n_steps, tau, F_PF
+            return -(step + 1), tau, F_PF, out
+    return n_steps, tau, F_PF, out
 
 
 @njit(cache=True)
@@ -136,7 +138,8 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     its state and the feet from one actual-state request (PybulletSimulation.state and
     points: the same numbers; the body's origin is p_WB + R_WB 0, as the Python path
     reads it for the thrust), then :func:`_after_observe`.  The points: the body's origin,
-    then the feet (PybulletSimulation.compiled_points of ["body", *feet]).
+    then the feet (PybulletSimulation.compiled_points of ["body", *feet]); the state and the
+    feet after the last step come back as :func:`mujoco_chunk` returns them.
 
     With PyBullet's own contact (``native_rows``: PybulletSimulation.contact_row_table of
     the feet; empty for the shared law), the step pushes with the thrust alone, and the
@@ -153,22 +156,36 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
             base, q, qd, link_states, P, V)
     # the points on this state, where the forces push
-    pybullet_compiled.state_and_points(*read)
+    p_WB, R_WB, v_WB, w_WB = pybullet_compiled.state_and_points(*read)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
         pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau.ravel(),
                                                  point_links[:pushed], P[:pushed],
                                                  F_W[:pushed])
         t[0] += consts[0]  # PybulletSimulation.step's clock
-        _, R_WB, v_WB, _ = pybullet_compiled.state_and_points(*read)
+        p_WB, R_WB, v_WB, w_WB = pybullet_compiled.state_and_points(*read)
         if native:
             F_feet[:] = 0.0
             pybullet_compiled.contact_forces(fns, client, body, native_rows, F_feet)
         tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(), V[1:].copy(),
                                        F_feet, consts, shared, F_th, t_touchdown)
         if not ok:
-            return -(step + 1), tau, F_PF
-    return n_steps, tau, F_PF
+            return -(step + 1), tau, F_PF, _flat(p_WB, R_WB, v_WB, w_WB, q, qd, P[1:], V[1:])
+    return n_steps, tau, F_PF, _flat(p_WB, R_WB, v_WB, w_WB, q, qd, P[1:], V[1:])
+
+
+@njit(cache=True)
+def _flat(p_WB, R_WB, v_WB, w_WB, q, qd, P, V):
+    """A state and points side by side, as mujoco_compiled.state_and_points lays them out
+    (PybulletSimulation.flat_state's layout)."""
+    nj = q.shape[0]
+    out = np.empty(18 + 2 * nj + 6 * P.shape[0])
+    out[0:3], out[3:12], out[12:15], out[15:18] = p_WB, R_WB.ravel(), v_WB, w_WB
+    out[18:18 + nj], out[18 + nj:18 + 2 * nj] = q, qd
+    for k in range(P.shape[0]):
+        out[18 + 2 * nj + 6 * k:21 + 2 * nj + 6 * k] = P[k]
+        out[21 + 2 * nj + 6 * k:24 + 2 * nj + 6 * k] = V[k]
+    return out
 
 
 # What mujoco_chunk reads as the contact list where MuJoCo's is not found: never read (no
@@ -213,7 +230,7 @@ class EngineChunks:
         """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`), the simulation told
         of them (MuJoCo: raises where it found its accelerations unstable; PyBullet: its
         clock advanced): (steps done, negated where the joint controller gave up, tau,
-        F_PF)."""
+        F_PF, the state and the feet after the last step as the chunks return them)."""
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()

@@ -68,13 +68,25 @@ class EnginePlant:
 
     def observe(self) -> Observation:
         s = self.sim.state()
-        R_PB = R_PB_from_R_WB(s.R_WB)
         P, V = self.sim.points(FOOT_LINKS, self.foot_offsets)  # the four feet in one read
-        return Observation(
-            self.sim.time, vec_P(s.p_WB), R_PB, vec_P(s.v_WB_W),
-            R_PB.T @ vec_P(s.w_WB_W), s.q.reshape(4, 2), s.qd.reshape(4, 2),
-            vec_P(P), vec_P(V),
-        )
+        return self._observation(s.p_WB, s.R_WB, s.v_WB_W, s.w_WB_W, s.q, s.qd, P, V)
+
+    def observation(self, flat: np.ndarray) -> Observation:
+        """:meth:`observe` of the state and the feet an engine's compiled chunk read after
+        its last step (flat: p_WB, R_WB row by row, v_WB_W, w_WB_W, q, qd, then each
+        foot's position and velocity; the numbers :meth:`observe` reads), without reading
+        the engine again."""
+        nj = 2 * len(FOOT_LINKS)
+        PV = flat[18 + 2 * nj:].reshape(len(FOOT_LINKS), 6)
+        return self._observation(flat[0:3], flat[3:12].reshape(3, 3), flat[12:15],
+                                 flat[15:18], flat[18:18 + nj], flat[18 + nj:18 + 2 * nj],
+                                 PV[:, 0:3], PV[:, 3:6])
+
+    def _observation(self, p_WB, R_WB, v_WB, w_WB, q, qd, P, V) -> Observation:
+        """The engine's state and feet (world frame W) as the paper frame P sees them."""
+        R_PB = R_PB_from_R_WB(R_WB)
+        return Observation(self.sim.time, vec_P(p_WB), R_PB, vec_P(v_WB), R_PB.T @ vec_P(w_WB),
+                           q.reshape(4, 2), qd.reshape(4, 2), vec_P(P), vec_P(V))
 
     def step(self, tau: np.ndarray, F_PF: np.ndarray | None, F_th: float) -> None:
         forces = [PointForce("body", np.zeros(3), vec_W(np.array([0.0, F_th, 0.0])))]
@@ -180,6 +192,8 @@ class LandingGearLoop:
         handrolled/landing_gear/fastloop.py, the engines by
         comparisons/landing_gear/compiled.py (the same kernels and engine calls in the same
         order, the same floats)."""
+        if n <= 0:
+            return
         handrolled = isinstance(self.plant, DecoupledLandingGear)
         chunks = None if handrolled else self._chunks()
         if not (chunks or (self.fast and handrolled and self.contact_mode == "shared")):
@@ -193,7 +207,7 @@ class LandingGearLoop:
         F_PF = np.ascontiguousarray(self.F_PF, dtype=float)
         if handrolled:
             t = np.array([plant.t])
-            done, state, tau, F_PF, _, _ = fastloop.run_chunk(
+            done, state, tau, F_PF, p_PF, v_PF = fastloop.run_chunk(
                 (plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta,
                  plant.thetad), t, tau, F_PF, F_th,
                 np.array([p.dt, p.m, p.g, p.m_U, p.m_L, p.l_U, p.l_L]), plant.p_BH,
@@ -202,11 +216,12 @@ class LandingGearLoop:
             plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad = \
                 state
             plant.t = float(t[0])
+            self.obs = plant.observation(p_PF, v_PF)
         else:
-            done, tau, F_PF = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
-                                         self.compiled_inputs(), t_touchdown, n)
+            done, tau, F_PF, flat = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
+                                               self.compiled_inputs(), t_touchdown, n)
+            self.obs = plant.observation(flat)
         c.t_touchdown = None if math.isnan(t_touchdown[0]) else float(t_touchdown[0])
-        self.obs = plant.observe()
         self.t, self.F_PF = self.obs.t, F_PF
         if done < 0:  # a reference foot out of reach: the stepwise controller names it
             self._update_controls()

@@ -118,6 +118,11 @@ class DecoupledLandingGear:
         compiled call (:func:`feet_in_P`; :meth:`observe_stepwise` is the reference)."""
         p_PF, v_PF = feet_in_P(self.p_PB, self.R_PB, self.v_PB, self.omega_B, self.theta,
                                self.thetad, self.p_BH, self.R_BL, self.p.l_U, self.p.l_L)
+        return self.observation(p_PF, v_PF)
+
+    def observation(self, p_PF: np.ndarray, v_PF: np.ndarray) -> Observation:
+        """:meth:`observe` with the feet given: those fastloop.run_chunk computed by
+        :func:`feet_in_P` from the state it left."""
         # no copies: step() replaces the state arrays (step_kernel returns new ones), it
         # never writes into them, so an observation keeps its values
         return Observation(self.t, self.p_PB, self.R_PB, self.v_PB, self.omega_B,
