@@ -51,18 +51,31 @@ def system_inertia(p: LandingGearParams, theta: np.ndarray) -> np.ndarray:
     return np.diag(I).copy()
 
 
+@njit(cache=True, inline="always")
+def _leg_to_body(R_BL, x, y, out):
+    """R_BL (x, y, 0) into ``out``: a leg-plane vector in body axes. Each sum is written
+    out, accumulated from +0 as BLAS accumulates a product; R_BL turns the body's axes
+    into one another (a signed permutation, params.R_BL), so each sum has one nonzero
+    term and is exact: the float the matrix product gives, without its call."""
+    for i in range(3):
+        out[i] = 0.0 + R_BL[i, 0] * x + R_BL[i, 1] * y + R_BL[i, 2] * 0.0
+
+
 @njit(cache=True)
 def feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L):
     """Foot positions and velocities relative to the body, body axes (n x 3 each)."""
     n = theta.shape[0]
     r_B = np.zeros((n, 3))
     rd_B = np.zeros((n, 3))
+    turned = np.empty(3)
     for i in range(n):
         p_hf = single_leg.forward_kinematics(theta[i, 0], theta[i, 1], l_U, l_L)  # eqs. (18)-(19)
         J = single_leg.jacobian(theta[i, 0], theta[i, 1], l_U, l_L)
         v_hf = J @ thetad[i]
-        r_B[i] = p_BH[i] + R_BL[i] @ np.array([p_hf[0], p_hf[1], 0.0])
-        rd_B[i] = R_BL[i] @ np.array([v_hf[0], v_hf[1], 0.0])
+        _leg_to_body(R_BL[i], p_hf[0], p_hf[1], turned)
+        for k in range(3):
+            r_B[i, k] = p_BH[i, k] + turned[k]
+        _leg_to_body(R_BL[i], v_hf[0], v_hf[1], rd_B[i])
     return r_B, rd_B
 
 
@@ -76,10 +89,13 @@ def step_kernel(p_PB, v_PB, R_PB, omega_B, theta, thetad, tau, F_PF, F_th, dt, m
     M_B = com_dynamics.moment_sums(r_B, F_B, printed_moments)  # eqs. (7)-(9)
     omegad_B = com_dynamics.angular_acceleration(M_B, omega_B, I_diag)  # eqs. (4)-(6)
     thetadd = np.zeros_like(theta)
+    F_L = np.empty(2)  # the foot force in the leg plane: R_BL^T F_B, as _leg_to_body
     for i in range(theta.shape[0]):
-        F_L = R_BL[i].T @ F_B[i]
+        for k in range(2):
+            F_L[k] = 0.0 + R_BL[i, 0, k] * F_B[i, 0] + R_BL[i, 1, k] * F_B[i, 1] \
+                + R_BL[i, 2, k] * F_B[i, 2]
         thetadd[i] = single_leg.forward_dynamics(  # eq. (14)
-            theta[i], thetad[i], tau[i], F_L[:2], m_U, m_L, l_U, l_L, g, printed_gravity
+            theta[i], thetad[i], tau[i], F_L, m_U, m_L, l_U, l_L, g, printed_gravity
         )
     v_new = v_PB + a_PB * dt
     omega_new = omega_B + omegad_B * dt
