@@ -108,6 +108,36 @@ def _after_observe(t, flat, F_native, consts, shared, F_th, t_touchdown, tau):
 
 
 @njit(cache=True)
+def _observed(flat: np.ndarray, n_legs: int) -> np.ndarray:
+    """EnginePlant.observe's numbers in P from an engine's flat state (as
+    :func:`_after_observe` reads it), the frames turned by :func:`_P_of`'s sums: p_PB,
+    R_PB row by row, v_PB, the body's angular velocity in P (omega_B = R_PB^T of it), the
+    joints' theta and thetad (leg by leg), then the feet's positions and velocities (rows
+    of 3 each)."""
+    feet = 18 + 4 * n_legs  # where the feet begin
+    out = np.empty(feet + 6 * n_legs)
+    A = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            A[i, j] = 0.0 + R_WP[0, i] * flat[3 + j] + R_WP[1, i] * flat[6 + j] \
+                + R_WP[2, i] * flat[9 + j]
+    for j in range(3):
+        out[j] = _P_of(flat[0], flat[1], flat[2], j)
+        for i in range(3):
+            out[3 + 3 * i + j] = _P_of(A[i, 0], A[i, 1], A[i, 2], j)
+        out[12 + j] = _P_of(flat[12], flat[13], flat[14], j)
+        out[15 + j] = _P_of(flat[15], flat[16], flat[17], j)
+    out[18:feet] = flat[18:feet]
+    for k in range(n_legs):
+        b = feet + 6 * k
+        for j in range(3):
+            out[feet + 3 * k + j] = _P_of(flat[b], flat[b + 1], flat[b + 2], j)
+            out[feet + 3 * n_legs + 3 * k + j] = _P_of(flat[b + 3], flat[b + 4],
+                                                       flat[b + 5], j)
+    return out
+
+
+@njit(cache=True)
 def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
                  dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
                  frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
@@ -123,9 +153,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     :func:`_after_observe`.  frames_: (xpos, xmat, cvel, subtree_com, body_rootid);
     consts: dt, m, g; t, F_th and t_touchdown are 1-arrays, updated.  Returns (steps done,
     negated where the joint controller found a reference foot out of reach after the last
-    of them, tau, F_PF, the state and the feet read after the last step: p_WB, R_WB row by
-    row, v_WB, w_WB, q, qd, then each foot's position and velocity, the layout of
-    MujocoSimulation.flat_state), as fastloop.run_chunk.
+    of them, tau, F_PF, the state and the feet read after the last step in P,
+    :func:`_observed`), as fastloop.run_chunk.
 
     With MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table of the
     feet; empty for the shared law), the step pushes with the thrust alone, and the feet's
@@ -154,8 +183,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
             mujoco_compiled.listed_contact_forces(fns, m, d, contacts, native_rows, F_feet)
         F_PF, ok = _after_observe(t[0], out, F_feet, consts, shared, F_th, t_touchdown, tau)
         if not ok:
-            return -(step + 1), tau, F_PF, out
-    return n_steps, tau, F_PF, out
+            return -(step + 1), tau, F_PF, _observed(out, nf)
+    return n_steps, tau, F_PF, _observed(out, nf)
 
 
 @njit(cache=True)
@@ -205,8 +234,8 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
             pybullet_compiled.contact_forces(fns, client, body, native_rows, F_feet)
         F_PF, ok = _after_observe(t[0], out, F_feet, consts, shared, F_th, t_touchdown, tau)
         if not ok:
-            return -(step + 1), tau, F_PF, out
-    return n_steps, tau, F_PF, out
+            return -(step + 1), tau, F_PF, _observed(out, npts - 1)
+    return n_steps, tau, F_PF, _observed(out, npts - 1)
 
 
 @njit(cache=True)
@@ -271,7 +300,7 @@ class EngineChunks:
         """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`), the simulation told
         of them (MuJoCo: raises where it found its accelerations unstable; PyBullet: its
         clock advanced): (steps done, negated where the joint controller gave up, tau,
-        F_PF, the state and the feet after the last step as the chunks return them)."""
+        F_PF, the state and the feet after the last step in P: compiled._observed)."""
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()

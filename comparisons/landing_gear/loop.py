@@ -27,6 +27,13 @@ from dynval.robots.landing_gear.params import JOINTS, LEGS, R_BL, LandingGearPar
 
 JOINT_NAMES = [f"{leg}_{j}" for leg in LEGS for j in JOINTS]
 FOOT_LINKS = [f"{leg}_lower" for leg in LEGS]
+# LandingGearLoop.signals' names, in its order: the body, then leg by leg each joint's
+# angle and torque and the foot's normal and vertical forces
+SIGNALS = ("body.roll", "body.pitch", "body.yaw", "com.x", "com.y", "com.z", "body.thrust",
+           *(name for leg in LEGS
+             for name in (*(f"joint.{leg}.{joint}.{what}" for joint in JOINTS
+                            for what in ("angle", "torque")),
+                          f"foot.{leg}.force.normal", f"foot.{leg}.force.y")))
 
 
 @dataclass(frozen=True)
@@ -68,25 +75,27 @@ class EnginePlant:
 
     def observe(self) -> Observation:
         s = self.sim.state()
+        R_PB = R_PB_from_R_WB(s.R_WB)
         P, V = self.sim.points(FOOT_LINKS, self.foot_offsets)  # the four feet in one read
-        return self._observation(s.p_WB, s.R_WB, s.v_WB_W, s.w_WB_W, s.q, s.qd, P, V)
+        return Observation(
+            self.sim.time, vec_P(s.p_WB), R_PB, vec_P(s.v_WB_W),
+            R_PB.T @ vec_P(s.w_WB_W), s.q.reshape(4, 2), s.qd.reshape(4, 2),
+            vec_P(P), vec_P(V),
+        )
 
-    def observation(self, flat: np.ndarray) -> Observation:
+    def observation(self, obs: np.ndarray) -> Observation:
         """:meth:`observe` of the state and the feet an engine's compiled chunk read after
-        its last step (flat: p_WB, R_WB row by row, v_WB_W, w_WB_W, q, qd, then each
-        foot's position and velocity; the numbers :meth:`observe` reads), without reading
-        the engine again."""
-        nj = 2 * len(FOOT_LINKS)
-        PV = flat[18 + 2 * nj:].reshape(len(FOOT_LINKS), 6)
-        return self._observation(flat[0:3], flat[3:12].reshape(3, 3), flat[12:15],
-                                 flat[15:18], flat[18:18 + nj], flat[18 + nj:18 + 2 * nj],
-                                 PV[:, 0:3], PV[:, 3:6])
-
-    def _observation(self, p_WB, R_WB, v_WB, w_WB, q, qd, P, V) -> Observation:
-        """The engine's state and feet (world frame W) as the paper frame P sees them."""
-        R_PB = R_PB_from_R_WB(R_WB)
-        return Observation(self.sim.time, vec_P(p_WB), R_PB, vec_P(v_WB), R_PB.T @ vec_P(w_WB),
-                           q.reshape(4, 2), qd.reshape(4, 2), vec_P(P), vec_P(V))
+        its last step, in P as the chunk turned them (compiled._observed: p_PB, R_PB row
+        by row, v_PB, the angular velocity in P, theta, thetad, then the feet's positions
+        and velocities; the numbers :meth:`observe` gives), without reading the engine
+        again."""
+        n = len(FOOT_LINKS)
+        R_PB = obs[3:12].reshape(3, 3)
+        return Observation(self.sim.time, obs[0:3], R_PB, obs[12:15], R_PB.T @ obs[15:18],
+                           obs[18:18 + 2 * n].reshape(n, 2),
+                           obs[18 + 2 * n:18 + 4 * n].reshape(n, 2),
+                           obs[18 + 4 * n:18 + 7 * n].reshape(n, 3),
+                           obs[18 + 7 * n:18 + 10 * n].reshape(n, 3))
 
     def step(self, tau: np.ndarray, F_PF: np.ndarray | None, F_th: float) -> None:
         forces = [PointForce("body", np.zeros(3), vec_W(np.array([0.0, F_th, 0.0])))]
@@ -125,6 +134,9 @@ class LandingGearLoop:
         self.contact_mode = contact
         self.law = SlopeContact(p.k, p.b, p.mu_S, p.mu_D, alpha_SL, alpha_AZ)
         self.controller = LandingGearController(p, level_controller, forms.level)
+        law = self.law  # the constants compiled_inputs hands the chunks
+        self._law_constants = np.array([law.k, law.b, law.mu_S, law.mu_D])
+        self._thrust_constants = np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp])
         self.t = 0.0
         self.obs = plant.observe()
         self.F_PF = np.zeros((4, 3))
@@ -158,11 +170,10 @@ class LandingGearLoop:
         """The contact law's and the controllers' arrays as the compiled chunks read and
         update them (fastloop.update_inputs' ``shared``), gathered at each chunk: the
         stepwise controller may replace its arrays."""
-        law, c, p = self.law, self.controller, self.p
-        return (np.array([law.k, law.b, law.mu_S, law.mu_D]), law.R_SP, law.in_contact,
-                law.anchor_pt, law.slipping, c.level_controller, c.int_e, c.int_theta,
-                c.y_ref, c.theta_ref, c.pitch_sign, c._constants,
-                np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp]))
+        law, c = self.law, self.controller
+        return (self._law_constants, law.R_SP, law.in_contact, law.anchor_pt, law.slipping,
+                c.level_controller, c.int_e, c.int_theta, c.y_ref, c.theta_ref, c.pitch_sign,
+                c._constants, self._thrust_constants)
 
     def _chunks(self) -> EngineChunks | None:
         """The engine plant's compiled chunks (``fast``, the engine's compiled calls at
@@ -218,9 +229,9 @@ class LandingGearLoop:
             plant.t = float(t[0])
             self.obs = plant.observation(p_PF, v_PF)
         else:
-            done, tau, F_PF, flat = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
-                                               self.compiled_inputs(), t_touchdown, n)
-            self.obs = plant.observation(flat)
+            done, tau, F_PF, obs = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
+                                              self.compiled_inputs(), t_touchdown, n)
+            self.obs = plant.observation(obs)
         c.t_touchdown = None if math.isnan(t_touchdown[0]) else float(t_touchdown[0])
         self.t, self.F_PF = self.obs.t, F_PF
         if done < 0:  # a reference foot out of reach: the stepwise controller names it
@@ -231,19 +242,18 @@ class LandingGearLoop:
         self.tau, self.F_th = tau, F_th[0]
 
     def signals(self) -> dict[str, float]:
+        """The recorded signals (:data:`SIGNALS`) of the current observation."""
         obs = self.obs
         roll, pitch, yaw = attitude_angles(obs.R_PB)
-        out = {"body.roll": roll, "body.pitch": pitch, "body.yaw": yaw,
-               "com.x": obs.p_PB[0], "com.y": obs.p_PB[1], "com.z": obs.p_PB[2],
-               "body.thrust": self.F_th}
-        F_n = self.law.normal_forces(self.F_PF)
-        for i, leg in enumerate(LEGS):
-            for j, joint in enumerate(JOINTS):
-                out[f"joint.{leg}.{joint}.angle"] = obs.theta[i, j]
-                out[f"joint.{leg}.{joint}.torque"] = self.tau[i, j]
-            out[f"foot.{leg}.force.normal"] = F_n[i]
-            out[f"foot.{leg}.force.y"] = self.F_PF[i, 1]
-        return out
+        theta, tau = obs.theta.tolist(), np.asarray(self.tau).tolist()
+        F_n = self.law.normal_forces(self.F_PF).tolist()
+        F_y = np.asarray(self.F_PF)[:, 1].tolist()
+        values = [roll, pitch, yaw, *obs.p_PB.tolist(), self.F_th]
+        for i in range(len(LEGS)):
+            for j in range(len(JOINTS)):
+                values += (theta[i][j], tau[i][j])
+            values += (F_n[i], F_y[i])
+        return dict(zip(SIGNALS, values, strict=True))
 
 
 def ground_for_native(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> Ground:
