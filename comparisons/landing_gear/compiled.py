@@ -54,6 +54,20 @@ def _W_of(v0: float, v1: float, v2: float, j: int) -> float:
     return 0.0 + v0 * R_WP[j, 0] + v1 * R_WP[j, 1] + v2 * R_WP[j, 2]
 
 
+@njit(cache=True, inline="always")
+def _R_PB_into(flat: np.ndarray, R_PB: np.ndarray) -> None:
+    """frames.R_PB_from_R_WB of R_WB = flat[3:12] (row by row) into R_PB: R_WP^T R_WB,
+    then that times R_WP, each product's sums as :func:`_P_of` sums them."""
+    A = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            A[i, j] = 0.0 + R_WP[0, i] * flat[3 + j] + R_WP[1, i] * flat[6 + j] \
+                + R_WP[2, i] * flat[9 + j]
+    for i in range(3):
+        for j in range(3):
+            R_PB[i, j] = _P_of(A[i, 0], A[i, 1], A[i, 2], j)
+
+
 @njit(cache=True)
 def _forces_W(F_th: float, F_PF: np.ndarray, F_W: np.ndarray) -> None:
     """EnginePlant.step's forces in W, into the rows of F_W: the thrust (0, F_th, 0) on the
@@ -74,15 +88,8 @@ def _after_observe(t, flat, F_native, consts, shared, F_th, t_touchdown, tau):
     whether the joint controller reached)."""
     n_legs = tau.shape[0]
     nj, feet = 2 * n_legs, 18 + 4 * n_legs  # q, qd; where the feet begin
-    # frames.R_PB_from_R_WB: (R_WP^T R_WB) R_WP, each product as _P_of sums it
-    A, R_PB = np.empty((3, 3)), np.empty((3, 3))
-    for i in range(3):
-        for j in range(3):
-            A[i, j] = 0.0 + R_WP[0, i] * flat[3 + j] + R_WP[1, i] * flat[6 + j] \
-                + R_WP[2, i] * flat[9 + j]
-    for i in range(3):
-        for j in range(3):
-            R_PB[i, j] = _P_of(A[i, 0], A[i, 1], A[i, 2], j)
+    R_PB = np.empty((3, 3))
+    _R_PB_into(flat, R_PB)
     ydot = _P_of(flat[12], flat[13], flat[14], 1)  # frames.vec_P(v_WB)[1]
     theta, thetad = np.empty((n_legs, 2)), np.empty((n_legs, 2))
     for i in range(n_legs):
@@ -115,16 +122,12 @@ def _observed(flat: np.ndarray, n_legs: int) -> np.ndarray:
     joints' theta and thetad (leg by leg), then the feet's positions and velocities (rows
     of 3 each)."""
     feet = 18 + 4 * n_legs  # where the feet begin
-    out = np.empty(feet + 6 * n_legs)
-    A = np.empty((3, 3))
-    for i in range(3):
-        for j in range(3):
-            A[i, j] = 0.0 + R_WP[0, i] * flat[3 + j] + R_WP[1, i] * flat[6 + j] \
-                + R_WP[2, i] * flat[9 + j]
+    out, R_PB = np.empty(feet + 6 * n_legs), np.empty((3, 3))
+    _R_PB_into(flat, R_PB)
     for j in range(3):
         out[j] = _P_of(flat[0], flat[1], flat[2], j)
         for i in range(3):
-            out[3 + 3 * i + j] = _P_of(A[i, 0], A[i, 1], A[i, 2], j)
+            out[3 + 3 * i + j] = R_PB[i, j]
         out[12 + j] = _P_of(flat[12], flat[13], flat[14], j)
         out[15 + j] = _P_of(flat[15], flat[16], flat[17], j)
     out[18:feet] = flat[18:feet]
@@ -171,6 +174,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     F_feet = np.empty((nf if native else 0, 3))  # the engine's, or none: the law's
     tau = tau.copy()  # the torques of each step, then the next step's from the controller
     efforts = tau.reshape(nj)
+    mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
+                                     subtree_com, body_rootid, feet, foot_offsets, out)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
         mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, efforts, xpos, xmat,
