@@ -68,14 +68,15 @@ def points(xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray, subtree_com: np
     mj_objectVelocity shifts)."""
     for k in range(bodies.shape[0]):
         b = bodies[k]
-        c = subtree_com[body_rootid[b]]
+        root = body_rootid[b]  # c: subtree_com[root], read by index (no view per point)
         for i in range(3):
             R[k, i, 0], R[k, i, 1], R[k, i, 2] = xmat[b, 3 * i], xmat[b, 3 * i + 1], \
                 xmat[b, 3 * i + 2]
             P[k, i] = xpos[b, i] + (R[k, i, 0] * offsets[k, 0] + R[k, i, 1] * offsets[k, 1]
                                     + R[k, i, 2] * offsets[k, 2])
         w0, w1, w2 = cvel[b, 0], cvel[b, 1], cvel[b, 2]
-        r0, r1, r2 = P[k, 0] - c[0], P[k, 1] - c[1], P[k, 2] - c[2]
+        r0, r1, r2 = P[k, 0] - subtree_com[root, 0], P[k, 1] - subtree_com[root, 1], \
+            P[k, 2] - subtree_com[root, 2]
         V[k, 0] = cvel[b, 3] + (w1 * r2 - w2 * r1)
         V[k, 1] = cvel[b, 4] + (w2 * r0 - w0 * r2)
         V[k, 2] = cvel[b, 5] + (w0 * r1 - w1 * r0)
@@ -91,11 +92,11 @@ def _apply(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray
     qfrc_applied[:] = 0.0
     for i in range(dofs.shape[0]):
         qfrc_applied[dofs[i]] = tau[i]
-    zero = np.zeros(3)
+    zero, f, p = np.zeros(3), np.empty(3), np.empty(3)
     at = np.uint64
     for k in range(bodies.shape[0]):
-        f = np.ascontiguousarray(F[k])
-        p = np.ascontiguousarray(P[k])
+        for i in range(3):  # copied by index: no array view per force
+            f[i], p[i] = F[k, i], P[k, i]
         ccall.call_void(fns[MJ_APPLY_FT], (m, d, at(f.ctypes.data), at(zero.ctypes.data),
                                            at(p.ctypes.data), np.int32(bodies[k]),
                                            at(qfrc_applied.ctypes.data)))
@@ -126,9 +127,16 @@ def step_and_forward(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: 
     ``split`` mj_step2 and mj_step1 (the step from the stages mj_step1 left, then the new
     time's positions and velocities: one forward pass a step instead of two)."""
     P = np.empty((bodies.shape[0], 3))
+    R, o, Ro = np.empty((3, 3)), np.empty(3), np.empty(3)
     for k in range(bodies.shape[0]):
         b = bodies[k]
-        P[k] = xpos[b] + np.ascontiguousarray(xmat[b]).reshape((3, 3)) @ offsets[k]
+        for i in range(3):  # copied by index: no array views per point
+            o[i] = offsets[k, i]
+            for j in range(3):
+                R[i, j] = xmat[b, 3 * i + j]
+        np.dot(R, o, Ro)  # R o: the BLAS call of numpy's (and numba's) matmul
+        for i in range(3):
+            P[k, i] = xpos[b, i] + Ro[i]
     _apply(fns, m, d, qfrc_applied, dofs, tau, bodies, P, F)
     if split:
         ccall.call_void(fns[MJ_STEP2], (m, d))
@@ -219,12 +227,17 @@ def state_and_points(fns: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: 
     state's matmul: BLAS, the same float), the joints' q and qd (n each), then each
     point's position and velocity (:func:`points`)."""
     n, m = qadr.shape[0], bodies.shape[0]
-    R, quat = np.empty((3, 3)), qpos[3:7].copy()
+    R, quat, omega, w = np.empty((3, 3)), np.empty(4), np.empty(3), np.empty(3)
+    for i in range(4):  # everything is copied by index: no array views
+        quat[i] = qpos[3 + i]
     ccall.call_void(fns[MJU_QUAT2MAT], (np.uint64(R.ctypes.data), np.uint64(quat.ctypes.data)))
-    out[0:3] = qpos[0:3]
-    out[3:12] = R.ravel()
-    out[12:15] = qvel[0:3]
-    out[15:18] = np.dot(R, qvel[3:6].copy())
+    for i in range(3):
+        out[i], out[12 + i], omega[i] = qpos[i], qvel[i], qvel[3 + i]
+        for j in range(3):
+            out[3 + 3 * i + j] = R[i, j]
+    np.dot(R, omega, w)
+    for i in range(3):
+        out[15 + i] = w[i]
     for i in range(n):
         out[18 + i] = qpos[qadr[i]]
         out[18 + n + i] = qvel[dof[i]]
@@ -232,8 +245,8 @@ def state_and_points(fns: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: 
     points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P, V, R_b)
     k = 18 + 2 * n
     for j in range(m):
-        out[k + 6 * j:k + 6 * j + 3] = P[j]
-        out[k + 6 * j + 3:k + 6 * j + 6] = V[j]
+        for i in range(3):
+            out[k + 6 * j + i], out[k + 6 * j + 3 + i] = P[j, i], V[j, i]
 
 
 @njit(cache=True)

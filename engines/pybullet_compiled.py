@@ -290,17 +290,25 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
     from the link's CoM state (row ``rows[k]`` of :func:`observe`'s link states, its
     constant R_LI^T ``R_LI_T[k]``), or from the base frame where ``rows[k]`` is -1:
     p = a + R (o - c), v = v_a + w x (p - a)."""
-    R_link, d, Ro, zero = np.empty((3, 3)), np.empty(3), np.empty(3), np.zeros(3)
+    R, d, Ro, S = np.empty((3, 3)), np.empty(3), np.empty(3), np.empty((3, 3))
+    a, v_a, w = np.empty(3), np.empty(3), np.empty(3)
     for k in range(offsets.shape[0]):
         r = rows[k]
+        # (a, R, c, v_a, w) of the point's link, copied by index (no array views)
         if r < 0:
-            a, R, c, v_a, w = p_WB, R_WB, zero, v_WB, w_WB
+            for i in range(3):
+                a[i], v_a[i], w[i], d[i] = p_WB[i], v_WB[i], w_WB[i], offsets[k, i] - 0.0
+                for j in range(3):
+                    R[i, j] = R_WB[i, j]
         else:
-            ls = link_states[r]
-            a, c, v_a, w = ls[0:3], ls[7:10], ls[21:24], ls[24:27]
-            R = _turn_into(quat_xyzw_to_R(ls[3], ls[4], ls[5], ls[6]), R_LI_T[k], R_link)
-        for i in range(3):
-            d[i] = offsets[k, i] - c[i]
+            for i in range(3):
+                a[i], v_a[i], w[i] = link_states[r, i], link_states[r, 21 + i], \
+                    link_states[r, 24 + i]
+                d[i] = offsets[k, i] - link_states[r, 7 + i]
+                for j in range(3):
+                    S[i, j] = R_LI_T[k, i, j]
+            _turn_into(quat_xyzw_to_R(link_states[r, 3], link_states[r, 4],
+                                      link_states[r, 5], link_states[r, 6]), S, R)
         _matmul_into(R, d, Ro)  # BLAS, as the Python path's matmul
         for i in range(3):
             P[k, i] = a[i] + Ro[i]

@@ -196,9 +196,32 @@ def test_native_contact_chunks_equal_the_python_loop(implementation: str, scenar
             np.testing.assert_array_equal(value, getattr(b.controller, name))
 
 
-def test_mujoco_native_chunks_hand_a_failed_controller_to_the_stepwise_one() -> None:
-    """With MuJoCo's own contact too, a chunk whose compiled controller gives up stops
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+def test_native_chunks_hand_a_failed_controller_to_the_stepwise_one(implementation: str
+                                                                    ) -> None:
+    """With the engine's own contact too, a chunk whose compiled controller gives up stops
     after that step and the stepwise controller takes it, as advance() does."""
-    python, chunked = (_engine_trace("mujoco", "slope_lc", fast, 0.05, unreachable=True,
-                                     contact="native")[0] for fast in (False, True))
+    python, chunked = (_engine_trace(implementation, "slope_lc", fast, 0.05,
+                                     unreachable=True, contact="native")[0]
+                       for fast in (False, True))
     assert python.equals(chunked)
+
+
+@pytest.mark.parametrize("implementation, contact", [
+    ("handrolled", "shared"), ("mujoco", "shared"), ("pybullet", "shared"),
+    ("mujoco", "native"), ("pybullet", "native")])
+def test_chunk_observation_equals_a_fresh_observe(implementation: str, contact: str) -> None:
+    """The observation a compiled chunk hands back (the state it read after its last step,
+    turned to P in compiled code) is the one the plant's observe() reads, every field the
+    same floats, along the landing (touchdown, levelling)."""
+    p, sc = PARAMS, SCENARIOS["slope_lc"]
+    aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    plant = make_plant(implementation, p, "as_derived", contact, aSL, aAZ, Forms(),
+                       ROOT / "landing_gear")
+    plant.reset(initial_state(p, aSL, aAZ))
+    loop = LandingGearLoop(plant, p, aSL, aAZ, True, contact, Forms())
+    for _ in range(40):
+        loop.advance_many(250)
+        fresh = plant.observe()
+        for name, value in vars(fresh).items():
+            np.testing.assert_array_equal(getattr(loop.obs, name), value, err_msg=name)

@@ -9,15 +9,17 @@ operation for operation:
   W (frames.vec_W), then the engine's step;
 * ``EnginePlant.observe``: the engine's state and the four feet, turned to the paper
   frame P (frames.vec_P, frames.R_PB_from_R_WB; omega_B is left out: nothing after the
-  observation reads it, and the caller observes again after the chunk);
+  observation reads it, and the caller turns the last state the chunk read with
+  EnginePlant.observation);
 * ``LandingGearLoop._update_inputs``: handrolled/landing_gear/fastloop.update_inputs,
   the hand-rolled chunk's own post-step function; with the engine's own contact, the feet
   pushed by the engine alone (the step applies the thrust only) and their forces read
   from its contact list (``EnginePlant.native_foot_forces``), then
   fastloop.update_controls.
 
-The frame changes are frames.py compiled from its own source (products with the
-permutation R_WP: exact in any order); the engines are called through
+The frame changes are frames.py's products with R_WP written out sum by sum
+(:func:`_P_of`, :func:`_W_of`): R_WP permutes the axes, so each sum has one nonzero
+term and is exact, the float the product gives; the engines are called through
 dynval.engines.mujoco_compiled (:func:`mujoco_chunk`: MujocoSimulation.step's and
 flat_state's compiled passes) and dynval.engines.pybullet_compiled
 (:func:`pybullet_chunk`: Bullet's C client, one actual-state request a step).  The traces
@@ -31,44 +33,111 @@ from collections.abc import Sequence
 import numpy as np
 
 from dynval._numba_cache import njit
-from dynval.comparisons.landing_gear import frames
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
 from dynval.handrolled.landing_gear.fastloop import update_controls, update_inputs
+from dynval.robots.landing_gear.params import R_WP
 
-_vec_P = njit(cache=True)(frames.vec_P)
-_vec_W = njit(cache=True)(frames.vec_W)
-_R_PB_from_R_WB = njit(cache=True)(frames.R_PB_from_R_WB)
+
+@njit(cache=True, inline="always")
+def _P_of(v0: float, v1: float, v2: float, j: int) -> float:
+    """Component j of frames.vec_P of the W-vector (v0, v1, v2): the sum of v_W R_WP
+    written out, accumulated from +0 as BLAS accumulates a product.  R_WP permutes the
+    axes, so the sum has one nonzero term and is exact: the float the product gives (a
+    zero comes out +0 either way), without its call."""
+    return 0.0 + v0 * R_WP[0, j] + v1 * R_WP[1, j] + v2 * R_WP[2, j]
+
+
+@njit(cache=True, inline="always")
+def _W_of(v0: float, v1: float, v2: float, j: int) -> float:
+    """Component j of frames.vec_W of the P-vector (v0, v1, v2): v_P R_WP^T, as
+    :func:`_P_of` sums it."""
+    return 0.0 + v0 * R_WP[j, 0] + v1 * R_WP[j, 1] + v2 * R_WP[j, 2]
+
+
+@njit(cache=True, inline="always")
+def _R_PB_into(flat: np.ndarray, R_PB: np.ndarray) -> None:
+    """frames.R_PB_from_R_WB of R_WB = flat[3:12] (row by row) into R_PB: R_WP^T R_WB,
+    then that times R_WP, each product's sums as :func:`_P_of` sums them."""
+    A = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            A[i, j] = 0.0 + R_WP[0, i] * flat[3 + j] + R_WP[1, i] * flat[6 + j] \
+                + R_WP[2, i] * flat[9 + j]
+    for i in range(3):
+        for j in range(3):
+            R_PB[i, j] = _P_of(A[i, 0], A[i, 1], A[i, 2], j)
 
 
 @njit(cache=True)
 def _forces_W(F_th: float, F_PF: np.ndarray, F_W: np.ndarray) -> None:
     """EnginePlant.step's forces in W, into the rows of F_W: the thrust (0, F_th, 0) on the
     body first, then the feet's F_PF."""
-    F_W[0] = _vec_W(np.array([0.0, F_th, 0.0]))
-    for k in range(F_PF.shape[0]):
-        F_W[k + 1] = _vec_W(F_PF[k].copy())
+    for j in range(3):
+        F_W[0, j] = _W_of(0.0, F_th, 0.0, j)
+        for k in range(F_PF.shape[0]):
+            F_W[k + 1, j] = _W_of(F_PF[k, 0], F_PF[k, 1], F_PF[k, 2], j)
 
 
 @njit(cache=True)
-def _after_observe(t, R_WB, v_WB, q, qd, P, V, F_native, consts, shared, F_th, t_touchdown):
-    """EnginePlant.observe's conversion to P of an engine's state (the body's attitude and
-    velocity in W, the joints q and qd, the feet's world points P and velocities V), then
-    fastloop.update_inputs; with the engine's own contact (F_native: the feet's forces in
-    W, EnginePlant.native_foot_forces; empty for the shared law), those forces turned to P
-    and fastloop.update_controls: (tau, F_PF, whether the joint controller reached)."""
-    R_PB = _R_PB_from_R_WB(R_WB)
-    v_PB = _vec_P(v_WB)
-    tau = np.empty((4, 2))
-    theta, thetad = q.reshape(4, 2), qd.reshape(4, 2)
+def _after_observe(t, flat, F_native, consts, shared, F_th, t_touchdown, tau):
+    """EnginePlant.observe's conversion to P of an engine's state and feet (``flat``: p_WB,
+    R_WB row by row, v_WB, w_WB, the joints q and qd, then each foot's world position and
+    velocity), then fastloop.update_inputs, the torques into ``tau``; with the engine's
+    own contact (F_native: the feet's forces in W, EnginePlant.native_foot_forces; empty
+    for the shared law), those forces turned to P and fastloop.update_controls: (F_PF,
+    whether the joint controller reached)."""
+    n_legs = tau.shape[0]
+    nj, feet = 2 * n_legs, 18 + 4 * n_legs  # q, qd; where the feet begin
+    R_PB = np.empty((3, 3))
+    _R_PB_into(flat, R_PB)
+    ydot = _P_of(flat[12], flat[13], flat[14], 1)  # frames.vec_P(v_WB)[1]
+    theta, thetad = np.empty((n_legs, 2)), np.empty((n_legs, 2))
+    for i in range(n_legs):
+        for j in range(2):
+            theta[i, j], thetad[i, j] = flat[18 + 2 * i + j], flat[18 + nj + 2 * i + j]
     dt, m, g = consts[0], consts[1], consts[2]
     if F_native.shape[0]:
-        F_PF = _vec_P(F_native)
-        ok = update_controls(t, R_PB, v_PB[1], theta, thetad, F_PF, dt, m, g, shared, F_th,
+        F_PF = np.empty((n_legs, 3))
+        for k in range(n_legs):
+            for j in range(3):
+                F_PF[k, j] = _P_of(F_native[k, 0], F_native[k, 1], F_native[k, 2], j)
+        ok = update_controls(t, R_PB, ydot, theta, thetad, F_PF, dt, m, g, shared, F_th,
                              t_touchdown, tau)
-    else:
-        F_PF, ok = update_inputs(t, R_PB, v_PB[1], theta, thetad, _vec_P(P), _vec_P(V), dt,
-                                 m, g, shared, F_th, t_touchdown, tau)
-    return tau, F_PF, ok
+        return F_PF, ok
+    p_PF, v_PF = np.empty((n_legs, 3)), np.empty((n_legs, 3))
+    for k in range(n_legs):
+        b = feet + 6 * k
+        for j in range(3):
+            p_PF[k, j] = _P_of(flat[b], flat[b + 1], flat[b + 2], j)
+            v_PF[k, j] = _P_of(flat[b + 3], flat[b + 4], flat[b + 5], j)
+    return update_inputs(t, R_PB, ydot, theta, thetad, p_PF, v_PF, dt, m, g, shared, F_th,
+                         t_touchdown, tau)
+
+
+@njit(cache=True)
+def _observed(flat: np.ndarray, n_legs: int) -> np.ndarray:
+    """EnginePlant.observe's numbers in P from an engine's flat state (as
+    :func:`_after_observe` reads it), the frames turned by :func:`_P_of`'s sums: p_PB,
+    R_PB row by row, v_PB, the body's angular velocity in P (omega_B = R_PB^T of it), the
+    joints' theta and thetad (leg by leg), then the feet's positions and velocities (rows
+    of 3 each)."""
+    feet = 18 + 4 * n_legs  # where the feet begin
+    out, R_PB = np.empty(feet + 6 * n_legs), np.empty((3, 3))
+    _R_PB_into(flat, R_PB)
+    for j in range(3):
+        out[j] = _P_of(flat[0], flat[1], flat[2], j)
+        for i in range(3):
+            out[3 + 3 * i + j] = R_PB[i, j]
+        out[12 + j] = _P_of(flat[12], flat[13], flat[14], j)
+        out[15 + j] = _P_of(flat[15], flat[16], flat[17], j)
+    out[18:feet] = flat[18:feet]
+    for k in range(n_legs):
+        b = feet + 6 * k
+        for j in range(3):
+            out[feet + 3 * k + j] = _P_of(flat[b], flat[b + 1], flat[b + 2], j)
+            out[feet + 3 * n_legs + 3 * k + j] = _P_of(flat[b + 3], flat[b + 4],
+                                                       flat[b + 5], j)
+    return out
 
 
 @njit(cache=True)
@@ -87,7 +156,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     :func:`_after_observe`.  frames_: (xpos, xmat, cvel, subtree_com, body_rootid);
     consts: dt, m, g; t, F_th and t_touchdown are 1-arrays, updated.  Returns (steps done,
     negated where the joint controller found a reference foot out of reach after the last
-    of them, tau, F_PF), as fastloop.run_chunk.
+    of them, tau, F_PF, the state and the feet read after the last step in P,
+    :func:`_observed`), as fastloop.run_chunk.
 
     With MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table of the
     feet; empty for the shared law), the step pushes with the thrust alone, and the feet's
@@ -100,27 +170,26 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     feet, foot_offsets = bodies[1:].copy(), offsets[1:].copy()
     F_W, out = np.empty((nf + 1, 3)), np.empty(18 + 2 * nj + 6 * nf)
     pushed = 1 if native else nf + 1  # the thrust alone with the engine's own contact
+    on, at, F_at = bodies[:pushed], offsets[:pushed], F_W[:pushed]
     F_feet = np.empty((nf if native else 0, 3))  # the engine's, or none: the law's
+    tau = tau.copy()  # the torques of each step, then the next step's from the controller
+    efforts = tau.reshape(nj)
+    mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
+                                     subtree_com, body_rootid, feet, foot_offsets, out)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
-        mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, tau.ravel(), xpos,
-                                         xmat, bodies[:pushed], offsets[:pushed],
-                                         F_W[:pushed], split)
+        mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, efforts, xpos, xmat,
+                                         on, at, F_at, split)
         t[0] += consts[0]  # mj_step's d->time += timestep
         mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
                                          subtree_com, body_rootid, feet, foot_offsets, out)
         if native:
             F_feet[:] = 0.0
             mujoco_compiled.listed_contact_forces(fns, m, d, contacts, native_rows, F_feet)
-        PV = out[18 + 2 * nj:].reshape(nf, 6)
-        tau, F_PF, ok = _after_observe(
-            t[0], out[3:12].copy().reshape(3, 3), out[12:15].copy(),
-            out[18:18 + nj].copy(), out[18 + nj:18 + 2 * nj].copy(),
-            np.ascontiguousarray(PV[:, 0:3]), np.ascontiguousarray(PV[:, 3:6]), F_feet,
-            consts, shared, F_th, t_touchdown)
+        F_PF, ok = _after_observe(t[0], out, F_feet, consts, shared, F_th, t_touchdown, tau)
         if not ok:
-            return -(step + 1), tau, F_PF
-    return n_steps, tau, F_PF
+            return -(step + 1), tau, F_PF, _observed(out, nf)
+    return n_steps, tau, F_PF, _observed(out, nf)
 
 
 @njit(cache=True)
@@ -136,7 +205,8 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     its state and the feet from one actual-state request (PybulletSimulation.state and
     points: the same numbers; the body's origin is p_WB + R_WB 0, as the Python path
     reads it for the thrust), then :func:`_after_observe`.  The points: the body's origin,
-    then the feet (PybulletSimulation.compiled_points of ["body", *feet]).
+    then the feet (PybulletSimulation.compiled_points of ["body", *feet]); the state and the
+    feet after the last step come back as :func:`mujoco_chunk` returns them.
 
     With PyBullet's own contact (``native_rows``: PybulletSimulation.contact_row_table of
     the feet; empty for the shared law), the step pushes with the thrust alone, and the
@@ -148,27 +218,49 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V, F_W = np.empty((npts, 3)), np.empty((npts, 3)), np.empty((npts, 3))
+    out = np.empty(18 + 2 * nj + 6 * (npts - 1))
     pushed = 1 if native else npts  # the thrust alone with the engine's own contact
+    on, at, F_at = point_links[:pushed], P[:pushed], F_W[:pushed]
     F_feet = np.empty((npts - 1 if native else 0, 3))  # the engine's, or none: the law's
+    tau = tau.copy()  # the torques of each step, then the next step's from the controller
+    efforts = tau.reshape(nj)
     read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
             base, q, qd, link_states, P, V)
     # the points on this state, where the forces push
-    pybullet_compiled.state_and_points(*read)
+    _flat_into(pybullet_compiled.state_and_points(*read), q, qd, P, V, out)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
-        pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau.ravel(),
-                                                 point_links[:pushed], P[:pushed],
-                                                 F_W[:pushed])
+        pybullet_compiled.step_with_point_forces(fns, client, body, u_index, efforts, on, at,
+                                                 F_at)
         t[0] += consts[0]  # PybulletSimulation.step's clock
-        _, R_WB, v_WB, _ = pybullet_compiled.state_and_points(*read)
+        _flat_into(pybullet_compiled.state_and_points(*read), q, qd, P, V, out)
         if native:
             F_feet[:] = 0.0
             pybullet_compiled.contact_forces(fns, client, body, native_rows, F_feet)
-        tau, F_PF, ok = _after_observe(t[0], R_WB, v_WB, q, qd, P[1:].copy(), V[1:].copy(),
-                                       F_feet, consts, shared, F_th, t_touchdown)
+        F_PF, ok = _after_observe(t[0], out, F_feet, consts, shared, F_th, t_touchdown, tau)
         if not ok:
-            return -(step + 1), tau, F_PF
-    return n_steps, tau, F_PF
+            return -(step + 1), tau, F_PF, _observed(out, npts - 1)
+    return n_steps, tau, F_PF, _observed(out, npts - 1)
+
+
+@njit(cache=True)
+def _flat_into(frame: tuple, q: np.ndarray, qd: np.ndarray, P: np.ndarray, V: np.ndarray,
+               out: np.ndarray) -> None:
+    """The base frame (p_WB, R_WB, v_WB, w_WB), the joints and the points after the first
+    (the body's origin) side by side in ``out``, as mujoco_compiled.state_and_points lays
+    them out (PybulletSimulation.flat_state of the feet)."""
+    p_WB, R_WB, v_WB, w_WB = frame
+    nj = q.shape[0]
+    for i in range(3):
+        out[i], out[12 + i], out[15 + i] = p_WB[i], v_WB[i], w_WB[i]
+        for j in range(3):
+            out[3 + 3 * i + j] = R_WB[i, j]
+    for i in range(nj):
+        out[18 + i], out[18 + nj + i] = q[i], qd[i]
+    for k in range(1, P.shape[0]):
+        b = 18 + 2 * nj + 6 * (k - 1)
+        for i in range(3):
+            out[b + i], out[b + 3 + i] = P[k, i], V[k, i]
 
 
 # What mujoco_chunk reads as the contact list where MuJoCo's is not found: never read (no
@@ -213,7 +305,7 @@ class EngineChunks:
         """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`), the simulation told
         of them (MuJoCo: raises where it found its accelerations unstable; PyBullet: its
         clock advanced): (steps done, negated where the joint controller gave up, tau,
-        F_PF)."""
+        F_PF, the state and the feet after the last step in P: compiled._observed)."""
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()

@@ -27,6 +27,13 @@ from dynval.robots.landing_gear.params import JOINTS, LEGS, R_BL, LandingGearPar
 
 JOINT_NAMES = [f"{leg}_{j}" for leg in LEGS for j in JOINTS]
 FOOT_LINKS = [f"{leg}_lower" for leg in LEGS]
+# LandingGearLoop.signals' names, in its order: the body, then leg by leg each joint's
+# angle and torque and the foot's normal and vertical forces
+SIGNALS = ("body.roll", "body.pitch", "body.yaw", "com.x", "com.y", "com.z", "body.thrust",
+           *(name for leg in LEGS
+             for name in (*(f"joint.{leg}.{joint}.{what}" for joint in JOINTS
+                            for what in ("angle", "torque")),
+                          f"foot.{leg}.force.normal", f"foot.{leg}.force.y")))
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,20 @@ class EnginePlant:
             vec_P(P), vec_P(V),
         )
 
+    def observation(self, obs: np.ndarray) -> Observation:
+        """:meth:`observe` of the state and the feet an engine's compiled chunk read after
+        its last step, in P as the chunk turned them (compiled._observed: p_PB, R_PB row
+        by row, v_PB, the angular velocity in P, theta, thetad, then the feet's positions
+        and velocities; the numbers :meth:`observe` gives), without reading the engine
+        again."""
+        n = len(FOOT_LINKS)
+        R_PB = obs[3:12].reshape(3, 3)
+        return Observation(self.sim.time, obs[0:3], R_PB, obs[12:15], R_PB.T @ obs[15:18],
+                           obs[18:18 + 2 * n].reshape(n, 2),
+                           obs[18 + 2 * n:18 + 4 * n].reshape(n, 2),
+                           obs[18 + 4 * n:18 + 7 * n].reshape(n, 3),
+                           obs[18 + 7 * n:18 + 10 * n].reshape(n, 3))
+
     def step(self, tau: np.ndarray, F_PF: np.ndarray | None, F_th: float) -> None:
         forces = [PointForce("body", np.zeros(3), vec_W(np.array([0.0, F_th, 0.0])))]
         if F_PF is not None:
@@ -113,6 +134,9 @@ class LandingGearLoop:
         self.contact_mode = contact
         self.law = SlopeContact(p.k, p.b, p.mu_S, p.mu_D, alpha_SL, alpha_AZ)
         self.controller = LandingGearController(p, level_controller, forms.level)
+        law = self.law  # the constants compiled_inputs hands the chunks
+        self._law_constants = np.array([law.k, law.b, law.mu_S, law.mu_D])
+        self._thrust_constants = np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp])
         self.t = 0.0
         self.obs = plant.observe()
         self.F_PF = np.zeros((4, 3))
@@ -146,11 +170,10 @@ class LandingGearLoop:
         """The contact law's and the controllers' arrays as the compiled chunks read and
         update them (fastloop.update_inputs' ``shared``), gathered at each chunk: the
         stepwise controller may replace its arrays."""
-        law, c, p = self.law, self.controller, self.p
-        return (np.array([law.k, law.b, law.mu_S, law.mu_D]), law.R_SP, law.in_contact,
-                law.anchor_pt, law.slipping, c.level_controller, c.int_e, c.int_theta,
-                c.y_ref, c.theta_ref, c.pitch_sign, c._constants,
-                np.array([p.ydot_ref, p.C_thrust, p.thrust_ramp]))
+        law, c = self.law, self.controller
+        return (self._law_constants, law.R_SP, law.in_contact, law.anchor_pt, law.slipping,
+                c.level_controller, c.int_e, c.int_theta, c.y_ref, c.theta_ref, c.pitch_sign,
+                c._constants, self._thrust_constants)
 
     def _chunks(self) -> EngineChunks | None:
         """The engine plant's compiled chunks (``fast``, the engine's compiled calls at
@@ -180,6 +203,8 @@ class LandingGearLoop:
         handrolled/landing_gear/fastloop.py, the engines by
         comparisons/landing_gear/compiled.py (the same kernels and engine calls in the same
         order, the same floats)."""
+        if n <= 0:
+            return
         handrolled = isinstance(self.plant, DecoupledLandingGear)
         chunks = None if handrolled else self._chunks()
         if not (chunks or (self.fast and handrolled and self.contact_mode == "shared")):
@@ -193,7 +218,7 @@ class LandingGearLoop:
         F_PF = np.ascontiguousarray(self.F_PF, dtype=float)
         if handrolled:
             t = np.array([plant.t])
-            done, state, tau, F_PF, _, _ = fastloop.run_chunk(
+            done, state, tau, F_PF, p_PF, v_PF = fastloop.run_chunk(
                 (plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta,
                  plant.thetad), t, tau, F_PF, F_th,
                 np.array([p.dt, p.m, p.g, p.m_U, p.m_L, p.l_U, p.l_L]), plant.p_BH,
@@ -202,11 +227,12 @@ class LandingGearLoop:
             plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad = \
                 state
             plant.t = float(t[0])
+            self.obs = plant.observation(p_PF, v_PF)
         else:
-            done, tau, F_PF = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
-                                         self.compiled_inputs(), t_touchdown, n)
+            done, tau, F_PF, obs = chunks.run(np.array([plant.sim.time]), tau, F_PF, F_th,
+                                              self.compiled_inputs(), t_touchdown, n)
+            self.obs = plant.observation(obs)
         c.t_touchdown = None if math.isnan(t_touchdown[0]) else float(t_touchdown[0])
-        self.obs = plant.observe()
         self.t, self.F_PF = self.obs.t, F_PF
         if done < 0:  # a reference foot out of reach: the stepwise controller names it
             self._update_controls()
@@ -216,19 +242,18 @@ class LandingGearLoop:
         self.tau, self.F_th = tau, F_th[0]
 
     def signals(self) -> dict[str, float]:
+        """The recorded signals (:data:`SIGNALS`) of the current observation."""
         obs = self.obs
         roll, pitch, yaw = attitude_angles(obs.R_PB)
-        out = {"body.roll": roll, "body.pitch": pitch, "body.yaw": yaw,
-               "com.x": obs.p_PB[0], "com.y": obs.p_PB[1], "com.z": obs.p_PB[2],
-               "body.thrust": self.F_th}
-        F_n = self.law.normal_forces(self.F_PF)
-        for i, leg in enumerate(LEGS):
-            for j, joint in enumerate(JOINTS):
-                out[f"joint.{leg}.{joint}.angle"] = obs.theta[i, j]
-                out[f"joint.{leg}.{joint}.torque"] = self.tau[i, j]
-            out[f"foot.{leg}.force.normal"] = F_n[i]
-            out[f"foot.{leg}.force.y"] = self.F_PF[i, 1]
-        return out
+        theta, tau = obs.theta.tolist(), np.asarray(self.tau).tolist()
+        F_n = self.law.normal_forces(self.F_PF).tolist()
+        F_y = np.asarray(self.F_PF)[:, 1].tolist()
+        values = [roll, pitch, yaw, *obs.p_PB.tolist(), self.F_th]
+        for i in range(len(LEGS)):
+            for j in range(len(JOINTS)):
+                values += (theta[i][j], tau[i][j])
+            values += (F_n[i], F_y[i])
+        return dict(zip(SIGNALS, values, strict=True))
 
 
 def ground_for_native(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> Ground:

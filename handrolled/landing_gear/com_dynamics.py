@@ -22,11 +22,11 @@ from dynval._numba_cache import njit
 def linear_acceleration(F_feet: np.ndarray, F_th: float, m: float, g: float) -> np.ndarray:
     """CoM acceleration in P from the foot forces (n x 3) and thrust: eqs. (1)-(3)."""
     F = F_feet.sum(axis=0)
-    return np.array([
+    return np.array((
         F[0] / m,  # eq. (1)
         (F[1] + F_th - m * g) / m,  # eq. (2)
         F[2] / m,  # eq. (3)
-    ])
+    ))
 
 
 @njit(cache=True)
@@ -35,16 +35,16 @@ def moment_sums(r_B: np.ndarray, F_B: np.ndarray, printed: bool = False) -> np.n
     x, y, z = r_B[:, 0], r_B[:, 1], r_B[:, 2]
     Fx, Fy, Fz = F_B[:, 0], F_B[:, 1], F_B[:, 2]
     if printed:
-        return np.array([
+        return np.array((
             np.sum(Fy * z) + np.sum(Fz * y),  # eq. (7)
             np.sum(Fx * z) + np.sum(Fz * x),  # eq. (8)
             np.sum(Fx * y) + np.sum(Fy * x),  # eq. (9)
-        ])
-    return np.array([
+        ))
+    return np.array((
         np.sum(y * Fz - z * Fy),
         np.sum(z * Fx - x * Fz),
         np.sum(x * Fy - y * Fx),
-    ])
+    ))
 
 
 @njit(cache=True)
@@ -52,11 +52,11 @@ def angular_acceleration(M_B: np.ndarray, omega_B: np.ndarray, I_diag: np.ndarra
     """Body-frame angular acceleration from Euler's equations (4)-(6)."""
     Ixx, Iyy, Izz = I_diag
     wx, wy, wz = omega_B
-    return np.array([
+    return np.array((
         (M_B[0] + (Iyy - Izz) * wy * wz) / Ixx,  # eq. (4)
         (M_B[1] + (Izz - Ixx) * wx * wz) / Iyy,  # eq. (5)
         (M_B[2] + (Ixx - Iyy) * wx * wy) / Izz,  # eq. (6)
-    ])
+    ))
 
 
 def thrust(ydot: float, ydot_ref: float, C: float, m: float, g: float) -> float:

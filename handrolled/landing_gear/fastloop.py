@@ -87,17 +87,19 @@ def run_chunk(state, t, tau, F_PF, F_th, plant, p_BH, R_BL, I_diag, printed, sha
     dt, m, g, m_U, m_L, l_U, l_L = plant[0], plant[1], plant[2], plant[3], plant[4], \
         plant[5], plant[6]
     p_PB, v_PB, R_PB, omega_B, theta, thetad = state
-    p_PF, v_PF = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U, l_L)
+    p_PF, v_PF, r_B = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U,
+                                l_L)
     done = n_steps
+    tau = tau.copy()  # the torques of each step, then the next step's from the controller
     for step in range(n_steps):
         p_PB, v_PB, R_PB, omega_B, theta, thetad = step_kernel(
-            p_PB, v_PB, R_PB, omega_B, theta, thetad, tau, F_PF, F_th[0], dt, m, g, I_diag,
-            p_BH, R_BL, m_U, m_L, l_U, l_L, printed[0], printed[1])
+            p_PB, v_PB, R_PB, omega_B, theta, thetad, r_B, tau, F_PF, F_th[0], dt, m, g,
+            I_diag, R_BL, m_U, m_L, l_U, l_L, printed[0], printed[1])
         t[0] += dt
-        # observe, then LandingGearLoop._update_inputs
-        p_PF, v_PF = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U,
-                               l_L)
-        tau = np.empty((4, 2))
+        # observe (the feet, and the r_B the next step takes), then
+        # LandingGearLoop._update_inputs
+        p_PF, v_PF, r_B = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL,
+                                    l_U, l_L)
         F_PF, ok = update_inputs(t[0], R_PB, v_PB[1], theta, thetad, p_PF, v_PF, dt, m, g,
                                  shared, F_th, t_touchdown, tau)
         if not ok:

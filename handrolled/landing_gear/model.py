@@ -51,35 +51,52 @@ def system_inertia(p: LandingGearParams, theta: np.ndarray) -> np.ndarray:
     return np.diag(I).copy()
 
 
+@njit(cache=True, inline="always")
+def _leg_to_body(R_BL, x, y, out):
+    """R_BL (x, y, 0) into ``out``: a leg-plane vector in body axes. Each sum is written
+    out, accumulated from +0 as BLAS accumulates a product; R_BL turns the body's axes
+    into one another (a signed permutation, params.R_BL), so each sum has one nonzero
+    term and is exact: the float the matrix product gives, without its call."""
+    for i in range(3):
+        out[i] = 0.0 + R_BL[i, 0] * x + R_BL[i, 1] * y + R_BL[i, 2] * 0.0
+
+
 @njit(cache=True)
 def feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L):
     """Foot positions and velocities relative to the body, body axes (n x 3 each)."""
     n = theta.shape[0]
     r_B = np.zeros((n, 3))
     rd_B = np.zeros((n, 3))
+    turned = np.empty(3)
     for i in range(n):
         p_hf = single_leg.forward_kinematics(theta[i, 0], theta[i, 1], l_U, l_L)  # eqs. (18)-(19)
         J = single_leg.jacobian(theta[i, 0], theta[i, 1], l_U, l_L)
         v_hf = J @ thetad[i]
-        r_B[i] = p_BH[i] + R_BL[i] @ np.array([p_hf[0], p_hf[1], 0.0])
-        rd_B[i] = R_BL[i] @ np.array([v_hf[0], v_hf[1], 0.0])
+        _leg_to_body(R_BL[i], p_hf[0], p_hf[1], turned)
+        for k in range(3):
+            r_B[i, k] = p_BH[i, k] + turned[k]
+        _leg_to_body(R_BL[i], v_hf[0], v_hf[1], rd_B[i])
     return r_B, rd_B
 
 
 @njit(cache=True)
-def step_kernel(p_PB, v_PB, R_PB, omega_B, theta, thetad, tau, F_PF, F_th, dt, m, g, I_diag,
-                p_BH, R_BL, m_U, m_L, l_U, l_L, printed_gravity, printed_moments):
-    """One semi-implicit Euler step of the decoupled model; returns the new state."""
-    r_B, _ = feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L)
+def step_kernel(p_PB, v_PB, R_PB, omega_B, theta, thetad, r_B, tau, F_PF, F_th, dt, m, g,
+                I_diag, R_BL, m_U, m_L, l_U, l_L, printed_gravity, printed_moments):
+    """One semi-implicit Euler step of the decoupled model; returns the new state. r_B: the
+    feet relative to the body at this state (:func:`feet_in_body`, which the caller has
+    from its observation of the state: :func:`feet_in_P`)."""
     F_B = F_PF @ R_PB  # rows: R_PB^T F_i
     a_PB = com_dynamics.linear_acceleration(F_PF, F_th, m, g)  # eqs. (1)-(3)
     M_B = com_dynamics.moment_sums(r_B, F_B, printed_moments)  # eqs. (7)-(9)
     omegad_B = com_dynamics.angular_acceleration(M_B, omega_B, I_diag)  # eqs. (4)-(6)
     thetadd = np.zeros_like(theta)
+    F_L = np.empty(2)  # the foot force in the leg plane: R_BL^T F_B, as _leg_to_body
     for i in range(theta.shape[0]):
-        F_L = R_BL[i].T @ F_B[i]
+        for k in range(2):
+            F_L[k] = 0.0 + R_BL[i, 0, k] * F_B[i, 0] + R_BL[i, 1, k] * F_B[i, 1] \
+                + R_BL[i, 2, k] * F_B[i, 2]
         thetadd[i] = single_leg.forward_dynamics(  # eq. (14)
-            theta[i], thetad[i], tau[i], F_L[:2], m_U, m_L, l_U, l_L, g, printed_gravity
+            theta[i], thetad[i], tau[i], F_L, m_U, m_L, l_U, l_L, g, printed_gravity
         )
     v_new = v_PB + a_PB * dt
     omega_new = omega_B + omegad_B * dt
@@ -116,8 +133,13 @@ class DecoupledLandingGear:
     def observe(self) -> Observation:
         """The state and the feet's positions and velocities in P, the feet from one
         compiled call (:func:`feet_in_P`; :meth:`observe_stepwise` is the reference)."""
-        p_PF, v_PF = feet_in_P(self.p_PB, self.R_PB, self.v_PB, self.omega_B, self.theta,
-                               self.thetad, self.p_BH, self.R_BL, self.p.l_U, self.p.l_L)
+        p_PF, v_PF, _ = feet_in_P(self.p_PB, self.R_PB, self.v_PB, self.omega_B, self.theta,
+                                  self.thetad, self.p_BH, self.R_BL, self.p.l_U, self.p.l_L)
+        return self.observation(p_PF, v_PF)
+
+    def observation(self, p_PF: np.ndarray, v_PF: np.ndarray) -> Observation:
+        """:meth:`observe` with the feet given: those fastloop.run_chunk computed by
+        :func:`feet_in_P` from the state it left."""
         # no copies: step() replaces the state arrays (step_kernel returns new ones), it
         # never writes into them, so an observation keeps its values
         return Observation(self.t, self.p_PB, self.R_PB, self.v_PB, self.omega_B,
@@ -134,10 +156,11 @@ class DecoupledLandingGear:
 
     def step(self, tau: np.ndarray, F_PF: np.ndarray, F_th: float) -> None:
         p = self.p
+        r_B, _ = feet_in_body(self.theta, self.thetad, self.p_BH, self.R_BL, p.l_U, p.l_L)
         (self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad) = step_kernel(
-            self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad,
+            self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad, r_B,
             np.ascontiguousarray(tau, dtype=float), np.ascontiguousarray(F_PF, dtype=float),
-            float(F_th), p.dt, p.m, p.g, self.I_diag, self.p_BH, self.R_BL, p.m_U, p.m_L,
+            float(F_th), p.dt, p.m, p.g, self.I_diag, self.R_BL, p.m_U, p.m_L,
             p.l_U, p.l_L, self._printed_gravity, self._printed_moments,
         )
         self.t += p.dt
@@ -146,7 +169,8 @@ class DecoupledLandingGear:
 @njit(cache=True)
 def feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U, l_L):
     """Foot positions p_PB + R_PB r_i and velocities v_PB + R_PB (omega_B x r_i + rd_i),
-    paper frame P (n x 3 each), with r_i, rd_i from :func:`feet_in_body`."""
+    paper frame P (n x 3 each), with r_i, rd_i from :func:`feet_in_body`; and r_B (the r_i),
+    which a step from this state takes (:func:`step_kernel`)."""
     r_B, rd_B = feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L)
     n = r_B.shape[0]
     p_PF, v_PF = np.empty((n, 3)), np.empty((n, 3))
@@ -159,7 +183,7 @@ def feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U, l_L):
         for i in range(3):
             p_PF[k, i] = p_PB[i] + (r0 * R_PB[i, 0] + r1 * R_PB[i, 1] + r2 * R_PB[i, 2])
             v_PF[k, i] = v_PB[i] + (u0 * R_PB[i, 0] + u1 * R_PB[i, 1] + u2 * R_PB[i, 2])
-    return p_PF, v_PF
+    return p_PF, v_PF, r_B
 
 
 def _cross_rows(w: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -37,7 +37,7 @@ def mass_matrix(theta_k: float, m_U: float, m_L: float, l_U: float, l_L: float) 
     M11 = (m_U + m_L) * l_U**2 + m_L * l_L**2 + 2.0 * m_L * l_U * l_L * c_k  # eq. (12)
     M12 = m_L * l_L**2 + m_L * l_U * l_L * c_k  # eq. (12), eq. (13)
     M22 = m_L * l_L**2  # eq. (13)
-    return np.array([[M11, M12], [M12, M22]])
+    return np.array(((M11, M12), (M12, M22)))
 
 
 @njit(cache=True)
@@ -46,10 +46,10 @@ def coriolis_vector(theta_k: float, thetad_h: float, thetad_k: float, m_L: float
     """Coriolis and centrifugal torques of eqs. (12)-(13)."""
     s_k = math.sin(theta_k)
     h = m_L * l_U * l_L * s_k
-    return np.array([
+    return np.array((
         -h * (2.0 * thetad_h * thetad_k + thetad_k**2),  # eq. (12)
         h * thetad_h**2,  # eq. (13)
-    ])
+    ))
 
 
 @njit(cache=True)
@@ -58,10 +58,10 @@ def gravity_vector(theta_h: float, theta_k: float, m_U: float, m_L: float, l_U: 
     """Gravity torques of eqs. (12)-(13); ``printed`` picks the printed eq. (12)."""
     m_hip = (m_U - m_L) if printed else (m_U + m_L)
     c_hk = math.cos(theta_h + theta_k)
-    return np.array([
+    return np.array((
         m_hip * g * l_U * math.cos(theta_h) + m_L * g * l_L * c_hk,  # eq. (12)
         m_L * g * l_L * c_hk,  # eq. (13)
-    ])
+    ))
 
 
 @njit(cache=True)
@@ -79,10 +79,10 @@ def joint_torques(theta: np.ndarray, thetad: np.ndarray, thetadd: np.ndarray, m_
 @njit(cache=True)
 def forward_kinematics(theta_h: float, theta_k: float, l_U: float, l_L: float) -> np.ndarray:
     """Hip-to-foot vector (x_{h-f}, y_{h-f}) in the leg plane: eqs. (18)-(19)."""
-    return np.array([
+    return np.array((
         l_U * math.cos(theta_h) + l_L * math.cos(theta_h + theta_k),  # eq. (18)
         l_U * math.sin(theta_h) + l_L * math.sin(theta_h + theta_k),  # eq. (19)
-    ])
+    ))
 
 
 @njit(cache=True)
@@ -90,10 +90,10 @@ def jacobian(theta_h: float, theta_k: float, l_U: float, l_L: float) -> np.ndarr
     """d(x_{h-f}, y_{h-f})/d(theta_h, theta_k): the J of eq. (14)."""
     s_h, c_h = math.sin(theta_h), math.cos(theta_h)
     s_hk, c_hk = math.sin(theta_h + theta_k), math.cos(theta_h + theta_k)
-    return np.array([
-        [-l_U * s_h - l_L * s_hk, -l_L * s_hk],
-        [l_U * c_h + l_L * c_hk, l_L * c_hk],
-    ])
+    return np.array((
+        (-l_U * s_h - l_L * s_hk, -l_L * s_hk),
+        (l_U * c_h + l_L * c_hk, l_L * c_hk),
+    ))
 
 
 class UnreachableFootError(ModelInputError):
