@@ -277,26 +277,14 @@ def _check_block(loop: ClosedLoop, t_before: float, block: np.ndarray, names: li
     ``names``' values), sample by sample as it makes them between steps: the first that
     fails a check raises what the step's clock check or :func:`_check_sample` raises."""
     t, values = block[:, 0], block[:, 1:]
-    ok = np.isfinite(values).all(axis=1)
-    ok[ok] = (np.abs(values[ok]) <= limit).all(axis=1)
-    for name, reach in (workspace or {}).items():
-        ok &= ~(np.abs(values[:, names.index(name)] - start[name]) > reach)
     before = np.concatenate([[t_before], t[:-1]])
-    clock = np.abs(t - before - every * dt) <= 1e-6 * dt + 1e-9
+    failing = _first_failing(values, names, limit, workspace, start)
     for i in range(len(block)):
-        if not clock[i]:
-            raise DivergenceError(
-                f"{loop.implementation} diverged: its time went from {before[i]:.4f} s to "
-                f"{t[i]:.4f} s in {every} step(s) of {dt:g} s (the engine reset itself "
-                "after an instability)")
-        sig = None
-        if energy_guard is not None:
-            sig = dict(zip(names, values[i].tolist(), strict=True))
-            ok[i] &= not energy_guard.energy(sig) - E_0 > energy_guard.bound
-        if not ok[i]:
-            sig = sig or dict(zip(names, values[i].tolist(), strict=True))
-            _check_sample(loop, float(t[i]), sig, names, list(sig.values()), limit,
-                          workspace, start, energy_guard, E_0)
+        _check_clock(loop, float(before[i]), float(t[i]), every, dt)
+        if i == failing or energy_guard is not None:  # raises where the sample fails
+            row = values[i].tolist()
+            _check_sample(loop, float(t[i]), dict(zip(names, row, strict=True)), names, row,
+                          limit, workspace, start, energy_guard, E_0)
 
 
 def tidy(wide: dict[str, pd.DataFrame]) -> pd.DataFrame:
