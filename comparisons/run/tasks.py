@@ -431,14 +431,23 @@ def check_scheduler(address: str, timeout: float = 5.0) -> None:
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a process pool now: queued tasks cancelled, running workers terminated (a
-    worker left alone would compute its task to the end, orphaned)."""
+    worker left alone would compute its task to the end, orphaned).
+
+    A worker terminated while it was sending a large result leaves the pool's manager
+    thread reading the rest of that message, and the interpreter's exit waits for that
+    thread. Once the workers are gone, the parent's own end of the results pipe is closed
+    too: the read then ends (end of file), the manager thread finds the pool broken and
+    returns, and the process can exit."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in workers:
         if p.is_alive():
             p.terminate()
     for p in workers:
         p.join(timeout=10)
+    if results is not None and not any(p.is_alive() for p in workers):
+        results._writer.close()
 
 
 def _dask(todo: list[Task], scheduler: str, finished: Callable[[Outcome], None]) -> None:
