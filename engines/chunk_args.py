@@ -20,6 +20,26 @@ def available(sim) -> bool:
     return sim.name == "pybullet" and sim.compiled() is not None
 
 
+def native_available(sim) -> bool:
+    """Whether a chunk can run ``sim`` with its own contact: PyBullet's C client, or
+    MuJoCo's library and its contact list (MujocoSimulation.compiled_contacts)."""
+    return available(sim) and (sim.name == "pybullet" or sim.compiled_contacts() is not None)
+
+
+def contact_args(sim, links: Sequence[str], native: bool
+                 ) -> tuple[np.ndarray, mujoco_compiled.ContactList | None]:
+    """What a chunk reads of the engine's own contact: the contact-row table of ``links``
+    (empty without ``native``) and, for MuJoCo, its contact list (NO_CONTACTS where it is
+    not at hand; None for PyBullet, whose chunk asks its client)."""
+    if native and not native_available(sim):
+        raise ValueError("compiled chunks with an engine's own contact need its contact "
+                         "list at hand in compiled code")
+    rows = sim.contact_row_table(tuple(links)) if native else np.empty(0, dtype=np.int64)
+    if sim.name != "mujoco":
+        return rows, None
+    return rows, sim.compiled_contacts() or mujoco_compiled.NO_CONTACTS
+
+
 def step_args(sim, links: Sequence[str], offsets: np.ndarray) -> tuple:
     """The engine's handles for forces at (and reads of) the points ``offsets[k]`` of
     ``links[k]``.  MuJoCo: (step addresses, m, d, qfrc_applied, dofs, qpos, qvel, qadr,

@@ -181,6 +181,13 @@ class ContactList(NamedTuple):
     frame: np.ndarray  # float64 (capacity, 9): each contact's frame (rows: normal, t1, t2)
 
 
+# What a chunk reads as the contact list where it reads none (no contact rows: a shared
+# ground, or MuJoCo's list not found): of the same types as the list's views, so that
+# the chunk compiles once either way
+NO_CONTACTS = ContactList(np.zeros(1, dtype=np.int32),
+                          np.zeros((2, 4), dtype=np.int32)[:, :2], np.zeros((2, 18))[:, :9])
+
+
 def contact_list(d: mujoco.MjData) -> ContactList | None:
     """Views of mjData's contact count and of the geom and frame fields of every contact
     its arena has room for, valid as long as the data: MuJoCo starts the list at the

@@ -164,10 +164,3 @@ def _pybullet_read(fns, client, body, q_index, u_index, links, base, qe, qde, li
     p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
     pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets,
                              P, V)
-
-
-# What mujoco_steps reads as the contact list with the shared ground: never read (no
-# native_rows), of the same types as the list's views, so that it compiles once
-NO_CONTACTS = mujoco_compiled.ContactList(
-    np.zeros(1, dtype=np.int32), np.zeros((2, 4), dtype=np.int32)[:, :2],
-    np.zeros((2, 18))[:, :9])

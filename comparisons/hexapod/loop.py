@@ -548,7 +548,7 @@ class _FastLoop:
             self.feet_points = sim.compiled_points(plant.feet_links)
             self.route = self._pybullet
             return
-        from dynval.comparisons.hexapod.compiled import NO_CONTACTS  # imports MuJoCo
+        from dynval.engines.mujoco_compiled import NO_CONTACTS  # imports MuJoCo
 
         self.contacts = NO_CONTACTS if self.shared else sim.compiled_contacts()
         if self.contacts is None:  # the contact list not found: per step

@@ -148,13 +148,6 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     return plain(s), f
 
 
-# What mujoco_chunk reads as the contact list where MuJoCo's is not found: never read (no
-# native_rows), of the same types as the list's views, so that the chunk compiles once
-_NO_CONTACTS = mujoco_compiled.ContactList(
-    np.zeros(1, dtype=np.int32), np.zeros((2, 4), dtype=np.int32)[:, :2],
-    np.zeros((2, 18))[:, :9])
-
-
 class EngineChunks:
     """An engine plant's compiled chunks: what the kernels take from the simulation,
     gathered once; :meth:`run` steps it.  ``native``: the engine's own contact, the
@@ -166,22 +159,11 @@ class EngineChunks:
         self._foot: tuple[np.ndarray, float] | None = None  # (P, the time it was read at)
         self.points = ([link], self.offsets)  # what each step reads and pushes on
         self._args = chunk_args.step_args(sim, [link], self.offsets)
-        if native and not self.native_available(sim):
-            raise ValueError("compiled chunks with an engine's own contact need its contact "
-                             "list at hand in compiled code")
-        self._native_rows = sim.contact_row_table((link,)) if native \
-            else np.empty(0, dtype=np.int64)
-        if sim.name == "mujoco":
-            self._contacts = sim.compiled_contacts() or _NO_CONTACTS
+        self._native_rows, self._contacts = chunk_args.contact_args(sim, [link], native)
 
     available = staticmethod(chunk_args.available)
 
-    @staticmethod
-    def native_available(sim) -> bool:
-        """Whether the chunks can run ``sim`` with its own contact: PyBullet's C client,
-        or MuJoCo's library and its contact list (MujocoSimulation.compiled_contacts)."""
-        return chunk_args.available(sim) and (
-            sim.name == "pybullet" or sim.compiled_contacts() is not None)
+    native_available = staticmethod(chunk_args.native_available)
 
     def run(self, s: tuple, t: float, p: tuple, c: tuple, n: int) -> tuple:
         """``n`` steps (:func:`mujoco_chunk` or :func:`pybullet_chunk`; s, p, c as theirs),

@@ -263,13 +263,6 @@ def _flat_into(frame: tuple, q: np.ndarray, qd: np.ndarray, P: np.ndarray, V: np
             out[b + i], out[b + 3 + i] = P[k, i], V[k, i]
 
 
-# What mujoco_chunk reads as the contact list where MuJoCo's is not found: never read (no
-# native_rows), of the same types as the list's views, so that the chunk compiles once
-_NO_CONTACTS = mujoco_compiled.ContactList(
-    np.zeros(1, dtype=np.int32), np.zeros((2, 4), dtype=np.int32)[:, :2],
-    np.zeros((2, 18))[:, :9])
-
-
 class EngineChunks:
     """An engine plant's compiled chunks: what the kernels take from the simulation,
     gathered once; :meth:`run` steps it.  ``native``: the engine's own contact, its
@@ -283,22 +276,11 @@ class EngineChunks:
         self.consts = np.array([dt, m, g])
         self.points = (links, self.offsets)  # what each step reads and pushes on
         self._args = chunk_args.step_args(sim, links, self.offsets)
-        if native and not self.native_available(sim):
-            raise ValueError("compiled chunks with an engine's own contact need its contact "
-                             "list at hand in compiled code")
-        self._native_rows = sim.contact_row_table(tuple(foot_links)) if native \
-            else np.empty(0, dtype=np.int64)
-        if sim.name == "mujoco":
-            self._contacts = sim.compiled_contacts() or _NO_CONTACTS
+        self._native_rows, self._contacts = chunk_args.contact_args(sim, foot_links, native)
 
     available = staticmethod(chunk_args.available)
 
-    @staticmethod
-    def native_available(sim) -> bool:
-        """Whether the chunks can run ``sim`` with its own contact: PyBullet's C client,
-        or MuJoCo's library and its contact list (MujocoSimulation.compiled_contacts)."""
-        return chunk_args.available(sim) and (
-            sim.name == "pybullet" or sim.compiled_contacts() is not None)
+    native_available = staticmethod(chunk_args.native_available)
 
     def run(self, t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
             shared: tuple, t_touchdown: np.ndarray, n: int) -> tuple:
