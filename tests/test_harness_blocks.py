@@ -1,4 +1,4 @@
-"""harness.run with a loop that records its samples in blocks (ClosedLoop.record_many):
+"""harness.run with a loop that gives its samples in blocks (ClosedLoop.advance_samples):
 the same frame, the same progress and the same failures, at the same sample, as
 stepping it sample by sample."""
 
@@ -9,23 +9,31 @@ import math
 import numpy as np
 import pytest
 
-from dynval.comparisons.ladder.harness import DivergenceError, EnergyGainError, EnergyGuard, run
+from dynval.comparisons.ladder.harness import (
+    DivergenceError,
+    EnergyGainError,
+    EnergyGuard,
+    Samples,
+    run,
+)
+from dynval.engines import EngineInstabilityError
 
 
 class Toy:
-    """x' = v, v' = a(t): stepped by advance_many, or in blocks by record_many."""
+    """x' = v, v' = a(t): stepped by advance_many, or in blocks by advance_samples."""
 
     implementation = "toy"
 
     def __init__(self, dt: float, blocks: bool, blow_up_at: float = math.inf,
-                 reset_at: float = math.inf) -> None:
+                 reset_at: float = math.inf, unstable_at: float = math.inf) -> None:
         self.dt, self.t, self.x, self.v = dt, 0.0, 0.0, 1.0
-        self.blow_up_at, self.reset_at = blow_up_at, reset_at
-        if not blocks:
-            self.record_many = None
+        self.blow_up_at, self.reset_at, self.unstable_at = blow_up_at, reset_at, unstable_at
+        self.advance_samples = self.samples if blocks else None
 
     def advance_many(self, n: int) -> None:
         for _ in range(n):
+            if self.t >= self.unstable_at:  # an engine's instability: the step is not made
+                raise EngineInstabilityError(f"unstable at t = {self.t:.2f} s")
             self.v += self.dt * (math.cos(self.t) if self.t < self.blow_up_at else math.inf)
             self.x += self.dt * self.v
             self.t = 0.0 if self.t > self.reset_at else self.t + self.dt
@@ -33,12 +41,15 @@ class Toy:
     def signals(self) -> dict[str, float]:
         return {"com.x": self.x, "com.vx": self.v}
 
-    def record_many(self, samples: int, every: int) -> np.ndarray:
-        rows = np.empty((samples, 3))
-        for i in range(samples):
-            self.advance_many(every)
+    def samples(self, chunks: np.ndarray) -> Samples:
+        rows = np.empty((len(chunks), 3))
+        for i, n in enumerate(chunks.tolist()):
+            try:
+                self.advance_many(n)
+            except EngineInstabilityError as exc:
+                return Samples(rows[:i, 0], rows[:i, 1:], exc)
             rows[i] = self.t, self.x, self.v
-        return rows
+        return Samples(rows[:, 0], rows[:, 1:])
 
 
 def _both(**kw):
@@ -61,6 +72,7 @@ def test_blocks_give_the_frame_and_the_progress_of_single_samples():
 
 @pytest.mark.parametrize("kw", [
     {"blow_up_at": 12.3},
+    {"unstable_at": 21.4},
     {"reset_at": 17.0},
     {"run": {"workspace": {"com.x": 2.5}}},
     {"run": {"energy_guard": EnergyGuard(lambda s: 0.5 * s["com.vx"] ** 2, 0.9, "toy")}},

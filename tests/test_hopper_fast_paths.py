@@ -20,7 +20,8 @@ from dynval.robots.hopper.params import PARAMS
 
 
 def _trace(implementation: str, scenario: str, fast: bool, seconds: float,
-           form: str = "corrected", control_every: int = 1, contact: str = "shared"):
+           form: str = "corrected", control_every: int = 1, contact: str = "shared",
+           attitude_sign: float = 1.0):
     """The trace of a closed loop with the shared contact law (or the engine's own) as
     scenarios.run_one records it (harness.run: advance_many between 1 kHz samples), by the
     compiled chunks (``fast``) or by advance() step by step."""
@@ -29,7 +30,7 @@ def _trace(implementation: str, scenario: str, fast: bool, seconds: float,
     plant = make_plant(implementation, p, contact, ROOT / "hopper", form)
     plant.reset(*initial_state(p))
     loop = HopperLoop(plant, p, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d),
-                      sc.controlled, fast=fast)
+                      sc.controlled, attitude_sign, fast=fast)
     trace = harness.run(loop, seconds, p.dt, max(1, int(round(1e-3 / p.dt))),
                         workspace=WORKSPACE)
     return trace, loop
@@ -74,6 +75,19 @@ def test_native_contact_chunks_equal_the_python_loop(implementation: str,
     assert (a.steps, a.F_min) == (b.steps, b.F_min)
     assert a.controller.touchdowns >= 3
     assert python["foot.force.normal"].max() > 0.0
+
+
+def test_a_run_that_falls_stops_at_the_same_sample_in_blocks() -> None:
+    """The attitude correction's sign flipped, the body tips over: the compiled blocks of
+    samples (HopperLoop.advance_samples) leave the workspace at the sample, and with the
+    message, of advance() step by step."""
+    messages = []
+    for fast in (False, True):
+        with pytest.raises(harness.DivergenceError) as err:
+            _trace("handrolled", "speed", fast, 20.0, attitude_sign=-1.0)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1]
+    assert "left the scenario's workspace" in messages[0]
 
 
 def test_compiled_chunks_follow_the_sampling_and_the_printed_bias() -> None:

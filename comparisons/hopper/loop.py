@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from dynval.comparisons.hopper.compiled import EngineChunks
+from dynval.comparisons.ladder.harness import Samples
+from dynval.engines import EngineInstabilityError
 from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hopper import contact, fastloop
 from dynval.handrolled.hopper.control import ControllerState, Observation, RaibertController
@@ -264,17 +266,37 @@ class HopperLoop:
             return
         self._chunk(compiled, n, 1, _NO_SAMPLES)
 
-    def record_many(self, samples: int, every: int) -> np.ndarray | None:
-        """``samples`` times ``every`` steps as one compiled chunk of the hand-rolled
-        plant, the sample after each ``every`` a row: the time, then :meth:`signals`' values
-        in its order (harness.ClosedLoop); None where the loop does not run as the
-        hand-rolled plant's chunks."""
+    @property
+    def advance_samples(self) -> Callable[[np.ndarray], Samples] | None:
+        """:meth:`samples`, where the loop runs as the hand-rolled plant's compiled chunks
+        (harness.run takes it)."""
         compiled = self._compiled()
-        if compiled is None or compiled[2] is not None:
-            return None
-        rows = np.empty((samples, fastloop.SAMPLE))
-        self._chunk(compiled, samples * every, every, rows)
-        return rows
+        return self.samples if compiled is not None and compiled[2] is None else None
+
+    def samples(self, chunks: np.ndarray) -> Samples:
+        """The chunks of :meth:`advance_many` and the sample after each
+        (harness.ClosedLoop.advance_samples): each run of equal chunks as one compiled
+        chunk recording a row (the time, then :meth:`signals`' values in its order) after
+        every chunk of it. A compiled chunk that raises leaves the loop as it was; its
+        chunks are then taken one at a time, so that the loop stops where the error
+        arises, and the error is returned with the samples before it."""
+        compiled = self._compiled()
+        rows = np.empty((len(chunks), fastloop.SAMPLE))
+        i = 0
+        while i < len(chunks):
+            j = i + 1
+            while j < len(chunks) and chunks[j] == chunks[i]:
+                j += 1
+            try:
+                self._chunk(compiled, int(chunks[i]) * (j - i), int(chunks[i]), rows[i:j])
+            except (EngineInstabilityError, np.linalg.LinAlgError):
+                for k in range(i, j):  # the same steps again, a chunk at a time
+                    try:
+                        self._chunk(compiled, int(chunks[k]), int(chunks[k]), rows[k:k + 1])
+                    except (EngineInstabilityError, np.linalg.LinAlgError) as exc:
+                        return Samples(rows[:k, 0].copy(), rows[:k, 1:].copy(), exc)
+            i = j
+        return Samples(rows[:, 0].copy(), rows[:, 1:].copy())
 
     def _chunk(self, compiled: tuple, n: int, every: int, rows: np.ndarray) -> None:
         """:meth:`advance_many`'s compiled chunk of n steps (the hand-rolled plant's

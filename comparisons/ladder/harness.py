@@ -52,16 +52,10 @@ class ClosedLoop(Protocol):
 
     A loop may also offer ``advance_many(n)``: n steps at once (a compiled inner loop);
     :func:`run` then calls it between two recorded samples instead of ``advance``.  It
-    may offer one of two block forms:
-    - ``advance_samples(chunks)`` (not None): the chunks of steps between the next
-      samples, as ``advance_many`` would take them one by one, and the samples after
-      each, in one call (:class:`Samples`); :func:`run` then takes the run a block of
-      samples at a time (:func:`_run_samples`);
-    - ``record_many(samples, every)``: ``samples`` times ``every`` steps, returning the
-      sample after each ``every`` as a row (time, then the values of ``signals`` in its
-      order), or None where it cannot (then :func:`run` steps as above); where it raises,
-      the loop must be as it was, for :func:`run` to step it again and fail where it
-      fails."""
+    may also offer ``advance_samples`` (None where it cannot): a callable taking the
+    chunks of steps between the next samples, as ``advance_many`` would take them one by
+    one, and giving the samples after each, in one call (:class:`Samples`); :func:`run`
+    then takes the run a block of samples at a time (:func:`_run_samples`)."""
 
     implementation: str
     t: float
@@ -96,12 +90,11 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     E_0 = 0.0
     report_every = max(1, n_steps // 100)
     many = getattr(loop, "advance_many", None)
-    record = getattr(loop, "record_many", None)
-    samples = getattr(loop, "advance_samples", None) if energy_guard is None else None
+    samples = getattr(loop, "advance_samples", None)
     blocks: list[np.ndarray] = []
-    k, recorded = 0, False  # recorded: the sample at k came with a record_many block
+    k = 0
     while True:
-        if not recorded and (k % record_every == 0 or k == n_steps):
+        if k % record_every == 0 or k == n_steps:
             sig = loop.signals()
             if names is None:
                 names = list(sig)
@@ -112,35 +105,13 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
             _check_sample(loop, loop.t, sig, names, values, limit, workspace, start,
                           energy_guard, E_0)
             rows.append([loop.t, *values])
-        recorded = False
         if k == n_steps:
             break
         if samples is not None:
-            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks, limit,
-                         workspace, start, progress, report_every)
+            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks,
+                         _Checks(limit, workspace, start, energy_guard, E_0),
+                         progress, report_every)
             break
-        count = (n_steps - k) // record_every if k % record_every == 0 else 0
-        if record is not None and count > 1:
-            count = min(count, BLOCK)
-            t_before = loop.t
-            try:
-                block = record(count, record_every)
-            except (EngineInstabilityError, np.linalg.LinAlgError):
-                block = None  # stepped again below, to fail where it fails
-            if block is None:
-                record = None  # step by step from here
-            else:
-                _check_block(loop, t_before, block, names, record_every, dt, limit,
-                             workspace, start, energy_guard, E_0)
-                rows.extend(block.tolist())
-                for j in range(count):  # what the steps one sample at a time report
-                    kj = k + j * record_every
-                    if progress is not None and \
-                            (kj + record_every - 1) // report_every != (kj - 1) // report_every:
-                        progress(kj / n_steps)
-                k += count * record_every
-                recorded = True
-                continue
         m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
         t_before = loop.t
         try:
@@ -160,15 +131,24 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     return pd.DataFrame(table, columns=["time", *names])
 
 
-BLOCK = 1000  # samples a loop's record_many gives at most at once
 SAMPLES_PER_CALL = 500  # the samples one advance_samples call takes at most
+
+
+@dataclass(frozen=True)
+class _Checks:
+    """What :func:`run` checks each sample against (see :func:`_check_sample`)."""
+
+    limit: float
+    workspace: dict[str, float] | None
+    start: dict[str, float]
+    energy_guard: EnergyGuard | None
+    E_0: float
 
 
 def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: int,
                  n_steps: int, dt: float, record_every: int, names: list[str],
-                 blocks: list[np.ndarray], limit: float, workspace: dict[str, float] | None,
-                 start: dict[str, float], progress: Callable[[float], None] | None,
-                 report_every: int) -> None:
+                 blocks: list[np.ndarray], checks: _Checks,
+                 progress: Callable[[float], None] | None, report_every: int) -> None:
     """:func:`run`'s loop from step k (a sample) to the end with ``advance_samples``: the
     chunks ``advance_many`` would be given, up to SAMPLES_PER_CALL samples a call; then,
     chunk by chunk, the same clock check, progress report and sample check in the same
@@ -190,7 +170,7 @@ def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: 
         # the first chunk whose clock, or whose sample, fails its check (the clock first)
         late = ~(np.abs(t - t_prev - steps * dt) <= 1e-6 * dt + 1e-9)
         clock = int(np.argmax(late)) if late.any() else n
-        failing = _first_failing(got.values, names, limit, workspace, start)
+        failing = _first_failing(got.values, names, checks)
         end = min(clock, failing)
         if progress is not None:  # reported after each chunk's clock check, as there
             for m in steps[:min(end + 1, n) if failing < clock else end].tolist():
@@ -201,7 +181,8 @@ def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: 
             _check_clock(loop, float(t_prev[end]), float(t[end]), int(steps[end]), dt)
             values = got.values[end].tolist()
             _check_sample(loop, float(t[end]), dict(zip(names, values, strict=True)), names,
-                          values, limit, workspace, start, None, 0.0)
+                          values, checks.limit, checks.workspace, checks.start,
+                          checks.energy_guard, checks.E_0)
         if progress is None:
             k += int(steps.sum())
         blocks.append(np.column_stack([got.t, got.values]))
@@ -211,14 +192,20 @@ def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: 
             raise got.error
 
 
-def _first_failing(values: np.ndarray, names: list[str], limit: float,
-                   workspace: dict[str, float] | None, start: dict[str, float]) -> int:
-    """The first row of ``values`` (samples x signals) that :func:`_check_sample` rejects
-    (without an energy guard), or the number of rows where none is rejected."""
-    bad = (~np.isfinite(values) | (np.abs(values) > limit)).any(axis=1)
-    for name, reach in (workspace or {}).items():
-        bad |= np.abs(values[:, names.index(name)] - start[name]) > reach
-    return int(np.argmax(bad)) if bad.any() else len(values)
+def _first_failing(values: np.ndarray, names: list[str], checks: _Checks) -> int:
+    """The first row of ``values`` (samples x signals) that :func:`_check_sample` rejects,
+    or the number of rows where none is rejected."""
+    bad = (~np.isfinite(values) | (np.abs(values) > checks.limit)).any(axis=1)
+    for name, reach in (checks.workspace or {}).items():
+        bad |= np.abs(values[:, names.index(name)] - checks.start[name]) > reach
+    first = int(np.argmax(bad)) if bad.any() else len(values)
+    guard = checks.energy_guard
+    if guard is not None:  # the energy of each sample before it, one by one
+        for i in range(first):
+            if guard.energy(dict(zip(names, values[i].tolist(), strict=True))) \
+                    - checks.E_0 > guard.bound:
+                return i
+    return first
 
 
 def _diverged(loop: ClosedLoop, exc: BaseException) -> DivergenceError:
@@ -267,24 +254,6 @@ def _check_sample(loop: ClosedLoop, t: float, sig: Mapping[str, float], names: l
                 f"(from {E_0:.4g} J) at t = {t:.4f} s with no energy input, more "
                 f"than the {energy_guard.bound:.3g} J allowed for integration error "
                 f"({energy_guard.basis})")
-
-
-def _check_block(loop: ClosedLoop, t_before: float, block: np.ndarray, names: list[str],
-                 every: int, dt: float, limit: float, workspace: dict[str, float] | None,
-                 start: dict[str, float], energy_guard: EnergyGuard | None,
-                 E_0: float) -> None:
-    """:func:`run`'s checks of a block of samples ``every`` steps apart (rows: time, then
-    ``names``' values), sample by sample as it makes them between steps: the first that
-    fails a check raises what the step's clock check or :func:`_check_sample` raises."""
-    t, values = block[:, 0], block[:, 1:]
-    before = np.concatenate([[t_before], t[:-1]])
-    failing = _first_failing(values, names, limit, workspace, start)
-    for i in range(len(block)):
-        _check_clock(loop, float(before[i]), float(t[i]), every, dt)
-        if i == failing or energy_guard is not None:  # raises where the sample fails
-            row = values[i].tolist()
-            _check_sample(loop, float(t[i]), dict(zip(names, row, strict=True)), names, row,
-                          limit, workspace, start, energy_guard, E_0)
 
 
 def tidy(wide: dict[str, pd.DataFrame]) -> pd.DataFrame:
