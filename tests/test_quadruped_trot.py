@@ -1,4 +1,4 @@
-"""Issue 15 item 6: the balanced (dynamically consistent) trot against the paper's plan.
+"""Section 6: the balanced (dynamically consistent) trot against the paper's plan.
 The balanced plan must leave no moment about the support diagonal, and section 6's round
 trip on it must converge at first order; the paper's trot must keep its erratum."""
 

@@ -1,4 +1,4 @@
-"""Issue 15 item 6, the walk: section 4.1's four-leg force split with one X force per side,
+"""Section 6, the walk: section 4.1's four-leg force split with one X force per side,
 or the minimum-norm distribution of the body wrench over the four feet, balances the yaw
 moment the paper's common X force cannot, and section 6's round trip on the walk then
 converges (at fourth order by RK4) through a four-leg phase, and at first order (the

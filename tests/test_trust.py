@@ -304,4 +304,5 @@ def test_what_the_product_prints_speaks_of_the_product_only():
     for name, path in _layout.source_files().items():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                assert not re.search(r"\bissues?\b", node.value), (name, node.value[:80])
+                assert not re.search(r"\bissues?\b", node.value, re.IGNORECASE), (
+                    name, node.value[:80])

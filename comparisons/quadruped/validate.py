@@ -357,7 +357,7 @@ def _balanced_notes(bal: dict) -> list[str]:
     rows = bal["rows"]
     lo, hi = bal["lateral_mm"]
     return [
-        "Issue 15 item 6, the balanced trot: the paper's trot (stride, lift, period and "
+        "Section 6, the balanced trot: the paper's trot (stride, lift, period and "
         "foot profiles unchanged, body level at constant forward speed) with the body's "
         "lateral position y(t) solved from the moment balance about the support diagonal, "
         "the one equation two point feet cannot supply (erratum 4.3). That moment is affine "
@@ -388,7 +388,7 @@ def _walk_cycle_notes(cycle: dict[str, dict]) -> list[str]:
                             for r in rows[:-1]) + ")")
 
     return [
-        "Issue 15 item 6, the walk over its whole 4 s cycle: the four-leg phases need a "
+        "Section 6, the walk over its whole 4 s cycle: the four-leg phases need a "
         "force split that supplies the body's whole wrench (erratum 4.1). Two do: section "
         "4.1 with one X force per side's pair instead of one for all four (side-wise), and "
         "the minimum-norm distribution of the wrench over the four feet (all twelve "
