@@ -40,22 +40,21 @@ def contact_args(sim, links: Sequence[str], native: bool
     return rows, sim.compiled_contacts() or mujoco_compiled.NO_CONTACTS
 
 
-def step_args(sim, links: Sequence[str], offsets: np.ndarray) -> tuple:
-    """The engine's handles for forces at (and reads of) the points ``offsets[k]`` of
-    ``links[k]``.  MuJoCo: (step addresses, m, d, qfrc_applied, dofs, qpos, qvel, qadr,
-    (xpos, xmat, cvel, subtree_com, body_rootid), the links' body ids, offsets, whether
-    the split step applies); PyBullet: (fns, client, body, q_index, u_index, p_BI, R_BI,
-    the plan's links, rows, R_LI_T and point links, offsets)."""
+def step_args(sim, links: Sequence[str], offsets: np.ndarray
+              ) -> mujoco_compiled.Plant | pybullet_compiled.Plant:
+    """What a compiled chunk takes from ``sim`` to push at, and read, the points
+    ``offsets[k]`` of ``links[k]``: mujoco_compiled.Plant or pybullet_compiled.Plant."""
     if sim.name == "mujoco":
         c = sim.compiled()
-        return (c.fns, np.uint64(c.m), np.uint64(c.d),
-                c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-                (c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid),
-                np.array([sim.body_id(link) for link in links], dtype=np.int64), offsets,
-                sim.split_step())
+        return mujoco_compiled.Plant(
+            c.fns, np.uint64(c.m), np.uint64(c.d), c.qfrc_applied, c.dofs, c.qpos, c.qvel,
+            c.qadr, c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid,
+            np.array([sim.body_id(link) for link in links], dtype=np.int64), offsets,
+            sim.split_step())
     c, plan = sim.compiled(), sim.compiled_points(list(links))
-    return (c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, plan.links,
-            plan.rows, plan.R_LI_T, plan.point_links, offsets)
+    return pybullet_compiled.Plant(c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI,
+                                   c.R_BI, plan.links, plan.rows, plan.R_LI_T,
+                                   plan.point_links, offsets)
 
 
 def plant_step_seconds(sim, links: Sequence[str], offsets: np.ndarray, n: int
@@ -68,16 +67,16 @@ def plant_step_seconds(sim, links: Sequence[str], offsets: np.ndarray, n: int
     hand."""
     if not available(sim):
         return None
-    args = step_args(sim, links, np.ascontiguousarray(offsets, dtype=float))
+    plant = step_args(sim, links, np.ascontiguousarray(offsets, dtype=float))
     with sim.restored():
         if sim.name == "mujoco":
             def steps(k: int) -> None:
-                mujoco_compiled.plant_steps(*args, k)
+                mujoco_compiled.plant_steps(plant, k)
         else:
-            P = sim.points(list(links), args[-1])[0].copy()
+            P = sim.points(list(links), plant.offsets)[0].copy()
 
             def steps(k: int) -> None:
-                pybullet_compiled.plant_steps(*args, P, k)
+                pybullet_compiled.plant_steps(plant, P, k)
         steps(1)  # compiled on first use
         t0 = time.perf_counter()
         steps(n)

@@ -172,6 +172,31 @@ def contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64, geom: np.ndarray
                 out[r, a] += sign * F[a]
 
 
+class Plant(NamedTuple):
+    """What a compiled chunk takes from a MujocoSimulation to step it and read the points
+    ``offsets[k]`` of ``bodies[k]`` (chunk_args.step_args gathers it once): the C
+    functions' addresses, the model's and the data's, mjData's arrays it writes and reads
+    (live views), the joints' dofs and qpos addresses, and whether the split step
+    applies (MujocoSimulation.split_step)."""
+
+    fns: np.ndarray
+    m: np.uint64
+    d: np.uint64
+    qfrc_applied: np.ndarray
+    dofs: np.ndarray
+    qpos: np.ndarray
+    qvel: np.ndarray
+    qadr: np.ndarray
+    xpos: np.ndarray
+    xmat: np.ndarray
+    cvel: np.ndarray
+    subtree_com: np.ndarray
+    body_rootid: np.ndarray
+    bodies: np.ndarray
+    offsets: np.ndarray
+    split: bool
+
+
 class ContactList(NamedTuple):
     """mjData's contact list as compiled code reads it after each step
     (:func:`contact_list`): live views into the data."""
@@ -264,15 +289,12 @@ def bare_steps(fns: np.ndarray, m: np.uint64, d: np.uint64, n: int) -> None:
 
 
 @njit(cache=True)
-def plant_steps(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
-                dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
-                frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
-                n: int) -> None:
+def plant_steps(plant: Plant, n: int) -> None:
     """n plant steps as a compiled chunk makes them, without a robot's laws: zero efforts
     and zero forces at the points (the same calls as any others), :func:`step_and_forward`,
-    then the state and the points read (:func:`state_and_points`); arguments as
-    chunk_args.step_args gives them."""
-    xpos, xmat, cvel, subtree_com, body_rootid = frames_
+    then the state and the points read (:func:`state_and_points`)."""
+    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
+     body_rootid, bodies, offsets, split) = plant
     tau, F = np.zeros(dofs.shape[0]), np.zeros((bodies.shape[0], 3))
     out = np.empty(18 + 2 * qadr.shape[0] + 6 * bodies.shape[0])
     for _ in range(n):

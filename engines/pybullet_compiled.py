@@ -36,6 +36,7 @@ import ctypes.util
 import struct
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -131,6 +132,27 @@ def _extension() -> Path:
     import pybullet
 
     return Path(pybullet.__file__)
+
+
+class Plant(NamedTuple):
+    """What a compiled chunk takes from a PybulletSimulation to step it and read the
+    points ``offsets[k]`` of its links (chunk_args.step_args gathers it once): the C
+    functions, the client and body, the joints' q and u indices, the base inertial frame
+    in the base link frame (CompiledPybullet), the links the actual-state request returns,
+    each point's row there, its link's R_LI^T and its link (CompiledPoints)."""
+
+    fns: np.ndarray
+    client: np.uint64
+    body: int
+    q_index: np.ndarray
+    u_index: np.ndarray
+    p_BI: np.ndarray
+    R_BI: np.ndarray
+    links: np.ndarray
+    rows: np.ndarray
+    R_LI_T: np.ndarray
+    point_links: np.ndarray
+    offsets: np.ndarray
 
 
 @cache
@@ -381,14 +403,13 @@ def bare_steps(fns: np.ndarray, client: np.uint64, n: int) -> None:
 
 
 @njit(cache=True)
-def plant_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
-                u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray, links: np.ndarray,
-                rows: np.ndarray, R_LI_T: np.ndarray, point_links: np.ndarray,
-                offsets: np.ndarray, P: np.ndarray, n: int) -> None:
+def plant_steps(plant: Plant, P: np.ndarray, n: int) -> None:
     """n plant steps as a compiled chunk makes them, without a robot's laws: zero efforts
     and zero forces at the points P (read on the current state, updated by each read),
     :func:`step_with_point_forces`, then the state and the points read
-    (:func:`state_and_points`); arguments as chunk_args.step_args gives them."""
+    (:func:`state_and_points`)."""
+    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, point_links,
+     offsets) = plant
     nj = q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], LINK_STATE_DOUBLES))

@@ -26,13 +26,10 @@ from dynval.handrolled.hexapod.fast.loop import Laws, LoopState, after_step
 
 
 @njit(cache=True)
-def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
-                 xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
-                 body_rootid: np.ndarray, qfrc_applied: np.ndarray, dofs: np.ndarray,
-                 qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray, off: np.ndarray,
-                 bodies: np.ndarray, split: bool, contacts: mujoco_compiled.ContactList,
-                 native_rows: np.ndarray, state: LoopState, laws: Laws, steps: int,
-                 t: float, count: int) -> tuple[float, int]:
+def mujoco_steps(plant: mujoco_compiled.Plant, off: np.ndarray,
+                 contacts: mujoco_compiled.ContactList, native_rows: np.ndarray,
+                 state: LoopState, laws: Laws, steps: int, t: float, count: int
+                 ) -> tuple[float, int]:
     """``count`` steps of HexapodLoop.advance on MuJoCo, the loop's ``state`` in place
     (fastloop.LoopState; ``laws``: fastloop.Laws): EnginePlant.step (efforts on the slides
     and hinges, the feet's nonzero forces at their centres; mujoco_compiled.step_and_forward
@@ -43,11 +40,11 @@ def mujoco_steps(fns: np.ndarray, m: int, d: int, xpos: np.ndarray,
     EnginePlant.native_feet_forces reads them, then fastloop.after_step. Returns (t,
     impacts)."""
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
+    (fns, m_, d_, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
+     body_rootid, bodies, offsets, split) = plant  # offsets: zeros, the feet's centres
     nb, nq = bodies.shape[0], off.shape[0]
-    m_, d_ = np.uint64(m), np.uint64(d)
     native = native_rows.shape[0] > 0
     P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
-    offsets = np.zeros((nb, 3))
     q_new, qd_new, feet, feet_v = np.empty(nq), np.empty(nq), np.empty((nb, 2)), \
         np.empty((nb, 2))
     F_native = np.empty((nb, 3))
@@ -108,10 +105,7 @@ def _native_feet(F_W: np.ndarray, F_feet: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
-                   u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
-                   links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   feet_links: np.ndarray, off: np.ndarray, native_rows: np.ndarray,
+def pybullet_steps(plant: pybullet_compiled.Plant, off: np.ndarray, native_rows: np.ndarray,
                    state: LoopState, laws: Laws, steps: int, t: float, count: int
                    ) -> tuple[float, int]:
     """:func:`mujoco_steps` for PyBullet: EnginePlant.step (PybulletSimulation.step's
@@ -122,6 +116,8 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     shared ground) no foot force applied and the feet's forces read from its contact
     points (pybullet_compiled.contact_forces, the sums of contact_forces), then
     fastloop.after_step."""
+    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, feet_links,
+     offsets) = plant  # offsets: zeros, the feet's centres
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
     nb, nj = feet_links.shape[0], q_index.shape[0]
     native = native_rows.shape[0] > 0
@@ -129,7 +125,6 @@ def pybullet_steps(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     base, qe, qde = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V = np.empty((nb, 3)), np.empty((nb, 3))
-    offsets = np.zeros((nb, 3))
     q_new, feet, feet_v = np.empty(nj), np.empty((nb, 2)), np.empty((nb, 2))
     read = (fns, client, body, q_index, u_index, links, base, qe, qde, link_states, p_BI,
             R_BI, rows, R_LI_T, offsets, P, V)

@@ -537,24 +537,23 @@ class _FastLoop:
         MuJoCo's own contact, its contact list: MujocoSimulation.compiled_contacts), with
         what it reads gathered once; else the route stays per step."""
         sim = plant.sim
-        self.sim = sim.compiled()  # None: the engine's library is not at hand
-        if self.sim is None:
+        if sim.compiled() is None:  # the engine's library is not at hand
             return
+        from dynval.engines import chunk_args  # imports MuJoCo
+        from dynval.engines.mujoco_compiled import NO_CONTACTS
+
         links = tuple(plant.feet_links)
         self.native_rows = np.empty(0, dtype=np.int64)
         if not self.shared:  # the feet's rows of the engine's contact forces
             self.native_rows = sim.contact_row_table(links)
+        # the feet's centres: their points at zero offsets from their links
+        self.plant = chunk_args.step_args(sim, links, np.zeros((len(links), 3)))
         if plant.name == "pybullet":
-            self.feet_points = sim.compiled_points(plant.feet_links)
             self.route = self._pybullet
             return
-        from dynval.engines.mujoco_compiled import NO_CONTACTS  # imports MuJoCo
-
         self.contacts = NO_CONTACTS if self.shared else sim.compiled_contacts()
         if self.contacts is None:  # the contact list not found: per step
             return
-        self.bodies = np.array([sim.body_id(f) for f in plant.feet_links], dtype=np.int64)
-        self.split = sim.split_step()
         self.route = self._mujoco
 
     def _native_forces(self, loop: HexapodLoop) -> None:
@@ -590,24 +589,21 @@ class _FastLoop:
     def _mujoco(self, loop: HexapodLoop, count: int) -> None:
         from dynval.comparisons.hexapod.compiled import mujoco_steps  # imports MuJoCo
 
-        c, sim = self.sim, loop.plant.sim
+        sim = loop.plant.sim
         bad_before = sim.badqacc_count()
         _, hits = mujoco_steps(  # its clock: the same float sums as MuJoCo's
-            c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel,
-            c.subtree_com, c.body_rootid, c.qfrc_applied, c.dofs, c.qpos, c.qvel, c.qadr,
-            loop.plant.off, self.bodies, self.split, self.contacts, self.native_rows,
-            self.state, self.laws, loop.steps, loop.t, count)
+            self.plant, loop.plant.off, self.contacts, self.native_rows, self.state,
+            self.laws, loop.steps, loop.t, count)
         sim.check_stable(bad_before)
         self._done(loop, count, sim.time, hits)
 
     def _pybullet(self, loop: HexapodLoop, count: int) -> None:
         from dynval.comparisons.hexapod.compiled import pybullet_steps
 
-        c, h, sim = self.sim, self.feet_points, loop.plant.sim
+        sim = loop.plant.sim
         _, hits = pybullet_steps(  # its clock: the same float sums as sim.time's
-            c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links, h.rows,
-            h.R_LI_T, h.point_links, loop.plant.off, self.native_rows, self.state,
-            self.laws, loop.steps, loop.t, count)
+            self.plant, loop.plant.off, self.native_rows, self.state, self.laws,
+            loop.steps, loop.t, count)
         sim.compiled_steps_taken(count)
         self._done(loop, count, sim.time, hits)
 

@@ -57,20 +57,17 @@ def _efforts(s: LoopState, tau: np.ndarray, F_W: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
-                 dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
-                 frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
+def mujoco_chunk(plant: mujoco_compiled.Plant,
                  contacts: mujoco_compiled.ContactList, native_rows: np.ndarray,
                  s: tuple, t: float, dt: float, p: tuple, c: tuple, n_steps: int
                  ) -> tuple:
     """``n_steps`` of HopperLoop.advance on MuJoCo with the shared contact law (or its
     own: below): MujocoSimulation.step (mujoco_compiled.step_and_forward: the efforts,
-    the foot's force at ``offsets`` of ``bodies`` (the leg's origin), mj_step and
-    mj_forward, or mj_step2 and mj_step1 with ``split``), the state and the foot as
-    flat_state reads them (mujoco_compiled.state_and_points), then fastloop.after_step.
-    frames_: (xpos, xmat, cvel, subtree_com, body_rootid); s, p, c: as
-    fastloop.run_chunk's.  Returns (state, the flat state after the last step: what
-    flat_state reads).
+    the foot's force at the ``plant``'s point (the leg's origin), mj_step and
+    mj_forward, or mj_step2 and mj_step1 where the plant splits the step), the state and
+    the foot as flat_state reads them (mujoco_compiled.state_and_points), then
+    fastloop.after_step.  s, p, c: as fastloop.run_chunk's.  Returns (state, the flat
+    state after the last step: what flat_state reads).
 
     With MuJoCo's own contact (``native_rows``: MujocoSimulation.contact_row_table of the
     leg; empty for the shared law), the step pushes nothing but the efforts, and the
@@ -78,7 +75,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     (MujocoSimulation.compiled_contacts) after each step as contact_forces sums it
     (mujoco_compiled.listed_contact_forces), for fastloop.after_native_step."""
     s, p, c = named(s, p, c)
-    xpos, xmat, cvel, subtree_com, body_rootid = frames_
+    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
+     body_rootid, bodies, offsets, split) = plant
     native = native_rows.shape[0] > 0
     pushed = 0 if native else 1  # the foot's force: the law's, none with native contact
     tau, F_W, F_foot = np.empty(2), np.empty((1, 3)), np.empty((1, 3))
@@ -102,10 +100,7 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
 
 
 @njit(cache=True)
-def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
-                   u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
-                   links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   point_links: np.ndarray, offsets: np.ndarray, native_rows: np.ndarray,
+def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
                    P: np.ndarray, s: tuple, t: float, dt: float, p: tuple, c: tuple,
                    n_steps: int) -> tuple:
     """:func:`mujoco_chunk` for PyBullet: PybulletSimulation.step's commands (the efforts,
@@ -118,6 +113,8 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     foot's force is the engine's contact force, read from its contact list after each
     step (pybullet_compiled.contact_forces, as contact_forces sums it), for
     fastloop.after_native_step."""
+    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, point_links,
+     offsets) = plant
     s, p, c = named(s, p, c)
     nj = q_index.shape[0]
     native = native_rows.shape[0] > 0
@@ -158,7 +155,7 @@ class EngineChunks:
         self.offsets = np.zeros((1, 3))  # the foot: the leg link's origin
         self._foot: tuple[np.ndarray, float] | None = None  # (P, the time it was read at)
         self.points = ([link], self.offsets)  # what each step reads and pushes on
-        self._args = chunk_args.step_args(sim, [link], self.offsets)
+        self.plant = chunk_args.step_args(sim, [link], self.offsets)
         self._native_rows, self._contacts = chunk_args.contact_args(sim, [link], native)
 
     available = staticmethod(chunk_args.available)
@@ -172,7 +169,7 @@ class EngineChunks:
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
-            out = mujoco_chunk(*self._args, self._contacts, self._native_rows, s, t, self.dt,
+            out = mujoco_chunk(self.plant, self._contacts, self._native_rows, s, t, self.dt,
                                p, c, n)
             sim.check_stable(bad)
             return out
@@ -180,7 +177,7 @@ class EngineChunks:
         # read where nothing has stepped the simulation since, else read here
         P = self._foot[0] if self._foot is not None and self._foot[1] == sim.time \
             else sim.points([self.link], self.offsets)[0]
-        out = pybullet_chunk(*self._args, self._native_rows, P, s, t, self.dt, p, c, n)
+        out = pybullet_chunk(self.plant, self._native_rows, P, s, t, self.dt, p, c, n)
         sim.compiled_steps_taken(n)
         self._foot = (P, sim.time)
         return out

@@ -141,20 +141,18 @@ def _observed(flat: np.ndarray, n_legs: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
-                 dofs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
-                 frames_: tuple, bodies: np.ndarray, offsets: np.ndarray, split: bool,
+def mujoco_chunk(plant: mujoco_compiled.Plant,
                  contacts: mujoco_compiled.ContactList, native_rows: np.ndarray,
                  t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
                  consts: np.ndarray, shared: tuple, t_touchdown: np.ndarray, n_steps: int
                  ) -> tuple:
     """``n_steps`` of LandingGearLoop.advance on MuJoCo with the shared contact law (or its
-    own: below): MujocoSimulation.step (mujoco_compiled.step_and_forward: the torques, the forces at
-    the points ``offsets`` of ``bodies``, the body first and then the feet, mj_step and
-    mj_forward, or mj_step2 and mj_step1 with ``split``), the state and the feet as
-    MujocoSimulation.state and points read them (mujoco_compiled.state_and_points), then
-    :func:`_after_observe`.  frames_: (xpos, xmat, cvel, subtree_com, body_rootid);
-    consts: dt, m, g; t, F_th and t_touchdown are 1-arrays, updated.  Returns (steps done,
+    own: below): MujocoSimulation.step (mujoco_compiled.step_and_forward: the torques, the
+    forces at the ``plant``'s points, the body first and then the feet, mj_step and
+    mj_forward, or mj_step2 and mj_step1 where the plant splits the step), the state and
+    the feet as MujocoSimulation.state and points read them
+    (mujoco_compiled.state_and_points), then :func:`_after_observe`.  consts: dt, m, g;
+    t, F_th and t_touchdown are 1-arrays, updated.  Returns (steps done,
     negated where the joint controller found a reference foot out of reach after the last
     of them, tau, F_PF, the state and the feet read after the last step in P,
     :func:`_observed`), as fastloop.run_chunk.
@@ -164,7 +162,8 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
     forces are the engine's, read from ``contacts`` (MujocoSimulation.compiled_contacts)
     after each step as contact_forces sums them (mujoco_compiled.listed_contact_forces),
     for :func:`_after_observe`."""
-    xpos, xmat, cvel, subtree_com, body_rootid = frames_
+    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
+     body_rootid, bodies, offsets, split) = plant
     nj, nf = qadr.shape[0], bodies.shape[0] - 1
     native = native_rows.shape[0] > 0
     feet, foot_offsets = bodies[1:].copy(), offsets[1:].copy()
@@ -193,10 +192,7 @@ def mujoco_chunk(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.n
 
 
 @njit(cache=True)
-def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
-                   u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
-                   links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                   point_links: np.ndarray, offsets: np.ndarray, native_rows: np.ndarray,
+def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
                    t: np.ndarray, tau: np.ndarray, F_PF: np.ndarray, F_th: np.ndarray,
                    consts: np.ndarray, shared: tuple, t_touchdown: np.ndarray, n_steps: int
                    ) -> tuple:
@@ -213,6 +209,8 @@ def pybullet_chunk(fns: np.ndarray, client: np.uint64, body: int, q_index: np.nd
     feet's forces are the engine's contact forces, read from its contact list after each
     step (pybullet_compiled.contact_forces, as contact_forces sums them), for
     :func:`_after_observe`."""
+    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, point_links,
+     offsets) = plant
     nj, npts = q_index.shape[0], offsets.shape[0]
     native = native_rows.shape[0] > 0
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
@@ -275,7 +273,7 @@ class EngineChunks:
         self.offsets = np.vstack([np.zeros(3), np.tile(foot_offset, (len(foot_links), 1))])
         self.consts = np.array([dt, m, g])
         self.points = (links, self.offsets)  # what each step reads and pushes on
-        self._args = chunk_args.step_args(sim, links, self.offsets)
+        self.plant = chunk_args.step_args(sim, links, self.offsets)
         self._native_rows, self._contacts = chunk_args.contact_args(sim, foot_links, native)
 
     available = staticmethod(chunk_args.available)
@@ -291,11 +289,11 @@ class EngineChunks:
         sim = self.sim
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
-            out = mujoco_chunk(*self._args, self._contacts, self._native_rows, t, tau, F_PF,
+            out = mujoco_chunk(self.plant, self._contacts, self._native_rows, t, tau, F_PF,
                                F_th, self.consts, shared, t_touchdown, n)
             sim.check_stable(bad)
         else:
-            out = pybullet_chunk(*self._args, self._native_rows, t, tau, F_PF, F_th,
+            out = pybullet_chunk(self.plant, self._native_rows, t, tau, F_PF, F_th,
                                  self.consts, shared, t_touchdown, n)
             sim.compiled_steps_taken(abs(out[0]))
         return out

@@ -286,11 +286,8 @@ def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive:
 
 
 @njit(cache=True)
-def mujoco_samples(fns: np.ndarray, m: int, d: int, xpos: np.ndarray, xmat: np.ndarray,
-                   cvel: np.ndarray, subtree_com: np.ndarray, body_rootid: np.ndarray,
-                   qfrc_applied: np.ndarray, dofs: np.ndarray, bodies: np.ndarray,
-                   offsets: np.ndarray, qpos: np.ndarray, qvel: np.ndarray,
-                   qadr: np.ndarray, badqacc: np.ndarray, chunks: np.ndarray, drive: Drive,
+def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np.ndarray,
+                   drive: Drive,
                    block: Block, k: int, t: float, dt: float, b: float, D: float,
                    soil: tuple, heading: float, n_t: int) -> tuple:
     """:func:`handrolled_samples` for MuJoCo: each step the hubs (at ``offsets`` of
@@ -303,6 +300,8 @@ def mujoco_samples(fns: np.ndarray, m: int, d: int, xpos: np.ndarray, xmat: np.n
     each sample kept for its heading rate. Stops also after a part in which MuJoCo reset
     the simulation (its live BADQACC count ``badqacc`` rose: block.stop UNSTABLE). The
     state the last part brought."""
+    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
+     body_rootid, bodies, offsets, _) = plant
     bad = badqacc[0]
     nh, nj = bodies.shape[0], qadr.shape[0]
     P_W, V_W, R_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
@@ -354,10 +353,7 @@ def mujoco_samples(fns: np.ndarray, m: int, d: int, xpos: np.ndarray, xmat: np.n
 
 
 @njit(cache=True)
-def pybullet_samples(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
-                     u_index: np.ndarray, p_BI: np.ndarray, R_BI: np.ndarray,
-                     links: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
-                     hub_links: np.ndarray, offsets: np.ndarray, n_segments: int,
+def pybullet_samples(plant: pybullet_compiled.Plant, n_segments: int,
                      chunks: np.ndarray, drive: Drive, block: Block, k: int, t: float,
                      dt: float, b: float, D: float, soil: tuple, heading: float) -> tuple:
     """:func:`mujoco_samples` for PyBullet, each step ``EnginePlant.advance`` as the Python
@@ -367,6 +363,8 @@ def pybullet_samples(fns: np.ndarray, client: np.uint64, body: int, q_index: np.
     forces), after each part the state read as PybulletSimulation.state reads it (one
     actual-state request without links), the time summed step by step as
     PybulletSimulation.compiled_steps_taken sums it."""
+    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, hub_links,
+     offsets) = plant
     nh, nj = offsets.shape[0], q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))

@@ -30,6 +30,7 @@ from dynval.comparisons.rover.frames import (
     thesis_coordinates,
     velocity_from_q,
 )
+from dynval.engines import chunk_args
 from dynval.engines.base import FloatingState, PointForce
 from dynval.handrolled.rover.control import PowerSteering
 from dynval.handrolled.rover.model import HandRolledRover
@@ -123,11 +124,8 @@ class EnginePlant:
         self._read: tuple | None = None
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
         self._no_power = np.zeros((n, 2))  # the powers a constant-torque drive passes
-        if self._compiled is not None and sim.name == "mujoco":
-            self._hub_bodies = np.array([sim.body_id(link) for link in self.hub_links],
-                                        dtype=np.int64)
-        elif self._compiled is not None:
-            self._hub_points = sim.compiled_points(self.hub_links)
+        if self._compiled is not None:  # the hubs, as the compiled samples read them
+            self._plant = chunk_args.step_args(sim, self.hub_links, self.hub_offsets)
 
     @property
     def t(self) -> float:
@@ -191,21 +189,17 @@ class EnginePlant:
         (compiled.mujoco_samples, pybullet_samples), the engine's clock and the state
         left where the last chunk ended; raises the EngineInstabilityError of
         :meth:`advance_many` where MuJoCo reset the simulation."""
-        c, sim, p = self._compiled, self.sim, self.p
+        sim, p = self.sim, self.p
         if sim.name == "mujoco":
             bad = sim.badqacc_count()
             read = mujoco_samples(
-                c.fns, c.m, c.d, c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid,
-                c.qfrc_applied, c.dofs, self._hub_bodies, self.hub_offsets, c.qpos, c.qvel,
-                c.qadr, sim.badqacc_counter(), chunks, drive, block, k, sim.time, p.dt, p.b,
-                p.D, self.soil, self.heading, p.n_segments - 1)
+                self._plant, sim.badqacc_counter(), chunks, drive, block, k, sim.time, p.dt,
+                p.b, p.D, self.soil, self.heading, p.n_segments - 1)
             sim.check_stable(bad)
         else:
-            h = self._hub_points
             read = pybullet_samples(
-                c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI, c.R_BI, h.links,
-                h.rows, h.R_LI_T, h.point_links, self.hub_offsets, len(self.links), chunks,
-                drive, block, k, sim.time, p.dt, p.b, p.D, self.soil, self.heading)
+                self._plant, len(self.links), chunks, drive, block, k, sim.time, p.dt, p.b,
+                p.D, self.soil, self.heading)
             sim.compiled_steps_taken(int(block.steps[0]))
         *self._read, self.heading = read
 
