@@ -45,16 +45,9 @@ def step_args(sim, links: Sequence[str], offsets: np.ndarray
     """What a compiled chunk takes from ``sim`` to push at, and read, the points
     ``offsets[k]`` of ``links[k]``: mujoco_compiled.Plant or pybullet_compiled.Plant."""
     if sim.name == "mujoco":
-        c = sim.compiled()
-        return mujoco_compiled.Plant(
-            c.fns, np.uint64(c.m), np.uint64(c.d), c.qfrc_applied, c.dofs, c.qpos, c.qvel,
-            c.qadr, c.xpos, c.xmat, c.cvel, c.subtree_com, c.body_rootid,
-            np.array([sim.body_id(link) for link in links], dtype=np.int64), offsets,
-            sim.split_step())
-    c, plan = sim.compiled(), sim.compiled_points(list(links))
-    return pybullet_compiled.Plant(c.fns, c.client, c.body, c.q_index, c.u_index, c.p_BI,
-                                   c.R_BI, plan.links, plan.rows, plan.R_LI_T,
-                                   plan.point_links, offsets)
+        bodies = np.array([sim.body_id(link) for link in links], dtype=np.int64)
+        return mujoco_compiled.Plant(sim.compiled(), bodies, offsets, sim.split_step())
+    return pybullet_compiled.Plant(sim.compiled(), sim.compiled_points(list(links)), offsets)
 
 
 def plant_step_seconds(sim, links: Sequence[str], offsets: np.ndarray, n: int

@@ -172,26 +172,33 @@ def contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64, geom: np.ndarray
                 out[r, a] += sign * F[a]
 
 
-class Plant(NamedTuple):
-    """What a compiled chunk takes from a MujocoSimulation to step it and read the points
-    ``offsets[k]`` of ``bodies[k]`` (chunk_args.step_args gathers it once): the C
-    functions' addresses, the model's and the data's, mjData's arrays it writes and reads
-    (live views), the joints' dofs and qpos addresses, and whether the split step
-    applies (MujocoSimulation.split_step)."""
+class CompiledMujoco(NamedTuple):
+    """A simulation as compiled code sees it (MujocoSimulation.compiled): the C functions'
+    addresses (:func:`step_addresses`), the model's and the data's, mjData's array views
+    (read and written in place) and the joints' dofs and qpos addresses."""
 
     fns: np.ndarray
     m: np.uint64
     d: np.uint64
-    qfrc_applied: np.ndarray
-    dofs: np.ndarray
-    qpos: np.ndarray
-    qvel: np.ndarray
-    qadr: np.ndarray
     xpos: np.ndarray
     xmat: np.ndarray
     cvel: np.ndarray
     subtree_com: np.ndarray
     body_rootid: np.ndarray
+    qfrc_applied: np.ndarray
+    dofs: np.ndarray
+    qpos: np.ndarray  # mjData's qpos and qvel, and the joints' qpos addresses
+    qvel: np.ndarray
+    qadr: np.ndarray
+
+
+class Plant(NamedTuple):
+    """What a compiled chunk takes to step a MujocoSimulation and push at, and read, the
+    points ``offsets[k]`` of ``bodies[k]`` (chunk_args.step_args gathers it once): the
+    simulation as compiled code sees it, and whether the split step applies
+    (MujocoSimulation.split_step)."""
+
+    sim: CompiledMujoco
     bodies: np.ndarray
     offsets: np.ndarray
     split: bool
@@ -293,8 +300,9 @@ def plant_steps(plant: Plant, n: int) -> None:
     """n plant steps as a compiled chunk makes them, without a robot's laws: zero efforts
     and zero forces at the points (the same calls as any others), :func:`step_and_forward`,
     then the state and the points read (:func:`state_and_points`)."""
-    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
-     body_rootid, bodies, offsets, split) = plant
+    eng, bodies, offsets, split = plant
+    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
+     qvel, qadr) = eng
     tau, F = np.zeros(dofs.shape[0]), np.zeros((bodies.shape[0], 3))
     out = np.empty(18 + 2 * qadr.shape[0] + 6 * bodies.shape[0])
     for _ in range(n):

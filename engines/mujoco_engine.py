@@ -14,7 +14,6 @@ import copy
 import re
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import mujoco
@@ -36,6 +35,7 @@ from dynval.engines.base import (
     composite_inertial,
     inertia_from_principal,
 )
+from dynval.engines.mujoco_compiled import CompiledMujoco
 
 _J = mujoco.mjtJoint
 _ONE_DOF = {int(_J.mjJNT_HINGE): "revolute", int(_J.mjJNT_SLIDE): "prismatic"}
@@ -211,27 +211,6 @@ class _MujocoModel:
             iq += range(m.jnt_qposadr[j], m.jnt_qposadr[j] + nq)
             iv += range(m.jnt_dofadr[j], m.jnt_dofadr[j] + nv)
         return np.array(iq, dtype=int), np.array(iv, dtype=int)
-
-
-@dataclass(frozen=True)
-class CompiledMujoco:
-    """A simulation as compiled code sees it: the C functions' addresses
-    (mujoco_compiled.step_addresses), the model and data addresses, mjData's array views
-    (read and written in place) and the joints' dofs."""
-
-    fns: np.ndarray
-    m: int
-    d: int
-    xpos: np.ndarray
-    xmat: np.ndarray
-    cvel: np.ndarray
-    subtree_com: np.ndarray
-    body_rootid: np.ndarray
-    qfrc_applied: np.ndarray
-    dofs: np.ndarray
-    qpos: np.ndarray  # mjData's qpos and qvel, and the joints' qpos addresses
-    qvel: np.ndarray
-    qadr: np.ndarray
 
 
 class MujocoSimulation(_MujocoModel):
@@ -520,8 +499,8 @@ class MujocoSimulation(_MujocoModel):
         if fns is None:
             return None
         m, d = self.model, self.data
-        return CompiledMujoco(fns, m._address, d._address, d.xpos, d.xmat, d.cvel,
-                              d.subtree_com, m.body_rootid, d.qfrc_applied,
+        return CompiledMujoco(fns, np.uint64(m._address), np.uint64(d._address), d.xpos,
+                              d.xmat, d.cvel, d.subtree_com, m.body_rootid, d.qfrc_applied,
                               np.asarray(self.dof, dtype=np.int64), self._qpos, self._qvel,
                               np.asarray(self.qadr, dtype=np.int64))
 

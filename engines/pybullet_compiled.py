@@ -134,24 +134,39 @@ def _extension() -> Path:
     return Path(pybullet.__file__)
 
 
-class Plant(NamedTuple):
-    """What a compiled chunk takes from a PybulletSimulation to step it and read the
-    points ``offsets[k]`` of its links (chunk_args.step_args gathers it once): the C
-    functions, the client and body, the joints' q and u indices, the base inertial frame
-    in the base link frame (CompiledPybullet), the links the actual-state request returns,
-    each point's row there, its link's R_LI^T and its link (CompiledPoints)."""
+class CompiledPybullet(NamedTuple):
+    """A simulation as compiled code sees it (PybulletSimulation.compiled): the C
+    functions, the client handle and body, the joints' q and u indices in the state
+    vectors, and the base inertial frame in the base link frame."""
 
-    fns: np.ndarray
+    fns: np.ndarray  # the C functions' addresses (:func:`functions`)
     client: np.uint64
     body: int
     q_index: np.ndarray
     u_index: np.ndarray
     p_BI: np.ndarray
     R_BI: np.ndarray
+
+
+class CompiledPoints(NamedTuple):
+    """How compiled code reads the points of ``PybulletSimulation.points``: the links
+    whose states the actual-state request returns (``links``, sorted), for each point the
+    row of its link there (-1: the base) and its link's constant R_LI^T, and each point's
+    link index (for the forces applied at it)."""
+
     links: np.ndarray
     rows: np.ndarray
     R_LI_T: np.ndarray
     point_links: np.ndarray
+
+
+class Plant(NamedTuple):
+    """What a compiled chunk takes to step a PybulletSimulation and push at, and read, the
+    points ``offsets[k]`` of its links (chunk_args.step_args gathers it once): the
+    simulation and the points as compiled code sees them."""
+
+    sim: CompiledPybullet
+    points: CompiledPoints
     offsets: np.ndarray
 
 
@@ -408,8 +423,9 @@ def plant_steps(plant: Plant, P: np.ndarray, n: int) -> None:
     and zero forces at the points P (read on the current state, updated by each read),
     :func:`step_with_point_forces`, then the state and the points read
     (:func:`state_and_points`)."""
-    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, point_links,
-     offsets) = plant
+    eng, pts, offsets = plant
+    fns, client, body, q_index, u_index, p_BI, R_BI = eng
+    links, rows, R_LI_T, point_links = pts
     nj = q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], LINK_STATE_DOUBLES))

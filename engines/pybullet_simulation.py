@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
 
@@ -17,37 +16,10 @@ import pybullet
 from dynval.engines import pybullet_compiled
 from dynval.engines.base import FloatingState, Ground, PointForce, cross3
 from dynval.engines.pybullet_client import PybulletClient, R_to_quat_xyzw, quat_xyzw_to_R, turn
+from dynval.engines.pybullet_compiled import CompiledPoints, CompiledPybullet
 
 _NO_LINKS = np.zeros(0, dtype=np.int64)  # an actual-state request for the state alone
 _NO_POINTS = np.zeros((0, 3))  # a step without external forces
-
-
-@dataclass(frozen=True)
-class CompiledPybullet:
-    """A simulation as compiled code sees it (dynval.engines.pybullet_compiled): the C
-    functions, the client handle and body, the joints' q and u indices in the state
-    vectors, and the base inertial frame in the base link frame."""
-
-    fns: np.ndarray  # the C functions' addresses (pybullet_compiled.functions)
-    client: np.uint64
-    body: int
-    q_index: np.ndarray
-    u_index: np.ndarray
-    p_BI: np.ndarray
-    R_BI: np.ndarray
-
-
-@dataclass(frozen=True)
-class CompiledPoints:
-    """How compiled code reads the points of ``PybulletSimulation.points``: the links
-    whose states the actual-state request returns (``links``, sorted), for each point the
-    row of its link there (-1: the base) and its link's constant R_LI^T, and each point's
-    link index (for the forces applied at it)."""
-
-    links: np.ndarray
-    rows: np.ndarray
-    R_LI_T: np.ndarray
-    point_links: np.ndarray
 
 
 class PybulletSimulation(PybulletClient):

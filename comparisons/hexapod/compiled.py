@@ -40,8 +40,9 @@ def mujoco_steps(plant: mujoco_compiled.Plant, off: np.ndarray,
     EnginePlant.native_feet_forces reads them, then fastloop.after_step. Returns (t,
     impacts)."""
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
-    (fns, m_, d_, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
-     body_rootid, bodies, offsets, split) = plant  # offsets: zeros, the feet's centres
+    eng, bodies, offsets, split = plant  # offsets: zeros, the feet's centres
+    (fns, m_, d_, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
+     qvel, qadr) = eng
     nb, nq = bodies.shape[0], off.shape[0]
     native = native_rows.shape[0] > 0
     P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
@@ -116,8 +117,9 @@ def pybullet_steps(plant: pybullet_compiled.Plant, off: np.ndarray, native_rows:
     shared ground) no foot force applied and the feet's forces read from its contact
     points (pybullet_compiled.contact_forces, the sums of contact_forces), then
     fastloop.after_step."""
-    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, feet_links,
-     offsets) = plant  # offsets: zeros, the feet's centres
+    eng, pts, offsets = plant  # offsets: zeros, the feet's centres
+    fns, client, body, q_index, u_index, p_BI, R_BI = eng
+    links, rows, R_LI_T, feet_links = pts
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
     nb, nj = feet_links.shape[0], q_index.shape[0]
     native = native_rows.shape[0] > 0

@@ -75,8 +75,9 @@ def mujoco_chunk(plant: mujoco_compiled.Plant,
     (MujocoSimulation.compiled_contacts) after each step as contact_forces sums it
     (mujoco_compiled.listed_contact_forces), for fastloop.after_native_step."""
     s, p, c = named(s, p, c)
-    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
-     body_rootid, bodies, offsets, split) = plant
+    eng, bodies, offsets, split = plant
+    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
+     qvel, qadr) = eng
     native = native_rows.shape[0] > 0
     pushed = 0 if native else 1  # the foot's force: the law's, none with native contact
     tau, F_W, F_foot = np.empty(2), np.empty((1, 3)), np.empty((1, 3))
@@ -113,8 +114,9 @@ def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
     foot's force is the engine's contact force, read from its contact list after each
     step (pybullet_compiled.contact_forces, as contact_forces sums it), for
     fastloop.after_native_step."""
-    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, point_links,
-     offsets) = plant
+    eng, pts, offsets = plant
+    fns, client, body, q_index, u_index, p_BI, R_BI = eng
+    links, rows, R_LI_T, point_links = pts
     s, p, c = named(s, p, c)
     nj = q_index.shape[0]
     native = native_rows.shape[0] > 0

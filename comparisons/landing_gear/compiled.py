@@ -162,8 +162,9 @@ def mujoco_chunk(plant: mujoco_compiled.Plant,
     forces are the engine's, read from ``contacts`` (MujocoSimulation.compiled_contacts)
     after each step as contact_forces sums them (mujoco_compiled.listed_contact_forces),
     for :func:`_after_observe`."""
-    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
-     body_rootid, bodies, offsets, split) = plant
+    eng, bodies, offsets, split = plant
+    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
+     qvel, qadr) = eng
     nj, nf = qadr.shape[0], bodies.shape[0] - 1
     native = native_rows.shape[0] > 0
     feet, foot_offsets = bodies[1:].copy(), offsets[1:].copy()
@@ -209,8 +210,9 @@ def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
     feet's forces are the engine's contact forces, read from its contact list after each
     step (pybullet_compiled.contact_forces, as contact_forces sums them), for
     :func:`_after_observe`."""
-    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, point_links,
-     offsets) = plant
+    eng, pts, offsets = plant
+    fns, client, body, q_index, u_index, p_BI, R_BI = eng
+    links, rows, R_LI_T, point_links = pts
     nj, npts = q_index.shape[0], offsets.shape[0]
     native = native_rows.shape[0] > 0
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)

@@ -300,8 +300,9 @@ def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np
     each sample kept for its heading rate. Stops also after a part in which MuJoCo reset
     the simulation (its live BADQACC count ``badqacc`` rose: block.stop UNSTABLE). The
     state the last part brought."""
-    (fns, m, d, qfrc_applied, dofs, qpos, qvel, qadr, xpos, xmat, cvel, subtree_com,
-     body_rootid, bodies, offsets, _) = plant
+    eng, bodies, offsets, _ = plant
+    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
+     qvel, qadr) = eng
     bad = badqacc[0]
     nh, nj = bodies.shape[0], qadr.shape[0]
     P_W, V_W, R_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
@@ -363,8 +364,9 @@ def pybullet_samples(plant: pybullet_compiled.Plant, n_segments: int,
     forces), after each part the state read as PybulletSimulation.state reads it (one
     actual-state request without links), the time summed step by step as
     PybulletSimulation.compiled_steps_taken sums it."""
-    (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, hub_links,
-     offsets) = plant
+    eng, pts, offsets = plant
+    fns, client, body, q_index, u_index, p_BI, R_BI = eng
+    links, rows, R_LI_T, hub_links = pts
     nh, nj = offsets.shape[0], q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
     link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
