@@ -103,8 +103,9 @@ def test_compiled_plan_and_feedforward_match_the_printed_ones(gait):
         s = plan(MODEL, gait, t, height, PARAMS.foot_radius)
         ff = feedforward(MODEL, s, G)
         mask = fastloop.plan_and_feedforward(
-            MODEL.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs, count, t,
-            height, PARAMS.foot_radius, G, theta, thd, thdd, p_B4, tau, F, residual)
+            fastloop.Plan(MODEL.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs,
+                          count), t, height, PARAMS.foot_radius, G, theta, thd, thdd, p_B4, tau,
+            F, residual)
         assert fastloop.stance_of(mask) == s.stance
         for a, b in ((s.theta, theta), (s.thetad, thd), (s.thetadd, thdd), (s.p_B4, p_B4),
                      (ff.tau.ravel(), tau), (ff.F_foot_B, F), (ff.residual, residual)):

@@ -217,26 +217,27 @@ def _signal_columns(assumed: bool) -> np.ndarray:
     return np.array(order)
 
 
-def _plan_constants(loop: QuadrupedLoop) -> tuple:
-    """What fastloop's plan and feedforward take first, packed once: the model, the gait
-    and section 4's force patterns."""
+def _plan_constants(loop: QuadrupedLoop) -> fastloop.Plan:
+    """What fastloop's plan and feedforward read, packed once: the model, the gait and
+    section 4's force patterns."""
     ga = fastloop.gait_arrays(loop.gait)
     dirs, count = fastloop.pattern_tables()
-    return (loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs, count)
+    return fastloop.Plan(loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side,
+                         dirs, count)
 
 
 class _CompiledReference:
     """The plan and its feedforward at a time, by fastloop.plan_and_feedforward."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
-        self.args = _plan_constants(loop)
+        self.plan = _plan_constants(loop)
         self.height, self.foot_z, self.g_W = loop.height, loop.p.foot_radius, loop.g_W
 
     def at(self, t: float) -> tuple | None:
         """(theta, theta', Feedforward, stance) at t, or None where the plan fails."""
         theta, thd, thdd, p_B4 = (np.zeros((4, 3)) for _ in range(4))
         tau, F, residual = np.zeros(12), np.zeros((4, 3)), np.zeros(6)
-        mask = fastloop.plan_and_feedforward(*self.args, t, self.height, self.foot_z,
+        mask = fastloop.plan_and_feedforward(self.plan, t, self.height, self.foot_z,
                                              self.g_W, theta, thd, thdd, p_B4, tau, F,
                                              residual)
         if mask < 0:
@@ -245,12 +246,12 @@ class _CompiledReference:
                 fastloop.stance_of(int(mask)))
 
 
-def _loop_constants(loop: QuadrupedLoop) -> tuple:
-    """What fastloop's run_chunk and after_step take first: the plan's constants, then
-    dt, the gains, the standing height and foot radius, and gravity."""
+def _loop_constants(loop: QuadrupedLoop) -> fastloop.Laws:
+    """What fastloop's run_chunk, after_step and plan_ahead read: the plan's constants,
+    then dt, the gains, the standing height and foot radius, and gravity."""
     p = loop.p
-    return (*_plan_constants(loop),
-            np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]), loop.g_W)
+    return fastloop.Laws(_plan_constants(loop),
+                         np.array([p.dt, p.K_P, p.K_D, loop.height, p.foot_radius]), loop.g_W)
 
 
 _NO_POINTS = np.empty((0, 3))
@@ -273,15 +274,15 @@ class _EngineSteps:
     does); the whole state is read once, after the last step."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
-        self.args = _loop_constants(loop)
+        self.laws = _loop_constants(loop)
 
     def run(self, loop: QuadrupedLoop, n: int) -> None:
-        plant, consts = loop.plant, self.args[7]
+        plant, consts = loop.plant, self.laws.consts
         sim, feet = plant.sim, plant.feet
         theta, thd, F_ff = np.empty((n, 4, 3)), np.empty((n, 4, 3)), np.empty((n, 4, 3))
         tau_ff, residual = np.empty((n, 12)), np.empty((n, 6))
         masks = np.empty(n, dtype=np.int64)
-        planned = fastloop.plan_ahead(*self.args, loop.t, theta, thd, tau_ff, F_ff, residual,
+        planned = fastloop.plan_ahead(self.laws, loop.t, theta, thd, tau_ff, F_ff, residual,
                                       masks)
         # new arrays, as advance makes: the inputs handed out stay as they were
         tau, qd_before = np.array(loop.tau, dtype=float), loop.st.qd
@@ -314,7 +315,7 @@ class _Chunk:
     section 4's force patterns, gains) packed once, the loop's state handed in and back."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
-        self.args = _loop_constants(loop)
+        self.laws = _loop_constants(loop)
 
     def run(self, loop: QuadrupedLoop, n: int) -> None:
         sim = loop.plant.sim
@@ -327,8 +328,9 @@ class _Chunk:
         tau_ff, F_ff, residual = (loop.ff.tau.ravel().copy(), loop.ff.F_foot_B.copy(),
                                   loop.ff.residual.copy())
         F_foot_B, nudot = sim.F_foot_B.copy(), sim.nudot.copy()
-        done = fastloop.run_chunk(*self.args, p_WB, R_WB, q, nu, old_mask, t, tau, mask, F_sum,
-                                  qdd, tau_ff, F_ff, residual, F_foot_B, nudot, n)
+        arrays = fastloop.LoopArrays(t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual)
+        done = fastloop.run_chunk(self.laws, p_WB, R_WB, q, nu, old_mask, arrays, F_foot_B,
+                                  nudot, n)
         steps = abs(done)
         sim.p_WB, sim.R_WB, sim.theta, sim.nu = p_WB, R_WB, q, nu
         sim.F_foot_B, sim.nudot = F_foot_B, nudot

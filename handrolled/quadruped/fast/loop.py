@@ -14,6 +14,7 @@ section 4's assumptions have one source.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -355,12 +356,52 @@ def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, ta
     return True
 
 
+class Plan(NamedTuple):
+    """What the plan and its feedforward read, packed once: the model
+    (QuadrupedModel.packed), the gait (:func:`gait_arrays`: its scalars, each leg's
+    offsets and starts, the side it starts on) and section 4's force patterns
+    (:func:`pattern_tables`)."""
+
+    P: np.ndarray
+    G: np.ndarray
+    offsets: np.ndarray
+    starts: np.ndarray
+    side: np.ndarray
+    dirs: np.ndarray
+    count: np.ndarray
+
+
+class Laws(NamedTuple):
+    """The closed loop's constants: the plan's, then ``consts`` (dt, K_P, K_D, the
+    standing height, the foot radius) and gravity g_W."""
+
+    plan: Plan
+    consts: np.ndarray
+    g_W: np.ndarray
+
+
+class LoopArrays(NamedTuple):
+    """The loop's arrays the compiled steps change in place: t (1,), the PD torques tau
+    (12,), the stance mask (1,), the feet's summed world forces F_sum (4, 3), qdd (12,),
+    and the feedforward: tau_ff (12,), F_ff (4, 3), residual (6,)."""
+
+    t: np.ndarray
+    tau: np.ndarray
+    mask: np.ndarray
+    F_sum: np.ndarray
+    qdd: np.ndarray
+    tau_ff: np.ndarray
+    F_ff: np.ndarray
+    residual: np.ndarray
+
+
 @njit(cache=True)
-def plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t, height, foot_z, g_W,
-                         theta, thd, thdd, p_B4, tau_ff, F, residual):
+def plan_and_feedforward(plan, t, height, foot_z, g_W, theta, thd, thdd, p_B4, tau_ff, F,
+                         residual):
     """The plan at t and its feedforward (tau_ff (12,), F the assumed ground forces);
     returns the stance mask (-1: a foot out of reach, -2: a support case section 4 does
-    not cover)."""
+    not cover).  plan: :class:`Plan`."""
+    P, G, offsets, starts, side, dirs, count = plan
     v_B, a_B = np.empty(3), np.empty(3)
     mask = _plan(P, G, offsets, starts, side, t, height, foot_z, theta, thd, thdd, p_B4,
                  v_B, a_B)
@@ -395,19 +436,20 @@ def _pd(consts, theta, thd, tau_ff, q, qd, tau):
 
 
 @njit(cache=True)
-def after_step(P, G, offsets, starts, side, dirs, count, consts, g_W, q, qd, qd_before, F_W,
-               t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual):
+def after_step(laws, q, qd, qd_before, F_W, a):
     """What QuadrupedLoop.advance does once its plant has stepped, in place, for any plant
     (joint angles q and rates qd after the step, qd_before before it; F_W the feet's
     world forces of the step): qdd, F_sum and t (``_record``), then the plan at t, its
-    feedforward and the PD torques.  consts: dt, K_P, K_D, height, foot radius; tau_ff
-    is (12,).  Returns the plan's stance mask, also put in mask[0]; negative where the
-    plan failed (tau and mask then left as they were)."""
+    feedforward and the PD torques.  laws: :class:`Laws`; a: the :class:`LoopArrays`.
+    Returns the plan's stance mask, also put in mask[0]; negative where the plan failed
+    (tau and mask then left as they were)."""
+    plan, consts, g_W = laws
+    t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual = a
     _record(consts, qd, qd_before, F_W, t, F_sum, qdd)
     theta, thd, thdd, p_B4 = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)),
                               np.empty((4, 3)))
-    new = plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t[0], consts[3],
-                               consts[4], g_W, theta, thd, thdd, p_B4, tau_ff, F_ff, residual)
+    new = plan_and_feedforward(plan, t[0], consts[3], consts[4], g_W, theta, thd, thdd, p_B4,
+                               tau_ff, F_ff, residual)
     if new < 0:
         return new
     mask[0] = new
@@ -416,20 +458,20 @@ def after_step(P, G, offsets, starts, side, dirs, count, consts, g_W, q, qd, qd_
 
 
 @njit(cache=True)
-def plan_ahead(P, G, offsets, starts, side, dirs, count, consts, g_W, t0, theta, thd,
-               tau_ff, F_ff, residual, masks):
+def plan_ahead(laws, t0, theta, thd, tau_ff, F_ff, residual, masks):
     """The plan and its feedforward after each of the next len(masks) steps from t0 (t
     summed step by step, as the loop sums it), row k after step k + 1: theta, thd
     (n, 4, 3), tau_ff (n, 12), F_ff (n, 4, 3), residual (n, 6), masks (n,).  The plan
     does not depend on the state, so an engine loop makes a chunk's plans in one call.
-    Returns the number of plans made before the first that failed."""
+    laws: :class:`Laws`.  Returns the number of plans made before the first that
+    failed."""
+    plan, consts, g_W = laws
     thdd, p_B4 = np.empty((4, 3)), np.empty((4, 3))
     t = t0
     for k in range(masks.shape[0]):
         t += consts[0]
-        new = plan_and_feedforward(P, G, offsets, starts, side, dirs, count, t, consts[3],
-                                   consts[4], g_W, theta[k], thd[k], thdd, p_B4, tau_ff[k],
-                                   F_ff[k], residual[k])
+        new = plan_and_feedforward(plan, t, consts[3], consts[4], g_W, theta[k], thd[k], thdd,
+                                   p_B4, tau_ff[k], F_ff[k], residual[k])
         if new < 0:
             return k
         masks[k] = new
@@ -447,15 +489,14 @@ def engine_step(k, planned, consts, theta, thd, tau_ff, q, qd, qd_before, F_W, t
 
 
 @njit(cache=True)
-def run_chunk(P, G, offsets, starts, side, dirs, count, consts, g_W, p_WB, R_WB, q, nu,
-              old_mask, t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual, F_foot_B, nudot,
-              n_steps):
+def run_chunk(laws, p_WB, R_WB, q, nu, old_mask, a, F_foot_B, nudot, n_steps):
     """``n_steps`` of QuadrupedLoop.advance with the hand-rolled plant, in place: step
-    with (tau, mask), then ``after_step`` with the feet's world forces.  consts: dt,
-    K_P, K_D, height, foot radius; tau_ff is (12,).  Returns the steps done, negated
-    where the plan after the last of them failed (the caller re-plans in Python to raise
-    the error)."""
-    dt = consts[0]
+    with (a.tau, a.mask), then ``after_step`` with the feet's world forces.  laws:
+    :class:`Laws`; a: the :class:`LoopArrays`.  Returns the steps done, negated where
+    the plan after the last of them failed (the caller re-plans in Python to raise the
+    error)."""
+    P, g_W, dt = laws.plan.P, laws.g_W, laws.consts[0]
+    tau, mask = a.tau, a.mask
     m4, o4 = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
     qd_before, F_W = np.empty(12), np.empty((4, 3))
     for step in range(n_steps):
@@ -468,8 +509,6 @@ def run_chunk(P, G, offsets, starts, side, dirs, count, consts, g_W, p_WB, R_WB,
             for r in range(3):
                 F_W[k, r] = (R_WB[r, 0] * F_foot_B[k, 0] + R_WB[r, 1] * F_foot_B[k, 1]
                              + R_WB[r, 2] * F_foot_B[k, 2])
-        if after_step(P, G, offsets, starts, side, dirs, count, consts, g_W, q, nu[6:],
-                      qd_before, F_W, t, tau, mask, F_sum, qdd, tau_ff, F_ff,
-                      residual) < 0:
+        if after_step(laws, q, nu[6:], qd_before, F_W, a) < 0:
             return -(step + 1)
     return n_steps
