@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from dynval.comparisons.ladder.implementations import IMPLEMENTATIONS
 from dynval.engines import chunk_args
-
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 
 
 def row(impl: str, model: float, closed: float, plant, n: int,

@@ -27,9 +27,6 @@ from dynval.comparisons.hexapod.loop import HexapodLoop, loaded_start, make_plan
 from dynval.comparisons.ladder import harness
 from dynval.robots.hexapod.params import HexapodParams
 
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
-CONTACT_MODES = ("shared", "native")  # native: the engines only (loop.native_ground)
-
 # How far the body may move from its start before a run is called diverged: it walks V_F T
 # = 1 m in a cycle (WORKSPACE_X beyond the plan's travel) and its hips stay within
 # centimetres of H_B [m].

@@ -12,8 +12,6 @@ import pandas as pd
 
 from dynval.comparisons.hexapod import statements, trajectories, walking
 from dynval.comparisons.hexapod.scenarios import (
-    CONTACT_MODES,
-    IMPLEMENTATIONS,
     SCENARIOS,
     SETTLE_CYCLES,
     Scenario,
@@ -21,6 +19,7 @@ from dynval.comparisons.hexapod.scenarios import (
     run_one,
     scenario_params,
 )
+from dynval.comparisons.ladder.implementations import CONTACT_MODES
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
     Context,
@@ -66,7 +65,6 @@ COMPARED = ["com.x", "com.y", "segment.seg1.y", "segment.seg3.y", f"foot.{LEG}.x
             f"foot.{LEG}.force.x", f"foot.{LEG}.force.y", f"joint.{LEG}.hip.torque",
             f"joint.{LEG}.hip.torque_inertial", f"joint.{LEG}.hip.torque_coriolis",
             f"joint.{LEG}.hip.torque_gravity"]
-ENGINES = ("mujoco", "pybullet")
 NATIVE_SCENARIOS = ("WG_50",)  # the engines' native contact, on the budget's walk
 BODY_BAND = 0.05  # [m]
 # Walking (comparisons/hexapod/walking.py), judged on the last cycle
@@ -165,12 +163,12 @@ class HexapodLadder(RobotLadder):
         return trajectories.l3(inp.params, inp.desc_dir)
 
     def variants(self, sc: Scenario) -> list[Variant]:
-        shared = Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS), TOLERANCES)
+        shared = Variant.shared(TOLERANCES)
         if sc.name not in NATIVE_SCENARIOS:
             return [shared]
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
         # penalty spring), neither of them eqs. (11)-(12): reported without a tolerance.
-        return [shared, Variant("native", tuple((i, "native") for i in ENGINES))]
+        return [shared, Variant.native()]
 
     def compared_signals(self, sc, variant, wide) -> list[str]:
         j = f"joint.{LEG}.hip"

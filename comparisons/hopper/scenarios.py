@@ -15,10 +15,6 @@ from dynval.comparisons.ladder import harness
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
-CONTACT_MODES = ("shared", "native")
-ENGINE_IMPLEMENTATIONS = ("mujoco", "pybullet")
-
 # How far the body may move from its start before a run is called diverged: the speed
 # run covers about 8 m, and the body never rises a metre above its start [m].
 WORKSPACE = {"com.x": 15.0, "com.z": 1.0, "body.pitch": 1.0}

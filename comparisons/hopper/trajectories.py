@@ -13,11 +13,11 @@ import pandas as pd
 
 from dynval.comparisons.hopper.scenarios import (
     BOUNCE,
-    IMPLEMENTATIONS,
     mechanical_energy,
     run_one,
     scenario_params,
 )
+from dynval.comparisons.ladder.implementations import IMPLEMENTATIONS
 from dynval.comparisons.ladder.rungs import rows_verdict
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.results import MetricRow, Rung, TrajectoryRow

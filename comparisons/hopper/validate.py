@@ -11,10 +11,7 @@ import pandas as pd
 
 from dynval.comparisons.hopper import claims, trajectories
 from dynval.comparisons.hopper.scenarios import (
-    CONTACT_MODES,
-    ENGINE_IMPLEMENTATIONS,
     HOLD,
-    IMPLEMENTATIONS,
     SCENARIOS,
     SETTLING,
     Scenario,
@@ -23,6 +20,7 @@ from dynval.comparisons.hopper.scenarios import (
     run_settling,
 )
 from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.implementations import CONTACT_MODES
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
     Context,
@@ -78,8 +76,7 @@ class HopperLadder(RobotLadder):
     def variants(self, sc: Scenario) -> list[Variant]:
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
         # ERP/CFM spring): reported without a tolerance.
-        return [Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS), TOLERANCES),
-                Variant("native", tuple((i, "native") for i in ENGINE_IMPLEMENTATIONS))]
+        return [Variant.shared(TOLERANCES), Variant.native()]
 
     def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:

@@ -25,6 +25,7 @@ import pandas as pd
 
 from dynval.comparisons.ladder import description_check, harness
 from dynval.comparisons.ladder.audit import TermResult
+from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
 from dynval.comparisons.ladder.signals import display
 from dynval.comparisons.run.manifest import write_atomic
@@ -62,6 +63,18 @@ class Variant:
     @property
     def implementations(self) -> list[str]:
         return [impl for impl, _ in self.runs]
+
+    @classmethod
+    def shared(cls, tolerances: dict[tuple[str, str], Tolerance] | None = None) -> Variant:
+        """Every implementation with the paper's contact law."""
+        return cls("shared", tuple((i, "shared") for i in IMPLEMENTATIONS),
+                   {} if tolerances is None else tolerances)
+
+    @classmethod
+    def native(cls, tolerances: dict[tuple[str, str], Tolerance] | None = None) -> Variant:
+        """The engines, each with its own contact."""
+        return cls("native", tuple((i, "native") for i in ENGINES),
+                   {} if tolerances is None else tolerances)
 
 
 @dataclass

@@ -14,10 +14,6 @@ from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state,
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots.landing_gear.params import LandingGearParams
 
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
-CONTACT_MODES = ("shared", "native")
-ENGINE_IMPLEMENTATIONS = ("mujoco", "pybullet")
-
 # How far the body centre may move from where a landing starts before the run is called
 # diverged: the gear lands from under a metre and settles on its feet [m].
 WORKSPACE = {"com.x": 2.0, "com.y": 2.0, "com.z": 2.0}

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons.ladder import free_swing, harness
+from dynval.comparisons.ladder.implementations import CONTACT_MODES
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
     AuditResults,
@@ -22,9 +23,6 @@ from dynval.comparisons.ladder.rungs import (
 )
 from dynval.comparisons.landing_gear import audit, trajectories
 from dynval.comparisons.landing_gear.scenarios import (
-    CONTACT_MODES,
-    ENGINE_IMPLEMENTATIONS,
-    IMPLEMENTATIONS,
     SCENARIOS,
     Scenario,
     run_one,
@@ -102,8 +100,7 @@ class LandingGearLadder(RobotLadder):
     def variants(self, sc: Scenario) -> list[Variant]:
         # In native mode the engines' contact laws differ by design (MuJoCo's soft
         # constraint, PyBullet's ERP/CFM springs): reported without a tolerance.
-        return [Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS), TOLERANCES),
-                Variant("native", tuple((i, "native") for i in ENGINE_IMPLEMENTATIONS))]
+        return [Variant.shared(TOLERANCES), Variant.native()]
 
     def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:

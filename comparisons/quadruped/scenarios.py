@@ -16,9 +16,6 @@ from dynval.comparisons.quadruped.loop import QuadrupedLoop, make_plant
 from dynval.handrolled.quadruped.gait import GAITS
 from dynval.robots.quadruped.params import QuadrupedParams
 
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
-CONTACT_MODES = ("shared", "native")
-
 # How far the body may move from where a gait starts before the run is called diverged:
 # one cycle covers one stride (centimetres), the body stays at its standing height [m].
 WORKSPACE = {"body.x": 2.0, "body.y": 2.0, "body.z": 0.5}

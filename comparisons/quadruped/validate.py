@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons.ladder import free_swing
+from dynval.comparisons.ladder.implementations import CONTACT_MODES
 from dynval.comparisons.ladder.metrics import check_row, compare, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
     AuditResults,
@@ -22,7 +23,6 @@ from dynval.comparisons.ladder.rungs import (
 )
 from dynval.comparisons.quadruped import assumptions, audit, section6, trajectories
 from dynval.comparisons.quadruped.scenarios import (
-    CONTACT_MODES,
     SCENARIOS,
     Scenario,
     run_one,

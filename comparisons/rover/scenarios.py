@@ -20,7 +20,6 @@ from dynval.handrolled.rover.steady_state import constvel
 from dynval.robots.rover.params import GAIN_SETS, PARAMS, RoverParams
 from dynval.robots.rover.soil import load_soil
 
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
 CONTACT_MODES = ("shared",)  # wheel-soil forces exist only as the thesis' law
 
 # How far the rear axle's height may move from where a run starts before the run is called

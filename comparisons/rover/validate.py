@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.implementations import IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
 from dynval.comparisons.ladder.rungs import (
     AuditResults,
@@ -33,7 +34,6 @@ from dynval.comparisons.rover import (
 )
 from dynval.comparisons.rover import tables as tables_
 from dynval.comparisons.rover.scenarios import (
-    IMPLEMENTATIONS,
     SCENARIOS,
     Scenario,
     initial_state,
@@ -392,8 +392,7 @@ class RoverLadder(RobotLadder):
 
     def variants(self, sc: Scenario) -> list[Variant]:
         steady = sc.section in STEADY_SECTIONS
-        return [Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS),
-                        TOLERANCES if steady else {})]
+        return [Variant.shared(TOLERANCES if steady else {})]
 
     def scenario_description(self, sc: Scenario) -> str:
         return f"Thesis section {sc.section}. " + sc.description

@@ -19,7 +19,7 @@ from dynval.comparisons.ladder.rungs import (
     Variant,
 )
 from dynval.comparisons.pendulum import audit
-from dynval.comparisons.pendulum.scenarios import IMPLEMENTATIONS, Scenario
+from dynval.comparisons.pendulum.scenarios import Scenario
 from dynval.handrolled.pendulum import model
 from dynval.results import Rung
 
@@ -74,7 +74,7 @@ class PendulumLadder(RobotLadder):
             f"{L3_DURATION:g} s")
 
     def variants(self, sc: Scenario) -> list[Variant]:
-        return [Variant("shared", tuple((i, "shared") for i in IMPLEMENTATIONS), TOLERANCES)]
+        return [Variant.shared(TOLERANCES)]
 
     def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
         return [TimePlot("Swing", ["joint.pivot.angle"], "Pivot angle theta of eq. (1)."),
