@@ -1,13 +1,16 @@
-"""The hopper's hand-derived leg through dynval.model's protocol (handrolled/hopper/
-protocol.py): the audit a user's own model gets, L0-L3 against MuJoCo, PyBullet and
-Pinocchio, passes eq. (12) corrected and, on its own, finds the printed eq. (12)."""
+"""The papers' hand-derived models through dynval.model's protocol (handrolled/hopper/
+protocol.py, handrolled/quadruped/protocol.py): the audit a user's own model gets, L0-L3
+against MuJoCo, PyBullet and Pinocchio, passes them, and on its own finds the hopper
+paper's printed eq. (12)."""
 
 from __future__ import annotations
 
 from dynval.comparisons.own_model.audit import audit_model
 from dynval.handrolled.hopper.protocol import HopperLeg
+from dynval.handrolled.quadruped.protocol import QuadrupedLegs
 from dynval.robots import ROOT
 from dynval.robots.hopper.params import PARAMS
+from dynval.robots.quadruped.params import PARAMS as QUADRUPED
 
 DESCRIPTION = ROOT / "hopper" / "hopper_fixed.urdf"
 GRAVITY = (0.0, 0.0, -PARAMS.g)
@@ -33,3 +36,17 @@ def test_the_generic_audit_finds_the_printed_bias_of_eq_12() -> None:
     failed = {(r.term, r.reference) for r in audit.failures}
     assert failed == {(term, engine) for term in ("C v", "bias", "tau")
                       for engine in ("mujoco", "pybullet", "pinocchio")}
+
+
+def test_the_quadruped_legs_pass_the_generic_audit() -> None:
+    """The RNEA's M, C + G and inverse dynamics of the four legs on the welded body: terms
+    at round-off, the inertias (L0) and the free swings (L3) too; the model names no frame,
+    so L1 is said to be not checked."""
+    audit = audit_model(QuadrupedLegs(), ROOT / "quadruped" / "quadruped_fixed.urdf", 40, 0,
+                        gravity=(0.0, 0.0, -QUADRUPED.g))
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau"}
+    assert audit.l0 and audit.l3
+    assert any("L1" in u for u in audit.unchecked)
+    assert audit.passed, ([audit.explain(r) for r in audit.failures] + audit.l0_failures
+                          + [audit.explain_l3(r) for r in audit.l3_failures])
