@@ -1,15 +1,19 @@
-"""The papers' hand-derived models through dynval.model's protocol (handrolled/hopper/
-protocol.py, handrolled/quadruped/protocol.py): the audit a user's own model gets, L0-L3
-against MuJoCo, PyBullet and Pinocchio, passes them, and on its own finds the hopper
-paper's printed eq. (12)."""
+"""The papers' hand-derived models through dynval.model's protocol (handrolled/*/
+protocol.py): the audit a user's own model gets, L0-L3 against MuJoCo, PyBullet and
+Pinocchio, passes them, and on its own finds the hopper's and the landing gear's printed
+eq. (12)."""
 
 from __future__ import annotations
 
 from dynval.comparisons.own_model.audit import audit_model
+from dynval.handrolled.hexapod.protocol import HexapodLeg
 from dynval.handrolled.hopper.protocol import HopperLeg
+from dynval.handrolled.landing_gear.protocol import LandingGearLeg
 from dynval.handrolled.quadruped.protocol import QuadrupedLegs
 from dynval.robots import ROOT
+from dynval.robots.hexapod.params import PARAMS as HEXAPOD
 from dynval.robots.hopper.params import PARAMS
+from dynval.robots.landing_gear.params import PARAMS as LANDING_GEAR
 from dynval.robots.quadruped.params import PARAMS as QUADRUPED
 
 DESCRIPTION = ROOT / "hopper" / "hopper_fixed.urdf"
@@ -50,3 +54,47 @@ def test_the_quadruped_legs_pass_the_generic_audit() -> None:
     assert any("L1" in u for u in audit.unchecked)
     assert audit.passed, ([audit.explain(r) for r in audit.failures] + audit.l0_failures
                           + [audit.explain_l3(r) for r in audit.l3_failures])
+
+
+LEG = ROOT / "landing_gear" / "landing_gear_leg_as_derived.urdf"
+
+
+def test_the_landing_gear_leg_passes_the_generic_audit() -> None:
+    """Eqs. (12)-(13) of one leg on its fixed base, corrected: terms at round-off, L0 and
+    L3 too."""
+    audit = audit_model(LandingGearLeg(), LEG, 40, 0, gravity=(0.0, 0.0, -LANDING_GEAR.g))
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert audit.l0 and audit.l3
+    assert audit.passed, ([audit.explain(r) for r in audit.failures] + audit.l0_failures
+                          + [audit.explain_l3(r) for r in audit.l3_failures])
+
+
+def test_the_generic_audit_finds_the_printed_gravity_of_eq_12() -> None:
+    """The printed hip gravity term (m_U - m_L) g l_U cos(theta_h) (the chapter's
+    erratum): G, the bias and the inverse dynamics fail against every engine; M and C v,
+    which do not read it, pass."""
+    audit = audit_model(LandingGearLeg(form="printed"), LEG, 20, 0,
+                        gravity=(0.0, 0.0, -LANDING_GEAR.g), l3=False)
+    assert {(r.term, r.reference) for r in audit.failures} == {
+        (term, engine) for term in ("G", "bias", "tau")
+        for engine in ("mujoco", "pybullet", "pinocchio")}
+
+
+def test_the_hexapod_leg_passes_the_generic_audit() -> None:
+    """Eq. (6) of one leg on the sliding body, its foot by eq. (4): the URDF in PyBullet and
+    Pinocchio (MuJoCo refuses its massless slide bodies and says so), the MJCF in MuJoCo
+    (which the other two do not read as one tree): every engine, terms at round-off."""
+    gravity = (0.0, 0.0, -HEXAPOD.g)
+    urdf = audit_model(HexapodLeg(), ROOT / "hexapod" / "hexapod_leg.urdf", 40, 0,
+                       gravity=gravity)
+    mjcf = audit_model(HexapodLeg(), ROOT / "hexapod" / "hexapod_leg.xml", 40, 0,
+                       gravity=gravity)
+    assert set(urdf.engines) == {"pybullet", "pinocchio"} and "mujoco" in urdf.refused
+    assert set(mjcf.engines) == {"mujoco"}
+    for audit in (urdf, mjcf):
+        assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau",
+                                                   "p[LF_foot]", "J[LF_foot]"}
+        assert audit.l3
+        assert audit.passed, ([audit.explain(r) for r in audit.failures]
+                              + audit.l0_failures
+                              + [audit.explain_l3(r) for r in audit.l3_failures])
