@@ -37,7 +37,7 @@ from dynval.comparisons.rover.frames import R_0W, thesis_coordinates
 from dynval.engines import mujoco_compiled, pybullet_compiled
 from dynval.engines.mujoco_compiled import points, step_with_point_forces
 from dynval.handrolled.rover.control import pd_powers, q7_des
-from dynval.handrolled.rover.model import euler_step
+from dynval.handrolled.rover.model import Rover, euler_step
 from dynval.handrolled.rover.terramechanics import torques_from_power
 from dynval.handrolled.rover.wheel_contact import (
     DIAGNOSTICS,
@@ -247,10 +247,7 @@ def _record(q: np.ndarray, qd: np.ndarray, drive: Drive, t: float, block: Block,
 
 @njit(cache=True)
 def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive: Drive,
-                       block: Block, k: int, t: float, dt: float, g: float, L: float,
-                       mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray,
-                       p_hub: np.ndarray, p_cg: np.ndarray, b: float, D: float,
-                       soil: tuple, wheel_sign: float, n_free: int) -> tuple:
+                       block: Block, k: int, t: float, dt: float, rover: Rover) -> tuple:
     """RoverLoop.advance_many's chunks ``chunks`` from step k, time t, for the hand-rolled
     plant, each in parts at the steering updates (:func:`_after_part`), and the sample
     after each (:func:`_record`): model.euler_steps' steps (model.euler_step, the wheel
@@ -266,9 +263,7 @@ def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive:
             n = _part(left, k, drive)
             done = n
             for s in range(n):
-                q, qd, qdd, diag = euler_step(q, qd, drive.T, dt, g, L, mass, p_C, I_C,
-                                              p_hub, p_cg, drive.r, b, D, soil, wheel_sign,
-                                              n_free)
+                q, qd, qdd, diag = euler_step(q, qd, drive.T, dt, rover)
                 t += dt
                 if _left_soil(diag):
                     done = s + 1

@@ -99,8 +99,7 @@ class HandrolledPlant:
         ended."""
         m, p = self.model, self.model.p
         m.q, m.qd, m.qdd, self.t = handrolled_samples(
-            m.q, m.qd, chunks, drive, block, k, self.t, p.dt, p.g, p.l, m.mass, m.p_C,
-            m.I_C, m.p_hub, m.p_cg, p.b, p.D, m.soil, m.wheel_sign, m.n_free)
+            m.q, m.qd, chunks, drive, block, k, self.t, p.dt, m.constants)
         m.diag = block.diag.copy()
 
 

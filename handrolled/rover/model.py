@@ -10,6 +10,8 @@ selectable for the integrator convergence study.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from dynval._numba_cache import njit
@@ -74,13 +76,33 @@ def _wheel_loads(T_adj: np.ndarray, revolute: np.ndarray, qd: np.ndarray, T_cmd:
     return F_Cw, N_Cw, diag
 
 
+class Rover(NamedTuple):
+    """What the equations of motion read besides the state and the wheel torques
+    (HandRolledRover.constants): gravity, the segment length l, the segments' masses,
+    centres and inertias (segment_inertias), the hubs and the segments' centres of gravity,
+    the wheel radius and width, the damping D, the soil, the sign of eq. (3.30) and the
+    number of joints that move (6 where the turning joints are held)."""
+
+    g: float
+    L: float
+    mass: np.ndarray
+    p_C: np.ndarray
+    I_C: np.ndarray
+    p_hub: np.ndarray
+    p_cg: np.ndarray
+    r: float
+    b: float
+    D: float
+    soil: tuple
+    wheel_sign: float
+    n_free: int
+
+
 @njit(cache=True)
-def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, g: float, L: float,
-                  mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray,
-                  p_cg: np.ndarray, r: float, b: float, D: float, soil: tuple,
-                  wheel_sign: float, n_free: int) -> tuple:
+def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, rover: Rover) -> tuple:
     """Joint accelerations (3.33) at (q, qd) under wheel torques T_cmd, and diagnostics;
     the chain's transforms at q computed once for the wheels and the dynamics."""
+    g, L, mass, p_C, I_C, p_hub, p_cg, r, b, D, soil, wheel_sign, n_free = rover
     T_adj, revolute = adjacent_transforms(q, L), joint_kinds(q.shape[0])
     F_Cw, N_Cw, diag = _wheel_loads(T_adj, revolute, qd, T_cmd, p_hub, p_cg, r, b, D, soil)
     qdd = forward_dynamics_in_frames(T_adj, revolute, qd, g, mass, p_C, I_C, F_Cw, N_Cw,
@@ -89,14 +111,11 @@ def accelerations(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, g: float, L:
 
 
 @njit(cache=True)
-def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float, g: float,
-               L: float, mass: np.ndarray, p_C: np.ndarray, I_C: np.ndarray,
-               p_hub: np.ndarray, p_cg: np.ndarray, r: float, b: float, D: float,
-               soil: tuple, wheel_sign: float, n_free: int) -> tuple:
+def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float,
+               rover: Rover) -> tuple:
     """(q, qd, qdd, diagnostics) one step of eqs. (4.1)-(4.2) later; the diagnostics are
     those at the step start."""
-    a1, diag = accelerations(q, qd, T_cmd, g, L, mass, p_C, I_C, p_hub, p_cg, r, b, D, soil,
-                             wheel_sign, n_free)
+    a1, diag = accelerations(q, qd, T_cmd, rover)
     q_next, qd_next = np.empty_like(q), np.empty_like(qd)
     for i in range(q.shape[0]):  # element by element: no temporary array per operation
         q_next[i] = q[i] + qd[i] * dt + 0.5 * a1[i] * dt * dt  # eq. (4.1)
@@ -116,24 +135,20 @@ def _left_soil(diag: np.ndarray) -> bool:
 
 @njit(cache=True)
 def euler_steps(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, P: np.ndarray,
-                powered: bool, n: int, dt: float, g: float, L: float, mass: np.ndarray,
-                p_C: np.ndarray, I_C: np.ndarray, p_hub: np.ndarray, p_cg: np.ndarray,
-                r: float, b: float, D: float, soil: tuple, wheel_sign: float,
-                n_free: int) -> tuple:
+                powered: bool, n: int, dt: float, rover: Rover) -> tuple:
     """Up to n of :func:`euler_step` in one compiled call, the wheel torques T_cmd updated
     in place from the wheel powers P after each step when ``powered`` (simcore.m's drive,
     ``torques_from_power``); stops after a step whose diagnostics show a wheel out of the
     soil.  (q, qd, qdd, diagnostics of the last step, steps taken)."""
     qdd = np.zeros_like(q)
-    diag = np.zeros((p_hub.shape[0], 2, N_DIAG))
+    diag = np.zeros((rover.p_hub.shape[0], 2, N_DIAG))
     for k in range(n):
-        q, qd, qdd, diag = euler_step(q, qd, T_cmd, dt, g, L, mass, p_C, I_C, p_hub, p_cg,
-                                      r, b, D, soil, wheel_sign, n_free)
+        q, qd, qdd, diag = euler_step(q, qd, T_cmd, dt, rover)
         if _left_soil(diag):
             return q, qd, qdd, diag, k + 1
         if powered:
             T_cmd[:, :] = torques_from_power(P, diag[:, :, SLIP].copy(),
-                                             diag[:, :, V_X].copy(), r)
+                                             diag[:, :, V_X].copy(), rover.r)
     return q, qd, qdd, diag, n
 
 
@@ -170,6 +185,13 @@ class HandRolledRover:
         self.qdd = np.zeros(N)
         self.diag = np.zeros((p.n_segments, 2, N_DIAG))
 
+    @property
+    def constants(self) -> Rover:
+        """What the equations of motion read besides the state and the torques."""
+        p = self.p
+        return Rover(p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r,
+                     p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.q = np.asarray(q, dtype=float).copy()
         self.qd = np.asarray(qd, dtype=float).copy()
@@ -179,15 +201,12 @@ class HandRolledRover:
     def advance(self, T_cmd: np.ndarray, dt: float) -> np.ndarray:
         """Step by dt under wheel torques T_cmd (segments x 2); returns the diagnostics
         (sinkage, slip, ... per wheel) at the start of the step."""
-        p = self.p
         T_cmd = np.ascontiguousarray(T_cmd, dtype=float)
         if not self.rk4:
-            self.q, self.qd, self.qdd, self.diag = euler_step(
-                self.q, self.qd, T_cmd, dt, p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub,
-                self.p_cg, p.r, p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+            self.q, self.qd, self.qdd, self.diag = euler_step(self.q, self.qd, T_cmd, dt,
+                                                              self.constants)
             return self.diag
-        args = (T_cmd, p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r,
-                p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+        args = (T_cmd, self.constants)
         self.qdd, self.diag = accelerations(self.q, self.qd, *args)
         self.q, self.qd = rk4_step(_qdd, self.q, self.qd, self.qdd, dt, args)
         return self.diag
@@ -199,11 +218,9 @@ class HandRolledRover:
         steps taken). The same numbers as n calls of :meth:`advance`."""
         if self.rk4:
             raise ValueError("advance_many steps the Euler scheme only")
-        p = self.p
         self.q, self.qd, self.qdd, self.diag, done = euler_steps(
             self.q, self.qd, T_cmd, np.zeros_like(T_cmd) if P is None else P, P is not None,
-            n, p.dt, p.g, p.l, self.mass, self.p_C, self.I_C, self.p_hub, self.p_cg, p.r,
-            p.b, p.D, self.soil, self.wheel_sign, self.n_free)
+            n, self.p.dt, self.constants)
         return self.diag, done
 
     def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
