@@ -1,6 +1,7 @@
 """What a compiled chunk of a closed loop takes from an engine simulation to step it and
 read points of its links without Python (comparisons/*/compiled.py), gathered once: the
-arguments that mujoco_compiled.step_and_forward and state_and_points, or
+records (mujoco_compiled.Plant, pybullet_compiled.Plant) whose fields
+mujoco_compiled.step_and_forward and state_and_points, or
 pybullet_compiled.step_with_point_forces and state_and_points, read."""
 
 from __future__ import annotations
