@@ -37,10 +37,32 @@ PROFILE = {"cycloid": 0, "sine": 1}
 
 
 # ---- the plan, eqs. (1)-(4) ----
+class PlanScalars(NamedTuple):
+    """The scalars planning.leg_plan and foot_transfer read: the cycle T, the transfer
+    time t_T, the forward speed V_F, the stride L_S, the clearance F_C, the duty factor
+    beta, the stroke offset O_i, the hip height H_B, the leg lengths; then the "T" and
+    "V_F" inside eqs. (1a)-(1b) as ``form`` reads them (Tt, V), (1b)'s prefactor k and
+    the profile (0 cycloid, 1 sine)."""
+
+    T: float
+    t_T: float
+    V_F: float
+    L_S: float
+    F_C: float
+    beta: float
+    O_i: float
+    H_B: float
+    L_i1: float
+    L_i2: float
+    Tt: float
+    V: float
+    k: float
+    profile: float
+
+
 def plan_constants(p: HexapodParams, form: str = "corrected"
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(scalars of planning.leg_plan and foot_transfer in the order of :func:`leg_plan`,
-    the legs' lift-off phases phi_i, the stations' x_0)."""
+                   ) -> tuple[PlanScalars, np.ndarray, np.ndarray]:
+    """(the plan's scalars, the legs' lift-off phases phi_i, the stations' x_0)."""
     if form not in planning.FORMS:
         raise ValueError(f"unknown form {form!r}; use one of {', '.join(planning.FORMS)}")
     if p.profile not in PROFILE:
@@ -49,18 +71,19 @@ def plan_constants(p: HexapodParams, form: str = "corrected"
     Tt = p.t_T if corrected else p.T  # the "T" inside eqs. (1a), (1b)
     V = p.L_S / p.t_T if corrected else p.V_F  # the "V_F" of (1a)
     k = p.t_T / p.T if form == "printed" else 1.0  # (1b)'s printed prefactor t_T / T
-    pc = np.array([p.T, p.t_T, p.V_F, p.L_S, p.F_C, p.beta, p.O_i, p.H_B, p.L_i1, p.L_i2,
-                   Tt, V, k, PROFILE[p.profile]])
+    pc = PlanScalars(float(p.T), float(p.t_T), float(p.V_F), float(p.L_S), float(p.F_C),
+                     float(p.beta), float(p.O_i), float(p.H_B), float(p.L_i1), float(p.L_i2),
+                     float(Tt), float(V), float(k), float(PROFILE[p.profile]))
     return pc, planning.phases(p.gait, p.beta, p.n), np.asarray(station_x(p), float)
 
 
 @njit(cache=True)
-def foot_transfer(t: float, pc: np.ndarray) -> tuple:
+def foot_transfer(t: float, pc: PlanScalars) -> tuple:
     """planning.foot_transfer: (x, y, xd, yd, xdd, ydd) of eq. (1a) or (1b) at t into the
     transfer."""
-    L_S, t_T, F_C, Tt, V, k = pc[3], pc[1], pc[4], pc[10], pc[11], pc[12]
+    L_S, t_T, F_C, Tt, V, k = pc.L_S, pc.t_T, pc.F_C, pc.Tt, pc.V, pc.k
     w = 2.0 * np.pi / Tt
-    if pc[13] == 0.0:  # eq. (1a)
+    if pc.profile == 0.0:  # eq. (1a)
         x = V * (t - math.sin(w * t) / w)
         xd, xdd = V * (1.0 - math.cos(w * t)), V * w * math.sin(w * t)
         y = 0.5 * F_C * (1.0 - math.cos(w * t))
@@ -80,11 +103,11 @@ def foot_transfer(t: float, pc: np.ndarray) -> tuple:
 
 
 @njit(cache=True)
-def leg_plan(t: float, i: int, pc: np.ndarray, phi: np.ndarray, x0: np.ndarray
+def leg_plan(t: float, i: int, pc: PlanScalars, phi: np.ndarray, x0: np.ndarray
              ) -> np.ndarray:
     """planning.leg_plan of leg i (0-based): [p_Hd, p_Fd, v_Fd, a_Fd] (8 numbers; the hip
     velocity is [V_F, 0])."""
-    T, t_T, V_F, L_S, beta, O_i, H_B = pc[0], pc[1], pc[2], pc[3], pc[5], pc[6], pc[7]
+    T, t_T, V_F, L_S, beta, O_i, H_B = pc.T, pc.t_T, pc.V_F, pc.L_S, pc.beta, pc.O_i, pc.H_B
     x_0 = x0[i // 2]
     out = np.zeros(8)
     out[0], out[1] = V_F * t + x_0, H_B  # eq. (3)
@@ -115,12 +138,12 @@ def psi_inv(P0: float, P1: float, L_1: float, L_2: float) -> tuple[float, float]
 
 
 @njit(cache=True)
-def joint_references(t: float, pc: np.ndarray, phi: np.ndarray, x0: np.ndarray,
+def joint_references(t: float, pc: PlanScalars, phi: np.ndarray, x0: np.ndarray,
                      out: np.ndarray) -> None:
     """planning.joint_angles of every leg at t into ``out`` (2n): Theta_d of eq. (4)."""
     for i in range(out.shape[0] // 2):
         pl = leg_plan(t, i, pc, phi, x0)
-        out[2 * i], out[2 * i + 1] = psi_inv(pl[0] - pl[2], pl[1] - pl[3], pc[8], pc[9])
+        out[2 * i], out[2 * i + 1] = psi_inv(pl[0] - pl[2], pl[1] - pl[3], pc.L_i1, pc.L_i2)
 
 
 # ---- the controller, eqs. (14), (16) and Fig. 3's force loop ----
@@ -194,11 +217,11 @@ def preload_controller(laws: Laws, e_0: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def ground_torques(q: np.ndarray, F: np.ndarray, c: np.ndarray, k: int, out: np.ndarray
+def ground_torques(q: np.ndarray, F: np.ndarray, c: model.Scalars, k: int, out: np.ndarray
                    ) -> None:
     """J_F^T F_RF's joint rows for every leg into ``out`` (2n): the ground's torques on the
     hip and knee, eq. (6) (fast._foot's J_F, the foot forces F n x 2)."""
-    L1, L2 = c[5], c[6]
+    L1, L2 = c.L_1, c.L_2
     for i in range(F.shape[0]):
         a = q[2 * k + 2 * i]
         b = a + q[2 * k + 2 * i + 1]
@@ -244,7 +267,7 @@ def controller(Th_d: np.ndarray, th: np.ndarray, ctrl: Controller, tau_C: np.nda
 
 # ---- body springs (10), ground (11)-(12), drives (7)-(9) ----
 @njit(cache=True)
-def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: np.ndarray,
+def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: model.Scalars,
                 ground: int, F: np.ndarray) -> None:
     """Foot.force for every foot into F (n x 2): no force above y = 0 (the touchdown point
     forgotten, NaN), else eq. (11) or (12) from the touchdown point, stored where the foot
@@ -301,7 +324,7 @@ class Laws(NamedTuple):
     (:func:`plan_constants`), the controller (:class:`Controller`); and whether the
     ground law gives the feet forces (shared contact) or the engine does (native)."""
 
-    c: np.ndarray
+    c: model.Scalars
     J_m: np.ndarray
     J_T: np.ndarray
     rest: np.ndarray
@@ -348,13 +371,13 @@ def inputs(state: LoopState, laws: Laws, steps: int, t: float) -> None:
         if ctrl.f != 0.0:
             ground_torques(q, F_feet, c, k, ctrl.JtF)
         controller(Th_d, th, ctrl, tau_C)
-    tau_m[:] = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
+    tau_m[:] = np.minimum(np.maximum(tau_C, -c.tau_max), c.tau_max)  # (7)
     if level == 0:
         tau_link[:] = tau_m
     elif level == 1:
-        tau_link[:] = c[20] * (th_m - th)  # (8b)
+        tau_link[:] = c.K_ijT * (th_m - th)  # (8b)
     else:
-        tau_link[:] = c[20] * (th_T - th)  # (9d)
+        tau_link[:] = c.K_ijT * (th_T - th)  # (9d)
 
 
 @njit(cache=True)
@@ -377,25 +400,25 @@ def after_step(state: LoopState, laws: Laws, q_new: np.ndarray, qd_new: np.ndarr
 @njit(cache=True)
 def drive_step(tau_m: np.ndarray, th: np.ndarray, th_m: np.ndarray, th_m_dot: np.ndarray,
                th_T: np.ndarray, th_T_dot: np.ndarray, J_m: np.ndarray, J_T: np.ndarray,
-               c: np.ndarray, level: int, dt: float) -> int:
+               c: model.Scalars, level: int, dt: float) -> int:
     """SharedDrive.step in place, the link angles th held at the step's start: the motor
     (8a) or (9a), the gear's output side and the impacts (9b)-(9c) with backlash; returns
     the number of impacts."""
     if level == 0:
         return 0
     if level == 1:
-        a_m = (tau_m - c[21] * th_m_dot - c[20] * (th_m - th)) / J_m  # (8a)
+        a_m = (tau_m - c.B_ijm * th_m_dot - c.K_ijT * (th_m - th)) / J_m  # (8a)
     else:
-        a_m = (tau_m - c[21] * th_m_dot) / J_m  # (9a)
+        a_m = (tau_m - c.B_ijm * th_m_dot) / J_m  # (9a)
     th_m_dot[:] = th_m_dot + dt * a_m
     th_m[:] = th_m + dt * th_m_dot
     if level != 2:
         return 0
-    a_T = (-c[22] * th_T_dot - c[20] * (th_T - th)) / J_T
+    a_T = (-c.B_ijT * th_T_dot - c.K_ijT * (th_T - th)) / J_T
     th_T_dot[:] = th_T_dot + dt * a_T
     th_T[:] = th_T + dt * th_T_dot
-    return transmission.resolve_play(th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, 0.5 * c[23],
-                                     c[24])
+    return transmission.resolve_play(th_m, th_m_dot, th_T, th_T_dot, J_m, J_T, 0.5 * c.h_ij,
+                                     c.eps_ij)
 
 
 @njit(cache=True)

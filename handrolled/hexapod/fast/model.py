@@ -13,6 +13,7 @@ once for every parameter set."""
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,20 +22,51 @@ from dynval.handrolled.hexapod import lagrange, transmission
 from dynval.robots.hexapod.params import HexapodParams, station_x
 
 # the scalar constants, in the order the compiled code reads them
-_C = ("m", "A", "B", "J_a", "J_2", "L_1", "L_2", "g", "K_xF", "K_yF", "B_xF", "B_yF",
-      "Bp_xF", "Bp_yF", "nu_x", "nu_y", "K_xH", "K_yH", "B_xH", "B_yH", "K_ijT", "B_ijm",
-      "B_ijT", "h_ij", "eps_ij", "tau_max")
 LEVEL = {level: k for k, level in enumerate(transmission.LEVELS)}  # ideal 0, flexible 1, ...
 GROUND = {"linear": 0, "nonlinear": 1}
 
 
+class Scalars(NamedTuple):
+    """The scalars the compiled laws read, by the papers' names: the leg's mass terms of
+    eq. (6) (lagrange.LegMass), gravity, the ground's (11)-(12), the body springs' (10),
+    the drives' (8)-(9) and the torque limit of (7)."""
+
+    m: float
+    A: float
+    B: float
+    J_a: float
+    J_2: float
+    L_1: float
+    L_2: float
+    g: float
+    K_xF: float
+    K_yF: float
+    B_xF: float
+    B_yF: float
+    Bp_xF: float
+    Bp_yF: float
+    nu_x: float
+    nu_y: float
+    K_xH: float
+    K_yH: float
+    B_xH: float
+    B_yH: float
+    K_ijT: float
+    B_ijm: float
+    B_ijT: float
+    h_ij: float
+    eps_ij: float
+    tau_max: float
+
+
 def constants(p: HexapodParams, body_form: str = "corrected"
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(scalars in the order of _C, J_m and J_T per joint, segment rest x positions)."""
+              ) -> tuple[Scalars, np.ndarray, np.ndarray, np.ndarray]:
+    """(the scalars, J_m and J_T per joint, segment rest x positions)."""
     lm = lagrange.LegMass.of(p)
     val = {"m": lm.m, "A": lm.A, "B": lm.B, "J_a": lm.J_a, "J_2": lm.J_2, "L_1": lm.L_1,
            "L_2": lm.L_2}
-    c = np.array([val[k] if k in val else float(getattr(p, k)) for k in _C])
+    c = Scalars(*(float(val[k]) if k in val else float(getattr(p, k))
+                  for k in Scalars._fields))
     J_m, J_T = transmission.joint_inertias(p, p.n)
     rest = (np.asarray(station_x(p), float) if body_form == "corrected"
             else np.zeros(p.n_seg))
@@ -50,9 +82,9 @@ def _leg_index(i: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _foot(q: np.ndarray, qd: np.ndarray, idx: np.ndarray, c: np.ndarray):
+def _foot(q: np.ndarray, qd: np.ndarray, idx: np.ndarray, c: Scalars):
     """p_F, J_F of lagrange for one leg, and the foot velocity J_F Theta_dot."""
-    L1, L2 = c[5], c[6]
+    L1, L2 = c.L_1, c.L_2
     t1, t2 = q[idx[2]], q[idx[3]]
     a, b = t1, t1 + t2
     J = np.array([[1.0, 0.0, L1 * math.cos(a) + L2 * math.cos(b), L2 * math.cos(b)],
@@ -67,30 +99,30 @@ def _foot(q: np.ndarray, qd: np.ndarray, idx: np.ndarray, c: np.ndarray):
 
 
 @njit(cache=True)
-def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: np.ndarray,
+def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: Scalars,
             ground: int) -> np.ndarray:
     """Eq. (11) or (12) for a foot below y = 0 with touchdown point eta0 (ground.py)."""
-    K = np.array([c[8], c[9]])
+    K = np.array([c.K_xF, c.K_yF])
     if ground == 0:
-        Bl = np.array([c[10], c[11]])
+        Bl = np.array([c.B_xF, c.B_yF])
         return -K * (pos - eta0) - Bl * vel
     pen = -(pos[1] - eta0[1])
     if pen <= 0.0:
         return np.zeros(2)
-    Bp = np.array([c[12] * pen ** c[14], c[13] * pen ** c[15]])
+    Bp = np.array([c.Bp_xF * pen ** c.nu_x, c.Bp_yF * pen ** c.nu_y])
     return -K * (pos - eta0) - Bp * vel
 
 
 @njit(cache=True)
-def body_forces(q: np.ndarray, qd: np.ndarray, c: np.ndarray, rest: np.ndarray, k: int
+def body_forces(q: np.ndarray, qd: np.ndarray, c: Scalars, rest: np.ndarray, k: int
                 ) -> np.ndarray:
     """body.F_RH: eq. (10)'s spring-dashpots between adjacent segments, (f_xH, f_yH) on
     each segment (k x 2), the stretch measured from the rest positions ``rest``."""
     F = np.zeros((k, 2))
     for s in range(k - 1):
         dxs = (q[2 * s] - rest[s]) - (q[2 * s + 2] - rest[s + 1])
-        fx = -c[16] * dxs - c[18] * (qd[2 * s] - qd[2 * s + 2])  # (10a)
-        fy = -c[17] * (q[2 * s + 1] - q[2 * s + 3]) - c[19] * (qd[2 * s + 1] - qd[2 * s + 3])
+        fx = -c.K_xH * dxs - c.B_xH * (qd[2 * s] - qd[2 * s + 2])  # (10a)
+        fy = -c.K_yH * (q[2 * s + 1] - q[2 * s + 3]) - c.B_yH * (qd[2 * s + 1] - qd[2 * s + 3])
         F[s, 0] += fx
         F[s + 1, 0] -= fx
         F[s, 1] += fy
@@ -99,10 +131,10 @@ def body_forces(q: np.ndarray, qd: np.ndarray, c: np.ndarray, rest: np.ndarray, 
 
 
 @njit(cache=True)
-def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
+def H_bias(q: np.ndarray, qd: np.ndarray, c: Scalars, n: int, k: int):
     """PlanarHexapod.H and .bias: eq. (6)'s H(Theta) and c + g summed over the legs."""
     nq = 2 * k + 2 * n
-    m, A, B, J_a, J_2, L_1, g0 = c[0], c[1], c[2], c[3], c[4], c[5], c[7]
+    m, A, B, J_a, J_2, L_1, g0 = c.m, c.A, c.B, c.J_a, c.J_2, c.L_1, c.g
     H = np.zeros((nq, nq))
     bias = np.zeros(nq)
     for i in range(n):
@@ -140,10 +172,10 @@ def H_bias(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
 
 
 @njit(cache=True)
-def torque_terms(Th: np.ndarray, Thd: np.ndarray, Thdd: np.ndarray, c: np.ndarray):
+def torque_terms(Th: np.ndarray, Thd: np.ndarray, Thdd: np.ndarray, c: Scalars):
     """lagrange.torque_terms of one leg: eq. (6)'s inertial H Theta_dd, centrifugal /
     Coriolis c and gravitational g, each (4,)."""
-    m, A, B, J_a, J_2, L_1, g0 = c[0], c[1], c[2], c[3], c[4], c[5], c[7]
+    m, A, B, J_a, J_2, L_1, g0 = c.m, c.A, c.B, c.J_a, c.J_2, c.L_1, c.g
     t1, t2 = Th[2], Th[3]
     w1, w2 = Thd[2], Thd[3]
     a, b, wb = t1, t1 + t2, w1 + w2
@@ -173,9 +205,9 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
     if level == 0:
         Q[2 * k:] += tau_m
     elif level == 1:
-        Q[2 * k:] += c[20] * (th_m - th)
+        Q[2 * k:] += c.K_ijT * (th_m - th)
     else:
-        Q[2 * k:] += c[20] * (th_T - th)
+        Q[2 * k:] += c.K_ijT * (th_T - th)
     F_H = body_forces(q, qd, c, rest, k)  # eq. (10)
     for s in range(k):
         Q[2 * s] += F_H[s, 0]
@@ -197,15 +229,15 @@ def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n
     if level == 0:
         return qd, qdd, zero, zero, zero, zero
     if level == 1:
-        a_m = (tau_m - c[21] * th_m_dot - c[20] * (th_m - th)) / J_m  # (8a)
+        a_m = (tau_m - c.B_ijm * th_m_dot - c.K_ijT * (th_m - th)) / J_m  # (8a)
         return qd, qdd, th_m_dot, a_m, zero, zero
-    a_m = (tau_m - c[21] * th_m_dot) / J_m  # (9a)
-    a_T = (-c[22] * th_T_dot - c[20] * (th_T - th)) / J_T
+    a_m = (tau_m - c.B_ijm * th_m_dot) / J_m  # (9a)
+    a_T = (-c.B_ijT * th_T_dot - c.K_ijT * (th_T - th)) / J_T
     return qd, qdd, th_m_dot, a_m, th_T_dot, a_T
 
 
 @njit(cache=True)
-def feet(q: np.ndarray, qd: np.ndarray, c: np.ndarray, n: int, k: int):
+def feet(q: np.ndarray, qd: np.ndarray, c: Scalars, n: int, k: int):
     """PlanarHexapod.feet: foot positions and velocities (n x 2)."""
     pos, vel = np.zeros((n, 2)), np.zeros((n, 2))
     for i in range(n):
@@ -237,7 +269,7 @@ def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, r
     """PlanarHexapod.step: saturation (7), one Heun step, the gear impacts, the feet's
     touchdown / lift-off bookkeeping. Returns the new state, eta0 (new array) and the
     impacts."""
-    tau_m = np.minimum(np.maximum(tau_C, -c[25]), c[25])  # (7)
+    tau_m = np.minimum(np.maximum(tau_C, -c.tau_max), c.tau_max)  # (7)
     k1 = rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
              level, ground)
     x1 = (q + dt * k1[0], qd + dt * k1[1], th_m + dt * k1[2], th_m_dot + dt * k1[3],
@@ -251,7 +283,7 @@ def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, r
     T2, Td2 = th_T + h * (k1[4] + k2[4]), th_T_dot + h * (k1[5] + k2[5])
     hits = 0
     if level == 2:
-        hits = transmission.resolve_play(m2, md2, T2, Td2, J_m, J_T, 0.5 * c[23], c[24])
+        hits = transmission.resolve_play(m2, md2, T2, Td2, J_m, J_T, 0.5 * c.h_ij, c.eps_ij)
     e2 = eta0.copy()
     for i in range(n):
         pos, _, _ = _foot(q2, qd2, _leg_index(i, k), c)
