@@ -8,7 +8,7 @@ Between two samples Python cost more than the ten steps, and its switches slowed
 steps themselves.
 
 * The hand-rolled model (:func:`handrolled_samples`): model.euler_step, as
-  HandRolledRover.advance_many steps it, so the same bits.
+  HandRolledRover.advance steps it, so the same bits.
 * MuJoCo (:func:`mujoco_samples`): the hubs from mjData's arrays, each segment's attitude
   from its own xmat; the same law as ``EnginePlant.advance`` and
   ``RoverLoop.steering_torques``, held to the Python path at round-off by
@@ -250,11 +250,9 @@ def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive:
                        block: Block, k: int, t: float, dt: float, rover: Rover) -> tuple:
     """RoverLoop.advance_many's chunks ``chunks`` from step k, time t, for the hand-rolled
     plant, each in parts at the steering updates (:func:`_after_part`), and the sample
-    after each (:func:`_record`): model.euler_steps' steps (model.euler_step, the wheel
-    torques from the powers after each step when powered), the time summed step by step
-    as HandrolledPlant sums it; stops where a wheel left the soil. (q, qd, qdd, t).
-    euler_step is called here, not euler_steps: a compiled caller re-optimises all it
-    calls, and one level less is seconds less to compile."""
+    after each (:func:`_record`): model.euler_step, then the wheel torques from the powers
+    when powered (:func:`_after_step`), the time summed step by step as HandrolledPlant
+    sums it; stops where a wheel left the soil. (q, qd, qdd, t)."""
     qdd = np.zeros_like(q)
     diag = np.zeros(block.diag.shape)
     for i in range(chunks.shape[0]):
@@ -265,12 +263,10 @@ def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive:
             for s in range(n):
                 q, qd, qdd, diag = euler_step(q, qd, drive.T, dt, rover)
                 t += dt
-                if _left_soil(diag):
+                if _after_step(diag.reshape((-1, N_DIAG)), drive.T, drive.P, drive.powered,
+                               drive.r):
                     done = s + 1
                     break
-                if drive.powered:
-                    drive.T[:, :] = torques_from_power(drive.P, diag[:, :, SLIP].copy(),
-                                                       diag[:, :, V_X].copy(), drive.r)
             k += done
             left -= done
             block.steps[0] += done
@@ -282,9 +278,8 @@ def handrolled_samples(q: np.ndarray, qd: np.ndarray, chunks: np.ndarray, drive:
 
 @njit(cache=True)
 def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np.ndarray,
-                   drive: Drive,
-                   block: Block, k: int, t: float, dt: float, b: float, D: float,
-                   soil: tuple, heading: float, n_t: int) -> tuple:
+                   drive: Drive, block: Block, k: int, t: float, dt: float, b: float,
+                   D: float, soil: tuple, heading: float, n_t: int) -> tuple:
     """:func:`handrolled_samples` for MuJoCo: each step the hubs (at ``offsets`` of
     ``bodies``) from mjData's arrays and each segment's attitude from its own xmat, the
     law (``EnginePlant.advance``'s, held to the Python path at round-off by

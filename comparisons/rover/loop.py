@@ -87,14 +87,11 @@ class HandrolledPlant:
         """Up to n steps in one compiled call (:meth:`samples`, one chunk), T updated in
         place from the powers P after each step (P None: constant torques): (the last
         step's wheel diagnostics, steps taken; fewer where a wheel left the soil)."""
-        block = Block.sized(1, self.model.p.n_segments, P is not None)
-        self.samples(np.array([n], dtype=np.int64),
-                     Drive.held(T, P, self._no_power, self.model.p.r), block, 0)
-        return block.diag.copy(), int(block.steps[0])
+        return _one_chunk(self, self.model.p, T, P, n)
 
     def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
         """RoverLoop.advance_samples' chunks from step k in one compiled call
-        (compiled.handrolled_samples: HandRolledRover.advance_many's steps), the model and
+        (compiled.handrolled_samples: HandRolledRover.advance's steps), the model and
         the clock (summed step by step as ``advance`` sums it) left where the last chunk
         ended."""
         m, p = self.model, self.model.p
@@ -178,10 +175,7 @@ class EnginePlant:
         wheel diagnostics, steps taken; fewer where a wheel left the soil). The state
         after them comes back with them, read as :meth:`state` reads it, and is what
         :meth:`state` returns until the next step or reset."""
-        block = Block.sized(1, self.p.n_segments, P is not None)
-        self.samples(np.array([n], dtype=np.int64), Drive.held(T, P, self._no_power, self.p.r),
-                     block, 0)
-        return block.diag.copy(), int(block.steps[0])
+        return _one_chunk(self, self.p, T, P, n)
 
     def samples(self, chunks: np.ndarray, drive: Drive, block: Block, k: int) -> None:
         """RoverLoop.advance_samples' chunks from step k in one compiled call
@@ -393,6 +387,17 @@ class RoverLoop:
                                self._no_power if self.P is None else self.P,
                                self.P is not None)
         return dict(zip(self._names, values.tolist(), strict=True))
+
+
+def _one_chunk(plant: HandrolledPlant | EnginePlant, p: RoverParams, T: np.ndarray,
+               P: np.ndarray | None, n: int) -> tuple[np.ndarray, int]:
+    """A plant's ``advance_many``: its compiled samples of one chunk of n steps, the
+    torques T held or, with the powers P, updated after each step: (the last step's wheel
+    diagnostics, steps taken)."""
+    block = Block.sized(1, p.n_segments, P is not None)
+    plant.samples(np.array([n], dtype=np.int64), Drive.held(T, P, plant._no_power, p.r),
+                  block, 0)
+    return block.diag.copy(), int(block.steps[0])
 
 
 def _heading_rates(block: Block, rows: int) -> tuple[int, Exception | None]:

@@ -28,8 +28,7 @@ from dynval.handrolled.rover.kinematics import (
     joint_kinds,
     segment_frame_index,
 )
-from dynval.handrolled.rover.terramechanics import torques_from_power
-from dynval.handrolled.rover.wheel_contact import N_DIAG, SINKAGE, SLIP, V_X, wheel_contact
+from dynval.handrolled.rover.wheel_contact import N_DIAG, wheel_contact
 from dynval.handrolled.vec3 import add, cross, mtv, mv, row, scale
 from dynval.robots.rover.params import SIDES, RoverParams, cg_position, hub_positions
 
@@ -123,35 +122,6 @@ def euler_step(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, dt: float,
     return q_next, qd_next, a1, diag
 
 
-@njit(cache=True)
-def _left_soil(diag: np.ndarray) -> bool:
-    """Whether the diagnostics (segments x 2 x N_DIAG) show a wheel out of the soil."""
-    for i in range(diag.shape[0]):
-        for j in range(diag.shape[1]):
-            if diag[i, j, SINKAGE] <= 0.0:
-                return True
-    return False
-
-
-@njit(cache=True)
-def euler_steps(q: np.ndarray, qd: np.ndarray, T_cmd: np.ndarray, P: np.ndarray,
-                powered: bool, n: int, dt: float, rover: Rover) -> tuple:
-    """Up to n of :func:`euler_step` in one compiled call, the wheel torques T_cmd updated
-    in place from the wheel powers P after each step when ``powered`` (simcore.m's drive,
-    ``torques_from_power``); stops after a step whose diagnostics show a wheel out of the
-    soil.  (q, qd, qdd, diagnostics of the last step, steps taken)."""
-    qdd = np.zeros_like(q)
-    diag = np.zeros((rover.p_hub.shape[0], 2, N_DIAG))
-    for k in range(n):
-        q, qd, qdd, diag = euler_step(q, qd, T_cmd, dt, rover)
-        if _left_soil(diag):
-            return q, qd, qdd, diag, k + 1
-        if powered:
-            T_cmd[:, :] = torques_from_power(P, diag[:, :, SLIP].copy(),
-                                             diag[:, :, V_X].copy(), rover.r)
-    return q, qd, qdd, diag, n
-
-
 def _qdd(q: np.ndarray, qd: np.ndarray, *args) -> np.ndarray:
     """The joint accelerations alone, for the RK4 stages."""
     return accelerations(q, qd, *args)[0]
@@ -210,18 +180,6 @@ class HandRolledRover:
         self.qdd, self.diag = accelerations(self.q, self.qd, *args)
         self.q, self.qd = rk4_step(_qdd, self.q, self.qd, self.qdd, dt, args)
         return self.diag
-
-    def advance_many(self, T_cmd: np.ndarray, P: np.ndarray | None, n: int
-                     ) -> tuple[np.ndarray, int]:
-        """Up to n Euler steps in one compiled call (:func:`euler_steps`), T_cmd updated in
-        place from the powers P (None: constant torques): (the last step's diagnostics,
-        steps taken). The same numbers as n calls of :meth:`advance`."""
-        if self.rk4:
-            raise ValueError("advance_many steps the Euler scheme only")
-        self.q, self.qd, self.qdd, self.diag, done = euler_steps(
-            self.q, self.qd, T_cmd, np.zeros_like(T_cmd) if P is None else P, P is not None,
-            n, self.p.dt, self.constants)
-        return self.diag, done
 
     def wheel_state(self, T_cmd: np.ndarray) -> np.ndarray:
         """Diagnostics of every wheel at the current state without stepping."""
