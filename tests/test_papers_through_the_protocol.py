@@ -1,20 +1,22 @@
 """The papers' hand-derived models through dynval.model's protocol (handrolled/*/
 protocol.py): the audit a user's own model gets, L0-L3 against MuJoCo, PyBullet and
 Pinocchio, passes them, and on its own finds the hopper's and the landing gear's printed
-eq. (12)."""
+eq. (12). The chapters' audit rows are these models' terms (``protocol_rows``)."""
 
 from __future__ import annotations
 
 from dynval.comparisons.own_model.audit import audit_model
-from dynval.handrolled.hexapod.protocol import HexapodLeg
-from dynval.handrolled.hopper.protocol import HopperLeg
+from dynval.handrolled.hexapod.protocol import HexapodLeg, HexapodRobot
+from dynval.handrolled.hopper.protocol import HopperChain, HopperLeg
 from dynval.handrolled.landing_gear.protocol import LandingGearLeg
 from dynval.handrolled.quadruped.protocol import QuadrupedLegs
+from dynval.handrolled.rover.protocol import RoverChain
 from dynval.robots import ROOT
 from dynval.robots.hexapod.params import PARAMS as HEXAPOD
 from dynval.robots.hopper.params import PARAMS
 from dynval.robots.landing_gear.params import PARAMS as LANDING_GEAR
 from dynval.robots.quadruped.params import PARAMS as QUADRUPED
+from dynval.robots.rover.params import PARAMS as ROVER
 
 DESCRIPTION = ROOT / "hopper" / "hopper_fixed.urdf"
 GRAVITY = (0.0, 0.0, -PARAMS.g)
@@ -98,3 +100,43 @@ def test_the_hexapod_leg_passes_the_generic_audit() -> None:
         assert audit.passed, ([audit.explain(r) for r in audit.failures]
                               + audit.l0_failures
                               + [audit.explain_l3(r) for r in audit.l3_failures])
+
+
+def _passed(audit) -> list[str]:
+    """Why an audit failed, one line per failure (empty when it passed)."""
+    return ([audit.explain(r) for r in audit.failures] + audit.l0_failures
+            + [audit.explain_l3(r) for r in audit.l3_failures])
+
+
+def test_the_whole_hexapod_passes_the_generic_audit() -> None:
+    """Eq. (6) summed over the shared segments, all six feet by eq. (4): PyBullet and
+    Pinocchio read the URDF (MuJoCo refuses its massless slide bodies and says so); terms,
+    inertias and free swings at round-off."""
+    audit = audit_model(HexapodRobot(), ROOT / "hexapod" / "hexapod.urdf", 40, 0,
+                        gravity=(0.0, 0.0, -HEXAPOD.g))
+    assert set(audit.engines) == {"pybullet", "pinocchio"} and "mujoco" in audit.refused
+    assert {f"p[{leg}_foot]" for leg in ("LF", "RF", "LM", "RM", "LB", "RB")} <= {
+        r.term for r in audit.results}
+    assert audit.l0 and audit.l3
+    assert audit.passed, _passed(audit)
+
+
+def test_the_hopper_chain_passes_the_generic_audit() -> None:
+    """The 8-DoF chain of Fig. 3 (the body on six base joints, then hip and leg), corrected
+    bias: PyBullet and Pinocchio (MuJoCo refuses the massless base links); L0-L2."""
+    audit = audit_model(HopperChain(), ROOT / "hopper" / "hopper_6dof.urdf", 20, 0,
+                        gravity=GRAVITY, l3=False)
+    assert set(audit.engines) == {"pybullet", "pinocchio"}
+    assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau", "p[leg]",
+                                               "J[leg]"}
+    assert audit.passed, _passed(audit)
+
+
+def test_the_rover_chain_passes_the_generic_audit() -> None:
+    """Eq. (3.32) by the modified Newton-Euler recursion on the explicit chain of Table
+    3.1: every engine, terms, inertias and free swings at round-off."""
+    audit = audit_model(RoverChain(), ROOT / "rover" / "rover_chain.urdf", 40, 0,
+                        gravity=(0.0, 0.0, -ROVER.g))
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert audit.l0 and audit.l3
+    assert audit.passed, _passed(audit)

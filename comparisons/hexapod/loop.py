@@ -28,13 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hexapod import body, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.fast import loop as fastloop
 from dynval.handrolled.hexapod.ground import Foot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
+from dynval.robots.hexapod.model_description import robot_joints, robot_offset
 from dynval.robots.hexapod.params import HexapodParams, leg_names
 
 ORIGIN = np.zeros(3)

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.hexapod.audit import robot_joints, robot_offset
 from dynval.comparisons.ladder.free_swing import compare_swings, integration_error_row, l3_result
 from dynval.handrolled.hexapod.robot import PlanarHexapod
 from dynval.results import Rung
+from dynval.robots.hexapod.model_description import robot_joints, robot_offset
 from dynval.robots.hexapod.params import HexapodParams
 
 STEPS = (2e-4, 1e-4)  # [s]

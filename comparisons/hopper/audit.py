@@ -15,23 +15,26 @@ audit it (``robots/hopper/model_description.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.handrolled.hopper import chain as chains
 from dynval.handrolled.hopper import soa
+from dynval.handrolled.hopper.protocol import HopperChain, HopperLeg
 from dynval.handrolled.hopper.recursive import Recursive
-from dynval.robots.hopper.model_description import BASE_JOINTS
 from dynval.robots.hopper.params import HopperParams
 
-FIXED_JOINTS = ["hip", "leg"]
-FULL_JOINTS = [name for name, _, _ in BASE_JOINTS] + ["base_roll", "hip", "leg"]
-TIP = "leg"  # the foot is the leg frame's origin
 BODY_IN_FULL = 5  # the body is the sixth link of the 8-DoF chain
+# the protocol's terms as the paper names them
+TIP = {"p": ("p_t", "(9) tip position"), "J": ("J", "(9) J = Phi_t Phi H")}
+FORM_FREE = {"M": ("M", "(19) H^T Phi^T M Phi H"), "G": ("G", "(19) gravity in C via the base")}
+BY_FORM = {"C v": ("C", "(12), (19) H^T Phi^T (M Phi a + b)"),
+           "tau": ("tau", "(19) inverse dynamics")}
 
 
 def _states(n: int, seed: int, dim: int) -> list[tuple]:
@@ -44,89 +47,54 @@ def _states(n: int, seed: int, dim: int) -> list[tuple]:
     return out
 
 
-def _references(desc_dir: Path, p: HopperParams, full: bool) -> dict:
-    g = (0.0, 0.0, -p.g)
-    if full:
-        return load_terms(None, desc_dir / "hopper_6dof.urdf", g, FULL_JOINTS)
-    return load_terms(desc_dir / "hopper_fixed.xml", desc_dir / "hopper_fixed.urdf", g,
-                      FIXED_JOINTS)
+def _references(desc_dir: Path, p: HopperParams, model: HopperLeg) -> dict:
+    g, joints = (0.0, 0.0, -p.g), list(model.joint_names)
+    if isinstance(model, HopperChain):
+        return load_terms(None, desc_dir / "hopper_6dof.urdf", g, joints)
+    return load_terms(desc_dir / "hopper_fixed.xml", desc_dir / "hopper_fixed.urdf", g, joints)
 
 
 def _cases(p: HopperParams, desc_dir: Path, samples: int, seed: int
-           ) -> Iterator[tuple[chains.Chain, bool, list[tuple], str, object]]:
-    """(chain, whether it is the 8-DoF chain, seeded states, reference label, engine) for
-    the fixed-base manipulator and the 8-DoF chain against each engine that reads it."""
-    for label, chain, full in (("fixed base", chains.manipulator(p), False),
-                               ("8-DoF chain", chains.full(p), True)):
-        states = _states(samples, seed, chain.n)
-        for name, eng in _references(desc_dir, p, full).items():
-            yield chain, full, states, f"{name} ({label})", eng
+           ) -> Iterator[tuple[dict[str, ModelCalls], list[tuple], str, object]]:
+    """(the model's calls in each form, seeded states, reference label, engine) for the
+    fixed-base manipulator and the 8-DoF chain against each engine that reads it."""
+    for label, kind in (("fixed base", HopperLeg), ("8-DoF chain", HopperChain)):
+        calls = {form: ModelCalls(kind(p, form)) for form in soa.FORMS}
+        model = calls["corrected"].model
+        states = _states(samples, seed, len(model.joint_names))
+        for name, eng in _references(desc_dir, p, model).items():
+            yield calls, states, f"{name} ({label})", eng
 
 
 def kinematics_audit(p: HopperParams, desc_dir: Path, samples: int, seed: int
                      ) -> list[TermResult]:
     """Eq. (9)'s tip position and Jacobian, and the tip velocity of (1)-(2) vs (3)."""
     results = []
-    for chain, _, states, ref, eng in _cases(p, desc_dir, samples, seed):
-        results.append(compare_term(
-            "p_t", "(9) tip position", "operator", ref,
-            lambda s, c=chain: soa.frames(c, s[0]).tip,
-            lambda s, e=eng: e.frame_position(TIP, s[0]), states, seed))
-        results.append(compare_term(
-            "J", "(9) J = Phi_t Phi H", "operator", ref,
-            lambda s, c=chain: soa.terms(c, s[0], s[1]).J[3:],
-            lambda s, e=eng: e.frame_jacobian(TIP, s[0]), states, seed))
+    for calls, states, ref, eng in _cases(p, desc_dir, samples, seed):
+        results += protocol_rows(calls["corrected"], {ref: eng}, states, seed, TIP, "operator")
+        c, tip = calls["corrected"].model.chain, calls["corrected"].model.frames[0]
         for form in soa.FORMS:
             eq = "(1)-(2) tip velocity" if form == "printed" else "(3) tip velocity"
             results.append(compare_term(
                 "v_t", eq, form, ref,
-                lambda s, c=chain, f=form: soa.velocities(
-                    c, soa.frames(c, s[0]), s[1], np.zeros(6), f)[-1, 3:],
-                lambda s, e=eng: e.frame_jacobian(TIP, s[0]) @ s[1], states, seed))
+                lambda s, c=c, f=form: soa.velocities(c, soa.frames(c, s[0]), s[1],
+                                                      np.zeros(6), f)[-1, 3:],
+                lambda s, e=eng, tip=tip: e.frame_jacobian(tip, s[0]) @ s[1], states, seed))
     return results
-
-
-def _terms_once() -> Callable[[chains.Chain, tuple, str], soa.Terms]:
-    """soa.terms(chain, q, qd, form=form) for a state (q, qd, qdd) of an audit, computed
-    once for every term and reference that reads it (the operator products cost 0.2-0.6
-    ms): the same Terms object, so the same floats, as a call per term."""
-    memo: dict[tuple[int, int, str], tuple[tuple, soa.Terms]] = {}
-
-    def terms(chain: chains.Chain, s: tuple, form: str) -> soa.Terms:
-        key = (id(chain), id(s), form)
-        if key not in memo:  # the state kept beside its terms: its id stays its own
-            memo[key] = (s, soa.terms(chain, s[0], s[1], form=form))
-        return memo[key][1]
-
-    return terms
 
 
 def dynamics_audit(p: HopperParams, desc_dir: Path, samples: int, seed: int
                    ) -> list[TermResult]:
     """Eq. (19)'s M, C, gravity and tau, printed and corrected bias, and M_b."""
     results = []
-    terms = _terms_once()
-    for chain, full, states, ref, eng in _cases(p, desc_dir, samples, seed):
-        results.append(compare_term(
-            "M", "(19) H^T Phi^T M Phi H", "operator", ref,
-            lambda s, c=chain: terms(c, s, "corrected").M,
-            lambda s, e=eng: e.mass_matrix(s[0]), states, seed))
-        results.append(compare_term(
-            "G", "(19) gravity in C via the base", "operator", ref,
-            lambda s, c=chain: terms(c, s, "corrected").gravity(p.g),
-            lambda s, e=eng: e.gravity(s[0]), states, seed))
+    for calls, states, ref, eng in _cases(p, desc_dir, samples, seed):
+        results += protocol_rows(calls["corrected"], {ref: eng}, states, seed, FORM_FREE,
+                                 "operator")
         for form in soa.FORMS:
-            results.append(compare_term(
-                "C", "(12), (19) H^T Phi^T (M Phi a + b)", form, ref,
-                lambda s, c=chain, f=form: terms(c, s, f).C,
-                lambda s, e=eng: e.bias(s[0], s[1]) - e.gravity(s[0]), states, seed))
-            results.append(compare_term(
-                "tau", "(19) inverse dynamics", form, ref,
-                lambda s, c=chain, f=form: soa.inverse_dynamics(c, *s, p.g, form=f,
-                                                                t=terms(c, s, f)),
-                lambda s, e=eng: e.inverse_dynamics(*s), states, seed))
-        if full:
-            results.append(_base_coupling(p, chain, eng, ref, states, seed))
+            results += protocol_rows(calls[form], {ref: eng}, states, seed, BY_FORM, form)
+        if isinstance(calls["corrected"].model, HopperChain):
+            results.append(_base_coupling(p, calls["corrected"].model.chain, eng, ref, states,
+                                          seed))
     return results
 
 

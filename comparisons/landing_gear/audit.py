@@ -9,36 +9,20 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.landing_gear import com_dynamics, single_leg
+from dynval.handrolled.landing_gear.protocol import LandingGearLeg
 from dynval.robots.landing_gear.params import R_WP, LandingGearParams
 
+# the protocol's terms (LandingGearLeg) as the paper names them
 TERMS = {
-    "M": "(12)-(13) inertia",
-    "C": "(12)-(13) Coriolis/centrifugal",
-    "G": "(12)-(13) gravity",
-    "tau": "(12)-(13) inverse dynamics",
+    "M": ("M", "(12)-(13) inertia"),
+    "C v": ("C", "(12)-(13) Coriolis/centrifugal"),
+    "G": ("G", "(12)-(13) gravity"),
+    "tau": ("tau", "(12)-(13) inverse dynamics"),
 }
-
-
-def _hand_terms(p: LandingGearParams, printed: bool):
-    args = (p.m_U, p.m_L, p.l_U, p.l_L)
-    return {
-        "M": lambda s: single_leg.mass_matrix(s[0][1], *args),
-        "C": lambda s: single_leg.coriolis_vector(s[0][1], s[1][0], s[1][1], p.m_L, p.l_U, p.l_L),
-        "G": lambda s: single_leg.gravity_vector(s[0][0], s[0][1], *args, p.g, printed),
-        "tau": lambda s: single_leg.joint_torques(s[0], s[1], s[2], *args, p.g, printed),
-    }
-
-
-def _engine_terms(engine: DynamicsTerms):
-    return {
-        "M": lambda s: engine.mass_matrix(s[0]),
-        "C": lambda s: engine.bias(s[0], s[1]) - engine.gravity(s[0]),
-        "G": lambda s: engine.gravity(s[0]),
-        "tau": lambda s: engine.inverse_dynamics(s[0], s[1], s[2]),
-    }
 
 
 def leg_engines(desc_dir: Path, p: LandingGearParams) -> list[DynamicsTerms]:
@@ -51,17 +35,13 @@ def leg_engines(desc_dir: Path, p: LandingGearParams) -> list[DynamicsTerms]:
 
 def leg_dynamics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
                        seed: int) -> list[TermResult]:
-    """Eqs. (12)-(13), printed and corrected, against each engine at seeded states."""
+    """Eqs. (12)-(13), printed and corrected, through the model protocol
+    (:class:`LandingGearLeg`), against each engine at seeded states."""
     states = random_states(samples, seed, 2)
-    results = []
-    for engine in leg_engines(desc_dir, p):
-        ref = _engine_terms(engine)
-        for form in single_leg.FORMS:
-            hand = _hand_terms(p, single_leg.is_printed(form))
-            for term, eq in TERMS.items():
-                results.append(compare_term(term, eq, form, engine.name, hand[term], ref[term],
-                                            states, seed))
-    return results
+    legs = {form: ModelCalls(LandingGearLeg(p, form)) for form in single_leg.FORMS}
+    return [row for engine in leg_engines(desc_dir, p) for form in single_leg.FORMS
+            for row in protocol_rows(legs[form], {engine.name: engine}, states, seed, TERMS,
+                                     form)]
 
 
 def moment_audit(samples: int, seed: int, n_feet: int = 4) -> list[TermResult]:

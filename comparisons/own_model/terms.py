@@ -14,11 +14,13 @@ term's scale still fails.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
-from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult
+from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, compare_term
+from dynval.model import call, capabilities
 
 EPS = float(np.finfo(float).eps)
 # a term's scale is at least this part of its family's: the tolerance then never asks for
@@ -58,10 +60,18 @@ class Worst:
     engine_value: float
 
 
-def coordinate(names: Sequence[str], shape: tuple[int, ...], flat: int, kind: str) -> str:
-    """The name of entry ``flat`` of a term of that shape and kind."""
+def coordinate(names: Sequence[str], shape: tuple[int, ...], flat: int, kind: str,
+               frames: Sequence[str] = ()) -> str:
+    """The name of entry ``flat`` of a term of that shape and kind (``frames``: the frames
+    of a stacked term, one block of three rows each)."""
     if kind == "frame":
         return "xyz"[flat]
+    if kind == "frames":
+        i, j = np.unravel_index(flat, shape)
+        return f"{frames[i]} {'xyz'[j]}"
+    if kind == "jacobians":
+        i, j = np.unravel_index(flat, shape)
+        return f"{frames[i // 3]} {'xyz'[i % 3]}, {names[j]}"
     if kind == "jacobian":
         i, j = np.unravel_index(flat, shape)
         return f"{'xyz'[i]}, {names[j]}"
@@ -146,3 +156,82 @@ def term_list(call: Callable[..., np.ndarray], has: Sequence[str], n: int,
                               lambda e, f=f: lambda s: e.frame_jacobian(f, s[0]),
                               "frame_jacobian", "jacobian", "length"))
     return terms
+
+
+def stacked_frames(call: Callable[..., np.ndarray], has: Sequence[str], n: int,
+                   frames: Sequence[str]) -> list[Term]:
+    """Every frame's position ("p") and Jacobian ("J") as one term each, the frames
+    stacked in order: one row for all the feet of a robot."""
+    k = len(frames)
+    terms: list[Term] = []
+    if "frame_position" in has:
+        terms.append(Term("p", "frame_position(f, q) for every frame f",
+                          lambda s: np.array([call("frame_position", (3,), f, s[0])
+                                              for f in frames]).reshape(k, 3),
+                          lambda e: lambda s: np.array([e.frame_position(f, s[0])
+                                                        for f in frames]).reshape(k, 3),
+                          "frame_position", "frames", "length"))
+    if "frame_jacobian" in has:
+        terms.append(Term("J", "frame_jacobian(f, q) for every frame f",
+                          lambda s: np.vstack([call("frame_jacobian", (3, n), f, s[0])
+                                               for f in frames]),
+                          lambda e: lambda s: np.vstack([e.frame_jacobian(f, s[0])
+                                                         for f in frames]),
+                          "frame_jacobian", "jacobians", "length"))
+    return terms
+
+
+ARGUMENTS = {"inverse_dynamics": 3, "bias": 2}  # (q, v, vdot), (q, v); the rest q alone
+
+
+class ModelCalls:
+    """A model's answers at an audit's states, checked as the model protocol checks them
+    (``dynval.model.call``) and each computed once per state (and frame): C v = bias -
+    gravity reuses the bias and gravity rows' values, and a model audited against
+    several engines is evaluated once."""
+
+    def __init__(self, model: Any) -> None:
+        self.model, self._memo = model, {}
+
+    def __call__(self, method: str, shape: tuple[int, ...], *args: Any) -> np.ndarray:
+        key = (method, *(id(a) if isinstance(a, np.ndarray) else a for a in args))
+        if key not in self._memo:  # the arguments kept beside the value: their ids stay theirs
+            value = call(self.model, type(self.model).__name__, method, shape, *args)
+            self._memo[key] = (args, value)
+        return self._memo[key][1]
+
+
+def protocol_rows(calls: ModelCalls, engines: dict[str, Any], states: Sequence[State],
+                  seed: int, labels: dict[str, tuple[str, str]], form: str,
+                  reference: str = "{engine}") -> list[TermResult]:
+    """A paper's model given through the model protocol (``dynval.model``), as its
+    chapter's rows: each term named in ``labels`` (a term of :func:`term_list`, or "p" and
+    "J" of :func:`stacked_frames`), renamed and labelled with the paper's symbol and
+    equation, against each engine, by the ladder's relative error at each state
+    (:func:`~dynval.comparisons.ladder.audit.compare_term`); the worst entry named by
+    the model's joints and frames."""
+    model = calls.model
+    names, has = list(model.joint_names), capabilities(model)
+    frames = tuple(getattr(model, "frames", ()) or ())
+    n = len(names)
+    terms = {t.term: t for t in term_list(calls, has, n, ()) + stacked_frames(calls, has, n,
+                                                                               frames)}
+    # state by state, the velocity terms first: a model that keeps what it computed at
+    # the state (its kinematics at q) serves M, G and the frames from it
+    first = sorted(labels, key=lambda k: -ARGUMENTS.get(terms[k].method, 1))
+    at = [{key: np.asarray(terms[key].model(s), dtype=float) for key in first}
+          for s in states]
+    mine = {key: np.array([a[key] for a in at]) for key in first}
+    index = list(range(len(states)))
+    rows = []
+    for e, eng in engines.items():
+        for key, (term, equation) in labels.items():
+            t = terms[key]
+            row = compare_term(term, equation, form, reference.format(engine=e),
+                               lambda k, m=mine[key]: m[k],
+                               lambda k, f=t.engine(eng): f(states[k]), index, seed)
+            shape = mine[key].shape[1:]
+            where = (coordinate(names, shape, row.worst_component, t.kind, frames)
+                     if row.worst_component >= 0 else "")
+            rows.append(replace(row, worst_name=where))
+    return rows

@@ -10,10 +10,12 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term
+from dynval.comparisons.own_model.terms import ModelCalls, coordinate, protocol_rows
 from dynval.comparisons.quadruped import frames
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.quadruped import kinematics, terms
+from dynval.handrolled.quadruped.protocol import QuadrupedLegs
 from dynval.handrolled.quadruped.robot import QuadrupedModel, build_model
 from dynval.robots.quadruped.model_description import joint_names, link_name
 from dynval.robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams
@@ -50,25 +52,14 @@ def random_states(n: int, seed: int) -> list[State]:
     return out
 
 
-def component_name(term: str, index: int, floating: bool) -> str:
-    """The generalized coordinate(s) of a flat index into a term, e.g. M[LF_HFE, RB_KFE]."""
-    names = (list(BASE_DOFS) if floating else []) + joint_names()
-    n = len(names)
-    if term == "M":
-        return f"M[{names[index // n]}, {names[index % n]}]"
-    return f"{term}[{names[index]}]"
-
-
-# --- the hand-rolled side ------------------------------------------------------------
-def hand_terms(model: QuadrupedModel, s: State, g_W: np.ndarray, floating: bool) -> dict:
-    """M, bias h = C + G and the inverse dynamics at one state."""
-    R = s.R_WB if floating else np.eye(3)
-    nu = s.nu if floating else s.nu[6:]
-    nudot = s.nudot if floating else s.nudot[6:]
-    M = terms.mass_matrix(model, R, s.theta, floating)
-    h = terms.generalized_forces(model, R, s.theta, nu, np.zeros_like(nu), g_W,
-                                 floating=floating)
-    tau = terms.generalized_forces(model, R, s.theta, nu, nudot, g_W, floating=floating)
+# --- the hand-rolled side, floating base (the protocol's QuadrupedLegs: fixed base) -----
+def floating_terms(model: QuadrupedModel, s: State, g_W: np.ndarray) -> dict:
+    """M, bias h = C + G and the inverse dynamics at one state, in the body's coordinates
+    nu = (v_B, omega_B, theta_dot)."""
+    M = terms.mass_matrix(model, s.R_WB, s.theta, True)
+    h = terms.generalized_forces(model, s.R_WB, s.theta, s.nu, np.zeros_like(s.nu), g_W,
+                                 floating=True)
+    tau = terms.generalized_forces(model, s.R_WB, s.theta, s.nu, s.nudot, g_W, floating=True)
     return {"M": M, "h": h, "tau": tau}
 
 
@@ -77,19 +68,6 @@ def _fixed_engines(desc_dir: Path, g: tuple = (0.0, 0.0, -9.81)) -> dict[str, Dy
     """The welded-body quadruped in the three engines, joints in the hand model's order."""
     return load_terms(desc_dir / "quadruped_fixed.xml", desc_dir / "quadruped_fixed.urdf", g,
                       joint_names())
-
-
-def _fixed_refs(desc_dir: Path, g: tuple) -> dict:
-    engines = _fixed_engines(desc_dir, g)
-    refs = {}
-    for name in ("mujoco", "pinocchio", "pybullet"):  # the order of the audit's rows
-        e = engines[name]
-        refs[name] = {
-            "M": lambda s, e=e: e.mass_matrix(s.theta),
-            "h": lambda s, e=e: e.bias(s.theta, s.nu[6:]),
-            "tau": lambda s, e=e: e.inverse_dynamics(s.theta, s.nu[6:], s.nudot[6:]),
-        }
-    return refs
 
 
 def _floating_refs(desc_dir: Path, g: tuple) -> dict:
@@ -137,32 +115,34 @@ def _floating_refs(desc_dir: Path, g: tuple) -> dict:
 
 TERMS = {"M": "(5) inertia matrix by the RNEA", "h": "(5) C + G by the RNEA",
          "tau": "(3)-(4), Craig (6.45)-(6.53) inverse dynamics"}
+FIXED = {"M": ("M (fixed base)", TERMS["M"]), "bias": ("h (fixed base)", TERMS["h"]),
+         "tau": ("tau (fixed base)", TERMS["tau"])}  # the protocol's terms, as named here
+ENGINES = ("mujoco", "pinocchio", "pybullet")  # the order of the audit's rows
 
 
 def dynamics_audit(model: QuadrupedModel, p: QuadrupedParams, desc_dir: Path, samples: int,
                    seed: int, form: str = "corrected") -> list[TermResult]:
-    """M, h and tau, fixed base and floating base, against the three engines."""
+    """M, h and tau against the three engines: on the welded body through the model
+    protocol (:class:`QuadrupedLegs`), and on the floating base."""
     g = (0.0, 0.0, -p.g)
-    g_W = np.array(g)
     states = random_states(samples, seed)
-    results = []
-    for floating, label in ((False, "fixed base"), (True, "floating base")):
-        hand = [hand_terms(model, s, g_W, floating) for s in states]
-        if floating:
-            per_engine = {name: [f(s) for s in states]
-                          for name, f in _floating_refs(desc_dir, g).items()}
-        else:
-            per_engine = {name: [{t: f(s) for t, f in fs.items()} for s in states]
-                          for name, fs in _fixed_refs(desc_dir, g).items()}
-        for engine, ref in per_engine.items():
-            for term, eq in TERMS.items():
-                r = compare_term(term, eq, form, engine,
-                                 lambda k, t=term, h=hand: h[k][t],
-                                 lambda k, t=term, rf=ref: rf[k][t],
-                                 list(range(len(states))), seed)
-                r.term = f"{term} ({label})"
-                r.worst_name = component_name(term, r.worst_component, floating)
-                results.append(r)
+    fixed = _fixed_engines(desc_dir, g)
+    results = protocol_rows(ModelCalls(QuadrupedLegs(p, model)), {e: fixed[e] for e in ENGINES},
+                            [(s.theta, s.nu[6:], s.nudot[6:]) for s in states], seed, FIXED,
+                            form)
+    hand = [floating_terms(model, s, np.array(g)) for s in states]
+    per_engine = {name: [f(s) for s in states]
+                  for name, f in _floating_refs(desc_dir, g).items()}
+    names = [*BASE_DOFS, *joint_names()]
+    for engine, ref in per_engine.items():
+        for term, eq in TERMS.items():
+            r = compare_term(f"{term} (floating base)", eq, form, engine,
+                             lambda k, t=term: hand[k][t], lambda k, t=term, rf=ref: rf[k][t],
+                             list(range(len(states))), seed)
+            kind = "matrix" if term == "M" else "vector"
+            r.worst_name = (coordinate(names, hand[0][term].shape, r.worst_component, kind)
+                            if r.worst_component >= 0 else "")
+            results.append(r)
     return results
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
-from dynval.handrolled.rover.dynamics import WHEEL_SIGN, mass_matrix, rnea, segment_inertias
+from dynval.handrolled.rover.dynamics import WHEEL_SIGN
 from dynval.handrolled.rover.kinematics import (
     adjacent_transforms,
     joint_frames,
@@ -23,34 +24,28 @@ from dynval.handrolled.rover.kinematics import (
     point_jacobian,
     segment_frame_index,
 )
+from dynval.handrolled.rover.protocol import RoverChain
 from dynval.handrolled.so3 import cross
 from dynval.robots.rover.model_description import hub_site, segment_name
 from dynval.robots.rover.params import R_W0, SIDES, RoverParams, cg_position, hub_positions
 
+# the protocol's terms (RoverChain) as the thesis names them
 TERMS = {
-    "M": "(3.32) mass matrix",
-    "C": "(3.32) B[qd qd] + C[qd^2]",
-    "G": "(3.32) gravity",
-    "tau": "(3.30)-(3.32) inverse dynamics",
+    "M": ("M", "(3.32) mass matrix"),
+    "C v": ("C", "(3.32) B[qd qd] + C[qd^2]"),
+    "G": ("G", "(3.32) gravity"),
+    "tau": ("tau", "(3.30)-(3.32) inverse dynamics"),
 }
 
 
-class _Hand:
-    """The hand-rolled chain terms for one parameter set."""
+class _Hand(RoverChain):
+    """The chain, with its hubs: their positions and Jacobians, and the wheel loads of
+    hub forces."""
 
     def __init__(self, p: RoverParams) -> None:
-        self.p = p
-        n = p.n_segments
-        self.N = p.n_joints
-        self.hubs = [(i, s, hub_positions(p, i)[s]) for i in range(1, n + 1) for s in SIDES]
-        self.mass, self.p_C, self.I_C = segment_inertias(
-            self.N, p.m_seg, p.I_seg, [cg_position(p, i) for i in range(1, n + 1)])
-        self.none = np.zeros((self.N, 3))
-
-    def tau(self, q, qd, qdd, g, F_Cw=None, N_Cw=None, sign=0.0) -> np.ndarray:
-        F = self.none if F_Cw is None else F_Cw
-        Nw = self.none if N_Cw is None else N_Cw
-        return rnea(q, qd, qdd, g, self.p.l, self.mass, self.p_C, self.I_C, F, Nw, sign)
+        super().__init__(p)
+        self.hubs = [(i, s, hub_positions(p, i)[s]) for i in range(1, p.n_segments + 1)
+                     for s in SIDES]
 
     def hubs_0(self, q) -> tuple[np.ndarray, np.ndarray]:
         """Hub positions (k x 3) and Jacobians (3k x N) in frame 0."""
@@ -67,7 +62,7 @@ class _Hand:
     def wheel_loads(self, q, F_0) -> tuple[np.ndarray, np.ndarray]:
         """(3.28)-(3.29) for hub forces F_0 (k x 3, frame 0)."""
         T0 = joint_frames(adjacent_transforms(q, self.p.l))
-        F_Cw, N_Cw = np.zeros((self.N, 3)), np.zeros((self.N, 3))
+        F_Cw, N_Cw = np.zeros_like(self.none), np.zeros_like(self.none)
         for (i, _, h), F in zip(self.hubs, F_0, strict=True):
             k = segment_frame_index(i)
             F_link = T0[k, :3, :3].T @ F
@@ -142,28 +137,12 @@ def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
 
 def dynamics_audit(p: RoverParams, desc_dir: Path, samples: int,
                    seed: int) -> list[TermResult]:
-    """M, velocity terms, gravity and inverse dynamics of (3.32) vs each engine."""
-    hand = _Hand(p)
-    states = _states(p, samples, seed)
-    z = np.zeros(p.n_joints)
-    terms = {  # each engine is compared with the same hand-rolled numbers
-        "M": _per_state(lambda s: mass_matrix(s[0], p.l, hand.mass, hand.p_C, hand.I_C)),
-        "C": _per_state(lambda s: hand.tau(s[0], s[1], z, 0.0)),
-        "G": _per_state(lambda s: hand.tau(s[0], z, z, p.g)),
-        "tau": _per_state(lambda s: hand.tau(s[0], s[1], s[2], p.g)),
-    }
-    results = []
-    for engine in chain_engines(desc_dir, p):
-        ref = {
-            "M": lambda s, e=engine: e.mass_matrix(s[0]),
-            "C": lambda s, e=engine: e.bias(s[0], s[1]) - e.gravity(s[0]),
-            "G": lambda s, e=engine: e.gravity(s[0]),
-            "tau": lambda s, e=engine: e.inverse_dynamics(s[0], s[1], s[2]),
-        }
-        for term, eq in TERMS.items():
-            results.append(compare_term(term, eq, "printed", engine.name, terms[term],
-                                        ref[term], states, seed))
-    return results
+    """M, velocity terms, gravity and inverse dynamics of (3.32) through the model protocol
+    (:class:`RoverChain`) vs each engine."""
+    chain = ModelCalls(RoverChain(p))
+    engines = load_terms(desc_dir / "rover_chain.xml", desc_dir / "rover_chain.urdf",
+                         (0.0, 0.0, -p.g), list(chain.model.joint_names))
+    return protocol_rows(chain, engines, _states(p, samples, seed), seed, TERMS, "printed")
 
 
 def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,

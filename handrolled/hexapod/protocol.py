@@ -1,14 +1,23 @@
-"""The hexapod's leg, eq. (6), through dynval's model protocol (``dynval.model``): one leg
-on a body that slides in the sagittal plane (:mod:`dynval.handrolled.hexapod.lagrange`).
-``dynval audit`` audits it against ``robots/hexapod/hexapod_leg.urdf`` (or .xml) as it
-audits a user's own model."""
+"""The hexapod's eq. (6) through dynval's model protocol (``dynval.model``): one leg on a
+body that slides in the sagittal plane (:mod:`dynval.handrolled.hexapod.lagrange`), and
+the whole robot, its legs' terms summed over the shared segments
+(:class:`~dynval.handrolled.hexapod.robot.PlanarHexapod`). ``dynval audit`` audits them
+against ``robots/hexapod/hexapod_leg.urdf`` and ``hexapod.urdf`` (or .xml) as it audits a
+user's own model."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from dynval.handrolled.hexapod import kinematics, lagrange
-from dynval.robots.hexapod.params import PARAMS, HexapodParams
+from dynval.handrolled.hexapod.robot import PlanarHexapod
+from dynval.robots.hexapod.model_description import robot_joints, robot_offset
+from dynval.robots.hexapod.params import PARAMS, HexapodParams, leg_names
+
+
+def _plane(J: np.ndarray) -> np.ndarray:
+    """A Jacobian's paper-plane rows (x, y) as the world's (x, y, z) rows (y_W row zero)."""
+    return np.vstack([J[0], np.zeros(J.shape[1]), J[1]])
 
 
 class HexapodLeg:
@@ -44,5 +53,43 @@ class HexapodLeg:
         return kinematics.paper_to_world(lagrange.p_F(self._Th(q), self.lm))  # eq. (4)
 
     def frame_jacobian(self, name: str, q: np.ndarray) -> np.ndarray:
-        J = lagrange.J_F(self._Th(q), self.lm)  # eq. (6): J_F, rows x and y of the plane
-        return np.vstack([J[0], np.zeros(J.shape[1]), J[1]])
+        return _plane(lagrange.J_F(self._Th(q), self.lm))  # eq. (6): J_F
+
+
+class HexapodRobot:
+    """The three segments on their slides (x, and z from H_B) and the six legs' hips and
+    knees, as the description numbers them (FRAMES.md); the paper's Theta = q + the
+    stations and H_B. Each foot's centre is the frame "<leg>_foot", at the side of its
+    leg (y_W = +-w_b/2)."""
+
+    def __init__(self, p: HexapodParams = PARAMS) -> None:
+        self.r, self.off = PlanarHexapod(p), robot_offset(p)
+        self.joint_names = tuple(robot_joints(p))
+        self.frames = tuple(f"{leg}_foot" for leg in leg_names(p))
+        self._y_W = [0.5 * p.w_b if leg[0] == "L" else -0.5 * p.w_b for leg in leg_names(p)]
+
+    def _Th(self, q: np.ndarray) -> np.ndarray:
+        return np.asarray(q, float) + self.off
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        return self.r.H(self._Th(q))  # eq. (6), leg by leg
+
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.r.gravity(self._Th(q))
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return self.r.bias(self._Th(q), np.asarray(v, float))  # c + g
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        return self.mass_matrix(q) @ np.asarray(vdot, float) + self.bias(q, v)  # Gamma
+
+    def frame_position(self, name: str, q: np.ndarray) -> np.ndarray:
+        i = self.frames.index(name)
+        Th = self._Th(q)[self.r.idx[i]]
+        return kinematics.paper_to_world(lagrange.p_F(Th, self.r.lm), self._y_W[i])  # (4)
+
+    def frame_jacobian(self, name: str, q: np.ndarray) -> np.ndarray:
+        i = self.frames.index(name)
+        idx, J = self.r.idx[i], np.zeros((2, len(self.joint_names)))
+        J[:, idx] = lagrange.J_F(self._Th(q)[idx], self.r.lm)  # eq. (6): J_F
+        return _plane(J)

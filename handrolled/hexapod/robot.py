@@ -64,6 +64,13 @@ class PlanarHexapod:
             out[self.idx[i]] += lagrange.c(Th, Thd, self.lm) + lagrange.g(Th, self.lm, self.p.g)
         return out
 
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        """g(q)."""
+        out = np.zeros(self.nq)
+        for i in range(self.n):
+            out[self.idx[i]] += lagrange.g(q[self.idx[i]], self.lm, self.p.g)
+        return out
+
     def feet(self, q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Foot positions and velocities (n x 2, paper frame)."""
         pos, vel = np.zeros((self.n, 2)), np.zeros((self.n, 2))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from dynval.handrolled.quadruped import terms
-from dynval.handrolled.quadruped.robot import build_model
+from dynval.handrolled.quadruped.robot import QuadrupedModel, build_model
 from dynval.robots.quadruped.model_description import joint_names
 from dynval.robots.quadruped.params import PARAMS, QuadrupedParams
 
@@ -22,8 +22,11 @@ class QuadrupedLegs:
 
     joint_names = tuple(joint_names())
 
-    def __init__(self, p: QuadrupedParams = PARAMS) -> None:
-        self.model, self.g_W = build_model(p), np.array([0.0, 0.0, -p.g])
+    def __init__(self, p: QuadrupedParams = PARAMS, model: QuadrupedModel | None = None
+                 ) -> None:
+        """``model``: the legs' Table 1 chain and inertias, built from ``p`` unless given."""
+        self.model = build_model(p) if model is None else model
+        self.g_W = np.array([0.0, 0.0, -p.g])
 
     def mass_matrix(self, q: np.ndarray) -> np.ndarray:
         return terms.mass_matrix(self.model, _R_WB, np.asarray(q, float), False)  # eq. (5)

@@ -19,12 +19,28 @@ cannot). MJCF and URDF.
 
 from __future__ import annotations
 
+import numpy as np
+
 from dynval.robots.description import Description, Inertial, Link, Shape
 from dynval.robots.hexapod.params import PARAMS, HexapodParams, leg_names, station_x
 
 PITCH_AXIS = (0.0, -1.0, 0.0)  # planar angles: counter-clockwise in x-z (x right, z up)
 VARIANTS = ("hexapod", "hexapod_leg", "hexapod_fixed", "hexapod_rigid")
 MASSLESS = Inertial(0.0, (0.0, 0.0, 0.0), ((0.0, 0.0, 0.0),) * 3)
+
+
+def robot_joints(p: HexapodParams = PARAMS) -> list[str]:
+    """The whole robot's joints in the hand model's coordinate order (FRAMES.md)."""
+    segs = [f"seg{m + 1}_{a}" for m in range(p.n_seg) for a in ("x", "z")]
+    return segs + [f"{leg}_{j}" for leg in leg_names(p) for j in ("hip", "knee")]
+
+
+def robot_offset(p: HexapodParams = PARAMS) -> np.ndarray:
+    """Hand coordinates minus engine coordinates: the stations and H_B on the slides."""
+    off = np.zeros(2 * p.n_seg + 2 * p.n)
+    off[0:2 * p.n_seg:2] = station_x(p)
+    off[1:2 * p.n_seg:2] = p.H_B
+    return off
 
 
 def _diag(a: float, b: float, c: float):

@@ -10,9 +10,11 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.pendulum import model
+from dynval.handrolled.pendulum.protocol import Pendulum
 from dynval.robots.pendulum.params import PendulumParams
 
 
@@ -33,22 +35,14 @@ def kinematics_audit(p: PendulumParams, desc_dir: Path, samples: int,
             for e in engines(p, desc_dir)]
 
 
+# the protocol's terms (Pendulum) as eq. (1) names them
+TERMS = {"M": ("M", "(1) inertia"), "G": ("G", "(1) gravity"),
+         "tau": ("tau", "(1) inverse dynamics")}
+
+
 def dynamics_audit(p: PendulumParams, desc_dir: Path, samples: int,
                    seed: int) -> list[TermResult]:
-    """J = m l^2 + I, G = m g l sin theta and tau of eq. (1) (b = 0) against each engine."""
-    states = random_states(samples, seed, 1)
-    hand = {
-        "M": lambda s: np.array([[model.inertia(p.m, p.l, p.I)]]),
-        "G": lambda s: np.array([model.gravity(s[0][0], p.m, p.l, p.g)]),
-        "tau": lambda s: np.array([model.inverse_dynamics(s[0][0], s[1][0], s[2][0], p.m, p.l,
-                                                          p.I, 0.0, p.g)]),
-    }
-    equations = {"M": "(1) inertia", "G": "(1) gravity", "tau": "(1) inverse dynamics"}
-    out = []
-    for e in engines(p, desc_dir):
-        ref = {"M": lambda s, e=e: e.mass_matrix(s[0]),
-               "G": lambda s, e=e: e.gravity(s[0]),
-               "tau": lambda s, e=e: e.inverse_dynamics(s[0], s[1], s[2])}
-        out += [compare_term(term, equations[term], "closed form", e.name, hand[term],
-                             ref[term], states, seed) for term in hand]
-    return out
+    """J = m l^2 + I, G = m g l sin theta and tau of eq. (1) (b = 0), through the model
+    protocol, against each engine."""
+    return protocol_rows(ModelCalls(Pendulum(p)), {e.name: e for e in engines(p, desc_dir)},
+                         random_states(samples, seed, 1), seed, TERMS, "closed form")
