@@ -211,21 +211,16 @@ class LandingGearLoop:
             for _ in range(n):
                 self.advance()
             return
-        plant, c, p = self.plant, self.controller, self.p
+        plant, c = self.plant, self.controller
         F_th = np.array([float(self.F_th)])
         t_touchdown = np.array([math.nan if c.t_touchdown is None else c.t_touchdown])
         tau = np.ascontiguousarray(self.tau, dtype=float)
         F_PF = np.ascontiguousarray(self.F_PF, dtype=float)
         if handrolled:
             t = np.array([plant.t])
-            done, state, tau, F_PF, p_PF, v_PF = fastloop.run_chunk(
-                (plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta,
-                 plant.thetad), t, tau, F_PF, F_th,
-                np.array([p.dt, p.m, p.g, p.m_U, p.m_L, p.l_U, p.l_L]), plant.p_BH,
-                plant.R_BL, plant.I_diag, (plant._printed_gravity, plant._printed_moments),
-                self.compiled_inputs(), t_touchdown, n)
-            plant.p_PB, plant.v_PB, plant.R_PB, plant.omega_B, plant.theta, plant.thetad = \
-                state
+            done, plant.state, tau, F_PF, p_PF, v_PF = fastloop.run_chunk(
+                plant.state, t, tau, F_PF, F_th, plant.gear, self.compiled_inputs(),
+                t_touchdown, n)
             plant.t = float(t[0])
             self.obs = plant.observation(p_PF, v_PF)
         else:

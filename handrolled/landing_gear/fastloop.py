@@ -22,7 +22,7 @@ from dynval.handrolled import so3
 from dynval.handrolled.landing_gear import com_dynamics
 from dynval.handrolled.landing_gear.contact import _forces
 from dynval.handrolled.landing_gear.control import _joint_torques_kernel
-from dynval.handrolled.landing_gear.model import feet_in_P, step_kernel
+from dynval.handrolled.landing_gear.model import BodyState, Gear, feet_in_P, step_kernel
 
 _euler_yxz = njit(cache=True)(so3.euler_yxz)
 _thrust = njit(cache=True)(com_dynamics.thrust)
@@ -73,36 +73,29 @@ def update_controls(t, R_PB, ydot, theta, thetad, F_PF, dt, m, g, shared, F_th,
 
 
 @njit(cache=True)
-def run_chunk(state, t, tau, F_PF, F_th, plant, p_BH, R_BL, I_diag, printed, shared,
-              t_touchdown, n_steps):
+def run_chunk(x: BodyState, t, tau, F_PF, F_th, G: Gear, shared, t_touchdown, n_steps):
     """``n_steps`` of LandingGearLoop.advance (hand-rolled plant, shared contact).
 
-    state: (p_PB, v_PB, R_PB, omega_B, theta, thetad), the plant's arrays; t, F_th and
-    t_touchdown (NaN: none yet) are 1-arrays; plant: dt, m, g, m_U, m_L, l_U, l_L;
-    printed: (leg gravity, moments); shared: see :func:`update_inputs`, whose arrays are
-    updated in place.  Returns (steps done, negated where the joint controller found a
-    reference foot out of reach after the last of them, the new state, tau, F_PF, the
-    feet's positions and velocities): the caller then runs that step's controllers in
-    Python, which name the foot."""
-    dt, m, g, m_U, m_L, l_U, l_L = plant[0], plant[1], plant[2], plant[3], plant[4], \
-        plant[5], plant[6]
-    p_PB, v_PB, R_PB, omega_B, theta, thetad = state
-    p_PF, v_PF, r_B = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL, l_U,
-                                l_L)
+    x: the plant's state; t, F_th and t_touchdown (NaN: none yet) are 1-arrays; G: the
+    plant's constants; shared: see :func:`update_inputs`, whose arrays are updated in
+    place.  Returns (steps done, negated where the joint controller found a reference foot
+    out of reach after the last of them, the new state, tau, F_PF, the feet's positions
+    and velocities): the caller then runs that step's controllers in Python, which name
+    the foot."""
+    p_PF, v_PF, r_B = feet_in_P(x.p_PB, x.R_PB, x.v_PB, x.omega_B, x.theta, x.thetad,
+                                G.p_BH, G.R_BL, G.l_U, G.l_L)
     done = n_steps
     tau = tau.copy()  # the torques of each step, then the next step's from the controller
     for step in range(n_steps):
-        p_PB, v_PB, R_PB, omega_B, theta, thetad = step_kernel(
-            p_PB, v_PB, R_PB, omega_B, theta, thetad, r_B, tau, F_PF, F_th[0], dt, m, g,
-            I_diag, R_BL, m_U, m_L, l_U, l_L, printed[0], printed[1])
-        t[0] += dt
+        x = step_kernel(x, r_B, tau, F_PF, F_th[0], G)
+        t[0] += G.dt
         # observe (the feet, and the r_B the next step takes), then
         # LandingGearLoop._update_inputs
-        p_PF, v_PF, r_B = feet_in_P(p_PB, R_PB, v_PB, omega_B, theta, thetad, p_BH, R_BL,
-                                    l_U, l_L)
-        F_PF, ok = update_inputs(t[0], R_PB, v_PB[1], theta, thetad, p_PF, v_PF, dt, m, g,
-                                 shared, F_th, t_touchdown, tau)
+        p_PF, v_PF, r_B = feet_in_P(x.p_PB, x.R_PB, x.v_PB, x.omega_B, x.theta, x.thetad,
+                                    G.p_BH, G.R_BL, G.l_U, G.l_L)
+        F_PF, ok = update_inputs(t[0], x.R_PB, x.v_PB[1], x.theta, x.thetad, p_PF, v_PF,
+                                 G.dt, G.m, G.g, shared, F_th, t_touchdown, tau)
         if not ok:
             done = -(step + 1)
             break
-    return done, (p_PB, v_PB, R_PB, omega_B, theta, thetad), tau, F_PF, p_PF, v_PF
+    return done, x, tau, F_PF, p_PF, v_PF

@@ -9,6 +9,7 @@ the ground forces.  Integration is semi-implicit Euler at the step dt.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -79,30 +80,66 @@ def feet_in_body(theta, thetad, p_BH, R_BL, l_U, l_L):
     return r_B, rd_B
 
 
+class Gear(NamedTuple):
+    """The constants of the decoupled model's step: the time step, the mass and gravity of
+    eqs. (1)-(3), the body's principal inertias of (4)-(6), each leg's hip position p_BH and
+    leg-plane rotation R_BL in the body, the leg's masses and lengths of eqs. (12)-(14),
+    and which printed forms the step takes (the leg gravity of (12), the moment sums)."""
+
+    dt: float
+    m: float
+    g: float
+    I_diag: np.ndarray
+    p_BH: np.ndarray
+    R_BL: np.ndarray
+    m_U: float
+    m_L: float
+    l_U: float
+    l_L: float
+    printed_gravity: bool
+    printed_moments: bool
+
+
+class BodyState(NamedTuple):
+    """The decoupled model's state in the paper frame P: the body's position, velocity,
+    attitude and body-axes rate, each leg's joint angles and rates (n x 2)."""
+
+    p_PB: np.ndarray
+    v_PB: np.ndarray
+    R_PB: np.ndarray
+    omega_B: np.ndarray
+    theta: np.ndarray
+    thetad: np.ndarray
+
+
 @njit(cache=True)
-def step_kernel(p_PB, v_PB, R_PB, omega_B, theta, thetad, r_B, tau, F_PF, F_th, dt, m, g,
-                I_diag, R_BL, m_U, m_L, l_U, l_L, printed_gravity, printed_moments):
+def step_kernel(x: BodyState, r_B: np.ndarray, tau: np.ndarray, F_PF: np.ndarray,
+                F_th: float, G: Gear) -> BodyState:
     """One semi-implicit Euler step of the decoupled model; returns the new state. r_B: the
     feet relative to the body at this state (:func:`feet_in_body`, which the caller has
     from its observation of the state: :func:`feet_in_P`)."""
-    F_B = F_PF @ R_PB  # rows: R_PB^T F_i
-    a_PB = com_dynamics.linear_acceleration(F_PF, F_th, m, g)  # eqs. (1)-(3)
-    M_B = com_dynamics.moment_sums(r_B, F_B, printed_moments)  # eqs. (7)-(9)
-    omegad_B = com_dynamics.angular_acceleration(M_B, omega_B, I_diag)  # eqs. (4)-(6)
+    theta, thetad = x.theta, x.thetad
+    F_B = F_PF @ x.R_PB  # rows: R_PB^T F_i
+    a_PB = com_dynamics.linear_acceleration(F_PF, F_th, G.m, G.g)  # eqs. (1)-(3)
+    M_B = com_dynamics.moment_sums(r_B, F_B, G.printed_moments)  # eqs. (7)-(9)
+    omegad_B = com_dynamics.angular_acceleration(M_B, x.omega_B, G.I_diag)  # eqs. (4)-(6)
     thetadd = np.zeros_like(theta)
     F_L = np.empty(2)  # the foot force in the leg plane: R_BL^T F_B, as _leg_to_body
+    R_BL = G.R_BL
     for i in range(theta.shape[0]):
         for k in range(2):
             F_L[k] = 0.0 + R_BL[i, 0, k] * F_B[i, 0] + R_BL[i, 1, k] * F_B[i, 1] \
                 + R_BL[i, 2, k] * F_B[i, 2]
         thetadd[i] = single_leg.forward_dynamics(  # eq. (14)
-            theta[i], thetad[i], tau[i], F_L, m_U, m_L, l_U, l_L, g, printed_gravity
+            theta[i], thetad[i], tau[i], F_L, G.m_U, G.m_L, G.l_U, G.l_L, G.g,
+            G.printed_gravity
         )
-    v_new = v_PB + a_PB * dt
-    omega_new = omega_B + omegad_B * dt
+    dt = G.dt
+    v_new = x.v_PB + a_PB * dt
+    omega_new = x.omega_B + omegad_B * dt
     thetad_new = thetad + thetadd * dt
-    return (p_PB + v_new * dt, v_new, R_PB @ so3.exp(omega_new * dt), omega_new,
-            theta + thetad_new * dt, thetad_new)
+    return BodyState(x.p_PB + v_new * dt, v_new, x.R_PB @ so3.exp(omega_new * dt), omega_new,
+                     theta + thetad_new * dt, thetad_new)
 
 
 class DecoupledLandingGear:
@@ -117,8 +154,10 @@ class DecoupledLandingGear:
         self.R_BL = np.ascontiguousarray(R_BL, dtype=float)
         self.I_diag = np.asarray(I_diag, dtype=float)
         self.forms = forms
-        self._printed_gravity = single_leg.is_printed(forms.leg_gravity)
-        self._printed_moments = single_leg.is_printed(forms.moments)
+        self.gear = Gear(float(p.dt), float(p.m), float(p.g), self.I_diag, self.p_BH,
+                         self.R_BL, float(p.m_U), float(p.m_L), float(p.l_U), float(p.l_L),
+                         single_leg.is_printed(forms.leg_gravity),
+                         single_leg.is_printed(forms.moments))
         self.t = 0.0
 
     def reset(self, p_PB, R_PB, v_PB, omega_B, theta, thetad) -> None:
@@ -154,15 +193,21 @@ class DecoupledLandingGear:
         return Observation(self.t, self.p_PB.copy(), self.R_PB.copy(), self.v_PB.copy(),
                            self.omega_B.copy(), self.theta.copy(), self.thetad.copy(), p_PF, v_PF)
 
+    @property
+    def state(self) -> BodyState:
+        return BodyState(self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta,
+                         self.thetad)
+
+    @state.setter
+    def state(self, x: BodyState) -> None:
+        self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad = x
+
     def step(self, tau: np.ndarray, F_PF: np.ndarray, F_th: float) -> None:
         p = self.p
         r_B, _ = feet_in_body(self.theta, self.thetad, self.p_BH, self.R_BL, p.l_U, p.l_L)
-        (self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad) = step_kernel(
-            self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad, r_B,
-            np.ascontiguousarray(tau, dtype=float), np.ascontiguousarray(F_PF, dtype=float),
-            float(F_th), p.dt, p.m, p.g, self.I_diag, self.R_BL, p.m_U, p.m_L,
-            p.l_U, p.l_L, self._printed_gravity, self._printed_moments,
-        )
+        self.state = step_kernel(self.state, r_B, np.ascontiguousarray(tau, dtype=float),
+                                 np.ascontiguousarray(F_PF, dtype=float), float(F_th),
+                                 self.gear)
         self.t += p.dt
 
 

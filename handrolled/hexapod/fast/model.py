@@ -6,9 +6,9 @@ path; tests hold this one to it at round-off. It exists for speed only: the inte
 spends its time in numpy's per-call overhead on 4 x 4 arrays (24 small-array calls per
 right-hand side), which a compiled loop does not have.
 
-The parameters travel as one float vector (:func:`constants`, the order of ``_C``) and the
-per-joint inertias and segment rest positions as arrays, so the compiled functions are cached
-once for every parameter set."""
+The parameters travel as records, :class:`Scalars` (the papers' scalars) and :class:`Body`
+(with the per-joint inertias and segment rest positions as arrays), and the robot's state
+as :class:`State`, so the compiled functions are cached once for every parameter set."""
 
 from __future__ import annotations
 
@@ -71,6 +71,34 @@ def constants(p: HexapodParams, body_form: str = "corrected"
     rest = (np.asarray(station_x(p), float) if body_form == "corrected"
             else np.zeros(p.n_seg))
     return c, J_m, J_T, rest
+
+
+class Body(NamedTuple):
+    """What the compiled step reads besides the state: the scalars, the drives' inertias
+    J_m and J_T per joint, the segments' rest x positions, the numbers of legs n and
+    segments k, and the codes of the transmission level (LEVEL) and ground law (GROUND)."""
+
+    c: Scalars
+    J_m: np.ndarray
+    J_T: np.ndarray
+    rest: np.ndarray
+    n: int
+    k: int
+    level: int
+    ground: int
+
+
+class State(NamedTuple):
+    """PlanarHexapod's state: q and q_dot, the motors' and the transmissions' angles and
+    rates, and the feet's touchdown points eta0 (n x 2, NaN in flight)."""
+
+    q: np.ndarray
+    qd: np.ndarray
+    th_m: np.ndarray
+    th_m_dot: np.ndarray
+    th_T: np.ndarray
+    th_T_dot: np.ndarray
+    eta0: np.ndarray
 
 
 @njit(cache=True)
@@ -195,9 +223,10 @@ def torque_terms(Th: np.ndarray, Thd: np.ndarray, Thdd: np.ndarray, c: Scalars):
 
 
 @njit(cache=True)
-def rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
-        level, ground):
+def rhs(x: State, tau_m: np.ndarray, b: Body) -> tuple:
     """PlanarHexapod.rhs: the time derivative of (q, qd, th_m, th_m_dot, th_T, th_T_dot)."""
+    q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0 = x
+    c, J_m, J_T, rest, n, k, level, ground = b
     nq = 2 * k + 2 * n
     Q = np.zeros(nq)
     th = q[2 * k:]
@@ -264,46 +293,43 @@ def held_step(q, qd, F_seg, tau, F_feet, c, n, k, dt):
 
 
 @njit(cache=True)
-def heun_step(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
-              level, ground, dt):
+def heun_step(x: State, tau_C: np.ndarray, b: Body, dt: float) -> tuple[State, int]:
     """PlanarHexapod.step: saturation (7), one Heun step, the gear impacts, the feet's
-    touchdown / lift-off bookkeeping. Returns the new state, eta0 (new array) and the
+    touchdown / lift-off bookkeeping. Returns the new state (eta0 a new array) and the
     impacts."""
+    c, n, k = b.c, b.n, b.k
     tau_m = np.minimum(np.maximum(tau_C, -c.tau_max), c.tau_max)  # (7)
-    k1 = rhs(q, qd, th_m, th_m_dot, th_T, th_T_dot, tau_m, eta0, c, J_m, J_T, rest, n, k,
-             level, ground)
-    x1 = (q + dt * k1[0], qd + dt * k1[1], th_m + dt * k1[2], th_m_dot + dt * k1[3],
-          th_T + dt * k1[4], th_T_dot + dt * k1[5])
-    k2 = rhs(x1[0], x1[1], x1[2], x1[3], x1[4], x1[5], tau_m, eta0, c, J_m, J_T, rest, n, k,
-             level, ground)
+    k1 = rhs(x, tau_m, b)
+    x1 = State(x.q + dt * k1[0], x.qd + dt * k1[1], x.th_m + dt * k1[2],
+               x.th_m_dot + dt * k1[3], x.th_T + dt * k1[4], x.th_T_dot + dt * k1[5], x.eta0)
+    k2 = rhs(x1, tau_m, b)
     h = 0.5 * dt
-    q2 = q + h * (k1[0] + k2[0])
-    qd2 = qd + h * (k1[1] + k2[1])
-    m2, md2 = th_m + h * (k1[2] + k2[2]), th_m_dot + h * (k1[3] + k2[3])
-    T2, Td2 = th_T + h * (k1[4] + k2[4]), th_T_dot + h * (k1[5] + k2[5])
+    q2 = x.q + h * (k1[0] + k2[0])
+    qd2 = x.qd + h * (k1[1] + k2[1])
+    m2, md2 = x.th_m + h * (k1[2] + k2[2]), x.th_m_dot + h * (k1[3] + k2[3])
+    T2, Td2 = x.th_T + h * (k1[4] + k2[4]), x.th_T_dot + h * (k1[5] + k2[5])
     hits = 0
-    if level == 2:
-        hits = transmission.resolve_play(m2, md2, T2, Td2, J_m, J_T, 0.5 * c.h_ij, c.eps_ij)
-    e2 = eta0.copy()
+    if b.level == 2:
+        hits = transmission.resolve_play(m2, md2, T2, Td2, b.J_m, b.J_T, 0.5 * c.h_ij,
+                                         c.eps_ij)
+    e2 = x.eta0.copy()
     for i in range(n):
         pos, _, _ = _foot(q2, qd2, _leg_index(i, k), c)
         if pos[1] >= 0.0:
             e2[i, 0], e2[i, 1] = np.nan, np.nan
         elif math.isnan(e2[i, 0]):
             e2[i, 0], e2[i, 1] = pos[0], 0.0
-    return q2, qd2, m2, md2, T2, Td2, e2, hits
+    return State(q2, qd2, m2, md2, T2, Td2, e2), hits
 
 
 @njit(cache=True)
-def heun_steps(q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
-               level, ground, dt, t, count):
+def heun_steps(x: State, tau_C: np.ndarray, b: Body, dt: float, t: float, count: int
+               ) -> tuple[State, int, float]:
     """``count`` calls of :func:`heun_step` with tau_C held (between controller samples),
     and the time advanced by dt at each as PlanarHexapod.step does."""
     hits = 0
     for _ in range(count):
-        q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, h = heun_step(
-            q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, tau_C, c, J_m, J_T, rest, n, k,
-            level, ground, dt)
+        x, h = heun_step(x, tau_C, b, dt)
         hits += h
         t += dt
-    return q, qd, th_m, th_m_dot, th_T, th_T_dot, eta0, hits, t
+    return x, hits, t

@@ -17,8 +17,8 @@ class CompiledPlanarHexapod(PlanarHexapod):
     def __init__(self, p: HexapodParams, body_form: str = "corrected",
                  plan_form: str = "corrected") -> None:
         super().__init__(p, body_form, plan_form)
-        self._const = model.constants(p, body_form)
-        self._codes = (model.LEVEL[p.transmission], model.GROUND[p.ground])
+        self._body = model.Body(*model.constants(p, body_form), p.n, p.n_seg,
+                                model.LEVEL[p.transmission], model.GROUND[p.ground])
         self._plan = loop.plan_constants(p, plan_form)
 
     def step(self, tau_C: np.ndarray) -> None:
@@ -26,12 +26,12 @@ class CompiledPlanarHexapod(PlanarHexapod):
 
     def advance(self, tau_C: np.ndarray, count: int) -> None:
         """``count`` Heun steps with tau_C held, in one compiled call."""
-        c, J_m, J_T, rest = self._const
-        (self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
-         hits, self.t) = model.heun_steps(
-            self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot, self.eta_0,
-            np.asarray(tau_C, float), c, J_m, J_T, rest, self.n, self.k, *self._codes,
-            self.dt, self.t, count)
+        x = model.State(self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot,
+                        self.eta_0)
+        x, hits, self.t = model.heun_steps(x, np.asarray(tau_C, float), self._body, self.dt,
+                                           self.t, count)
+        (self.q, self.qd, self.th_m, self.th_m_dot, self.th_T, self.th_T_dot,
+         self.eta_0) = x
         self.impacts += hits
 
     def reference_angles(self, t: float) -> np.ndarray:
