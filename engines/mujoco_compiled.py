@@ -59,13 +59,14 @@ def step_addresses() -> np.ndarray | None:
 
 
 @njit(cache=True)
-def points(xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray, subtree_com: np.ndarray,
-           body_rootid: np.ndarray, bodies: np.ndarray, offsets: np.ndarray,
-           P: np.ndarray, V: np.ndarray, R: np.ndarray) -> None:
+def points(sim: CompiledMujoco, bodies: np.ndarray, offsets: np.ndarray, P: np.ndarray,
+           V: np.ndarray, R: np.ndarray) -> None:
     """World position P[k], velocity V[k] and attitude R[k] of the link of the point
     ``offsets[k]`` of body ``bodies[k]``, into the given arrays: p = x + R o, and
     v = v_c + w x (p - c) from cvel's (w, v_c) at the tree's subtree_com c (what
     mj_objectVelocity shifts)."""
+    xpos, xmat, cvel, subtree_com, body_rootid = (sim.xpos, sim.xmat, sim.cvel,
+                                                  sim.subtree_com, sim.body_rootid)
     for k in range(bodies.shape[0]):
         b = bodies[k]
         root = body_rootid[b]  # c: subtree_com[root], read by index (no view per point)
@@ -103,29 +104,26 @@ def _apply(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray
 
 
 @njit(cache=True)
-def step_with_point_forces(fns: np.ndarray, m: int, d: int, qfrc_applied: np.ndarray,
-                           dofs: np.ndarray, tau: np.ndarray, bodies: np.ndarray,
+def step_with_point_forces(sim: CompiledMujoco, tau: np.ndarray, bodies: np.ndarray,
                            P: np.ndarray, F: np.ndarray) -> None:
-    """One step under joint efforts ``tau`` on ``dofs`` and forces F[k] [N, world] at the
-    world points P[k] of ``bodies[k]`` (:func:`_apply`), then the new time's positions
-    and velocities (mj_step2, mj_step1); ``fns``: :func:`step_addresses`."""
-    m_, d_ = np.uint64(m), np.uint64(d)
-    _apply(fns, m_, d_, qfrc_applied, dofs, tau, bodies, P, F)
-    ccall.call_void(fns[MJ_STEP2], (m_, d_))
-    ccall.call_void(fns[MJ_STEP1], (m_, d_))
+    """One step under joint efforts ``tau`` on the simulation's dofs and forces F[k]
+    [N, world] at the world points P[k] of ``bodies[k]`` (:func:`_apply`), then the new
+    time's positions and velocities (mj_step2, mj_step1)."""
+    _apply(sim.fns, sim.m, sim.d, sim.qfrc_applied, sim.dofs, tau, bodies, P, F)
+    ccall.call_void(sim.fns[MJ_STEP2], (sim.m, sim.d))
+    ccall.call_void(sim.fns[MJ_STEP1], (sim.m, sim.d))
 
 
 @njit(cache=True)
-def step_and_forward(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: np.ndarray,
-                     dofs: np.ndarray, tau: np.ndarray, xpos: np.ndarray, xmat: np.ndarray,
-                     bodies: np.ndarray, offsets: np.ndarray, F: np.ndarray,
-                     split: bool) -> None:
-    """MujocoSimulation.step's calls in one compiled pass: joint efforts ``tau`` on
-    ``dofs``, forces F[k] [N, world] at the points ``offsets[k]`` of ``bodies[k]`` (p = x
+def step_and_forward(sim: CompiledMujoco, tau: np.ndarray, bodies: np.ndarray,
+                     offsets: np.ndarray, F: np.ndarray, split: bool) -> None:
+    """MujocoSimulation.step's calls in one compiled pass: joint efforts ``tau`` on the
+    simulation's dofs, forces F[k] [N, world] at the points ``offsets[k]`` of ``bodies[k]`` (p = x
     + R o, by the matrix product numpy's matmul makes; :func:`_apply`), then mj_step and
     mj_forward (the new time's positions, velocities and accelerations), or with
     ``split`` mj_step2 and mj_step1 (the step from the stages mj_step1 left, then the new
     time's positions and velocities: one forward pass a step instead of two)."""
+    fns, m, d, xpos, xmat = sim.fns, sim.m, sim.d, sim.xpos, sim.xmat
     P = np.empty((bodies.shape[0], 3))
     R, o, Ro = np.empty((3, 3)), np.empty(3), np.empty(3)
     for k in range(bodies.shape[0]):
@@ -137,7 +135,7 @@ def step_and_forward(fns: np.ndarray, m: np.uint64, d: np.uint64, qfrc_applied: 
         np.dot(R, o, Ro)  # R o: the BLAS call of numpy's (and numba's) matmul
         for i in range(3):
             P[k, i] = xpos[b, i] + Ro[i]
-    _apply(fns, m, d, qfrc_applied, dofs, tau, bodies, P, F)
+    _apply(fns, m, d, sim.qfrc_applied, sim.dofs, tau, bodies, P, F)
     if split:
         ccall.call_void(fns[MJ_STEP2], (m, d))
         ccall.call_void(fns[MJ_STEP1], (m, d))
@@ -247,29 +245,29 @@ def contact_list(d: mujoco.MjData) -> ContactList | None:
 
 
 @njit(cache=True)
-def listed_contact_forces(fns: np.ndarray, m: np.uint64, d: np.uint64,
-                          contacts: ContactList, rows: np.ndarray, out: np.ndarray) -> None:
+def listed_contact_forces(sim: CompiledMujoco, contacts: ContactList, rows: np.ndarray,
+                          out: np.ndarray) -> None:
     """:func:`contact_forces` of the contacts listed now (the first ncon rows of
     ``contacts``: :func:`contact_list`), without Python between steps."""
     n = contacts.ncon[0]
-    contact_forces(fns, m, d, contacts.geom[:n], contacts.frame[:n], rows, out)
+    contact_forces(sim.fns, sim.m, sim.d, contacts.geom[:n], contacts.frame[:n], rows, out)
 
 
 @njit(cache=True)
-def state_and_points(fns: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: np.ndarray,
-                     dof: np.ndarray, xpos: np.ndarray, xmat: np.ndarray, cvel: np.ndarray,
-                     subtree_com: np.ndarray, body_rootid: np.ndarray, bodies: np.ndarray,
-                     offsets: np.ndarray, out: np.ndarray) -> None:
+def state_and_points(sim: CompiledMujoco, bodies: np.ndarray, offsets: np.ndarray,
+                     out: np.ndarray) -> None:
     """A free root's state and points' positions and velocities side by side in ``out``:
     p_WB (3), R_WB (9, row by row: the free joint's quaternion turned by mju_quat2Mat, as
     MujocoSimulation.state turns it), v_WB (3), w_WB = R_WB omega_B (3, by np.dot as
     state's matmul: BLAS, the same float), the joints' q and qd (n each), then each
     point's position and velocity (:func:`points`)."""
+    qpos, qvel, qadr, dof = sim.qpos, sim.qvel, sim.qadr, sim.dofs
     n, m = qadr.shape[0], bodies.shape[0]
     R, quat, omega, w = np.empty((3, 3)), np.empty(4), np.empty(3), np.empty(3)
     for i in range(4):  # everything is copied by index: no array views
         quat[i] = qpos[3 + i]
-    ccall.call_void(fns[MJU_QUAT2MAT], (np.uint64(R.ctypes.data), np.uint64(quat.ctypes.data)))
+    ccall.call_void(sim.fns[MJU_QUAT2MAT], (np.uint64(R.ctypes.data),
+                                            np.uint64(quat.ctypes.data)))
     for i in range(3):
         out[i], out[12 + i], omega[i] = qpos[i], qvel[i], qvel[3 + i]
         for j in range(3):
@@ -281,7 +279,7 @@ def state_and_points(fns: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, qadr: 
         out[18 + i] = qpos[qadr[i]]
         out[18 + n + i] = qvel[dof[i]]
     P, V, R_b = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3, 3))
-    points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P, V, R_b)
+    points(sim, bodies, offsets, P, V, R_b)
     k = 18 + 2 * n
     for j in range(m):
         for i in range(3):
@@ -300,13 +298,9 @@ def plant_steps(plant: Plant, n: int) -> None:
     """n plant steps as a compiled chunk makes them, without a robot's laws: zero efforts
     and zero forces at the points (the same calls as any others), :func:`step_and_forward`,
     then the state and the points read (:func:`state_and_points`)."""
-    eng, bodies, offsets, split = plant
-    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
-     qvel, qadr) = eng
-    tau, F = np.zeros(dofs.shape[0]), np.zeros((bodies.shape[0], 3))
-    out = np.empty(18 + 2 * qadr.shape[0] + 6 * bodies.shape[0])
+    sim, bodies, offsets, split = plant
+    tau, F = np.zeros(sim.dofs.shape[0]), np.zeros((bodies.shape[0], 3))
+    out = np.empty(18 + 2 * sim.qadr.shape[0] + 6 * bodies.shape[0])
     for _ in range(n):
-        step_and_forward(fns, m, d, qfrc_applied, dofs, tau, xpos, xmat, bodies, offsets, F,
-                         split)
-        state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel, subtree_com,
-                         body_rootid, bodies, offsets, out)
+        step_and_forward(sim, tau, bodies, offsets, F, split)
+        state_and_points(sim, bodies, offsets, out)

@@ -253,7 +253,7 @@ class MujocoSimulation(_MujocoModel):
         d = self.data
         self._qpos, self._qvel = d.qpos, d.qvel
         self._warnings = d.warning.number  # how often each warning was raised, live
-        self._frames = (d.xpos, d.xmat, d.cvel, d.subtree_com, self.model.body_rootid)
+        self._compiled: CompiledMujoco | None = None  # made once for the data (compiled())
         self._contact_list: mujoco_compiled.ContactList | bool | None = None  # made once
 
     def _add_ground(self, ground: Ground) -> None:
@@ -364,15 +364,14 @@ class MujocoSimulation(_MujocoModel):
         reads both every step: p_WB (3), R_WB (9, row by row), v_WB_W (3), w_WB_W (3), q,
         qd, then each point's position and velocity (3 + 3); the same floats, a free
         root's read in one compiled pass (tests/test_engine_fast_reads.py)."""
-        fns = mujoco_compiled.step_addresses()
-        if not self.floating or fns is None:  # a fixed root (mj_objectVelocity), or no
+        sim = self.compiled()
+        if not self.floating or sim is None:  # a fixed root (mj_objectVelocity), or no
             s = self.state()                  # library at hand: state() itself
             P, V = self.points(links, offsets)
             return np.concatenate([s.p_WB, s.R_WB.ravel(), s.v_WB_W, s.w_WB_W, s.q, s.qd,
                                    np.hstack([P, V]).ravel()])
         out = np.empty(18 + 2 * len(self.qadr) + 6 * len(links))
-        mujoco_compiled.state_and_points(fns, self._qpos, self._qvel, self.qadr, self.dof,
-                                         *self._frames, self._bodies(links),
+        mujoco_compiled.state_and_points(sim, self._bodies(links),
                                          np.ascontiguousarray(offsets, dtype=float), out)
         return out
 
@@ -392,8 +391,8 @@ class MujocoSimulation(_MujocoModel):
         b = self._bodies(links)
         n = len(b)
         P, V, R = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3, 3))
-        mujoco_compiled.points(*self._frames, b, np.ascontiguousarray(offsets, dtype=float),
-                               P, V, R)
+        sim = self.compiled() or self._record(np.zeros(0, dtype=np.uint64))  # reads only
+        mujoco_compiled.points(sim, b, np.ascontiguousarray(offsets, dtype=float), P, V, R)
         return P, V
 
     def _bodies(self, links: Sequence[str]) -> np.ndarray:
@@ -407,12 +406,11 @@ class MujocoSimulation(_MujocoModel):
 
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         d = self.data
-        fns = mujoco_compiled.step_addresses()
-        if fns is not None:  # the same calls in one compiled pass: the same bits
+        sim = self.compiled()
+        if sim is not None:  # the same calls in one compiled pass: the same bits
             bad_before = self.badqacc_count()
             mujoco_compiled.step_and_forward(
-                fns, np.uint64(self.model._address), np.uint64(d._address), d.qfrc_applied,
-                self._dofs, np.asarray(tau, dtype=float).reshape(-1), d.xpos, d.xmat,
+                sim, np.asarray(tau, dtype=float).reshape(-1),
                 np.array([self.body_id(f.link) for f in forces], dtype=np.int64),
                 np.array([f.offset for f in forces], dtype=float).reshape(-1, 3),
                 np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3),
@@ -498,10 +496,16 @@ class MujocoSimulation(_MujocoModel):
         fns = mujoco_compiled.step_addresses()
         if fns is None:
             return None
+        if self._compiled is None:  # views of the data: valid as long as the data
+            self._compiled = self._record(fns)
+        return self._compiled
+
+    def _record(self, fns: np.ndarray) -> CompiledMujoco:
+        """The data's views and addresses with the C functions ``fns``."""
         m, d = self.model, self.data
         return CompiledMujoco(fns, np.uint64(m._address), np.uint64(d._address), d.xpos,
                               d.xmat, d.cvel, d.subtree_com, m.body_rootid, d.qfrc_applied,
-                              np.asarray(self.dof, dtype=np.int64), self._qpos, self._qvel,
+                              self._dofs, self._qpos, self._qvel,
                               np.asarray(self.qadr, dtype=np.int64))
 
     def contact_forces(self) -> dict[str, np.ndarray]:

@@ -266,8 +266,7 @@ def _turn_into(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
-            u_index: np.ndarray, links: np.ndarray, base: np.ndarray, q: np.ndarray,
+def observe(sim: CompiledPybullet, links: np.ndarray, base: np.ndarray, q: np.ndarray,
             qd: np.ndarray, link_states: np.ndarray) -> None:
     """One actual-state request, with forward kinematics and link velocities where
     ``links`` names any (as getLinkStates(..., computeLinkVelocity=1,
@@ -276,7 +275,8 @@ def observe(fns: np.ndarray, client: np.uint64, body: int, q_index: np.ndarray,
     the base inertial frame (13), the joints' positions q and rates qd at their q and u
     indices, and the b3LinkState of each link of ``links`` (rows of LINK_STATE_DOUBLES).
     Raises where PyBullet refuses."""
-    cmd = _ptr(fns[STATE_INIT], (client, np.int32(body)))
+    fns, client, q_index, u_index = sim.fns, sim.client, sim.q_index, sim.u_index
+    cmd = _ptr(fns[STATE_INIT], (client, np.int32(sim.body)))
     if links.shape[0]:
         _int(fns[LINK_VELOCITY], (cmd, np.int32(1)))
         _int(fns[FORWARD_KINEMATICS], (cmd, np.int32(1)))
@@ -356,15 +356,17 @@ def points(link_states: np.ndarray, rows: np.ndarray, R_LI_T: np.ndarray,
 
 
 @njit(cache=True)
-def state_and_points(fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T,
-                     offsets, base, q, qd, link_states, P, V):
-    """PybulletSimulation's state and its points from one actual-state request
+def state_and_points(plant: Plant, base: np.ndarray, q: np.ndarray, qd: np.ndarray,
+                     link_states: np.ndarray, P: np.ndarray, V: np.ndarray) -> tuple:
+    """PybulletSimulation's state and the plant's points from one actual-state request
     (:func:`observe`, :func:`base_frame` and :func:`points`, as PybulletSimulation.points
     and state read them: the same numbers), the joints into q, qd and the points into P,
-    V: (p_WB, R_WB, v_WB, w_WB)."""
-    observe(fns, client, body, q_index, u_index, links, base, q, qd, link_states)
-    p_WB, R_WB, v_WB, w_WB = base_frame(base, p_BI, R_BI)
-    points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets, P, V)
+    V; ``base`` and ``link_states``: :func:`observe`'s. Returns (p_WB, R_WB, v_WB,
+    w_WB)."""
+    sim, pts = plant.sim, plant.points
+    observe(sim, pts.links, base, q, qd, link_states)
+    p_WB, R_WB, v_WB, w_WB = base_frame(base, sim.p_BI, sim.R_BI)
+    points(link_states, pts.rows, pts.R_LI_T, p_WB, R_WB, v_WB, w_WB, plant.offsets, P, V)
     return p_WB, R_WB, v_WB, w_WB
 
 
@@ -375,12 +377,12 @@ def _status(fns: np.ndarray, client: np.uint64, cmd: np.uint64) -> int:
 
 
 @njit(cache=True)
-def step_with_point_forces(fns: np.ndarray, client: np.uint64, body: int,
-                           u_index: np.ndarray, tau: np.ndarray, links: np.ndarray,
+def step_with_point_forces(sim: CompiledPybullet, tau: np.ndarray, links: np.ndarray,
                            P: np.ndarray, F: np.ndarray) -> None:
     """PybulletSimulation.step: joint torques tau (at the joints' u indices), forces F[k]
     [N, world] at the world points P[k] of link ``links[k]`` (one command each, in order),
     then one step. Raises where PyBullet refuses a command."""
+    fns, client, body, u_index = sim.fns, sim.client, sim.body, sim.u_index
     if u_index.shape[0]:
         cmd = _ptr(fns[CONTROL_INIT], (client, np.int32(body), np.int32(CONTROL_MODE_TORQUE)))
         for j in range(u_index.shape[0]):
@@ -423,17 +425,14 @@ def plant_steps(plant: Plant, P: np.ndarray, n: int) -> None:
     and zero forces at the points P (read on the current state, updated by each read),
     :func:`step_with_point_forces`, then the state and the points read
     (:func:`state_and_points`)."""
-    eng, pts, offsets = plant
-    fns, client, body, q_index, u_index, p_BI, R_BI = eng
-    links, rows, R_LI_T, point_links = pts
-    nj = q_index.shape[0]
+    sim, pts, offsets = plant
+    nj = sim.q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
-    link_states = np.empty((links.shape[0], LINK_STATE_DOUBLES))
+    link_states = np.empty((pts.links.shape[0], LINK_STATE_DOUBLES))
     tau, F, V = np.zeros(nj), np.zeros((offsets.shape[0], 3)), np.empty((offsets.shape[0], 3))
     for _ in range(n):
-        step_with_point_forces(fns, client, body, u_index, tau, point_links, P, F)
-        state_and_points(fns, client, body, q_index, u_index, p_BI, R_BI, links, rows,
-                         R_LI_T, offsets, base, q, qd, link_states, P, V)
+        step_with_point_forces(sim, tau, pts.point_links, P, F)
+        state_and_points(plant, base, q, qd, link_states, P, V)
 
 
 @njit(cache=True)

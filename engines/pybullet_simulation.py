@@ -185,8 +185,7 @@ class PybulletSimulation(PybulletClient):
         base, n = np.empty(13), len(c.q_index)
         q, qd = np.empty(n), np.empty(n)
         states = np.empty((len(links), pybullet_compiled.LINK_STATE_DOUBLES))
-        pybullet_compiled.observe(c.fns, c.client, c.body, c.q_index, c.u_index, links, base,
-                                  q, qd, states)
+        pybullet_compiled.observe(c, links, base, q, qd, states)
         return FloatingState(*pybullet_compiled.base_frame(base, c.p_BI, c.R_BI), q, qd), states
 
     def points(self, links: Sequence[str], offsets: np.ndarray
@@ -254,10 +253,8 @@ class PybulletSimulation(PybulletClient):
                          dtype=float).reshape(-1, 3)
             links = np.array([self.link(f.link) for f in forces], dtype=np.int64)
             F = np.array([f.F_W for f in forces], dtype=float).reshape(-1, 3)
-        c = self._c
         pybullet_compiled.step_with_point_forces(
-            c.fns, c.client, c.body, c.u_index, np.asarray(tau, dtype=float).reshape(-1),
-            links, P, F)
+            self._c, np.asarray(tau, dtype=float).reshape(-1), links, P, F)
         self._time += self.dt
         self._forget()
 

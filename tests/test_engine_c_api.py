@@ -55,8 +55,7 @@ def test_compiled_reads_equal_the_python_api_bit_for_bit():
     c, plan = sim.compiled(), sim.compiled_points(plant.hub_links)
     base, q, qd = np.empty(13), np.empty(len(c.q_index)), np.empty(len(c.q_index))
     states = np.empty((len(plan.links), pybullet_compiled.LINK_STATE_DOUBLES))
-    pybullet_compiled.observe(c.fns, c.client, c.body, c.q_index, c.u_index, plan.links,
-                              base, q, qd, states)
+    pybullet_compiled.observe(c, plan.links, base, q, qd, states)
     p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, c.p_BI, c.R_BI)
     P, V = np.empty((len(plant.hub_links), 3)), np.empty((len(plant.hub_links), 3))
     pybullet_compiled.points(states, plan.rows, plan.R_LI_T, p_WB, R_WB, v_WB, w_WB,

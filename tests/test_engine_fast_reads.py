@@ -141,8 +141,7 @@ def test_compiled_contact_list_is_the_live_list() -> None:
         np.testing.assert_array_equal(contacts.geom[:n], d.contact.geom)
         np.testing.assert_array_equal(contacts.frame[:n], d.contact.frame)
         out = np.zeros((len(feet), 3))
-        mujoco_compiled.listed_contact_forces(sim.compiled().fns, np.uint64(sim.model._address),
-                                              np.uint64(d._address), contacts, rows, out)
+        mujoco_compiled.listed_contact_forces(sim.compiled(), contacts, rows, out)
         np.testing.assert_array_equal(out, sim.contact_force_rows(feet))
         seen += n
     assert seen > 0  # the feet did touch the ground

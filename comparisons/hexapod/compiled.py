@@ -40,35 +40,30 @@ def mujoco_steps(plant: mujoco_compiled.Plant, off: np.ndarray,
     EnginePlant.native_feet_forces reads them, then fastloop.after_step. Returns (t,
     impacts)."""
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
-    eng, bodies, offsets, split = plant  # offsets: zeros, the feet's centres
-    (fns, m_, d_, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
-     qvel, qadr) = eng
+    sim, bodies, offsets, split = plant  # offsets: zeros, the feet's centres
+    qpos, qvel, qadr, dofs = sim.qpos, sim.qvel, sim.qadr, sim.dofs
     nb, nq = bodies.shape[0], off.shape[0]
     native = native_rows.shape[0] > 0
     P, V, R = np.empty((nb, 3)), np.empty((nb, 3)), np.empty((nb, 3, 3))
     q_new, qd_new, feet, feet_v = np.empty(nq), np.empty(nq), np.empty((nb, 2)), \
         np.empty((nb, 2))
     F_native = np.empty((nb, 3))
-    mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P,
-                           V, R)
+    mujoco_compiled.points(sim, bodies, offsets, P, V, R)
     hits = 0
     for _ in range(count):
         sel, F_W = _pushed(F_feet, native)
-        mujoco_compiled.step_and_forward(fns, m_, d_, qfrc_applied, dofs,
-                                         np.concatenate((F_seg.ravel(), tau_link)), xpos,
-                                         xmat, bodies[sel], offsets[sel], F_W, split)
+        mujoco_compiled.step_and_forward(sim, np.concatenate((F_seg.ravel(), tau_link)),
+                                         bodies[sel], offsets[sel], F_W, split)
         t += dt
         steps += 1
         for r in range(nq):
             q_new[r] = qpos[qadr[r]] + off[r]
             qd_new[r] = qvel[dofs[r]]
-        mujoco_compiled.points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets,
-                               P, V, R)
+        mujoco_compiled.points(sim, bodies, offsets, P, V, R)
         _feet(P, V, feet, feet_v)
         if native:
             F_native[:] = 0.0
-            mujoco_compiled.listed_contact_forces(fns, m_, d_, contacts, native_rows,
-                                                  F_native)
+            mujoco_compiled.listed_contact_forces(sim, contacts, native_rows, F_native)
             _native_feet(F_native, F_feet)
         hits += after_step(state, laws, q_new, qd_new, feet, feet_v, steps, t)
     return t, hits
@@ -117,47 +112,32 @@ def pybullet_steps(plant: pybullet_compiled.Plant, off: np.ndarray, native_rows:
     shared ground) no foot force applied and the feet's forces read from its contact
     points (pybullet_compiled.contact_forces, the sums of contact_forces), then
     fastloop.after_step."""
-    eng, pts, offsets = plant  # offsets: zeros, the feet's centres
-    fns, client, body, q_index, u_index, p_BI, R_BI = eng
-    links, rows, R_LI_T, feet_links = pts
+    sim, pts, _ = plant  # the plant's offsets: zeros, the feet's centres
     F_feet, F_seg, tau_link, dt = state.F_feet, state.F_seg, state.tau_link, laws.dt
-    nb, nj = feet_links.shape[0], q_index.shape[0]
+    nb, nj = pts.point_links.shape[0], sim.q_index.shape[0]
     native = native_rows.shape[0] > 0
     F_native = np.empty((nb, 3))
     base, qe, qde = np.empty(13), np.empty(nj), np.empty(nj)
-    link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
+    link_states = np.empty((pts.links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V = np.empty((nb, 3)), np.empty((nb, 3))
     q_new, feet, feet_v = np.empty(nj), np.empty((nb, 2)), np.empty((nb, 2))
-    read = (fns, client, body, q_index, u_index, links, base, qe, qde, link_states, p_BI,
-            R_BI, rows, R_LI_T, offsets, P, V)
-    _pybullet_read(*read)  # the points on this state, where the forces push
+    read = (plant, base, qe, qde, link_states, P, V)
+    pybullet_compiled.state_and_points(*read)  # the points on this state, where forces push
     hits = 0
     for _ in range(count):
         sel, F_W = _pushed(F_feet, native)
         pybullet_compiled.step_with_point_forces(
-            fns, client, body, u_index, np.concatenate((F_seg.ravel(), tau_link)),
-            feet_links[sel], P[sel], F_W)
+            sim, np.concatenate((F_seg.ravel(), tau_link)), pts.point_links[sel], P[sel], F_W)
         t += dt
         steps += 1
-        _pybullet_read(*read)
+        pybullet_compiled.state_and_points(*read)
         for r in range(nj):
             q_new[r] = qe[r] + off[r]
         _feet(P, V, feet, feet_v)
         if native:
             F_native[:] = 0.0
-            pybullet_compiled.contact_forces(fns, client, body, native_rows, F_native)
+            pybullet_compiled.contact_forces(sim.fns, sim.client, sim.body, native_rows,
+                                             F_native)
             _native_feet(F_native, F_feet)
         hits += after_step(state, laws, q_new, qde, feet, feet_v, steps, t)
     return t, hits
-
-
-@njit(cache=True)
-def _pybullet_read(fns, client, body, q_index, u_index, links, base, qe, qde, link_states,
-                   p_BI, R_BI, rows, R_LI_T, offsets, P, V) -> None:
-    """PybulletSimulation's state and points of the feet from one actual-state request:
-    the joints into qe, qde, the points into P, V."""
-    pybullet_compiled.observe(fns, client, body, q_index, u_index, links, base, qe, qde,
-                              link_states)
-    p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
-    pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB, offsets,
-                             P, V)

@@ -75,25 +75,21 @@ def mujoco_chunk(plant: mujoco_compiled.Plant,
     (MujocoSimulation.compiled_contacts) after each step as contact_forces sums it
     (mujoco_compiled.listed_contact_forces), for fastloop.after_native_step."""
     s, p, c = named(s, p, c)
-    eng, bodies, offsets, split = plant
-    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
-     qvel, qadr) = eng
+    sim, bodies, offsets, split = plant
     native = native_rows.shape[0] > 0
     pushed = 0 if native else 1  # the foot's force: the law's, none with native contact
     tau, F_W, F_foot = np.empty(2), np.empty((1, 3)), np.empty((1, 3))
-    f, obs = np.empty(18 + 2 * qadr.shape[0] + 6), np.empty(14)
+    f, obs = np.empty(18 + 2 * sim.qadr.shape[0] + 6), np.empty(14)
     for _ in range(n_steps):
         _efforts(s, tau, F_W)
-        mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, tau, xpos, xmat,
-                                         bodies[:pushed], offsets[:pushed], F_W[:pushed],
-                                         split)
+        mujoco_compiled.step_and_forward(sim, tau, bodies[:pushed], offsets[:pushed],
+                                         F_W[:pushed], split)
         t += dt  # mj_step's d->time += timestep
-        mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
-                                         subtree_com, body_rootid, bodies, offsets, f)
+        mujoco_compiled.state_and_points(sim, bodies, offsets, f)
         _observation(f, obs)
         if native:
             F_foot[:] = 0.0
-            mujoco_compiled.listed_contact_forces(fns, m, d, contacts, native_rows, F_foot)
+            mujoco_compiled.listed_contact_forces(sim, contacts, native_rows, F_foot)
             s = after_native_step(s, t, obs, F_foot[0, 0], F_foot[0, 2], p, c)
         else:
             s = after_step(s, t, obs, p, c)
@@ -114,24 +110,20 @@ def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
     foot's force is the engine's contact force, read from its contact list after each
     step (pybullet_compiled.contact_forces, as contact_forces sums it), for
     fastloop.after_native_step."""
-    eng, pts, offsets = plant
-    fns, client, body, q_index, u_index, p_BI, R_BI = eng
-    links, rows, R_LI_T, point_links = pts
+    sim, pts, _ = plant
     s, p, c = named(s, p, c)
-    nj = q_index.shape[0]
+    nj = sim.q_index.shape[0]
     native = native_rows.shape[0] > 0
     pushed = 0 if native else 1  # the foot's force: the law's, none with native contact
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
-    link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
+    link_states = np.empty((pts.links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     V, F_W, tau, F_foot = np.empty((1, 3)), np.empty((1, 3)), np.empty(2), np.empty((1, 3))
     f, obs = np.empty(18 + 2 * nj + 6), np.empty(14)
-    read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
-            base, q, qd, link_states, P, V)
+    read = (plant, base, q, qd, link_states, P, V)
     for _ in range(n_steps):
         _efforts(s, tau, F_W)
-        pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau,
-                                                 point_links[:pushed], P[:pushed],
-                                                 F_W[:pushed])
+        pybullet_compiled.step_with_point_forces(sim, tau, pts.point_links[:pushed],
+                                                 P[:pushed], F_W[:pushed])
         t += dt  # PybulletSimulation.step's clock
         p_WB, R_WB, v_WB, w_WB = pybullet_compiled.state_and_points(*read)
         f[0:3], f[3:12], f[12:15], f[15:18] = p_WB, R_WB.ravel(), v_WB, w_WB
@@ -140,7 +132,8 @@ def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
         _observation(f, obs)
         if native:
             F_foot[:] = 0.0
-            pybullet_compiled.contact_forces(fns, client, body, native_rows, F_foot)
+            pybullet_compiled.contact_forces(sim.fns, sim.client, sim.body, native_rows,
+                                             F_foot)
             s = after_native_step(s, t, obs, F_foot[0, 0], F_foot[0, 2], p, c)
         else:
             s = after_step(s, t, obs, p, c)

@@ -162,10 +162,8 @@ def mujoco_chunk(plant: mujoco_compiled.Plant,
     forces are the engine's, read from ``contacts`` (MujocoSimulation.compiled_contacts)
     after each step as contact_forces sums them (mujoco_compiled.listed_contact_forces),
     for :func:`_after_observe`."""
-    eng, bodies, offsets, split = plant
-    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
-     qvel, qadr) = eng
-    nj, nf = qadr.shape[0], bodies.shape[0] - 1
+    sim, bodies, offsets, split = plant
+    nj, nf = sim.qadr.shape[0], bodies.shape[0] - 1
     native = native_rows.shape[0] > 0
     feet, foot_offsets = bodies[1:].copy(), offsets[1:].copy()
     F_W, out = np.empty((nf + 1, 3)), np.empty(18 + 2 * nj + 6 * nf)
@@ -174,18 +172,15 @@ def mujoco_chunk(plant: mujoco_compiled.Plant,
     F_feet = np.empty((nf if native else 0, 3))  # the engine's, or none: the law's
     tau = tau.copy()  # the torques of each step, then the next step's from the controller
     efforts = tau.reshape(nj)
-    mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
-                                     subtree_com, body_rootid, feet, foot_offsets, out)
+    mujoco_compiled.state_and_points(sim, feet, foot_offsets, out)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
-        mujoco_compiled.step_and_forward(fns, m, d, qfrc_applied, dofs, efforts, xpos, xmat,
-                                         on, at, F_at, split)
+        mujoco_compiled.step_and_forward(sim, efforts, on, at, F_at, split)
         t[0] += consts[0]  # mj_step's d->time += timestep
-        mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
-                                         subtree_com, body_rootid, feet, foot_offsets, out)
+        mujoco_compiled.state_and_points(sim, feet, foot_offsets, out)
         if native:
             F_feet[:] = 0.0
-            mujoco_compiled.listed_contact_forces(fns, m, d, contacts, native_rows, F_feet)
+            mujoco_compiled.listed_contact_forces(sim, contacts, native_rows, F_feet)
         F_PF, ok = _after_observe(t[0], out, F_feet, consts, shared, F_th, t_touchdown, tau)
         if not ok:
             return -(step + 1), tau, F_PF, _observed(out, nf)
@@ -210,33 +205,30 @@ def pybullet_chunk(plant: pybullet_compiled.Plant, native_rows: np.ndarray,
     feet's forces are the engine's contact forces, read from its contact list after each
     step (pybullet_compiled.contact_forces, as contact_forces sums them), for
     :func:`_after_observe`."""
-    eng, pts, offsets = plant
-    fns, client, body, q_index, u_index, p_BI, R_BI = eng
-    links, rows, R_LI_T, point_links = pts
-    nj, npts = q_index.shape[0], offsets.shape[0]
+    sim, pts, offsets = plant
+    nj, npts = sim.q_index.shape[0], offsets.shape[0]
     native = native_rows.shape[0] > 0
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
-    link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
+    link_states = np.empty((pts.links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P, V, F_W = np.empty((npts, 3)), np.empty((npts, 3)), np.empty((npts, 3))
     out = np.empty(18 + 2 * nj + 6 * (npts - 1))
     pushed = 1 if native else npts  # the thrust alone with the engine's own contact
-    on, at, F_at = point_links[:pushed], P[:pushed], F_W[:pushed]
+    on, at, F_at = pts.point_links[:pushed], P[:pushed], F_W[:pushed]
     F_feet = np.empty((npts - 1 if native else 0, 3))  # the engine's, or none: the law's
     tau = tau.copy()  # the torques of each step, then the next step's from the controller
     efforts = tau.reshape(nj)
-    read = (fns, client, body, q_index, u_index, p_BI, R_BI, links, rows, R_LI_T, offsets,
-            base, q, qd, link_states, P, V)
+    read = (plant, base, q, qd, link_states, P, V)
     # the points on this state, where the forces push
     _flat_into(pybullet_compiled.state_and_points(*read), q, qd, P, V, out)
     for step in range(n_steps):
         _forces_W(F_th[0], F_PF, F_W)
-        pybullet_compiled.step_with_point_forces(fns, client, body, u_index, efforts, on, at,
-                                                 F_at)
+        pybullet_compiled.step_with_point_forces(sim, efforts, on, at, F_at)
         t[0] += consts[0]  # PybulletSimulation.step's clock
         _flat_into(pybullet_compiled.state_and_points(*read), q, qd, P, V, out)
         if native:
             F_feet[:] = 0.0
-            pybullet_compiled.contact_forces(fns, client, body, native_rows, F_feet)
+            pybullet_compiled.contact_forces(sim.fns, sim.client, sim.body, native_rows,
+                                             F_feet)
         F_PF, ok = _after_observe(t[0], out, F_feet, consts, shared, F_th, t_touchdown, tau)
         if not ok:
             return -(step + 1), tau, F_PF, _observed(out, npts - 1)

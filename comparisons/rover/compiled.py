@@ -290,15 +290,13 @@ def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np
     each sample kept for its heading rate. Stops also after a part in which MuJoCo reset
     the simulation (its live BADQACC count ``badqacc`` rose: block.stop UNSTABLE). The
     state the last part brought."""
-    eng, bodies, offsets, _ = plant
-    (fns, m, d, xpos, xmat, cvel, subtree_com, body_rootid, qfrc_applied, dofs, qpos,
-     qvel, qadr) = eng
+    sim, bodies, offsets, _ = plant
     bad = badqacc[0]
-    nh, nj = bodies.shape[0], qadr.shape[0]
+    nh, nj = bodies.shape[0], sim.qadr.shape[0]
     P_W, V_W, R_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
     p_0, v_0, R_0 = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
     F_W = np.empty((nh, 3))
-    tau = np.zeros(dofs.shape[0])  # the turning joints are free (thesis: unactuated)
+    tau = np.zeros(sim.dofs.shape[0])  # the turning joints are free (thesis: unactuated)
     diag = np.zeros((nh, N_DIAG))
     state = np.empty(18 + 2 * nj)  # p_WB, R_WB, v_WB, w_WB, q, qd (state_and_points')
     read = (np.zeros(6 + n_t), np.zeros(6 + n_t), np.zeros((3, 3)), np.zeros(3), heading)
@@ -308,8 +306,7 @@ def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np
             n = _part(left, k, drive)
             done = n
             for s in range(n):
-                points(xpos, xmat, cvel, subtree_com, body_rootid, bodies, offsets, P_W, V_W,
-                       R_W)
+                points(sim, bodies, offsets, P_W, V_W, R_W)
                 for h in range(nh):  # world -> the thesis' frame 0
                     _turn(R_0W, P_W[h], p_0[h])
                     _turn(R_0W, V_W[h], v_0[h])
@@ -318,7 +315,7 @@ def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np
                                            soil)
                 for h in range(nh):
                     _turn(R_W0, F_0[h], F_W[h])
-                step_with_point_forces(fns, m, d, qfrc_applied, dofs, tau, bodies, P_W, F_W)
+                step_with_point_forces(sim, tau, bodies, P_W, F_W)
                 t += dt
                 if _after_step(diag, drive.T, drive.P, drive.powered, drive.r):
                     done = s + 1
@@ -326,9 +323,7 @@ def mujoco_samples(plant: mujoco_compiled.Plant, badqacc: np.ndarray, chunks: np
             k += done
             left -= done
             block.steps[0] += done
-            mujoco_compiled.state_and_points(fns, qpos, qvel, qadr, dofs, xpos, xmat, cvel,
-                                             subtree_com, body_rootid, bodies[:0],
-                                             offsets[:0], state)
+            mujoco_compiled.state_and_points(sim, bodies[:0], offsets[:0], state)
             read = _thesis_state(state[0:3], state[3:12].reshape((3, 3)), state[12:15],
                                  state[15:18], state[18:18 + nj], state[18 + nj:18 + 2 * nj],
                                  read[4], n_t)
@@ -354,12 +349,10 @@ def pybullet_samples(plant: pybullet_compiled.Plant, n_segments: int,
     forces), after each part the state read as PybulletSimulation.state reads it (one
     actual-state request without links), the time summed step by step as
     PybulletSimulation.compiled_steps_taken sums it."""
-    eng, pts, offsets = plant
-    fns, client, body, q_index, u_index, p_BI, R_BI = eng
-    links, rows, R_LI_T, hub_links = pts
-    nh, nj = offsets.shape[0], q_index.shape[0]
+    sim, pts, offsets = plant
+    nh, nj = offsets.shape[0], sim.q_index.shape[0]
     base, q, qd = np.empty(13), np.empty(nj), np.empty(nj)
-    link_states = np.empty((links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
+    link_states = np.empty((pts.links.shape[0], pybullet_compiled.LINK_STATE_DOUBLES))
     P_W, V_W, R_0 = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3, 3))
     p_0, v_0, F_W = np.empty((nh, 3)), np.empty((nh, 3)), np.empty((nh, 3))
     tau = np.zeros(nj)  # the turning joints are free (thesis: unactuated)
@@ -372,11 +365,8 @@ def pybullet_samples(plant: pybullet_compiled.Plant, n_segments: int,
             n = _part(left, k, drive)
             done = n
             for s in range(n):
-                pybullet_compiled.observe(fns, client, body, q_index, u_index, links, base,
-                                          q, qd, link_states)
-                p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
-                pybullet_compiled.points(link_states, rows, R_LI_T, p_WB, R_WB, v_WB, w_WB,
-                                         offsets, P_W, V_W)
+                p_WB, R_WB, v_WB, w_WB = pybullet_compiled.state_and_points(
+                    plant, base, q, qd, link_states, P_W, V_W)
                 R_W = R_WB
                 for j in range(n_segments):
                     if j > 0 and nj >= j:
@@ -390,8 +380,8 @@ def pybullet_samples(plant: pybullet_compiled.Plant, n_segments: int,
                                            soil)
                 for h in range(nh):  # the rows of F_0 @ R_0W (R_0W^T = R_W0)
                     _turn(R_W0, F_0[h], F_W[h])
-                pybullet_compiled.step_with_point_forces(fns, client, body, u_index, tau,
-                                                         hub_links, P_W, F_W)
+                pybullet_compiled.step_with_point_forces(sim, tau, pts.point_links, P_W,
+                                                         F_W)
                 t += dt
                 if _after_step(diag, drive.T, drive.P, drive.powered, drive.r):
                     done = s + 1
@@ -399,9 +389,8 @@ def pybullet_samples(plant: pybullet_compiled.Plant, n_segments: int,
             k += done
             left -= done
             block.steps[0] += done
-            pybullet_compiled.observe(fns, client, body, q_index, u_index, links[:0], base,
-                                      q, qd, link_states[:0])
-            p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, p_BI, R_BI)
+            pybullet_compiled.observe(sim, pts.links[:0], base, q, qd, link_states[:0])
+            p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, sim.p_BI, sim.R_BI)
             read = _thesis_state(p_WB, R_WB, v_WB, w_WB, q, qd, read[4], n_t)
             if not _after_part(read[0], read[1], diag.reshape(block.diag.shape), drive, t,
                                k, block):
