@@ -557,16 +557,13 @@ class MujocoSimulation(_MujocoModel):
         array [N, world], in one compiled pass over the contact list (the same floats:
         tests/test_engine_fast_reads.py)."""
         rows = self.contact_row_table(tuple(links))
-        fns = mujoco_compiled.step_addresses()
-        if fns is None:  # MuJoCo's library not at hand: one contact at a time
+        sim, contacts = self.compiled(), self.compiled_contacts()
+        if sim is None or contacts is None:  # one contact at a time
             f = self.contact_forces()
             return np.array([f.get(link, np.zeros(3)) for link in links]).reshape(-1, 3)
         out = np.zeros((len(links), 3))
-        d = self.data
-        contacts = d.contact  # views of the list's fields (none when there is no contact)
-        mujoco_compiled.contact_forces(fns, np.uint64(self.model._address),
-                                       np.uint64(d._address), contacts.geom, contacts.frame,
-                                       rows, out)
+        # the list's live views, as the compiled chunks read it: one compiled function
+        mujoco_compiled.listed_contact_forces(sim, contacts, rows, out)
         return out
 
     @property

@@ -212,13 +212,13 @@ class PybulletSimulation(PybulletClient):
         if plan is None:
             plan = self._point_plans[links] = self.compiled_points(links)
         s, states = self._observe(plan.links)
+        P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
+        pybullet_compiled.points(states, plan.rows, plan.R_LI_T, s.p_WB, s.R_WB, s.v_WB_W,
+                                 s.w_WB_W, offsets, P, V)
         if self._state is None:  # the same numbers a state() read gives
             self._state = s
             for a in vars(s).values():
                 a.setflags(write=False)
-        P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
-        pybullet_compiled.points(states, plan.rows, plan.R_LI_T, s.p_WB, s.R_WB, s.v_WB_W,
-                                 s.w_WB_W, offsets, P, V)
         for link, o, p in zip(links, offsets, P, strict=True):
             self._positions[(link, o.tobytes())] = p
         return P, V

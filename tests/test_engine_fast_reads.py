@@ -120,7 +120,7 @@ def test_compiled_contact_list_is_the_live_list() -> None:
     made once) against the bindings' list read afresh at each step of the quadruped on
     MuJoCo's native ground: the count, the geom pairs and the frames the same, and the
     forces summed from them (mujoco_compiled.listed_contact_forces) equal to
-    contact_force_rows, float for float; the count read back unchanged."""
+    contact_forces' contact by contact, float for float; the count read back unchanged."""
     from dynval.comparisons.quadruped.loop import QuadrupedLoop
     from dynval.comparisons.quadruped.loop import make_plant as quadruped_plant
     from dynval.engines import mujoco_compiled
@@ -142,7 +142,8 @@ def test_compiled_contact_list_is_the_live_list() -> None:
         np.testing.assert_array_equal(contacts.frame[:n], d.contact.frame)
         out = np.zeros((len(feet), 3))
         mujoco_compiled.listed_contact_forces(sim.compiled(), contacts, rows, out)
-        np.testing.assert_array_equal(out, sim.contact_force_rows(feet))
+        forces = sim.contact_forces()  # contact by contact, in Python
+        np.testing.assert_array_equal(out, [forces.get(f, np.zeros(3)) for f in feet])
         seen += n
     assert seen > 0  # the feet did touch the ground
 

@@ -285,7 +285,8 @@ class _EngineSteps:
         planned = fastloop.plan_ahead(self.laws, loop.t, theta, thd, tau_ff, F_ff, residual,
                                       masks)
         # new arrays, as advance makes: the inputs handed out stay as they were
-        tau, qd_before = np.array(loop.tau, dtype=float), loop.st.qd
+        # qd_before a copy: the type (writable) of the reads that follow, one compile
+        tau, qd_before = np.array(loop.tau, dtype=float), loop.st.qd.copy()
         t, F_sum, qdd = np.array([loop.t]), np.zeros((4, 3)), loop.qdd.copy()
         steps = min(n, planned + 1)  # up to the first step without a plan after it
         for k in range(steps):

@@ -130,9 +130,10 @@ def _turn(R: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def _turn_matrix(R: np.ndarray, X: np.ndarray, out: np.ndarray) -> None:
-    """out = R X column by column (:func:`_turn`)."""
+    """out = R X column by column, each as :func:`_turn` makes it."""
     for j in range(3):
-        _turn(R, X[:, j], out[:, j])
+        for i in range(3):
+            out[i, j] = 0.0 + R[i, 0] * X[0, j] + R[i, 1] * X[1, j] + R[i, 2] * X[2, j]
 
 
 @njit(cache=True)

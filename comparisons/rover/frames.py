@@ -16,7 +16,7 @@ from dynval._numba_cache import njit
 from dynval.handrolled.so3 import euler_yxz, matrix_from_euler_yxz, rot_x, rot_y
 from dynval.robots.rover.params import R_W0
 
-R_0W = R_W0.T
+R_0W = np.ascontiguousarray(R_W0.T)  # C order, as R_W0: one compile of what takes either
 
 
 def pose_from_q(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -148,9 +148,10 @@ class EnginePlant:
                 qd[3:6] = np.linalg.solve(A, w_WB)
                 self._read = q, qd, None, None
             return q, qd
-        s = self.sim.state()
-        q, qd, A, self.heading = thesis_coordinates(s.p_WB, s.R_WB, s.v_WB_W, s.q, s.qd,
-                                                    self.heading, self.p.n_segments - 1)
+        s = self.sim.state()  # read-only arrays: copies, the type compiled chunks pass
+        q, qd, A, self.heading = thesis_coordinates(
+            *(np.array(a) for a in (s.p_WB, s.R_WB, s.v_WB_W, s.q, s.qd)), self.heading,
+            self.p.n_segments - 1)
         qd[3:6] = np.linalg.solve(A, s.w_WB_W)
         return q, qd
 

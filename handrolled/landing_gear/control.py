@@ -80,9 +80,12 @@ class LandingGearController:
         :meth:`joint_torques_stepwise` (tests/test_landing_gear_fast_paths.py)."""
         roll, pitch, _ = attitude_angles(obs.R_PB)
         tau = np.empty((4, 2))
+        # theta and thetad as writable copies: an engine's state may be read-only, and the
+        # kernel is then compiled once for the loop's arrays and these alike
         ok = _joint_torques_kernel(self.level_controller, roll, pitch, dt, self.int_e,
-                                   self.int_theta, self.y_ref, self.theta_ref, obs.theta,
-                                   obs.thetad, tau, self.pitch_sign, self._constants)
+                                   self.int_theta, self.y_ref, self.theta_ref,
+                                   np.array(obs.theta), np.array(obs.thetad), tau,
+                                   self.pitch_sign, self._constants)
         if not ok:  # a foot out of reach: the stepwise path names it
             return self.joint_torques_stepwise(obs, dt)
         return tau

@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from dynval._numba_cache import njit
-from dynval.handrolled.quadruped.robot import QuadrupedModel
+from dynval.handrolled.quadruped.robot import Links, QuadrupedModel
 from dynval.handrolled.vec3 import add, cross, mtv, mv, scale, vec
 
 
 @njit(cache=True)
-def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, theta, thetad,
-          thetadd, g_W, F_foot_B):
+def _rnea(L: Links, R_WB, nu, nudot, theta, thetad, thetadd, g_W, F_foot_B):
+    alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb = L
     v_B, w_B = (nu[0], nu[1], nu[2]), (nu[3], nu[4], nu[5])
     w_dot_B = (nudot[3], nudot[4], nudot[5])
     # classical acceleration of the body origin, minus gravity (Craig 6.5)
@@ -99,7 +99,7 @@ def _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, nu, nudot, t
 
 
 @njit(cache=True)
-def _mass_matrix(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, theta, floating):
+def _mass_matrix(L: Links, R_WB, theta, floating):
     """Walker-Orin method 1: column k is the RNEA with unit acceleration k, no velocity,
     no gravity (see terms.py)."""
     nb = 6 if floating else 0
@@ -113,8 +113,8 @@ def _mass_matrix(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, theta
             nudot[k] = 1.0
         else:
             thetadd[(k - nb) // 3, (k - nb) % 3] = 1.0
-        f_b, n_b, tau, _, _, _ = _rnea(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB,
-                                       zero6, nudot, theta, zero12, thetadd, zero3, zero12)
+        f_b, n_b, tau, _, _, _ = _rnea(L, R_WB, zero6, nudot, theta, zero12, thetadd, zero3,
+                                       zero12)
         if floating:
             M[0:3, k] = f_b
             M[3:6, k] = n_b
@@ -126,9 +126,7 @@ def _mass_matrix(alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, R_WB, theta
 def mass_matrix(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarray,
                 floating: bool = True) -> np.ndarray:
     """M(q) by the RNEA, compiled (terms.mass_matrix is the same algorithm)."""
-    return _mass_matrix(model.alpha, model.a, model.R_B0, model.p_B0, model.m, model.P_C,
-                        model.I_C, model.m_b, model.P_Cb, model.I_Cb,
-                        np.ascontiguousarray(R_WB, dtype=float),
+    return _mass_matrix(model.links, np.ascontiguousarray(R_WB, dtype=float),
                         np.ascontiguousarray(np.reshape(theta, (4, 3)), dtype=float), floating)
 
 
@@ -142,8 +140,7 @@ def inverse_dynamics(model: QuadrupedModel, R_WB: np.ndarray, nu: np.ndarray,
     when omitted: all legs in the air)."""
     F = np.zeros((4, 3)) if F_foot_B is None else np.ascontiguousarray(F_foot_B, dtype=float)
     f = np.ascontiguousarray
-    return _rnea(model.alpha, model.a, model.R_B0, model.p_B0, model.m, model.P_C, model.I_C,
-                 model.m_b, model.P_Cb, model.I_Cb, f(R_WB, dtype=float), f(nu, dtype=float),
+    return _rnea(model.links, f(R_WB, dtype=float), f(nu, dtype=float),
                  f(nudot, dtype=float), f(np.reshape(theta, (4, 3)), dtype=float),
                  f(np.reshape(thetad, (4, 3)), dtype=float),
                  f(np.reshape(thetadd, (4, 3)), dtype=float), f(g_W, dtype=float), F)

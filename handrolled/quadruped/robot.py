@@ -5,10 +5,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
 from dynval.robots.quadruped import params as qp
+
+
+class Links(NamedTuple):
+    """QuadrupedModel's arrays as one record, as the compiled RNEA (rnea._rnea) takes
+    them."""
+
+    alpha: np.ndarray
+    a: np.ndarray
+    R_B0: np.ndarray
+    p_B0: np.ndarray
+    m: np.ndarray
+    P_C: np.ndarray
+    I_C: np.ndarray
+    m_b: float
+    P_Cb: np.ndarray
+    I_Cb: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -29,6 +46,12 @@ class QuadrupedModel:
     @property
     def total_mass(self) -> float:
         return float(self.m_b + self.m.sum())
+
+    @cached_property
+    def links(self) -> Links:
+        """The arrays as one record for the compiled RNEA (the same arrays)."""
+        return Links(self.alpha, self.a, self.R_B0, self.p_B0, self.m, self.P_C, self.I_C,
+                     float(self.m_b), self.P_Cb, self.I_Cb)
 
     @cached_property
     def packed(self) -> np.ndarray:

@@ -59,7 +59,7 @@ def _wheel_loads(T_adj: np.ndarray, revolute: np.ndarray, qd: np.ndarray, T_cmd:
     p_0w = np.empty(3)
     for i in range(n_seg):
         k = segment_frame_index(i + 1)
-        R = T0[k, :3, :3]
+        R = np.ascontiguousarray(T0[k, :3, :3])  # the layout the compiled laws take
         for j in range(2):
             h = row(p_hub[i], j)
             p_0w[0], p_0w[1], p_0w[2] = add(mv(R, h), (T0[k, 0, 3], T0[k, 1, 3], T0[k, 2, 3]))

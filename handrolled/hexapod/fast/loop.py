@@ -480,7 +480,7 @@ def signal_values(state: LoopState, laws: Laws, n: int, impacts: float, t: float
         out[o], out[o + 1], out[o + 2], out[o + 3] = qdd[2 + j], tau_m[j], th_m[j], th_T[j]
         out[o + 4], out[o + 5], out[o + 6] = I[2 + j], CC[2 + j], G[2 + j]
         o += 7
-    pl = leg_plan(t, 0, plan[0], plan[1], plan[2])
+    pl = leg_plan(t, np.int64(0), plan[0], plan[1], plan[2])  # leg 1 (not a literal: one compile)
     out[o], out[o + 1] = feet_v[0, 0], feet_v[0, 1]
     out[o + 2], out[o + 3], out[o + 4], out[o + 5] = pl[2], pl[3], pl[5], pl[7]
     return out

@@ -25,15 +25,6 @@ _ALPHA, _A, _RB0, _PB0, _M, _PC, _IC, _MB, _PCB, _ICB, _CA, _SA = (
 
 
 @njit(cache=True)
-def model_arrays(P):
-    """The model's arrays as rnea._rnea takes them (alpha, a, R_B0, p_B0, m, P_C, I_C, m_b,
-    P_Cb, I_Cb), views of the packed vector: the same floats."""
-    return (P[_ALPHA:_A], P[_A:_RB0], P[_RB0:_PB0].reshape(3, 3), P[_PB0:_M].reshape(4, 3),
-            P[_M:_PC].reshape(4, 3), P[_PC:_IC].reshape(4, 3, 3),
-            P[_IC:_MB].reshape(4, 3, 3, 3), P[_MB], P[_PCB:_ICB], P[_ICB:_CA].reshape(3, 3))
-
-
-@njit(cache=True)
 def _frames(P, theta, R, p):
     """R[l, i], p[l, i]: attitude and origin of frame i = 0..4 of leg l in the body frame
     (Table 1, eq. 3.6: R^{i-1}_i = RotX(alpha_{i-1}) RotZ(theta_i), P^{i-1}_i = (a, 0, 0))."""
