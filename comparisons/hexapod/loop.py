@@ -540,21 +540,16 @@ class _FastLoop:
         if sim.compiled() is None:  # the engine's library is not at hand
             return
         from dynval.engines import chunk_args  # imports MuJoCo
-        from dynval.engines.mujoco_compiled import NO_CONTACTS
 
+        native = not self.shared
+        if native and not chunk_args.native_available(sim):  # no contact list: per step
+            return
         links = tuple(plant.feet_links)
-        self.native_rows = np.empty(0, dtype=np.int64)
-        if not self.shared:  # the feet's rows of the engine's contact forces
-            self.native_rows = sim.contact_row_table(links)
+        # the feet's rows of the engine's contact forces (none with the shared ground)
+        self.native_rows, self.contacts = chunk_args.contact_args(sim, links, native)
         # the feet's centres: their points at zero offsets from their links
         self.plant = chunk_args.step_args(sim, links, np.zeros((len(links), 3)))
-        if plant.name == "pybullet":
-            self.route = self._pybullet
-            return
-        self.contacts = NO_CONTACTS if self.shared else sim.compiled_contacts()
-        if self.contacts is None:  # the contact list not found: per step
-            return
-        self.route = self._mujoco
+        self.route = self._pybullet if plant.name == "pybullet" else self._mujoco
 
     def _native_forces(self, loop: HexapodLoop) -> None:
         if not self.shared:  # the engine's own contact, read back

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -86,8 +86,8 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
     n_steps = int(round(duration / dt))
     rows: list[list[float]] = []
     names: list[str] | None = None
-    start: dict[str, float] = {}
-    E_0 = 0.0
+    # what each sample is checked against; start and E_0 are the first sample's
+    checks = _Checks(limit, workspace, {}, energy_guard, 0.0)
     report_every = max(1, n_steps // 100)
     many = getattr(loop, "advance_many", None)
     samples = getattr(loop, "advance_samples", None)
@@ -99,17 +99,15 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
             if names is None:
                 names = list(sig)
                 check_names(names)  # one name, one unit and frame (ladder/signals.py)
-                start = {n: sig[n] for n in workspace or {}}
-                E_0 = energy_guard.energy(sig) if energy_guard else 0.0
+                checks = replace(checks, start={n: sig[n] for n in workspace or {}},
+                                 E_0=energy_guard.energy(sig) if energy_guard else 0.0)
             values = [sig[n] for n in names]
-            _check_sample(loop, loop.t, sig, names, values, limit, workspace, start,
-                          energy_guard, E_0)
+            _check_sample(loop, loop.t, sig, names, values, checks)
             rows.append([loop.t, *values])
         if k == n_steps:
             break
         if samples is not None:
-            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks,
-                         _Checks(limit, workspace, start, energy_guard, E_0),
+            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks, checks,
                          progress, report_every)
             break
         m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
@@ -181,8 +179,7 @@ def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: 
             _check_clock(loop, float(t_prev[end]), float(t[end]), int(steps[end]), dt)
             values = got.values[end].tolist()
             _check_sample(loop, float(t[end]), dict(zip(names, values, strict=True)), names,
-                          values, checks.limit, checks.workspace, checks.start,
-                          checks.energy_guard, checks.E_0)
+                          values, checks)
         if progress is None:
             k += int(steps.sum())
         blocks.append(np.column_stack([got.t, got.values]))
@@ -229,11 +226,12 @@ def _check_clock(loop: ClosedLoop, t_before: float, t: float, m: int, dt: float)
 
 
 def _check_sample(loop: ClosedLoop, t: float, sig: Mapping[str, float], names: list[str],
-                  values: list[float], limit: float, workspace: dict[str, float] | None,
-                  start: dict[str, float], energy_guard: EnergyGuard | None,
-                  E_0: float) -> None:
+                  values: list[float], checks: _Checks) -> None:
     """Raise DivergenceError where the sample recorded at time t is non-finite, beyond
     ``limit``, outside the workspace or above the energy bound (see :func:`run`)."""
+    limit, workspace, start, energy_guard, E_0 = (checks.limit, checks.workspace,
+                                                  checks.start, checks.energy_guard,
+                                                  checks.E_0)
     for name, v in zip(names, values, strict=True):
         if not math.isfinite(v) or abs(v) > limit:
             raise DivergenceError(
