@@ -1,8 +1,18 @@
-"""Every robot parameter declared with its unit, valid range and source next to its value.
+"""Every robot parameter held with its unit, valid range and source next to its value.
 
-A robot's parameter dataclass declares each field with :func:`param`::
+A robot's parameters are a table, ``robots/<robot>/params.toml``, one entry a parameter::
 
-    m_U: float = param(0.10, "kg", "(0, inf)", "Table 1", "upper link mass")
+    [m_U]
+    value = 0.10
+    unit = "kg"
+    range = "(0, inf)"
+    source = "Table 1"
+    about = "upper link mass"
+
+and its ``params.py`` makes the frozen dataclass of them with :func:`parameter_class`
+(fields in table order; the class adds what is derived: properties, relations). The table
+is data, so a robot declares its numbers without code, and the report, ``dynval list``
+and the validation read the same rows.
 
 The range is written as an interval, ``(`` / ``)`` open and ``[`` / ``]`` closed, ``inf``
 for no bound (a real value must be finite even where the bound is ``inf``);
@@ -27,8 +37,15 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, fields
-from typing import Any
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from dynval.robots import Param
 
@@ -120,14 +137,65 @@ class Spec:
     doc: str
 
 
-def param(default: Any, unit: str, valid: str, source: str, doc: str = "") -> Any:
-    """A dataclass field with its default value, SI unit ("-" for none), valid range
-    (notation of the module docstring), source (paper table, equation or the reason for an
-    assumption) and a short description."""
-    from dataclasses import field
+TABLE = "params.toml"
+_ROW_KEYS = ("value", "unit", "range", "source", "about")
+_TYPES = (bool, int, float, str)  # what a table's value may be (bool is rejected below)
 
-    return field(default=default,
-                 metadata={_SPEC: Spec(unit, Range.parse(valid), source, doc)})
+T = TypeVar("T")
+
+
+def read_table(path: Path) -> dict[str, dict[str, Any]]:
+    """The rows of a parameter table, in table order; a malformed row raises ValueError
+    naming the file and the parameter."""
+    try:
+        rows = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"cannot read the parameter table {path}: {e}") from e
+    for name, row in rows.items():
+        keys = tuple(row) if isinstance(row, dict) else ()
+        if sorted(keys) != sorted(_ROW_KEYS):
+            raise ValueError(f"{path}: parameter {name!r} must have exactly the keys "
+                             f"{', '.join(_ROW_KEYS)}")
+        value = row["value"]
+        if isinstance(value, bool) or not isinstance(value, _TYPES):
+            raise ValueError(f"{path}: parameter {name!r} has a value that is not a number "
+                             "or a name")
+        try:
+            Range.parse(row["range"])
+        except ValueError as e:
+            raise ValueError(f"{path}: parameter {name!r}: {e}") from e
+    return rows
+
+
+def parameter_class(cls: type[T]) -> type[T]:
+    """Make ``cls`` the frozen dataclass of the parameters in the ``params.toml`` beside
+    its module: one field a row, in table order, typed by its value, with its unit, range
+    and source attached (see :func:`spec`). The class keeps its own members (properties,
+    ``check_relations``) and gains ``ROBOT``, the robot's name (its folder's, unless the
+    class gives one), and ``with_(**changes)``, a copy with some values changed (used by
+    sweeps and the error budget)."""
+    path = Path(sys.modules[cls.__module__].__file__).with_name(TABLE)
+    if "ROBOT" not in cls.__dict__:
+        cls.ROBOT = path.parent.name  # type: ignore[attr-defined]
+    annotations = dict(cls.__dict__.get("__annotations__", {}))
+    for name, row in read_table(path).items():
+        if name in cls.__dict__ or name in annotations:
+            raise TypeError(f"{cls.__name__}.{name} is declared both in {path} and in the "
+                            "class")
+        value = row["value"]
+        annotations[name] = type(value).__name__
+        setattr(cls, name, field(default=value, metadata={
+            _SPEC: Spec(row["unit"], Range.parse(row["range"]), row["source"],
+                        row["about"])}))
+    cls.__annotations__ = annotations
+    if "with_" not in cls.__dict__:
+        cls.with_ = _with  # type: ignore[attr-defined]
+    return dataclass(frozen=True)(cls)
+
+
+def _with(self: T, **changes: Any) -> T:
+    """A copy with some values changed (used by sweeps and the error budget)."""
+    return replace(self, **changes)
 
 
 def spec(params_type: Any, name: str) -> Spec:

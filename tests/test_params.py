@@ -22,7 +22,7 @@ def defaults(robot: str):
 @pytest.mark.parametrize("robot", ROBOT_NAMES)
 def test_every_parameter_has_a_unit_and_a_range(robot):
     p = defaults(robot)
-    declared = specs(p)  # raises KeyError for a field declared without param()
+    declared = specs(p)  # raises KeyError for a field not in params.toml
     assert list(declared) == [f.name for f in dataclasses.fields(p)]
     for name, s in declared.items():
         assert s.unit, f"{robot}.{name} has no unit"
@@ -151,3 +151,79 @@ def test_the_command_line_refuses_a_bad_override_before_running(tmp_path):
     assert res.exit_code == 2, res.output
     assert "rover.m_seg (segment mass) = nan is not a finite number" in res.output
     assert "Traceback" not in res.output and not out.exists()
+
+
+TOY_TABLE = '''
+[m]
+value = 1.5
+unit = "kg"
+range = "(0, inf)"
+source = "a test"
+about = "a mass"
+
+[n]
+value = 3
+unit = "-"
+range = "integer >= 1"
+source = "a test"
+about = "a count"
+'''
+
+
+def _parameter_class(tmp_path, table: str, members: str = ""):
+    """A parameter dataclass made from ``table`` by parameter_class, in a module of its own
+    beside its params.toml (as a robot's params.py is)."""
+    import importlib.util
+    import sys
+
+    (tmp_path / "params.toml").write_text(table)
+    (tmp_path / "toy_params.py").write_text(
+        "from typing import ClassVar\n\nfrom dynval.robots.parameters import parameter_class"
+        "\n\n\n@parameter_class\nclass ToyParams:\n    ROBOT: ClassVar[str] = 'toy'\n"
+        + members)
+    spec = importlib.util.spec_from_file_location(f"toy_params_{tmp_path.name}",
+                                                  tmp_path / "toy_params.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module.ToyParams
+
+
+def test_the_table_makes_a_frozen_dataclass_in_table_order(tmp_path):
+    P = _parameter_class(tmp_path, TOY_TABLE,
+                         "\n    @property\n    def twice(self) -> float:\n"
+                         "        return 2 * self.m\n")
+    p = P()
+    assert [f.name for f in dataclasses.fields(p)] == ["m", "n"]
+    assert (p.m, type(p.m), p.n, type(p.n)) == (1.5, float, 3, int)
+    assert p.twice == 3.0 and P.ROBOT == "toy"
+    s = specs(p)
+    assert (s["m"].unit, str(s["m"].range), s["m"].source, s["m"].doc) == (
+        "kg", "(0, inf)", "a test", "a mass")
+    assert p.with_(m=2.0).m == 2.0 and p.m == 1.5
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.m = 3.0
+    with pytest.raises(ParameterError, match=r"toy\.n \(a count\) = 0 is outside"):
+        validate_params(p.with_(n=0))
+
+
+@pytest.mark.parametrize("table, message", [
+    (TOY_TABLE.replace('source = "a test"\nabout = "a count"', 'about = "a count"'),
+     r"params\.toml: parameter 'n' must have exactly the keys value, unit, range, source"),
+    (TOY_TABLE.replace('"integer >= 1"', '"[1, 0]"'),
+     r"params\.toml: parameter 'n': the range '\[1, 0\]' is empty"),
+    (TOY_TABLE.replace("value = 3", "value = true"),
+     r"params\.toml: parameter 'n' has a value that is not a number or a name"),
+    (TOY_TABLE.replace("[n]", "[n"), r"cannot read the parameter table .*params\.toml"),
+])
+def test_a_malformed_table_is_refused_naming_the_file_and_parameter(tmp_path, table, message):
+    with pytest.raises(ValueError, match=message):
+        _parameter_class(tmp_path, table)
+
+
+def test_a_parameter_is_declared_in_one_place_only(tmp_path):
+    with pytest.raises(TypeError, match=r"ToyParams\.m is declared both in .*params\.toml"):
+        _parameter_class(tmp_path, TOY_TABLE, "    m: float = 2.0\n")

@@ -218,13 +218,14 @@ def _roots(task: Task) -> set[str]:
 
 @cache
 def _data_digest(robot: str) -> str:
-    """The robot's data files (descriptions, soils, frames) and the engine versions."""
+    """The robot's data files (parameter table, descriptions, soils, frames) and the
+    engine versions."""
     from dynval.engines import versions
 
     h = hashlib.sha256(repr(sorted(versions().items())).encode())
     folder = _layout.layer_dir("robots") / robot
     for f in sorted(folder.rglob("*")):
-        if f.is_file() and f.suffix in (".xml", ".urdf", ".soil", ".md"):
+        if f.is_file() and f.suffix in (".toml", ".xml", ".urdf", ".soil", ".md"):
             h.update(str(f.relative_to(folder)).encode() + _file_digest(f).encode())
     return h.hexdigest()
 

@@ -16,13 +16,12 @@ Frames (see FRAMES.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import ClassVar
+from dataclasses import replace
 
 import numpy as np
 
 from dynval.robots import Param
-from dynval.robots.parameters import ParameterError, param, parameter_table
+from dynval.robots.parameters import ParameterError, parameter_class, parameter_table
 
 # Thesis base frame -> engine frame: x_W = -z_0 (forward), y_W = y_0, z_W = x_0 (up).
 R_W0 = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
@@ -30,48 +29,11 @@ R_W0 = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
 SIDES = ("left", "right")  # wheel j = 1, 2 of simcore.m: +w then -w
 
 
-@dataclass(frozen=True)
+@parameter_class
 class RoverParams:
-    """Every number the rover model uses, in SI units, each with its unit, valid range and
-    source."""
-
-    ROBOT: ClassVar[str] = "rover"
-
-    rover: str = param("A", "-", "{A, B, C}", "Table 4.5",
-                       "which rover of Table 4.5 m_seg, r and b belong to")
-    n_segments: int = param(2, "-", "integer >= 2", "section 3.1.1",
-                            "number of segments")
-    l: float = param(1.5, "m", "(0, inf)",
-                     "ASSUMPTION: the value this project was specified with; DH a_6 = L of "
-                     "Table 3.1",
-                     "segment length l = DH a_6 = L, rear axle to turning joint")
-    w: float = param(0.75, "m", "(0, inf)", "ASSUMPTION: value lost from the thesis",
-                     "half track, segment centreline to wheel hub")
-    h_w: float = param(-0.375, "m", "(-inf, inf)", "eq. (3.1), simcore.m",
-                       "wheel hub height above the joint plane (negative: below), eq. (3.1)")
-    h_cg: float = param(0.125, "m", "(-inf, inf)", "eq. (3.2), simcore.m",
-                        "segment CG height above the joint plane, eq. (3.2)")
-    m_seg: float = param(200.0, "kg", "(0, inf)", "Table 4.5 rover A, simcore.m",
-                         "segment mass")
-    r: float = param(0.5, "m", "(0, inf)", "Table 4.5 rover A", "wheel radius")
-    b: float = param(0.2, "m", "(0, inf)", "Table 4.5 rover A", "wheel width")
-    D: float = param(800.0, "N s/m", "[0, inf)", "simcore.m, section 3.2.4",
-                     "vertical damping at each wheel")
-    g: float = param(9.81, "m/s^2", "(0, inf)", "simcore.m", "gravity")
-    dt: float = param(1e-3, "s", "[1e-7, inf)", "section 4.1", "integration step")
-    control_period: float = param(0.1, "s", "(0, inf)", "10 Hz, section 4.1",
-                                  "PD steering update period")
-    K_p: float = param(100.0, "W/rad", "(-inf, inf)", "section 5.3.1",
-                       "PD gain on q7, eq. (5.2), first gain set")
-    K_d: float = param(100.0, "W s/rad", "(-inf, inf)", "section 5.3.1",
-                       "PD gain on the q7 rate, eq. (5.2), first gain set")
-    soil: str = param("dry_sand", "-", "text", "Appendix C; chapter 5 runs in uniform dry sand",
-                      "a soil name (robots/rover/soils) or a .soil file; checked on --set")
-    chain_link_mass: float = param(
-        1e-12, "kg", "(0, inf)",
-        "MuJoCo refuses moving bodies without mass and PyBullet gives an inertia-less link "
-        "1 kg; 1e-12 kg and kg m^2 change M by < 1e-14 relative for every rover of Table 4.5",
-        "mass and inertia of the massless links of the explicit base chain (rover_chain)")
+    """The rover's numbers, one field an entry of params.toml (SI units), with the segment
+    inertia of eq. (3.4), the joint count of Table 3.1 and the rovers A-C of Table 4.5
+    (``with_rover``)."""
 
     @property
     def I_seg(self) -> float:

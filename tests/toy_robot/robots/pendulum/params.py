@@ -7,37 +7,20 @@ has a real inertia I about its centre as well as m l^2 about the pivot."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import ClassVar
-
 from dynval.robots import Param
-from dynval.robots.parameters import param, parameter_table
-
-TOY = "ASSUMPTION: a toy robot for the framework's tests"
+from dynval.robots.parameters import parameter_class, parameter_table
 
 
-@dataclass(frozen=True)
+@parameter_class
 class PendulumParams:
-    """Every number the pendulum model uses, in SI units, each with its unit, valid range
-    and source."""
-
-    ROBOT: ClassVar[str] = "pendulum"
-
-    m: float = param(1.0, "kg", "(0, inf)", TOY, "bob mass")
-    l: float = param(0.5, "m", "(0, inf)", TOY, "rod length, pivot to the bob's centre")
-    r_b: float = param(0.05, "m", "(0, inf)", TOY, "bob radius (a solid sphere)")
-    b: float = param(0.05, "N m s/rad", "[0, inf)", TOY, "viscous damping at the pivot")
-    g: float = param(9.81, "m/s^2", "(0, inf)", "standard gravity", "gravity")
-    dt: float = param(1e-3, "s", "(0, inf)", TOY, "integration step")
+    """The pendulum's numbers, one field an entry of params.toml (SI units), and the bob's
+    own inertia."""
 
     @property
     def I(self) -> float:  # noqa: E743 (the symbol of eq. (1))
         """Inertia of the bob about its own centre, 2/5 m r_b^2 [kg m^2]."""
         return 0.4 * self.m * self.r_b**2
 
-    def with_(self, **changes: float) -> PendulumParams:
-        """A copy with some values changed."""
-        return replace(self, **changes)
 
 
 PARAMS = PendulumParams()
