@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from dynval.comparisons import ladder
 from dynval.comparisons.hexapod import statements, trajectories, walking
 from dynval.comparisons.hexapod.scenarios import (
     SCENARIOS,
@@ -18,16 +19,6 @@ from dynval.comparisons.hexapod.scenarios import (
     heun_run,
     run_one,
     scenario_params,
-)
-from dynval.comparisons.ladder.implementations import CONTACT_MODES
-from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
-from dynval.comparisons.ladder.rungs import (
-    Context,
-    Inputs,
-    PathPlot,
-    RobotLadder,
-    TimePlot,
-    Variant,
 )
 from dynval.handrolled.hexapod import body, fractional, ground, planning
 from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
@@ -43,21 +34,23 @@ LEG = "LF"  # the paper's leg 1
 # against Fig. 6's tenths of a radian, a millinewton against the ~1.6 kN peaks of f_1yF,
 # a millinewton metre against the hundreds of N m of Figs. 7-8.
 TOLERANCES = {
-    ("com", "max_abs"): Tolerance("max_abs", 1e-6, "1 um: 1/1000 of the foot's ~1 mm sinkage"),
-    ("segment", "max_abs"): Tolerance("max_abs", 1e-6, "1 um: 1/1000 of the ~1 mm sinkage"),
-    ("foot", "max_abs"): Tolerance("max_abs", 1e-6, "1 um: 1/1000 of the ~1 mm sinkage"),
-    ("foot.LF.force", "max_abs"): Tolerance("max_abs", 1e-3,
-                                            "1 mN: a millionth of f_1yF's ~1.6 kN peaks"),
-    ("joint", "max_abs"): Tolerance("max_abs", 1e-6, "1 urad: far below Fig. 6's resolution"),
-    ("joint.LF.hip.torque", "max_abs"): Tolerance(
+    ("com", "max_abs"): ladder.Tolerance("max_abs", 1e-6,
+                                         "1 um: 1/1000 of the foot's ~1 mm sinkage"),
+    ("segment", "max_abs"): ladder.Tolerance("max_abs", 1e-6, "1 um: 1/1000 of the ~1 mm sinkage"),
+    ("foot", "max_abs"): ladder.Tolerance("max_abs", 1e-6, "1 um: 1/1000 of the ~1 mm sinkage"),
+    ("foot.LF.force", "max_abs"): ladder.Tolerance("max_abs", 1e-3,
+                                                   "1 mN: a millionth of f_1yF's ~1.6 kN peaks"),
+    ("joint", "max_abs"): ladder.Tolerance("max_abs", 1e-6,
+                                           "1 urad: far below Fig. 6's resolution"),
+    ("joint.LF.hip.torque", "max_abs"): ladder.Tolerance(
         "max_abs", 1e-3, "1 mN m: a millionth of the hundreds of N m of Figs. 7-8"),
     # the drives' own states are integrated by the same shared code from each
     # implementation's link angles: round-off again (measured 1e-13 rad)
-    ("joint.LF.hip.motor_angle", "max_abs"): Tolerance(
+    ("joint.LF.hip.motor_angle", "max_abs"): ladder.Tolerance(
         "max_abs", 1e-6, "1 urad: a thousandth of the gear play h_ij = 1 mrad"),
-    ("joint.LF.hip.gear_angle", "max_abs"): Tolerance(
+    ("joint.LF.hip.gear_angle", "max_abs"): ladder.Tolerance(
         "max_abs", 1e-6, "1 urad: a thousandth of the gear play h_ij = 1 mrad"),
-    ("hexapod.gear_impacts", "max_abs"): Tolerance(
+    ("hexapod.gear_impacts", "max_abs"): ladder.Tolerance(
         "max_abs", 0.5, "a count: every implementation has the very same gear impacts"),
 }
 COMPARED = ["com.x", "com.y", "segment.seg1.y", "segment.seg3.y", f"foot.{LEG}.x",
@@ -145,12 +138,12 @@ BUDGET_SIGNALS = (("com.y", 1e3, "mm"), (f"foot.{LEG}.y", 1e3, "mm"),
                   (f"foot.{LEG}.force.y", 1.0, "N"), (f"joint.{LEG}.hip.torque", 1.0, "N m"))
 
 
-class HexapodLadder(RobotLadder):
+class HexapodLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "Planar hexapod with a compliant body"
     paper = ("Silva, Tenreiro Machado, Lopes: Modelling and simulation of artificial "
              "locomotion systems (Robotica 23, 2005)")
-    contact_modes = CONTACT_MODES
+    contact_modes = ladder.CONTACT_MODES
     l1_what = "foot p_F, J_F of eq. (6) and J of eq. (4c), one leg and whole robot, vs engines"
     l2_what = "H, c, g and inverse dynamics Gamma of eq. (6), one leg and whole robot"
     audit_reason = "round-off: the closed-form eq. (6) and the engines describe the same tree"
@@ -159,16 +152,16 @@ class HexapodLadder(RobotLadder):
                    "time, the formulation (hand-rolled vs MuJoCo) and the contact law (eq. "
                    "(12) vs MuJoCo's native contact)")
 
-    def l3(self, inp: Inputs):
+    def l3(self, inp: ladder.Inputs):
         return trajectories.l3(inp.params, inp.desc_dir)
 
-    def variants(self, sc: Scenario) -> list[Variant]:
-        shared = Variant.shared(TOLERANCES)
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
+        shared = ladder.Variant.shared(TOLERANCES)
         if sc.name not in NATIVE_SCENARIOS:
             return [shared]
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
         # penalty spring), neither of them eqs. (11)-(12): reported without a tolerance.
-        return [shared, Variant.native()]
+        return [shared, ladder.Variant.native()]
 
     def compared_signals(self, sc, variant, wide) -> list[str]:
         j = f"joint.{LEG}.hip"
@@ -177,7 +170,7 @@ class HexapodLadder(RobotLadder):
                               "hexapod.gear_impacts"]}[sc.transmission]
         return COMPARED + drive
 
-    def extra_tasks(self, inp: Inputs) -> dict:
+    def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """The error budget's hand-rolled WG_50 runs with one thing changed (the ground and
         transmission components reuse the scenario runs of Figs. 10-17)."""
         p, out = inp.params, {}
@@ -198,7 +191,7 @@ class HexapodLadder(RobotLadder):
                                          "start_shift": SENSITIVITY_SHIFT})
         return out
 
-    def known_difference(self, row: MetricRow, ctx: Context) -> str | None:
+    def known_difference(self, row: MetricRow, ctx: ladder.Context) -> str | None:
         """A gait the paper's set-up does not keep on its feet (NOT_WALKING) fails its
         walking requirements for that reason; an L4 difference within what the run's own
         sensitivity makes of round-off (SENSITIVITY_SHIFT) is that sensitivity."""
@@ -230,7 +223,7 @@ class HexapodLadder(RobotLadder):
                 f"differences of this size (this one {row.value:.3g}, within "
                 f"{SENSITIVITY_FACTOR:g}x)")
 
-    def budget(self, ctx: Context) -> list[BudgetRow]:
+    def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
         runs = ctx.runs("shared")
         if BUDGET_SCENARIO not in runs:
             return []
@@ -258,24 +251,19 @@ class HexapodLadder(RobotLadder):
         if native is not None:
             steps.append(("contact law (eq. (12) vs MuJoCo's native contact)", base["mujoco"],
                           native["mujoco"]))
-        rows = [BudgetRow(BUDGET_SCENARIO, sig, comp, rms_diff(a, b, sig, scale),
-                          f"{unit} RMS")
-                for comp, a, b in steps if a is not None and b is not None
-                for sig, scale, unit in BUDGET_SIGNALS]
+        rows = ladder.budget_rows(BUDGET_SCENARIO, steps, BUDGET_SIGNALS)
         back = other.get(BACKLASH)
         if back is not None:
-            for comp, name in (("backlash step (dt = 50 us vs dt/2: one impact a joint a "
-                                "step)", "budget backlash dt/2"),
-                               ("gear play (h_ij as the total play vs the half play)",
-                                "budget backlash half play")):
-                b = ctx.result(name)
-                rows += [BudgetRow(BACKLASH, sig, comp, rms_diff(back, b, sig, scale),
-                                   f"{unit} RMS") for sig, scale, unit in BUDGET_SIGNALS]
+            rows += ladder.budget_rows(BACKLASH, [
+                ("backlash step (dt = 50 us vs dt/2: one impact a joint a step)", back,
+                 ctx.result("budget backlash dt/2")),
+                ("gear play (h_ij as the total play vs the half play)", back,
+                 ctx.result("budget backlash half play"))], BUDGET_SIGNALS)
             self._impacts_table(ctx, back, ctx.result("budget backlash dt/2"))
         self._walking_table(ctx, other)
         return rows
 
-    def _impacts_table(self, ctx: Context, back: pd.DataFrame, half: pd.DataFrame) -> None:
+    def _impacts_table(self, ctx: ladder.Context, back: pd.DataFrame, half: pd.DataFrame) -> None:
         """The gear impacts of the judged backlash cycle at dt and dt/2: (9b)-(9c) resolve
         at most one impact a joint a step, so a play that stays closed under load is an
         impulse train whose count follows the step."""
@@ -298,7 +286,7 @@ class HexapodLadder(RobotLadder):
             "the budget's 'backlash step' rows give what this does to the walk.",
             BACKLASH))
 
-    def _walking_table(self, ctx: Context, runs: dict) -> None:
+    def _walking_table(self, ctx: ladder.Context, runs: dict) -> None:
         """Whether the gaits walk with Table IV's G_c1 and several G_c2 (the paper gives
         none), and with a stiffer body: the walking measures of the judged cycle."""
         rows = []
@@ -327,11 +315,11 @@ class HexapodLadder(RobotLadder):
                 "The paper gives no G_c2; K_yH is Table I's 1e4 N/m. A row that is not "
                 "the scenario's is what the walk would need, not the paper's set-up."))
 
-    def figure_tag(self, sc: Scenario, variant: Variant) -> str:
+    def figure_tag(self, sc: Scenario, variant: ladder.Variant) -> str:
         contact = "shared laws" if variant.name == "shared" else "native contact"
         return f"{sc.name}, {contact}, judged cycle {SETTLE_CYCLES + 1} shown as t = 0 .. T"
 
-    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+    def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
         """The body height band, and whether it walks (module walking): never airborne,
         the planned support pattern kept, no slip, a steady cycle; all on the judged
@@ -340,85 +328,88 @@ class HexapodLadder(RobotLadder):
         dev = float(np.max(np.abs(df["com.y"] - p.H_B)))
         miss, planned = walking.support_misses(df, p)
         feet = "foot.*"  # every foot
-        return [check_row(ROBOT, sc.name, variant.name, "com.y", impl, "max_abs_from_H_B",
-                          dev, BODY_BAND, REQ_BODY),
-                check_row(ROBOT, sc.name, variant.name, f"{feet}.force", impl, "airborne_samples",
-                          walking.airborne(df, p), 0.0, REQ_AIRBORNE),
-                check_row(ROBOT, sc.name, variant.name, f"{feet}.force", impl,
-                          "planned_support_off_ground_fraction", miss / max(planned, 1),
-                          SUPPORT_TOL, REQ_SUPPORT),
-                check_row(ROBOT, sc.name, variant.name, f"{feet}.x", impl,
-                          "max_slip_in_support", walking.slip(df, p), SLIP_TOL, REQ_SLIP),
-                check_row(ROBOT, sc.name, variant.name, "com.y", impl, "cycle_end_minus_start",
-                          walking.cycle_mismatch(df), PERIODIC_TOL, REQ_PERIODIC)]
+        return [ladder.check_row(ROBOT, sc.name, variant.name, "com.y", impl, "max_abs_from_H_B",
+                                 dev, BODY_BAND, REQ_BODY),
+                ladder.check_row(ROBOT, sc.name, variant.name, f"{feet}.force", impl,
+                                 "airborne_samples", walking.airborne(df, p), 0.0, REQ_AIRBORNE),
+                ladder.check_row(ROBOT, sc.name, variant.name, f"{feet}.force", impl,
+                                 "planned_support_off_ground_fraction", miss / max(planned, 1),
+                                 SUPPORT_TOL, REQ_SUPPORT),
+                ladder.check_row(ROBOT, sc.name, variant.name, f"{feet}.x", impl,
+                                 "max_slip_in_support", walking.slip(df, p), SLIP_TOL, REQ_SLIP),
+                ladder.check_row(ROBOT, sc.name, variant.name, "com.y", impl,
+                                 "cycle_end_minus_start", walking.cycle_mismatch(df),
+                                 PERIODIC_TOL, REQ_PERIODIC)]
 
-    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
         j, f = f"joint.{LEG}.hip", f"foot.{LEG}"
-        path = PathPlot("Foot 1 path", f"{f}.x", f"{f}.y", "m", 1.0, False,
-                        "Leg 1's foot in the paper's plane (x forward, y up).")
+        path = ladder.PathPlot("Foot 1 path", f"{f}.x", f"{f}.y", "m", 1.0, False,
+                               "Leg 1's foot in the paper's plane (x forward, y up).")
         if variant.name == "native":
-            return [TimePlot("Foot 1 height and ground force, native contact",
-                             [f"{f}.y", f"{f}.force.x", f"{f}.force.y"],
-                             "Each engine's own contact (plane at -r_F, K_yF and B_yF of eq. "
-                             "(11), Coulomb friction mu_native) instead of eq. (12)."),
-                    TimePlot("Body height, native contact", ["com.y"],
-                             "Mean hip height of the three segments."), path]
+            return [ladder.TimePlot("Foot 1 height and ground force, native contact",
+                                    [f"{f}.y", f"{f}.force.x", f"{f}.force.y"],
+                                    "Each engine's own contact (plane at -r_F, K_yF and B_yF of "
+                                    "eq. (11), Coulomb friction mu_native) instead of eq. (12)."),
+                    ladder.TimePlot("Body height, native contact", ["com.y"],
+                                    "Mean hip height of the three segments."), path]
         if sc.name in ("WG_50", "EPFC_35"):
             wg = sc.gait == "WG"
             f_plan, f_tau = ("Fig. 4", "Fig. 7") if wg else ("Fig. 5", "Fig. 8")
             out = [
-                TimePlot(f"{f_plan}: planned foot height of leg 1", [f"{f}.y_ref"],
-                         "y_1Fd of eq. (1a) (the same in every implementation)."),
-                TimePlot(f"{f_plan}: planned foot velocity and acceleration",
-                         [f"{f}.vy_ref", f"{f}.ay_ref"], "Derivatives of eq. (1a)'s y_1Fd."),
-                TimePlot("Fig. 6: hip joint of leg 1", [f"{j}.reference", f"{j}.angle"],
-                         "theta_11: the plan of eq. (4) and the walk."),
+                ladder.TimePlot(f"{f_plan}: planned foot height of leg 1", [f"{f}.y_ref"],
+                                "y_1Fd of eq. (1a) (the same in every implementation)."),
+                ladder.TimePlot(f"{f_plan}: planned foot velocity and acceleration",
+                                [f"{f}.vy_ref", f"{f}.ay_ref"], "Derivatives of eq. (1a)'s y_1Fd."),
+                ladder.TimePlot("Fig. 6: hip joint of leg 1", [f"{j}.reference", f"{j}.angle"],
+                                "theta_11: the plan of eq. (4) and the walk."),
                 _terms(f"{f_tau}: hip torque terms of leg 1")]
             if wg:
-                out += [TimePlot("Fig. 9 (left): horizontal ground force on foot 1",
-                                 [f"{f}.force.x"], "f_1xF of eq. (12), cycloidal profile (1a)."),
-                        TimePlot("Fig. 11: foot 1 height and vertical ground force",
-                                 [f"{f}.y", f"{f}.force.y"],
-                                 "y_1F and f_1yF on the non-linear ground of eq. (12).")]
+                out += [ladder.TimePlot("Fig. 9 (left): horizontal ground force on foot 1",
+                                        [f"{f}.force.x"],
+                                        "f_1xF of eq. (12), cycloidal profile (1a)."),
+                        ladder.TimePlot("Fig. 11: foot 1 height and vertical ground force",
+                                        [f"{f}.y", f"{f}.force.y"],
+                                        "y_1F and f_1yF on the non-linear ground of eq. (12).")]
             return out + [path]
         if sc.name == "WG_50_sine":
-            return [TimePlot("Fig. 9 (right): horizontal ground force on foot 1",
-                             [f"{f}.force.x"], "f_1xF of eq. (12), sinusoidal profile (1b)."),
-                    TimePlot("Planned foot height of leg 1, sinusoidal profile",
-                             [f"{f}.y_ref", f"{f}.vy_ref", f"{f}.ay_ref"],
-                             "y_1Fd of eq. (1b) and its derivatives (compare Fig. 4)."),
-                    TimePlot("Foot 1 vertical ground force, sinusoidal profile",
-                             [f"{f}.force.y"], "f_1yF of eq. (12)."), path]
+            return [ladder.TimePlot("Fig. 9 (right): horizontal ground force on foot 1",
+                                    [f"{f}.force.x"],
+                                    "f_1xF of eq. (12), sinusoidal profile (1b)."),
+                    ladder.TimePlot("Planned foot height of leg 1, sinusoidal profile",
+                                    [f"{f}.y_ref", f"{f}.vy_ref", f"{f}.ay_ref"],
+                                    "y_1Fd of eq. (1b) and its derivatives (compare Fig. 4)."),
+                    ladder.TimePlot("Foot 1 vertical ground force, sinusoidal profile",
+                                    [f"{f}.force.y"], "f_1yF of eq. (12)."), path]
         if sc.name == "WG_50_linear":
-            return [TimePlot("Fig. 10: foot 1 height and vertical ground force",
-                             [f"{f}.y", f"{f}.force.y"],
-                             "y_1F and f_1yF on the linear ground of eq. (11): f_1yF goes "
-                             "negative (the ground pulls the foot) and jumps at touchdown."),
-                    TimePlot("Horizontal ground force on foot 1, linear ground",
-                             [f"{f}.force.x"], "f_1xF of eq. (11)."), path]
+            return [ladder.TimePlot("Fig. 10: foot 1 height and vertical ground force",
+                                    [f"{f}.y", f"{f}.force.y"],
+                                    "y_1F and f_1yF on the linear ground of eq. (11): f_1yF goes "
+                                    "negative (the ground pulls the foot) and jumps at touchdown."),
+                    ladder.TimePlot("Horizontal ground force on foot 1, linear ground",
+                                    [f"{f}.force.x"], "f_1xF of eq. (11)."), path]
         fig = {"flexible": ("Fig. 12", "Fig. 13", "Fig. 14"),
                "backlash": ("Fig. 15", "Fig. 16", "Fig. 17")}[sc.transmission]
         what = ("friction and flexibility (8)" if sc.transmission == "flexible"
                 else "friction, flexibility and backlash (9)")
         out = [_terms(f"{fig[0]}: hip torque terms of leg 1, drives with {what}"),
-               TimePlot(f"{fig[1]}: hip joint of leg 1, drives with {what}",
-                        [f"{j}.angle", f"{j}.rate", f"{j}.acceleration"],
-                        "theta_11, its rate and its acceleration (the rate difference over a "
-                        "step)."),
-               TimePlot(f"{fig[2]}: foot 1 position, drives with {what}",
-                        [f"{f}.x", f"{f}.y"], "x_1F and y_1F (compare Figs. 14 and 17)."),
-               TimePlot(f"Hip drive of leg 1, {what}",
-                        [f"{j}.torque_motor", f"{j}.torque", f"{j}.motor_angle"],
-                        "The motor torque tau_11m after saturation (7), the torque the link "
-                        "receives and the motor-side angle theta_11m.")]
+               ladder.TimePlot(f"{fig[1]}: hip joint of leg 1, drives with {what}",
+                               [f"{j}.angle", f"{j}.rate", f"{j}.acceleration"],
+                               "theta_11, its rate and its acceleration (the rate difference "
+                               "over a step)."),
+               ladder.TimePlot(f"{fig[2]}: foot 1 position, drives with {what}",
+                               [f"{f}.x", f"{f}.y"], "x_1F and y_1F (compare Figs. 14 and 17)."),
+               ladder.TimePlot(f"Hip drive of leg 1, {what}",
+                               [f"{j}.torque_motor", f"{j}.torque", f"{j}.motor_angle"],
+                               "The motor torque tau_11m after saturation (7), the torque the link "
+                               "receives and the motor-side angle theta_11m.")]
         if sc.transmission == "backlash":
-            out.append(TimePlot("Gear impacts (9b)-(9c), all joints",
-                                ["hexapod.gear_impacts", f"{j}.gear_angle"],
-                                "Cumulative count of gear impacts and the hip gear's output "
-                                "side theta_11T."))
+            out.append(ladder.TimePlot("Gear impacts (9b)-(9c), all joints",
+                                       ["hexapod.gear_impacts", f"{j}.gear_angle"],
+                                       "Cumulative count of gear impacts and the hip gear's output "
+                                       "side theta_11T."))
         return out + [path]
 
-    def recomputed(self, ctx: Context) -> None:
+    def recomputed(self, ctx: ladder.Context) -> None:
         p = ctx.params
         rec = ground.table_ii(p)
         rows, worst = [], 0.0
@@ -461,7 +452,7 @@ class HexapodLadder(RobotLadder):
         self._pade_response(ctx)
         self._statements(ctx)
 
-    def _pade_response(self, ctx: Context) -> None:
+    def _pade_response(self, ctx: ladder.Context) -> None:
         """Eq. (16) with Table III against the half-order derivative it stands for: the
         [4/4] Pade approximant is expanded about z^-1 = 0, so at the gait's frequencies
         (T = 1 s) it is close to a plain gain, not (j omega)^0.5."""
@@ -476,9 +467,9 @@ class HexapodLadder(RobotLadder):
             rows.append([f"{f_hz:g}", f"{abs(G):.1f}", f"{np.degrees(np.angle(G)):.1f}",
                          f"{abs(S):.1f}", f"{np.degrees(np.angle(S)):.1f}"])
         dc = float(K * np.sum(a) / np.sum(b))
-        ctx.rows.append(recomputed_row(ROBOT, "eq. (16)", f"joint.{LEG}.hip", "pade_dc_gain",
-                                       dc, "Pade [4/4] derivative term at z = 1 [N m/rad]: a "
-                                       "(j omega)^0.5 term vanishes there"))
+        ctx.rows.append(ladder.recomputed_row(
+            ROBOT, "eq. (16)", f"joint.{LEG}.hip", "pade_dc_gain", dc,
+            "Pade [4/4] derivative term at z = 1 [N m/rad]: a (j omega)^0.5 term vanishes there"))
         ctx.chapter.tables.append(DataTable(
             "Eq. (16) with Table III: the hip's derivative term against K_alpha1 "
             "(j omega)^0.5", ["f [Hz]", "|Pade| [N m/rad]", "phase [deg]",
@@ -491,7 +482,7 @@ class HexapodLadder(RobotLadder):
             "row (Pade against the Grunwald-Letnikov sum, a true half-order derivative) is "
             "large: the two controllers differ by that gain at the gait's frequencies."))
 
-    def _statements(self, ctx: Context) -> None:
+    def _statements(self, ctx: ladder.Context) -> None:
         """The paper's qualitative statements of Sec. V.2 measured on the runs."""
         runs = {n: w["handrolled"] for n, w in ctx.runs("shared").items()}
         st: list[statements.Statement] = []
@@ -522,7 +513,7 @@ class HexapodLadder(RobotLadder):
                 "measurements hold for every implementation. Leg 1's contacts are read from "
                 "its ground force; its landing is its first touchdown after t = 0."))
 
-    def l5(self, ctx: Context) -> Rung:
+    def l5(self, ctx: ladder.Context) -> Rung:
         pub = [r for r in ctx.rows if r.scenario in ("Table II", "Table III")]
         ok = all(r.passed for r in pub)
         t2 = next(r for r in pub if r.scenario == "Table II")
@@ -538,10 +529,10 @@ class HexapodLadder(RobotLadder):
             f"{sum(not r.passed for r in said)} of the {len(said)} statements measured on "
             "them do not hold (the statements table)."))
 
-    def errata(self, ctx: Context) -> list[Erratum]:
+    def errata(self, ctx: ladder.Context) -> list[Erratum]:
         return _errata(ctx.params)
 
-    def notes(self, ctx: Context) -> list[str]:
+    def notes(self, ctx: ladder.Context) -> list[str]:
         p = ctx.params
         return [
             "All three implementations integrate the same rigid tree (the segments on slide "
@@ -605,12 +596,13 @@ class HexapodLadder(RobotLadder):
 LADDER = HexapodLadder()
 
 
-def _terms(title: str) -> TimePlot:
+def _terms(title: str) -> ladder.TimePlot:
     j = f"joint.{LEG}.hip"
-    return TimePlot(title, [f"{j}.torque_inertial", f"{j}.torque_coriolis",
-                            f"{j}.torque_gravity"],
-                    "tau_11I = (H Theta_dd)_3, tau_11CC = c_3, tau_11G = g_3 of eq. (6) from "
-                    "each implementation's state (Theta_dd: the rate difference over a step).")
+    return ladder.TimePlot(title, [f"{j}.torque_inertial", f"{j}.torque_coriolis",
+                                   f"{j}.torque_gravity"],
+                           "tau_11I = (H Theta_dd)_3, tau_11CC = c_3, tau_11G = g_3 of eq. (6) "
+                           "from each implementation's state (Theta_dd: the rate difference "
+                           "over a step).")
 
 
 def _touchdown_force(p, run) -> dict[str, float]:

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from dynval.comparisons import ladder
 from dynval.comparisons.hopper import claims, trajectories
 from dynval.comparisons.hopper.scenarios import (
     HOLD,
@@ -20,16 +21,6 @@ from dynval.comparisons.hopper.scenarios import (
     run_settling,
 )
 from dynval.comparisons.ladder import harness
-from dynval.comparisons.ladder.implementations import CONTACT_MODES
-from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
-from dynval.comparisons.ladder.rungs import (
-    Context,
-    Inputs,
-    PathPlot,
-    RobotLadder,
-    TimePlot,
-    Variant,
-)
 from dynval.handrolled.hopper.contact import contact_stiffness, static_penetration
 from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Panel, Rung, Series
 
@@ -42,10 +33,12 @@ BUDGET_SCENARIO = "speed"
 # hundredth of what the paper's figures resolve: the 0.1 m apex-height steps of Fig. 6, the
 # 0.4 m/s speed steps of Fig. 7, and a degree of attitude.
 TOLERANCES = {
-    ("com.z", "max_abs"): Tolerance("max_abs", 1e-3, "1 % of the 0.1 m height steps of Fig. 6"),
-    ("com.vx", "max_abs"): Tolerance("max_abs", 4e-3, "1 % of the 0.4 m/s speed steps of Fig. 7"),
-    ("body.pitch", "max_abs"): Tolerance("max_abs", 0.01 / DEG,
-                                         "1 % of a degree of body attitude"),
+    ("com.z", "max_abs"): ladder.Tolerance("max_abs", 1e-3,
+                                           "1 % of the 0.1 m height steps of Fig. 6"),
+    ("com.vx", "max_abs"): ladder.Tolerance("max_abs", 4e-3,
+                                            "1 % of the 0.4 m/s speed steps of Fig. 7"),
+    ("body.pitch", "max_abs"): ladder.Tolerance("max_abs", 0.01 / DEG,
+                                                "1 % of a degree of body attitude"),
 }
 # The height run starts level with x_dot_d = 0: the motion stays vertical by symmetry, and
 # these signals are zero in every implementation by construction. They are reported as
@@ -58,11 +51,11 @@ REQ_BALANCE = ("requirement: the robot keeps its balance; past 20 deg of body pi
                "stance torque that rights it would exceed what friction holds (mu = 0.8)")
 
 
-class HopperLadder(RobotLadder):
+class HopperLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "One-legged hopping robot"
     paper = "Bamyaci, Yazar, Yesiloglu: Modelling and Control of Single Legged Hopping Robot"
-    contact_modes = CONTACT_MODES
+    contact_modes = ladder.CONTACT_MODES
     l1_what = "tip position, Jacobian (9) and tip velocity (1)-(3) vs engines"
     l2_what = "M, C, gravity, tau and M_b of eq. (19) as operator products vs engines"
     audit_reason = ("round-off: the operator products and the engines describe the same "
@@ -70,28 +63,28 @@ class HopperLadder(RobotLadder):
     budget_what = ("integrator step, friction regularisation, controller sampling, contact "
                    "law and formulation toggled one at a time on the speed run")
 
-    def l3(self, inp: Inputs):
+    def l3(self, inp: ladder.Inputs):
         return trajectories.bounce(inp.params, inp.desc_dir, inp.until)
 
-    def variants(self, sc: Scenario) -> list[Variant]:
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
         # ERP/CFM spring): reported without a tolerance.
-        return [Variant.shared(TOLERANCES), Variant.native()]
+        return [ladder.Variant.shared(TOLERANCES), ladder.Variant.native()]
 
-    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+    def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
         if sc.name == "height":  # pitch is zero by symmetry there: see scenario_extras
             return []
-        return [check_row(ROBOT, sc.name, variant.name, "body.pitch", impl, "max_abs_deg",
-                          float(np.max(np.abs(df["body.pitch"]))) * DEG, BALANCE_DEG,
-                          REQ_BALANCE)]
+        return [ladder.check_row(ROBOT, sc.name, variant.name, "body.pitch", impl, "max_abs_deg",
+                                 float(np.max(np.abs(df["body.pitch"]))) * DEG, BALANCE_DEG,
+                                 REQ_BALANCE)]
 
-    def compared_signals(self, sc: Scenario, variant: Variant, wide) -> list[str]:
+    def compared_signals(self, sc: Scenario, variant: ladder.Variant, wide) -> list[str]:
         """Every recorded signal, less those that are zero by symmetry in the height run."""
         sigs = [c for c in wide[variant.reference].columns if c != "time"]
         return [c for c in sigs if c not in SYMMETRIC] if sc.name == "height" else sigs
 
-    def scenario_extras(self, ctx: Context, sc: Scenario, variant: Variant, wide):
+    def scenario_extras(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, wide):
         """The height run's symmetric signals, reported (largest |value| over the
         implementations) as zero by symmetry, without a tolerance."""
         if sc.name != "height":
@@ -103,31 +96,31 @@ class HopperLadder(RobotLadder):
                 for sig in SYMMETRIC for impl, df in wide.items()]
         return {}, rows, []
 
-    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
-        main = (TimePlot("Fig. 6: hopping height", ["com.z"],
-                         "Body-centre height; its apexes with the reference h_d of eq. (20) "
-                         "on the same axes are in the tracking figure of the chapter's "
-                         "tables.")
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
+        main = (ladder.TimePlot("Fig. 6: hopping height", ["com.z"],
+                                "Body-centre height; its apexes with the reference h_d of eq. (20) "
+                                "on the same axes are in the tracking figure of the chapter's "
+                                "tables.")
                 if sc.name == "height" else
-                TimePlot("Fig. 7: forward speed", ["com.vx"],
-                         "Body forward speed; its hop means with the reference x_dot_d of "
-                         "eq. (21) on the same axes are in the tracking figure of the "
-                         "chapter's tables."))
+                ladder.TimePlot("Fig. 7: forward speed", ["com.vx"],
+                                "Body forward speed; its hop means with the reference x_dot_d of "
+                                "eq. (21) on the same axes are in the tracking figure of the "
+                                "chapter's tables."))
         return [
             main,
-            TimePlot("Body attitude", ["body.pitch"], "Body pitch phi (eq. 23)."),
-            TimePlot("Hip", ["joint.hip.angle", "joint.hip.torque"],
-                     "Hip angle theta_1 and torque (eqs. 22-23)."),
-            TimePlot("Leg", ["joint.leg.extension", "joint.leg.force", "hopper.thrust"],
-                     "Leg length, leg force (spring, stop and thrust) and the thrust "
-                     "Delta l of eq. (20)."),
-            TimePlot("Ground force", ["foot.force.normal", "foot.force.x"],
-                     "Normal force (eq. 24) and friction (eq. 25) on the foot."),
-            PathPlot("Body path in the x-z plane", "com.x", "com.z", "m", 1.0, False,
-                     "Body centre in the plane of motion."),
+            ladder.TimePlot("Body attitude", ["body.pitch"], "Body pitch phi (eq. 23)."),
+            ladder.TimePlot("Hip", ["joint.hip.angle", "joint.hip.torque"],
+                            "Hip angle theta_1 and torque (eqs. 22-23)."),
+            ladder.TimePlot("Leg", ["joint.leg.extension", "joint.leg.force", "hopper.thrust"],
+                            "Leg length, leg force (spring, stop and thrust) and the thrust "
+                            "Delta l of eq. (20)."),
+            ladder.TimePlot("Ground force", ["foot.force.normal", "foot.force.x"],
+                            "Normal force (eq. 24) and friction (eq. 25) on the foot."),
+            ladder.PathPlot("Body path in the x-z plane", "com.x", "com.z", "m", 1.0, False,
+                            "Body centre in the plane of motion."),
         ]
 
-    def recomputed(self, ctx: Context) -> None:
+    def recomputed(self, ctx: ladder.Context) -> None:
         """The paper's claims measured: steady state per reference step (Figs. 6-7) by the
         settling criterion of claims.py, on the paper's runs and on the settling runs; the
         tracking figures with each reference on its signal's axes; the speed kick; the
@@ -138,7 +131,7 @@ class HopperLadder(RobotLadder):
             for impl, df in wide.items():
                 kicks = claims.speed_kicks(df)
                 if len(kicks):
-                    ctx.rows.append(recomputed_row(
+                    ctx.rows.append(ladder.recomputed_row(
                         ROBOT, sc_name, "com.vx", "max_liftoff_kick", float(kicks.max()),
                         "Sec. 6: the forward speed jumps after lift-off (largest change within "
                         f"{claims.KICK_WINDOW:g} s of a lift-off) [m/s]", variant=v,
@@ -158,7 +151,7 @@ class HopperLadder(RobotLadder):
                                                     settling.get(sc_name)))
         self._statements(ctx, settling)
 
-    def _steady_table(self, ctx: Context, sc_name: str, runs: list) -> None:
+    def _steady_table(self, ctx: ladder.Context, sc_name: str, runs: list) -> None:
         """Per reference step of each run: hops, whether and when it settled, and the
         steady-state figure only where it did."""
         height = sc_name == "height"
@@ -172,7 +165,7 @@ class HopperLadder(RobotLadder):
                              "into the step)",
                              f"{value:.4f} {'m' if height else 'm/s'}",
                              f"{err * 1e3:+.2f} {'mm' if height else 'mm/s'}"]
-                    ctx.rows.append(recomputed_row(
+                    ctx.rows.append(ladder.recomputed_row(
                         ROBOT, sc.name, "com.z" if height else "com.vx",
                         "steady_state_error", err,
                         f"settled step {s.reference:g}: steady apex height minus h_d [m]"
@@ -183,7 +176,7 @@ class HopperLadder(RobotLadder):
                              "none claimed (not settled)"]
                 rows.append([impl, label, f"{s.reference:g} {'m' if height else 'm/s'}",
                              *cells])
-                ctx.rows.append(recomputed_row(
+                ctx.rows.append(ladder.recomputed_row(
                     ROBOT, sc.name, "com.z" if height else "com.vx", "settled",
                     float(s.settled), f"step {s.reference:g}: 1 if it met the settling "
                     "criterion by its end", variant=v, candidate=impl))
@@ -202,7 +195,7 @@ class HopperLadder(RobotLadder):
             f"few hops); the settling runs hold each {HOLD:g} s (hand-rolled, shared "
             "contact, which the engines follow to round-off at L4).", sc_name))
 
-    def _statements(self, ctx: Context, settling: dict[str, SettlingRun]) -> None:
+    def _statements(self, ctx: ladder.Context, settling: dict[str, SettlingRun]) -> None:
         """The paper's statements on steady state (Sec. 6), stance time (Sec. 4.2) and
         the energy lost to the unsprung leg (Sec. 3), each holding or not."""
         p = ctx.params
@@ -264,7 +257,7 @@ class HopperLadder(RobotLadder):
                 "leg stop: integral b_stop r_dot^2 while r > r_0; thrust: integral k_L u "
                 "r_dot)."))
 
-    def l5(self, ctx: Context) -> Rung:
+    def l5(self, ctx: ladder.Context) -> Rung:
         kicks = [r for r in ctx.rows if r.metric == "max_liftoff_kick"]
         stated = [r for r in ctx.rows if r.rung == "L5" and r.kind == "statement"]
         note = ("the paper publishes no numbers (Figs. 6-7 are unlabelled plots); steady "
@@ -280,7 +273,7 @@ class HopperLadder(RobotLadder):
                      f"({worst.candidate}, {worst.scenario}, {worst.variant})")
         return Rung("recomputed", note)
 
-    def extra_tasks(self, inp: Inputs) -> dict:
+    def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """The settling runs (each reference held long enough to settle, and the height
         one with the unsprung leg mass halved, for Sec. 3's energy statement); on the
         speed run the budget's hand-rolled runs with one thing changed, the printed bias
@@ -319,23 +312,24 @@ class HopperLadder(RobotLadder):
                                       {"attitude_sign": -1.0, "until": until}),
         }
 
-    def budget(self, ctx: Context) -> list[BudgetRow]:
-        steps = []
+    def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
+        signals = (("com.x", 1000.0, "mm"), ("com.vx", 1.0, "m/s"), ("com.z", 1000.0, "mm"),
+                   ("body.pitch", DEG, "deg"))
+        rows = []
         if ("height", "shared") in ctx.wide:
             hand = ctx.wide[("height", "shared")]["handrolled"]
-            steps += [
-                ("height", f"contact law (24) {ctx.params.contact_law} vs "
-                 f"{_other_law(ctx.params)} (hand-rolled)", hand,
-                 ctx.result("budget height clipped (24)")),
-                ("height", f"zero-thrust clamp of (20) (dl_min {ctx.params.dl_min:g} vs "
+            rows += ladder.budget_rows("height", [
+                (f"contact law (24) {ctx.params.contact_law} vs {_other_law(ctx.params)} "
+                 "(hand-rolled)", hand, ctx.result("budget height clipped (24)")),
+                (f"zero-thrust clamp of (20) (dl_min {ctx.params.dl_min:g} vs "
                  f"{-ctx.params.dl_max:g} m, hand-rolled)", hand,
                  ctx.result("budget height no clamp (20)")),
-            ]
+            ], [s for s in signals if s[0] not in SYMMETRIC])
         if (BUDGET_SCENARIO, "shared") in ctx.wide:
             shared = ctx.wide[(BUDGET_SCENARIO, "shared")]
             native = ctx.wide[(BUDGET_SCENARIO, "native")]
             hand = shared["handrolled"]
-            steps += [(BUDGET_SCENARIO, comp, a, b) for comp, a, b in [
+            rows += ladder.budget_rows(BUDGET_SCENARIO, [
                 ("integrator step (dt vs dt/2, hand-rolled)", hand, ctx.result("budget dt/2")),
                 ("friction regularisation (v_eps vs v_eps/2, hand-rolled)", hand,
                  ctx.result("budget v_eps/2")),
@@ -346,17 +340,13 @@ class HopperLadder(RobotLadder):
                 ("formulation (hand-rolled vs MuJoCo, shared contact)", hand, shared["mujoco"]),
                 ("contact law (eqs. 24-25 vs MuJoCo's native contact)", shared["mujoco"],
                  native["mujoco"]),
-            ]]
-        return [BudgetRow(sc, sig, comp, rms_diff(a, b, sig, scale), f"{unit} RMS")
-                for sc, comp, a, b in steps
-                for sig, scale, unit in (("com.x", 1000.0, "mm"), ("com.vx", 1.0, "m/s"),
-                                         ("com.z", 1000.0, "mm"), ("body.pitch", DEG, "deg"))
-                if not (sc == "height" and sig in SYMMETRIC)]
+            ], signals)
+        return rows
 
-    def errata(self, ctx: Context) -> list[Erratum]:
+    def errata(self, ctx: ladder.Context) -> list[Erratum]:
         return _errata(ctx)
 
-    def notes(self, ctx: Context) -> list[str]:
+    def notes(self, ctx: ladder.Context) -> list[str]:
         return _notes(ctx)
 
 
@@ -368,7 +358,7 @@ def _other_law(p) -> str:
     return "clipped" if p.contact_law == "printed" else "printed"
 
 
-def _settling_runs(ctx: Context) -> dict[str, SettlingRun]:
+def _settling_runs(ctx: ladder.Context) -> dict[str, SettlingRun]:
     """The settling runs that were part of this run, by scenario."""
     return {name: ctx.result(f"settle {name}") for name in SETTLING
             if f"{ROBOT} settle {name}" in ctx.outcomes}
@@ -418,7 +408,7 @@ def _tracking(sc_name: str, sc: Scenario, wide, settling: SettlingRun | None) ->
         "run.", sc_name, panels)
 
 
-def _worst(ctx: Context, term: str) -> str:
+def _worst(ctx: ladder.Context, term: str) -> str:
     printed = [r for r in ctx.audit.kinematics + ctx.audit.dynamics
                if r.term == term and r.form == "printed"]
     if not printed:
@@ -429,7 +419,7 @@ def _worst(ctx: Context, term: str) -> str:
             "to round-off")
 
 
-def _errata(ctx: Context) -> list[Erratum]:
+def _errata(ctx: ladder.Context) -> list[Erratum]:
     out = [Erratum(
         "(1)-(2)", "velocities through the prismatic leg joint",
         "w_2 = w_1 + h_2 theta_2_dot; v_2 = v_1 - l_{1,2} x w_1",
@@ -443,8 +433,8 @@ def _errata(ctx: Context) -> list[Erratum]:
         try:
             printed = ctx.result("erratum (12)")
             effect = (f"the speed run with the printed bias: body path differs by "
-                      f"{rms_diff(hand, printed, 'com.x', 1000.0):.1f} mm RMS in x, forward "
-                      f"speed by {rms_diff(hand, printed, 'com.vx'):.3f} m/s RMS")
+                      f"{ladder.rms_diff(hand, printed, 'com.x', 1000.0):.1f} mm RMS in x, forward "
+                      f"speed by {ladder.rms_diff(hand, printed, 'com.vx'):.3f} m/s RMS")
         except harness.DivergenceError as exc:
             effect = f"with the printed bias the speed run diverges ({exc})"
         out.append(Erratum(
@@ -457,7 +447,7 @@ def _errata(ctx: Context) -> list[Erratum]:
     return out
 
 
-def _erratum_24(ctx: Context) -> list[Erratum]:
+def _erratum_24(ctx: ladder.Context) -> list[Erratum]:
     """Eq. (24) pulls at lift-off as printed; the ADAMS IMPACT law it cites clips at zero.
     Evidence: the least normal force of every shared-contact run; effect: the budget runs
     with the other form."""
@@ -481,9 +471,9 @@ def _erratum_24(ctx: Context) -> list[Erratum]:
             effects.append(
                 f"{sc_name} run: least force {float(other['foot.force.normal'].min()):.0f} N "
                 f"with the {_other_law(p)} form; com.z differs by "
-                f"{rms_diff(hand, other, 'com.z', 1000.0):.1f} mm RMS"
+                f"{ladder.rms_diff(hand, other, 'com.z', 1000.0):.1f} mm RMS"
                 + ("" if sc_name == "height" else
-                   f", com.vx by {rms_diff(hand, other, 'com.vx'):.3f} m/s RMS"))
+                   f", com.vx by {ladder.rms_diff(hand, other, 'com.vx'):.3f} m/s RMS"))
     return [Erratum(
         "(24)", "normal force near lift-off (the damping term)",
         "F = k (x_1 - x)^e - c_max x_dot STEP(x, x_1 - d, 1, x_1, 0), not clipped: negative "
@@ -494,7 +484,7 @@ def _erratum_24(ctx: Context) -> list[Erratum]:
         evidence, "; ".join(effects) or "the budget runs were not part of this run")]
 
 
-def _notes(ctx: Context) -> list[str]:
+def _notes(ctx: ladder.Context) -> list[str]:
     p = ctx.params
     notes = [
         "The hand-rolled model is the paper's spatial operator algebra on the planar chain x, "

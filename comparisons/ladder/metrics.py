@@ -4,12 +4,13 @@ Every tolerance carries its reason; the report prints it next to the number."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from dynval.results import MetricRow
+from dynval.results import BudgetRow, MetricRow
 
 
 @dataclass(frozen=True)
@@ -125,3 +126,18 @@ def rms_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str, scale: float = 1.0,
     t = a["time"].to_numpy()
     bb = np.interp(t, b["time"], b[signal_b or signal])
     return float(np.sqrt(np.mean((a[signal].to_numpy() - bb) ** 2)) * scale)
+
+
+Step = tuple[str, "pd.DataFrame | None", "pd.DataFrame | None"]
+
+
+def budget_rows(scenario: str, steps: Iterable[Step],
+                signals: Iterable[tuple[str, float, str]]) -> list[BudgetRow]:
+    """An error budget's rows for one scenario: for each step (what one change toggles,
+    the run without it, the run with it) and each signal (name, scale to the unit, unit),
+    the RMS difference of the two runs. A step one of whose runs is missing (None: not
+    run in this configuration) gives no rows."""
+    signals = list(signals)
+    return [BudgetRow(scenario, sig, what, rms_diff(a, b, sig, scale), f"{unit} RMS")
+            for what, a, b in steps if a is not None and b is not None
+            for sig, scale, unit in signals]

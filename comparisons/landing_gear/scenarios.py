@@ -23,9 +23,9 @@ WORKSPACE = {"com.x": 2.0, "com.y": 2.0, "com.z": 2.0}
 class Scenario:
     name: str
     title: str
-    alpha_SL_deg: float
-    alpha_AZ_deg: float
-    level_controller: bool
+    alpha_SL_deg: float  # slope of the ground, Table 1's alpha_SL [deg]
+    alpha_AZ_deg: float  # azimuth of the slope, Table 1's alpha_AZ [deg]
+    level_controller: bool  # the PI level controller (20)-(24) on
     description: str
 
 

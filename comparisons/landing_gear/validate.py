@@ -9,18 +9,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from dynval.comparisons import ladder
 from dynval.comparisons.ladder import free_swing, harness
-from dynval.comparisons.ladder.implementations import CONTACT_MODES
-from dynval.comparisons.ladder.metrics import Tolerance, check_row, rms_diff
-from dynval.comparisons.ladder.rungs import (
-    AuditResults,
-    Context,
-    Inputs,
-    PathPlot,
-    RobotLadder,
-    TimePlot,
-    Variant,
-)
 from dynval.comparisons.landing_gear import audit, trajectories
 from dynval.comparisons.landing_gear.scenarios import (
     SCENARIOS,
@@ -61,7 +51,7 @@ PAPER_SETTLED = {"slope_lc": "settles to 0 (Fig. 5)", "slope_nolc": "[held back]
 # engines' contact laws differ by design (MuJoCo's soft constraint, PyBullet's ERP/CFM
 # springs), so native figures are reported without a tolerance.
 TOLERANCES = {
-    (sig, "final_diff"): Tolerance(
+    (sig, "final_diff"): ladder.Tolerance(
         "final_diff", 0.5 / DEG,
         "same contact law: the settled attitude must agree to the 0.5 deg the level "
         "requirement resolves")
@@ -74,35 +64,36 @@ def _settled(df: pd.DataFrame, signal: str) -> float:
     return float(tail[signal].mean())
 
 
-class LandingGearLadder(RobotLadder):
+class LandingGearLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "Helicopter robotic landing gear"
     paper = ("Melia Boix, Goh, McWhinnie: Helicopter lands on uneven terrain by means of "
              "articulated robotic legs")
-    contact_modes = CONTACT_MODES
+    contact_modes = ladder.CONTACT_MODES
     l1_what = "foot position (18)-(19) and Jacobian vs engines"
     l2_what = "leg terms (12)-(13) and moment sums (7)-(9)"
     audit_reason = ("round-off: the corrected equations and the engines describe the same "
                     "point-mass leg")
     budget_what = "decoupling, mass model, contact mode and step toggled one at a time on slope_lc"
 
-    def audit_terms(self, inp: Inputs) -> AuditResults:
+    def audit_terms(self, inp: ladder.Inputs) -> ladder.AuditResults:
         p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
-        return AuditResults(audit.leg_kinematics_audit(p, d, min(n, 200), seed),
-                            audit.leg_dynamics_audit(p, d, n, seed) + audit.moment_audit(n, seed))
+        return ladder.AuditResults(
+            audit.leg_kinematics_audit(p, d, min(n, 200), seed),
+            audit.leg_dynamics_audit(p, d, n, seed) + audit.moment_audit(n, seed))
 
-    def l3(self, inp: Inputs):
+    def l3(self, inp: ladder.Inputs):
         rows = trajectories.free_swing(inp.params, inp.desc_dir)
         return free_swing.l3_result(
             ROBOT, rows, f"free swing of the fixed-base leg, {trajectories.DURATION:g} s, at "
             "every step; integration error itself falls as dt (first order)")
 
-    def variants(self, sc: Scenario) -> list[Variant]:
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
         # In native mode the engines' contact laws differ by design (MuJoCo's soft
         # constraint, PyBullet's ERP/CFM springs): reported without a tolerance.
-        return [Variant.shared(TOLERANCES), Variant.native()]
+        return [ladder.Variant.shared(TOLERANCES), ladder.Variant.native()]
 
-    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+    def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
         if not sc.level_controller:
             return []
@@ -118,38 +109,39 @@ class LandingGearLadder(RobotLadder):
                               "toleranced figure", "requirement")
                     for sig, metric, value, _, _ in level]
         else:
-            rows = [check_row(ROBOT, sc.name, v, sig, impl, metric, value, tol, why)
+            rows = [ladder.check_row(ROBOT, sc.name, v, sig, impl, metric, value, tol, why)
                     for sig, metric, value, tol, why in level]
         Fy = sum(_settled(df, f"foot.{leg}.force.y") for leg in LEGS)
-        rows.append(check_row(ROBOT, sc.name, v, "foot.*.force.y", impl, "weight_balance_rel",
-                              Fy / (p.m * p.g) - 1.0, BALANCE_TOL, REQ_BALANCE))
+        rows.append(ladder.check_row(ROBOT, sc.name, v, "foot.*.force.y", impl,
+                                     "weight_balance_rel", Fy / (p.m * p.g) - 1.0, BALANCE_TOL,
+                                     REQ_BALANCE))
         return rows
 
-    def known_difference(self, row: MetricRow, ctx: Context) -> str | None:
+    def known_difference(self, row: MetricRow, ctx: ladder.Context) -> str | None:
         if row.variant == "native" and row.metric == "settled_spread_rel":
             return ("MuJoCo's soft contact shares the load of a statically indeterminate "
                     "stance by sub-millimetre height differences (see the notes)")
         return None
 
-    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
         return [
-            TimePlot("Fig. 5: roll and pitch", ["body.roll", "body.pitch"],
-                     "Body roll (theta_z) and pitch (theta_x); error panels show minus "
-                     "MuJoCo."),
-            TimePlot("Fig. 7: joint angles",
-                     [f"joint.{leg}.{j}.angle" for leg in LEGS for j in JOINTS],
-                     "Hip and knee angles."),
-            TimePlot("Fig. 8: ground reaction forces",
-                     [f"foot.{leg}.force.normal" for leg in LEGS],
-                     "Normal force at each foot (eq. 26)."),
-            TimePlot("Fig. 9: joint torques",
-                     [f"joint.{leg}.{j}.torque" for leg in LEGS for j in JOINTS],
-                     "PID joint torques, limited to T_max = 1.76 N m."),
-            PathPlot("Fig. 6: CoM displacement in the XZ plane", "com.x", "com.z", "mm",
-                     1000.0, True, "Body-centre displacement from its initial position."),
+            ladder.TimePlot("Fig. 5: roll and pitch", ["body.roll", "body.pitch"],
+                            "Body roll (theta_z) and pitch (theta_x); error panels show minus "
+                            "MuJoCo."),
+            ladder.TimePlot("Fig. 7: joint angles",
+                            [f"joint.{leg}.{j}.angle" for leg in LEGS for j in JOINTS],
+                            "Hip and knee angles."),
+            ladder.TimePlot("Fig. 8: ground reaction forces",
+                            [f"foot.{leg}.force.normal" for leg in LEGS],
+                            "Normal force at each foot (eq. 26)."),
+            ladder.TimePlot("Fig. 9: joint torques",
+                            [f"joint.{leg}.{j}.torque" for leg in LEGS for j in JOINTS],
+                            "PID joint torques, limited to T_max = 1.76 N m."),
+            ladder.PathPlot("Fig. 6: CoM displacement in the XZ plane", "com.x", "com.z", "mm",
+                            1000.0, True, "Body-centre displacement from its initial position."),
         ]
 
-    def recomputed(self, ctx: Context) -> None:
+    def recomputed(self, ctx: ladder.Context) -> None:
         """The settled attitude of every run, next to what the paper states (Sec. VII-B)."""
         rows = [[sc, impl, v, sig, _settled(df, sig) * DEG, PAPER_SETTLED[sc]]
                 for (sc, v), wide in ctx.wide.items() for impl, df in wide.items()
@@ -160,11 +152,11 @@ class LandingGearLadder(RobotLadder):
                                      "value [deg]", "paper"], rows,
                 f"Mean over the last {SETTLE_WINDOW:g} s of each run."))
 
-    def l5(self, ctx: Context) -> Rung:
+    def l5(self, ctx: ladder.Context) -> Rung:
         return Rung("recomputed", "the paper's settled no-controller inclinations are held "
                                   "back; recomputed values are tabulated next to its statements")
 
-    def extra_tasks(self, inp: Inputs) -> dict:
+    def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """The budget's runs at dt/2 and each erratum's run with only that equation
         printed, all on slope_lc."""
         if "slope_lc" not in inp.scenarios:
@@ -179,17 +171,17 @@ class LandingGearLadder(RobotLadder):
                       for eq, forms in ERRATA_FORMS.items()})
         return tasks
 
-    def budget(self, ctx: Context) -> list[BudgetRow]:
+    def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
         if ("slope_lc", "shared") not in ctx.wide:
             return []
         return _budget(ctx)
 
-    def errata(self, ctx: Context) -> list[Erratum]:
+    def errata(self, ctx: ladder.Context) -> list[Erratum]:
         if ("slope_lc", "shared") not in ctx.wide:
             return []
         return _errata(ctx)
 
-    def notes(self, ctx: Context) -> list[str]:
+    def notes(self, ctx: ladder.Context) -> list[str]:
         return _notes(ctx)
 
 
@@ -210,7 +202,7 @@ def contact_warning(p: LandingGearParams) -> str | None:
             "this chapter's figures describe no landing.")
 
 
-def _notes(ctx: Context) -> list[str]:
+def _notes(ctx: ladder.Context) -> list[str]:
     """What a reader should take from the figures, computed from them."""
     warning = contact_warning(ctx.params)
     notes = [warning] if warning else []
@@ -243,7 +235,7 @@ def _notes(ctx: Context) -> list[str]:
     return notes
 
 
-def _budget(ctx: Context) -> list[BudgetRow]:
+def _budget(ctx: ladder.Context) -> list[BudgetRow]:
     """Toggle one modelling difference at a time on slope_lc (RMS differences).
 
     The chain runs at dt/2: MuJoCo's native contact on the as-built legs (knee inertia
@@ -259,13 +251,12 @@ def _budget(ctx: Context) -> list[BudgetRow]:
         ("contact mode (shared vs native, MuJoCo as built)", mj_built, mj_built_native),
         ("total (paper model vs MuJoCo as built, native)", hand, mj_built_native),
     ]
-    return [BudgetRow("slope_lc", sig, comp, rms_diff(a, b, sig, scale), f"{unit} RMS")
-            for comp, a, b in steps
-            for sig, scale, unit in (("body.roll", DEG, "deg"), ("body.pitch", DEG, "deg"),
-                                     ("com.x", 1000.0, "mm"), ("com.z", 1000.0, "mm"))]
+    return ladder.budget_rows("slope_lc", steps, (
+        ("body.roll", DEG, "deg"), ("body.pitch", DEG, "deg"), ("com.x", 1000.0, "mm"),
+        ("com.z", 1000.0, "mm")))
 
 
-def _errata(ctx: Context) -> list[Erratum]:
+def _errata(ctx: ladder.Context) -> list[Erratum]:
     """The three printed-equation errata with audit evidence and scenario effect."""
     shared_lc = ctx.wide[("slope_lc", "shared")]
     dyn = ctx.audit.dynamics

@@ -25,8 +25,8 @@ WORKSPACE = {"body.x": 2.0, "body.y": 2.0, "body.z": 0.5}
 class Scenario:
     name: str
     title: str
-    gait: str
-    cycles: int
+    gait: str  # "trot" (section 6, Fig. 4) or "walk" (section 4.2)
+    cycles: int  # gait cycles run
     description: str
 
 

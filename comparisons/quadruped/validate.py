@@ -10,17 +10,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from dynval.comparisons import ladder
 from dynval.comparisons.ladder import free_swing
-from dynval.comparisons.ladder.implementations import CONTACT_MODES
-from dynval.comparisons.ladder.metrics import check_row, compare, recomputed_row, rms_diff
-from dynval.comparisons.ladder.rungs import (
-    AuditResults,
-    Context,
-    Inputs,
-    RobotLadder,
-    TimePlot,
-    Variant,
-)
 from dynval.comparisons.quadruped import assumptions, audit, section6, trajectories
 from dynval.comparisons.quadruped.scenarios import (
     SCENARIOS,
@@ -43,17 +34,17 @@ REQ_WEIGHT = ("statics over the run: a level body at constant height, so the fee
               "vertical force is the weight; 5 % allows for the body's vertical velocity "
               "change over the run")
 # the paper's model runs with its pinned feet, the engines with their own foot contact
-NATIVE = Variant("native", (("handrolled", "shared"), ("mujoco", "native"),
-                            ("pybullet", "native")))
+NATIVE = ladder.Variant("native", (("handrolled", "shared"), ("mujoco", "native"),
+                                   ("pybullet", "native")))
 
 
-class QuadrupedLadder(RobotLadder):
+class QuadrupedLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "Twelve-joint quadruped (recursive Newton-Euler)"
     paper = ("Sureshkumar, Harib, Oseni: Kinematic and dynamic analysis of quadruped legged "
              "robots: a new formulation approach (ICINCO 2025); masses and lengths of the "
              "Unitree A1")
-    contact_modes = CONTACT_MODES
+    contact_modes = ladder.CONTACT_MODES
     l1_what = "Table 1 foot positions and Jacobians vs engines"
     l2_what = ("RNEA M, C+G and tau, fixed and floating base (PyBullet through six explicit "
                "base joints)")
@@ -61,15 +52,15 @@ class QuadrupedLadder(RobotLadder):
     budget_what = ("trot: section 4's assumed forces, the pinned feet, the engine and the "
                    "step, one at a time")
 
-    def audit_terms(self, inp: Inputs) -> AuditResults:
+    def audit_terms(self, inp: ladder.Inputs) -> ladder.AuditResults:
         p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
         model = build_model(p)
         kin = audit.kinematics_audit(model, d, min(n, KIN_SAMPLES), seed)
         kin_printed = audit.kinematics_audit(build_model(p, R_B0=R_B0_PRINTED), d,
                                              min(n, KIN_SAMPLES), seed, form="printed")
-        return AuditResults(kin + kin_printed, audit.dynamics_audit(model, p, d, n, seed))
+        return ladder.AuditResults(kin + kin_printed, audit.dynamics_audit(model, p, d, n, seed))
 
-    def l3(self, inp: Inputs):
+    def l3(self, inp: ladder.Inputs):
         p, d = inp.params, inp.desc_dir
         rows = trajectories.free_swing(p, d) + trajectories.free_flight(p, d)
         return free_swing.l3_result(
@@ -79,25 +70,25 @@ class QuadrupedLadder(RobotLadder):
     def supports(self, implementation: str, contact: str) -> bool:
         return supports(implementation, contact)
 
-    def variants(self, sc: Scenario) -> list[Variant]:
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
         return [NATIVE]
 
     def scenario_description(self, sc: Scenario) -> str:
         return sc.description + _gait_text(sc.gait)
 
-    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+    def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
-        return [check_row(ROBOT, sc.name, variant.name, "foot.*.force.z", impl,
-                          "weight_balance_rel", _weight_balance(df, ctx.params), WEIGHT_TOL,
-                          REQ_WEIGHT)]
+        return [ladder.check_row(ROBOT, sc.name, variant.name, "foot.*.force.z", impl,
+                                 "weight_balance_rel", _weight_balance(df, ctx.params), WEIGHT_TOL,
+                                 REQ_WEIGHT)]
 
-    def scenario_extras(self, ctx: Context, sc: Scenario, variant: Variant, wide):
+    def scenario_extras(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, wide):
         """Section 4's assumed forces as a pseudo-implementation, measured against the
         engines' contact forces."""
         assumed = wide["handrolled"][["time"] + FORCES_ASSUMED].rename(
             columns=dict(zip(FORCES_ASSUMED, FORCES, strict=True)))
-        rows = compare({"mujoco": wide["mujoco"], "assumed": assumed}, ROBOT, sc.name,
-                       variant.name, FORCES, "mujoco", ["assumed"], {})
+        rows = ladder.compare({"mujoco": wide["mujoco"], "assumed": assumed}, ROBOT, sc.name,
+                              variant.name, FORCES, "mujoco", ["assumed"], {})
         err = assumptions.assumption_errors(wide["handrolled"],
                                             {e: wide[e] for e in ("mujoco", "pybullet")})
         rows += [MetricRow(ROBOT, sc.name, "L4", f"{r['legs']} legs",
@@ -107,29 +98,32 @@ class QuadrupedLadder(RobotLadder):
         return ({"assumed": assumed}, rows,
                 [DataTable.from_dict(assumptions.table(err, sc.name))])
 
-    def figure_tag(self, sc: Scenario, variant: Variant) -> str:
+    def figure_tag(self, sc: Scenario, variant: ladder.Variant) -> str:
         return f"{sc.name}; hand-rolled: pinned feet, engines: native contact"
 
-    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
         return [
-            TimePlot("Body attitude", ["body.roll", "body.pitch"],
-                     "Roll and pitch; error panels show minus MuJoCo."),
-            TimePlot("Figs. 5-7 in closed loop: RB HFE acceleration, rate, angle",
-                     ["joint.RB.HFE.acceleration", "joint.RB.HFE.rate", "joint.RB.HFE.angle"],
-                     "The joint of the paper's Figs. 5-7 tracking the plan in every "
-                     "implementation; the acceleration is the rate difference over one step "
-                     "(each integrator's own)."),
-            TimePlot("HFE torques", [f"joint.{leg}.HFE.torque" for leg in LEGS],
-                     "Feedforward (inverse dynamics with section 4's forces) plus joint PD."),
-            TimePlot("Vertical ground forces", [f"foot.{leg}.force.z" for leg in LEGS],
-                     "Section 4's assumed forces at the plan (assumed), the pinned feet's "
-                     "constraint forces (hand-rolled) and the engines' contact forces, 10 ms "
-                     "means."),
-            TimePlot("Forward ground forces", [f"foot.{leg}.force.x" for leg in LEGS],
-                     "The X forces section 4 assumes equal on the supporting legs."),
+            ladder.TimePlot("Body attitude", ["body.roll", "body.pitch"],
+                            "Roll and pitch; error panels show minus MuJoCo."),
+            ladder.TimePlot("Figs. 5-7 in closed loop: RB HFE acceleration, rate, angle",
+                            ["joint.RB.HFE.acceleration", "joint.RB.HFE.rate",
+                             "joint.RB.HFE.angle"],
+                            "The joint of the paper's Figs. 5-7 tracking the plan in every "
+                            "implementation; the acceleration is the rate difference over one "
+                            "step "
+                            "(each integrator's own)."),
+            ladder.TimePlot("HFE torques", [f"joint.{leg}.HFE.torque" for leg in LEGS],
+                            "Feedforward (inverse dynamics with section 4's forces) plus joint "
+                            "PD."),
+            ladder.TimePlot("Vertical ground forces", [f"foot.{leg}.force.z" for leg in LEGS],
+                            "Section 4's assumed forces at the plan (assumed), the pinned feet's "
+                            "constraint forces (hand-rolled) and the engines' contact forces, "
+                            "10 ms means."),
+            ladder.TimePlot("Forward ground forces", [f"foot.{leg}.force.x" for leg in LEGS],
+                            "The X forces section 4 assumes equal on the supporting legs."),
         ]
 
-    def extra_tasks(self, inp: Inputs) -> dict:
+    def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """Section 6's round trip (the paper's plans, and the balanced trot over whole
         cycles, in parallel), and the budget's MuJoCo trot at dt/2."""
         tasks = {"section 6": (section6.run, (inp.params,), {}),
@@ -145,7 +139,7 @@ class QuadrupedLadder(RobotLadder):
                                            {"until": inp.until})
         return tasks
 
-    def recomputed(self, ctx: Context) -> None:
+    def recomputed(self, ctx: ladder.Context) -> None:
         """Section 6's round trip: inverse dynamics of the plan, forward dynamics back."""
         s6 = ctx.result("section 6")
         ctx.rows += _section6_rows(s6)
@@ -161,7 +155,7 @@ class QuadrupedLadder(RobotLadder):
         ctx.rows += _walk_cycle_rows(cycle)
         ctx.chapter.tables.append(DataTable.from_dict(section6.walk_cycle_table(cycle)))
 
-    def l5(self, ctx: Context) -> Rung:
+    def l5(self, ctx: ladder.Context) -> Rung:
         s6 = ctx.result("section 6")
         walk = s6["walk"]["rows"]
         bal = ctx.result("section 6 balanced trot")
@@ -208,17 +202,17 @@ class QuadrupedLadder(RobotLadder):
             f"within {section6.MIN_RATIO:g}-{section6.MAX_RATIO:g}). The paper's own maximum "
             "error is held back, so nothing here is compared with it")
 
-    def budget(self, ctx: Context) -> list[BudgetRow]:
+    def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
         trot = ctx.runs("native").get("trot")
         return [] if trot is None else _budget(ctx, trot)
 
-    def errata(self, ctx: Context) -> list[Erratum]:
+    def errata(self, ctx: ladder.Context) -> list[Erratum]:
         printed = [r for r in ctx.audit.kinematics if r.form == "printed"]
         return [Erratum(**e) for e in _errata(printed, ctx.result("section 6"),
                                               ctx.result("section 6 walk splits"),
                                               _walk_cycle(ctx))]
 
-    def notes(self, ctx: Context) -> list[str]:
+    def notes(self, ctx: ladder.Context) -> list[str]:
         return (_notes(ctx.result("section 6"))
                 + _balanced_notes(ctx.result("section 6 balanced trot"))
                 + _walk_cycle_notes(_walk_cycle(ctx)))
@@ -227,7 +221,7 @@ class QuadrupedLadder(RobotLadder):
 LADDER = QuadrupedLadder()
 
 
-def _budget(ctx: Context, trot: dict[str, pd.DataFrame]) -> list[BudgetRow]:
+def _budget(ctx: ladder.Context, trot: dict[str, pd.DataFrame]) -> list[BudgetRow]:
     """What each modelling difference contributes on the trot, one at a time (RMS)."""
     p = ctx.params
     half = ctx.result("budget mujoco dt/2")
@@ -247,9 +241,11 @@ def _budget(ctx: Context, trot: dict[str, pd.DataFrame]) -> list[BudgetRow]:
             if alt is not None and not sig.startswith("foot"):
                 continue  # the assumed forces are forces only
             if alt == "assumed":
-                value = rms_diff(b, a, sig, signal_b=sig.replace("force.", "force_assumed."))
+                value = ladder.rms_diff(b, a, sig,
+                                        signal_b=sig.replace("force.", "force_assumed."))
             else:
-                value = rms_diff(a, b, sig, scale=DEG if unit == "deg" else 1.0, signal_b=alt)
+                value = ladder.rms_diff(a, b, sig, scale=DEG if unit == "deg" else 1.0,
+                                        signal_b=alt)
             rows.append(BudgetRow("trot", sig, comp, value, f"{unit} RMS"))
     return rows
 
@@ -296,7 +292,7 @@ def _balanced_ok(bal: dict) -> bool:
     return _first_order(bal["rows"]) and _fourth_order(bal["rk4"])
 
 
-def _walk_cycle(ctx: Context) -> dict[str, dict]:
+def _walk_cycle(ctx: ladder.Context) -> dict[str, dict]:
     """The walk's whole-cycle round trips, by four-leg split."""
     return ctx.result("section 6 walk cycle")
 
@@ -337,7 +333,7 @@ def _trip_rows(name: str, trip: list[dict], band: tuple[float, float | None, str
     for r in trip:
         variant = f"{name} dt={r['step']:g}"
         for q, _ in section6.QUANTITIES:
-            rows.append(recomputed_row(
+            rows.append(ladder.recomputed_row(
                 ROBOT, "section 6", f"joint.RB.HFE.{q}", "max_pct_error", r[q],
                 "the paper's figure is held back; reported, not toleranced",
                 variant=variant, reference="inverse kinematics"))

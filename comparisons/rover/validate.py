@@ -10,19 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from dynval.comparisons import ladder
 from dynval.comparisons.ladder import harness
-from dynval.comparisons.ladder.implementations import IMPLEMENTATIONS
-from dynval.comparisons.ladder.metrics import Tolerance, check_row, recomputed_row, rms_diff
-from dynval.comparisons.ladder.rungs import (
-    AuditResults,
-    Context,
-    Inputs,
-    PathPlot,
-    RobotLadder,
-    TimePlot,
-    Variant,
-    rows_verdict,
-)
 from dynval.comparisons.rover import (
     audit,
     drawbar_readings,
@@ -98,19 +87,22 @@ def _wheels(p: RoverParams) -> list[str]:
 
 def _figures(sc: Scenario, p: RoverParams) -> list:
     wheels = _wheels(p)
-    figs = [TimePlot("Motion", ["rover.speed", "rover.heading", "rover.height", "rover.pitch"]
-                     + ([] if sc.rigid else ["joint.q7.angle"]),
-                     "Rear segment speed, heading (phi_x), height (dx) and pitch (phi_y)"
-                     + ("" if sc.rigid else ", and the turning joint q7") + "."),
-            TimePlot("Wheels",
-                     [f"{w}.sinkage" for w in wheels[:2]] + [f"{w}.slip" for w in wheels[:2]],
-                     "Sinkage (3.12) and slip ratio (root of (2.18)) of the rear wheels."),
-            PathPlot("Path", "rover.x", "rover.y", "m", 1.0, False,
-                     "Rear axle centre in the ground plane.")]
+    figs = [ladder.TimePlot("Motion",
+                            ["rover.speed", "rover.heading", "rover.height", "rover.pitch"]
+                            + ([] if sc.rigid else ["joint.q7.angle"]),
+                            "Rear segment speed, heading (phi_x), height (dx) and pitch (phi_y)"
+                            + ("" if sc.rigid else ", and the turning joint q7") + "."),
+            ladder.TimePlot("Wheels",
+                            [f"{w}.sinkage" for w in wheels[:2]]
+                            + [f"{w}.slip" for w in wheels[:2]],
+                            "Sinkage (3.12) and slip ratio (root of (2.18)) of the rear wheels."),
+            ladder.PathPlot("Path", "rover.x", "rover.y", "m", 1.0, False,
+                            "Rear axle centre in the ground plane.")]
     if sc.q7_command:  # the maneuver's Figures 5.18-5.19: every wheel's sinkage and torque
-        figs.append(TimePlot("Sinkages and torques",
-                             [f"{w}.sinkage" for w in wheels] + [f"{w}.torque" for w in wheels],
-                             "In a left turn the right wheels sink deeper (Figure 5.18)."))
+        figs.append(ladder.TimePlot("Sinkages and torques",
+                                    [f"{w}.sinkage" for w in wheels]
+                                    + [f"{w}.torque" for w in wheels],
+                                    "In a left turn the right wheels sink deeper (Figure 5.18)."))
     return figs
 
 
@@ -123,7 +115,7 @@ def _table_46(p: RoverParams, soil, wide_store: dict) -> dict:
         ps = scenario_params(p, sc)
         _, _, T, _, ss = initial_state(ps, sc, soil)
         row = [name, sc.speed, T, ss.s, 100 * ss.z, ss.R]
-        for impl in IMPLEMENTATIONS:
+        for impl in ladder.IMPLEMENTATIONS:
             df = wide_store.get(sc.name, {}).get(impl)
             if df is None:
                 row += ["-", "-"]
@@ -132,7 +124,7 @@ def _table_46(p: RoverParams, soil, wide_store: dict) -> dict:
                     100 * (df["wheel.rear_left.sinkage"].iloc[-1] - ss.z)]
         rows.append(row)
     cols = ["rover", "v [m/s]", "T [N m]", "slip", "z0 [cm]", "R [N]"]
-    for impl in IMPLEMENTATIONS:
+    for impl in ladder.IMPLEMENTATIONS:
         cols += [f"{impl} dv 5 s [m/s]", f"{impl} dz0 [cm]"]
     return {"scenario": None, "title": "Table 4.6 recomputed: steady-state test values",
             "columns": cols, "rows": rows,
@@ -152,8 +144,8 @@ def _steady_rows(p: RoverParams, soil, scenarios: list[str]) -> list[MetricRow]:
         _, _, _, _, ss = initial_state(scenario_params(p, sc), sc, soil)
         for signal, value, unit in (("wheel.torque", ss.T, "N m"), ("wheel.slip", ss.s, "-"),
                                     ("wheel.sinkage", ss.z, "m"), ("wheel.R", ss.R, "N")):
-            rows.append(recomputed_row(ROBOT, sc_name, signal, "steady_value", value,
-                                       f"Table 4.6 recomputed by constvel [{unit}]"))
+            rows.append(ladder.recomputed_row(ROBOT, sc_name, signal, "steady_value", value,
+                                              f"Table 4.6 recomputed by constvel [{unit}]"))
     return rows
 
 
@@ -177,17 +169,17 @@ def _requirements(sc_name: str, impl: str, df: pd.DataFrame) -> list[MetricRow]:
     sc = SCENARIOS[sc_name]
     rows = []
     if sc.section == "5.1.1":
-        rows.append(check_row(ROBOT, sc_name, "shared", "rover.heading", impl,
-                              "final_abs_deg", abs(df["rover.heading"].iloc[-1]) * DEG,
-                              HEADING_TOL_DEG, REQ_HEADING))
+        rows.append(ladder.check_row(ROBOT, sc_name, "shared", "rover.heading", impl,
+                                     "final_abs_deg", abs(df["rover.heading"].iloc[-1]) * DEG,
+                                     HEADING_TOL_DEG, REQ_HEADING))
     if sc.section in ("4.2.3", "5.1.1"):
-        rows.append(check_row(ROBOT, sc_name, "shared", "rover.speed", impl, "drift_rel",
-                              df["rover.speed"].iloc[-1] / sc.speed - 1.0, DRIFT_TOL,
-                              REQ_DRIFT))
+        rows.append(ladder.check_row(ROBOT, sc_name, "shared", "rover.speed", impl, "drift_rel",
+                                     df["rover.speed"].iloc[-1] / sc.speed - 1.0, DRIFT_TOL,
+                                     REQ_DRIFT))
     return rows
 
 
-def _wheel_force_erratum(ctx: Context, wheel_audit: list) -> dict:
+def _wheel_force_erratum(ctx: ladder.Context, wheel_audit: list) -> dict:
     """Eq. (3.30)-(3.31) printed (+F_Cw) against the corrected sign, with its effect on
     the steady-state run of rover A."""
     worst = max((r for r in wheel_audit if r.form == "printed"), key=lambda r: r.max_rel_error)
@@ -260,7 +252,7 @@ def _step_convergence(p: RoverParams, desc_dir: Path
         trajectories.MIN_RATIO, bool(r["ratio_to_half_step"] >= trajectories.MIN_RATIO),
         "lower bound: " + r["reason"], "requirement") for r in ratios]
     rung = Rung(
-        rows_verdict(metrics),
+        ladder.rows_verdict(metrics),
         f"disturbed drive, {trajectories.DURATION:g} s at dt "
         f"{', '.join(f'{d:g}' for d in trajectories.STEPS)}: differences from MuJoCo halve "
         f"with the step (ratios {min(r['ratio_to_half_step'] for r in ratios):.2f}-"
@@ -269,7 +261,7 @@ def _step_convergence(p: RoverParams, desc_dir: Path
     return [TrajectoryRow(**r) for r in rows], metrics, rung
 
 
-def _sweep_tasks(inp: Inputs) -> dict:
+def _sweep_tasks(inp: ladder.Inputs) -> dict:
     """Section 5.1.2's knock swept finely at each speed (Figures 5.2-5.5) and section
     5.3.2's settling against the knock for both gain sets: one task per speed (or case)
     and implementation, each running its knocks in turn (a run of the ci tier's first
@@ -279,28 +271,28 @@ def _sweep_tasks(inp: Inputs) -> dict:
     tasks: dict = {}
     if any(SCENARIOS[s].section == "5.1.2" for s in inp.scenarios):
         for v in turning_sweep.SPEEDS:
-            for impl in IMPLEMENTATIONS:
+            for impl in ladder.IMPLEMENTATIONS:
                 fr = (turning_sweep.FRACTIONS if impl == "handrolled"
                       else turning_sweep.ENGINE_FRACTIONS)
                 tasks[f"5.1.2 sweep {v:g} {impl}"] = (turning_sweep.sweep_speed,
                                                       (p, v, impl, fr, d), {"until": until})
     if any(SCENARIOS[s].section == "5.3.2" for s in inp.scenarios):
         for case in settling.CASES:
-            for impl in IMPLEMENTATIONS:
+            for impl in ladder.IMPLEMENTATIONS:
                 fr = settling.FRACTIONS if impl == "handrolled" else settling.ENGINE_FRACTIONS
                 tasks[f"5.3.2 settling {case.scenario} {impl}"] = (
                     settling.sweep_case, (p, case.scenario, impl, fr, d), {"until": until})
     return tasks
 
 
-def _sweep_tables(ctx: Context, runs: dict) -> list[tuple[list[dict], list[MetricRow]]]:
+def _sweep_tables(ctx: ladder.Context, runs: dict) -> list[tuple[list[dict], list[MetricRow]]]:
     """The tables of the two sweeps, where their tasks ran (their note on where the 6 m/s
     maximum levels out goes to ``ctx.store`` for the L5 rung)."""
     out = []
     if any(SCENARIOS[s].section == "5.1.2" for s in ctx.scenarios):
         res = {}
         for v in turning_sweep.SPEEDS:
-            for impl in IMPLEMENTATIONS:
+            for impl in ladder.IMPLEMENTATIONS:
                 res[(v, impl)] = ctx.result(f"5.1.2 sweep {v:g} {impl}") + (
                     [] if impl == "handrolled"
                     else turning_sweep.from_scenarios(ctx.params, runs, impl, v))
@@ -309,12 +301,12 @@ def _sweep_tables(ctx: Context, runs: dict) -> list[tuple[list[dict], list[Metri
         out.append((tables, rows))
     if any(SCENARIOS[s].section == "5.3.2" for s in ctx.scenarios):
         res = {(case.scenario, impl): ctx.result(f"5.3.2 settling {case.scenario} {impl}")
-               for case in settling.CASES for impl in IMPLEMENTATIONS}
+               for case in settling.CASES for impl in ladder.IMPLEMENTATIONS}
         out.append(settling.settling_table(res))
     return out
 
 
-class RoverLadder(RobotLadder):
+class RoverLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "Passively articulated, segmented-body rover"
     paper = ("Wasserman: Simulation and control of a passively articulated, segmented-body "
@@ -328,13 +320,13 @@ class RoverLadder(RobotLadder):
     def conventions(self, p: RoverParams) -> list[str]:
         return super().conventions(p) + [f"ASSUMPTION {k}: {v}" for k, v in ASSUMPTIONS.items()]
 
-    def audit_terms(self, inp: Inputs) -> AuditResults:
+    def audit_terms(self, inp: ladder.Inputs) -> ladder.AuditResults:
         p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
-        return AuditResults(audit.kinematics_audit(p, d, min(n, 200), seed),
-                            audit.dynamics_audit(p, d, n, seed)
-                            + audit.wheel_force_audit(p, d, min(n, 200), seed))
+        return ladder.AuditResults(audit.kinematics_audit(p, d, min(n, 200), seed),
+                                   audit.dynamics_audit(p, d, n, seed)
+                                   + audit.wheel_force_audit(p, d, min(n, 200), seed))
 
-    def l3(self, inp: Inputs):
+    def l3(self, inp: ladder.Inputs):
         if not any(SCENARIOS[s].section == "5.1.2" for s in inp.scenarios):
             return None
         return _step_convergence(inp.params, inp.desc_dir)
@@ -343,7 +335,7 @@ class RoverLadder(RobotLadder):
                    "(semi-implicit Euler vs RK4) and the assumed half track w changed one at a "
                    "time, and the formulation (hand-rolled vs MuJoCo, shared wheel-soil law)")
 
-    def budget(self, ctx: Context) -> list[BudgetRow]:
+    def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
         runs = ctx.runs("shared").get(BUDGET_SCENARIO)
         if runs is None:
             return []
@@ -358,11 +350,10 @@ class RoverLadder(RobotLadder):
                  (f"half track w (assumed {ctx.params.w:g} m vs 10 % wider)",
                   ctx.result("budget w + 10 %")),
                  ("formulation (hand-rolled vs MuJoCo, shared laws)", runs["mujoco"])]
-        return [BudgetRow(BUDGET_SCENARIO, sig, comp, rms_diff(hand, b, sig, scale),
-                          f"{unit} RMS")
-                for comp, b in steps for sig, scale, unit in BUDGET_SIGNALS]
+        return ladder.budget_rows(BUDGET_SCENARIO, ((what, hand, b) for what, b in steps),
+                                  BUDGET_SIGNALS)
 
-    def extra_tasks(self, inp: Inputs) -> dict:
+    def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """The single-wheel studies of section 4.2, Table 4.7's two tests driven for their
         full time with each reading of the printed torques and speeds (section 4.2.4),
         steady_A with the printed sign of eq. (3.30) over 0.05 s and 1 s, the sweeps of
@@ -387,33 +378,33 @@ class RoverLadder(RobotLadder):
                                            {"duration": t, "wheel_form": "printed"})
                for t in ERRATUM_DURATIONS}}
 
-    def figure_tag(self, sc: Scenario, variant: Variant) -> str:
+    def figure_tag(self, sc: Scenario, variant: ladder.Variant) -> str:
         return sc.name
 
-    def variants(self, sc: Scenario) -> list[Variant]:
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
         steady = sc.section in STEADY_SECTIONS
-        return [Variant.shared(TOLERANCES if steady else {})]
+        return [ladder.Variant.shared(TOLERANCES if steady else {})]
 
     def scenario_description(self, sc: Scenario) -> str:
         return f"Thesis section {sc.section}. " + sc.description
 
-    def compared_signals(self, sc: Scenario, variant: Variant, wide) -> list[str]:
+    def compared_signals(self, sc: Scenario, variant: ladder.Variant, wide) -> list[str]:
         # every signal on the steady runs; the motion, the turning joint and one wheel on
         # the moving ones
         steady = sc.section in STEADY_SECTIONS
         return [s for s in super().compared_signals(sc, variant, wide)
                 if steady or s in KEY_SIGNALS]
 
-    def requirements(self, ctx: Context, sc: Scenario, variant: Variant, impl: str,
+    def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
         return _requirements(sc.name, impl, df)
 
-    def figures(self, ctx: Context, sc: Scenario, variant: Variant):
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant):
         if sc.name in FIGURE_SCENARIOS or len(ctx.scenarios) <= len(FIGURE_SCENARIOS):
             return _figures(sc, scenario_params(ctx.params, sc))
         return []
 
-    def recomputed(self, ctx: Context) -> None:
+    def recomputed(self, ctx: ladder.Context) -> None:
         p, scenarios = ctx.params, ctx.scenarios
         soil = load_soil(p.soil)
         runs = ctx.runs("shared")
@@ -445,7 +436,7 @@ class RoverLadder(RobotLadder):
             ctx.rows += rows
         ctx.chapter.tables += [DataTable.from_dict(t) for t in tables]
 
-    def l5(self, ctx: Context) -> Rung:
+    def l5(self, ctx: ladder.Context) -> Rung:
         run_sections = sorted({SCENARIOS[s].section for s in ctx.scenarios})
         ssl = ctx.store["ssl"].split(": ")[1]
         return Rung(
@@ -466,14 +457,14 @@ class RoverLadder(RobotLadder):
             f"rolling resistance ({ssl}), the ~14 N / ~25 N rut-recovery offsets of 4.2.2 and "
             "175 N per wheel for an unpowered rover-A segment (see the tables and notes)")
 
-    def errata(self, ctx: Context) -> list[Erratum]:
+    def errata(self, ctx: ladder.Context) -> list[Erratum]:
         wheel = [r for r in ctx.audit.dynamics if r.term == "F[F_w] + N[N_w]"]
         errata = [_wheel_force_erratum(ctx, wheel)]
         errata.append(_table_47_erratum(ctx.result("Table 4.8 test 2"),
                                         ctx.runs("shared").get("drawbar_175")))
         return [Erratum(**e) for e in errata]
 
-    def notes(self, ctx: Context) -> list[str]:
+    def notes(self, ctx: ladder.Context) -> list[str]:
         levels_out = ctx.store.get("levels_out")
         return _notes(ctx.params, load_soil(ctx.params.soil)) + (
             [f"Section 5.1.2, where the 6 m/s maximum levels out: {levels_out}"]
@@ -487,7 +478,7 @@ LADDER = RoverLadder()
 # round-off (measured 1e-11 m/s on speed) and any drift shows as a failed requirement. On
 # moving scenarios the differences are integration error, checked by L3's step halving.
 TOLERANCES = {
-    ("rover.speed", "max_abs"): Tolerance(
+    ("rover.speed", "max_abs"): ladder.Tolerance(
         "max_abs", 1e-6, "same steady state, same wheel-soil law: speeds agree to the "
         "steady-state solver's tolerance"),
 }

@@ -8,16 +8,8 @@ import math
 
 import numpy as np
 
+from dynval.comparisons import ladder
 from dynval.comparisons.ladder import free_swing
-from dynval.comparisons.ladder.metrics import Tolerance
-from dynval.comparisons.ladder.rungs import (
-    AuditResults,
-    Context,
-    Inputs,
-    RobotLadder,
-    TimePlot,
-    Variant,
-)
 from dynval.comparisons.pendulum import audit
 from dynval.comparisons.pendulum.scenarios import Scenario
 from dynval.handrolled.pendulum import model
@@ -30,10 +22,10 @@ ROBOT = "pendulum"
 # left is round-off, a few 1e-15 rad per step, grown at most linearly over the 3000 steps.
 ROUND_OFF_RAD = 1e-9
 TOLERANCES = {
-    ("joint.pivot.angle", "max_abs"): Tolerance(
+    ("joint.pivot.angle", "max_abs"): ladder.Tolerance(
         "max_abs", ROUND_OFF_RAD, "round-off: the same eq. (1) and the same semi-implicit "
         "Euler step"),
-    ("joint.pivot.rate", "max_abs"): Tolerance(
+    ("joint.pivot.rate", "max_abs"): ladder.Tolerance(
         "max_abs", 10 * ROUND_OFF_RAD, "round-off: the same eq. (1) and the same "
         "semi-implicit Euler step (rates divided by dt)"),
 }
@@ -42,7 +34,7 @@ L3_THETA_0 = np.array([1.0])  # released 57 deg from hanging [rad]
 L3_DURATION = 2.0  # [s]
 
 
-class PendulumLadder(RobotLadder):
+class PendulumLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "Damped planar pendulum (toy robot)"
     paper = "none: the framework's test robot"
@@ -50,12 +42,12 @@ class PendulumLadder(RobotLadder):
     l2_what = "inertia, gravity and inverse dynamics of eq. (1) vs engines"
     audit_reason = "round-off: eq. (1) and the engines describe the same hinged body"
 
-    def audit_terms(self, inp: Inputs) -> AuditResults:
+    def audit_terms(self, inp: ladder.Inputs) -> ladder.AuditResults:
         p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
-        return AuditResults(audit.kinematics_audit(p, d, n, seed),
-                            audit.dynamics_audit(p, d, n, seed))
+        return ladder.AuditResults(audit.kinematics_audit(p, d, n, seed),
+                                   audit.dynamics_audit(p, d, n, seed))
 
-    def l3(self, inp: Inputs):
+    def l3(self, inp: ladder.Inputs):
         p = inp.params
 
         def hand_qdd(q: np.ndarray, qd: np.ndarray) -> np.ndarray:
@@ -73,15 +65,15 @@ class PendulumLadder(RobotLadder):
             ROBOT, rows, f"undamped free swing from {math.degrees(L3_THETA_0[0]):.0f} deg, "
             f"{L3_DURATION:g} s")
 
-    def variants(self, sc: Scenario) -> list[Variant]:
-        return [Variant.shared(TOLERANCES)]
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
+        return [ladder.Variant.shared(TOLERANCES)]
 
-    def figures(self, ctx: Context, sc: Scenario, variant: Variant) -> list:
-        return [TimePlot("Swing", ["joint.pivot.angle"], "Pivot angle theta of eq. (1)."),
-                TimePlot("Energy", ["pendulum.energy"],
-                         "Kinetic plus potential energy, lost to the damping b.")]
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
+        return [ladder.TimePlot("Swing", ["joint.pivot.angle"], "Pivot angle theta of eq. (1)."),
+                ladder.TimePlot("Energy", ["pendulum.energy"],
+                                "Kinetic plus potential energy, lost to the damping b.")]
 
-    def l5(self, ctx: Context) -> Rung:
+    def l5(self, ctx: ladder.Context) -> Rung:
         return Rung("not applicable", "a toy robot: no paper, no published numbers")
 
 
