@@ -97,18 +97,19 @@ def test_compiled_plan_and_feedforward_match_the_printed_ones(gait):
     height = standing_height(PARAMS)
     ga = fastloop.gait_arrays(gait)
     dirs, count = fastloop.pattern_tables()
-    theta, thd, thdd, p_B4, F = (np.empty((4, 3)) for _ in range(5))
-    tau, residual = np.empty(12), np.empty(6)
+    c = fastloop.Planned(*(np.empty((4, 3)) for _ in range(4)), np.empty(3), np.empty(3))
+    F, tau, residual = np.empty((4, 3)), np.empty(12), np.empty(6)
+    compiled_plan = fastloop.Plan(MODEL.links, ga.scalars, ga.offsets, ga.starts,
+                                  ga.start_side, dirs, count)
     for t in np.linspace(0.0, 2.0 * gait.period, 397):
         s = plan(MODEL, gait, t, height, PARAMS.foot_radius)
         ff = feedforward(MODEL, s, G)
-        mask = fastloop.plan_and_feedforward(
-            fastloop.Plan(MODEL.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs,
-                          count), t, height, PARAMS.foot_radius, G, theta, thd, thdd, p_B4, tau,
-            F, residual)
+        mask = fastloop.plan_and_feedforward(compiled_plan, t, height, PARAMS.foot_radius, G,
+                                             c, tau, F, residual)
         assert fastloop.stance_of(mask) == s.stance
-        for a, b in ((s.theta, theta), (s.thetad, thd), (s.thetadd, thdd), (s.p_B4, p_B4),
-                     (ff.tau.ravel(), tau), (ff.F_foot_B, F), (ff.residual, residual)):
+        for a, b in ((s.theta, c.theta), (s.thetad, c.thd), (s.thetadd, c.thdd),
+                     (s.p_B4, c.p_B4), (ff.tau.ravel(), tau), (ff.F_foot_B, F),
+                     (ff.residual, residual)):
             assert _close(a, b)
 
 

@@ -218,11 +218,11 @@ def _signal_columns(assumed: bool) -> np.ndarray:
 
 
 def _plan_constants(loop: QuadrupedLoop) -> fastloop.Plan:
-    """What fastloop's plan and feedforward read, packed once: the model, the gait and
+    """What fastloop's plan and feedforward read, gathered once: the model, the gait and
     section 4's force patterns."""
     ga = fastloop.gait_arrays(loop.gait)
     dirs, count = fastloop.pattern_tables()
-    return fastloop.Plan(loop.model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side,
+    return fastloop.Plan(loop.model.links, ga.scalars, ga.offsets, ga.starts, ga.start_side,
                          dirs, count)
 
 
@@ -235,14 +235,13 @@ class _CompiledReference:
 
     def at(self, t: float) -> tuple | None:
         """(theta, theta', Feedforward, stance) at t, or None where the plan fails."""
-        theta, thd, thdd, p_B4 = (np.zeros((4, 3)) for _ in range(4))
+        s = fastloop.Planned(*(np.zeros((4, 3)) for _ in range(4)), np.zeros(3), np.zeros(3))
         tau, F, residual = np.zeros(12), np.zeros((4, 3)), np.zeros(6)
         mask = fastloop.plan_and_feedforward(self.plan, t, self.height, self.foot_z,
-                                             self.g_W, theta, thd, thdd, p_B4, tau, F,
-                                             residual)
+                                             self.g_W, s, tau, F, residual)
         if mask < 0:
             return None
-        return (theta.ravel(), thd.ravel(), Feedforward(tau.reshape(4, 3), F, residual),
+        return (s.theta.ravel(), s.thd.ravel(), Feedforward(tau.reshape(4, 3), F, residual),
                 fastloop.stance_of(int(mask)))
 
 
@@ -279,15 +278,14 @@ class _EngineSteps:
     def run(self, loop: QuadrupedLoop, n: int) -> None:
         plant, consts = loop.plant, self.laws.consts
         sim, feet = plant.sim, plant.feet
-        theta, thd, F_ff = np.empty((n, 4, 3)), np.empty((n, 4, 3)), np.empty((n, 4, 3))
-        tau_ff, residual = np.empty((n, 12)), np.empty((n, 6))
-        masks = np.empty(n, dtype=np.int64)
-        planned = fastloop.plan_ahead(self.laws, loop.t, theta, thd, tau_ff, F_ff, residual,
-                                      masks)
+        ahead = fastloop.Ahead(np.empty((n, 4, 3)), np.empty((n, 4, 3)), np.empty((n, 12)),
+                               np.empty((n, 4, 3)), np.empty((n, 6)),
+                               np.empty(n, dtype=np.int64))
+        planned = fastloop.plan_ahead(self.laws, loop.t, ahead)
         # new arrays, as advance makes: the inputs handed out stay as they were
         # qd_before a copy: the type (writable) of the reads that follow, one compile
         tau, qd_before = np.array(loop.tau, dtype=float), loop.st.qd.copy()
-        t, F_sum, qdd = np.array([loop.t]), np.zeros((4, 3)), loop.qdd.copy()
+        tally = fastloop.Tally(np.array([loop.t]), np.zeros((4, 3)), loop.qdd.copy())
         steps = min(n, planned + 1)  # up to the first step without a plan after it
         for k in range(steps):
             sim.step(tau, ())
@@ -296,24 +294,25 @@ class _EngineSteps:
             else:  # the last step: the whole state, for signals and the next chunk
                 st = _state_from_flat(sim.flat_state((), _NO_POINTS), len(qd_before))
                 q, qd = st.q, st.qd
-            fastloop.engine_step(k, planned, consts, theta, thd, tau_ff, q, qd, qd_before,
-                                 sim.contact_force_rows(feet), t, F_sum, qdd, tau)
+            fastloop.engine_step(k, planned, consts, ahead, q, qd, qd_before,
+                                 sim.contact_force_rows(feet), tally, tau)
             qd_before = qd
-        loop.t, loop.qdd = float(t[0]), qdd
-        loop._F_sum += F_sum
+        loop.t, loop.qdd = float(tally.t[0]), tally.qdd
+        loop._F_sum += tally.F_sum
         loop._n_sum += steps
         if planned < n:  # the Python plan at loop.t raises its error (or serves on)
             loop._update(st)
             for _ in range(n - steps):
                 loop.advance()
             return
-        loop.st, loop.tau, loop.stance = st, tau, fastloop.stance_of(int(masks[-1]))
-        loop.ff = Feedforward(tau_ff[-1].reshape(4, 3), F_ff[-1], residual[-1])
+        loop.st, loop.tau, loop.stance = st, tau, fastloop.stance_of(int(ahead.masks[-1]))
+        loop.ff = Feedforward(ahead.tau_ff[-1].reshape(4, 3), ahead.F_ff[-1],
+                              ahead.residual[-1])
 
 
 class _Chunk:
     """The hand-rolled closed loop run by fastloop.run_chunk: its constants (model, gait,
-    section 4's force patterns, gains) packed once, the loop's state handed in and back."""
+    section 4's force patterns, gains) gathered once, the loop's state handed in and back."""
 
     def __init__(self, loop: QuadrupedLoop) -> None:
         self.laws = _loop_constants(loop)
@@ -324,12 +323,12 @@ class _Chunk:
         p_WB, R_WB, q, nu = sim.p_WB.copy(), sim.R_WB.copy(), sim.theta.copy(), sim.nu.copy()
         old_mask = np.array([fastloop.mask_index(sim.stance)])
         mask = np.array([fastloop.mask_index(loop.stance)])
-        t, tau = np.array([loop.t]), np.array(loop.tau, dtype=float)
-        F_sum, qdd = np.zeros((4, 3)), loop.qdd.copy()
+        tally = fastloop.Tally(np.array([loop.t]), np.zeros((4, 3)), loop.qdd.copy())
+        tau = np.array(loop.tau, dtype=float)
         tau_ff, F_ff, residual = (loop.ff.tau.ravel().copy(), loop.ff.F_foot_B.copy(),
                                   loop.ff.residual.copy())
         F_foot_B, nudot = sim.F_foot_B.copy(), sim.nudot.copy()
-        arrays = fastloop.LoopArrays(t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual)
+        arrays = fastloop.LoopArrays(tally, tau, mask, tau_ff, F_ff, residual)
         done = fastloop.run_chunk(self.laws, p_WB, R_WB, q, nu, old_mask, arrays, F_foot_B,
                                   nudot, n)
         steps = abs(done)
@@ -338,8 +337,8 @@ class _Chunk:
         sim.stance = fastloop.stance_of(int(old_mask[0]))
         for _ in range(steps):
             sim.t += sim.dt
-        loop.t, loop.qdd = float(t[0]), qdd
-        loop._F_sum += F_sum
+        loop.t, loop.qdd = float(tally.t[0]), tally.qdd
+        loop._F_sum += tally.F_sum
         loop._n_sum += steps
         if done < 0:  # the plan at loop.t failed: the Python plan raises its error
             loop._update(loop.plant.state())

@@ -21,7 +21,7 @@ from dynval.handrolled.vec3 import add, cross, mtv, mv, scale, vec
 
 @njit(cache=True)
 def _rnea(L: Links, R_WB, nu, nudot, theta, thetad, thetadd, g_W, F_foot_B):
-    alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb = L
+    alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, _, _ = L
     v_B, w_B = (nu[0], nu[1], nu[2]), (nu[3], nu[4], nu[5])
     w_dot_B = (nudot[3], nudot[4], nudot[5])
     # classical acceleration of the body origin, minus gravity (Craig 6.5)

@@ -1,4 +1,4 @@
-"""The numbers the hand-rolled quadruped needs, packed as arrays for the compiled
+"""The numbers the hand-rolled quadruped needs, as arrays for the compiled
 recursions: Table 1's D-H rows and each link's inertial in its own D-H frame."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dynval.robots.quadruped import params as qp
 
 
 class Links(NamedTuple):
-    """QuadrupedModel's arrays as one record, as the compiled RNEA (rnea._rnea) takes
-    them."""
+    """QuadrupedModel's arrays as one record, as the compiled recursions take them (the
+    readable RNEA rnea._rnea and the fast path), with cos and sin of Table 1's alpha."""
 
     alpha: np.ndarray
     a: np.ndarray
@@ -26,6 +26,8 @@ class Links(NamedTuple):
     m_b: float
     P_Cb: np.ndarray
     I_Cb: np.ndarray
+    cos_alpha: np.ndarray
+    sin_alpha: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -49,18 +51,10 @@ class QuadrupedModel:
 
     @cached_property
     def links(self) -> Links:
-        """The arrays as one record for the compiled RNEA (the same arrays)."""
+        """The arrays as one record for the compiled recursions (the same arrays)."""
         return Links(self.alpha, self.a, self.R_B0, self.p_B0, self.m, self.P_C, self.I_C,
-                     float(self.m_b), self.P_Cb, self.I_Cb)
-
-    @cached_property
-    def packed(self) -> np.ndarray:
-        """The arrays as one float vector for the compiled fast path (fast.py's offsets):
-        alpha, a, R_B0, p_B0, m, P_C, I_C, m_b, P_Cb, I_Cb, cos(alpha), sin(alpha)."""
-        return np.concatenate([self.alpha, self.a, self.R_B0.ravel(), self.p_B0.ravel(),
-                               self.m.ravel(), self.P_C.ravel(), self.I_C.ravel(),
-                               [self.m_b], self.P_Cb, self.I_Cb.ravel(),
-                               np.cos(self.alpha), np.sin(self.alpha)]).astype(float)
+                     float(self.m_b), self.P_Cb, self.I_Cb, np.cos(self.alpha),
+                     np.sin(self.alpha))
 
 
 def build_model(p: qp.QuadrupedParams = qp.PARAMS, R_B0: np.ndarray | None = None

@@ -21,8 +21,8 @@ import numpy as np
 from dynval._numba_cache import njit
 from dynval.handrolled.quadruped import grf
 from dynval.handrolled.quadruped.fast import model as fast
-from dynval.handrolled.quadruped.fast.model import _A, _PB0, _RB0
 from dynval.handrolled.quadruped.gait import Gait
+from dynval.handrolled.quadruped.robot import Links
 from dynval.robots.quadruped.params import LEGS, side_sign
 
 EPS = float(np.finfo(float).eps)
@@ -126,26 +126,38 @@ def stance_mask_at(G, offsets, t):
     return mask
 
 
-@njit(cache=True)
-def _plan(P, G, offsets, starts, side, t, height, foot_z, theta, thd, thdd, p_B4, v_B,
-          a_B):
-    """gait.plan at t into theta, thd, thdd, p_B4 (4 x 3), the body's velocity v_B and
-    acceleration a_B; returns the stance mask, or -1 where a foot is out of reach."""
-    y, yd, ydd = _sway(G, starts, side, t)
-    return plan_lateral(P, G, offsets, t, height, foot_z, y, yd, ydd, theta, thd, thdd, p_B4,
-                        v_B, a_B)
+class Planned(NamedTuple):
+    """The plan at an instant, as the compiled plan writes it: the joint angles theta,
+    rates thd and accelerations thdd (4, 3), the feet in the body frame p_B4 (4, 3), and
+    the body's velocity v_B and acceleration a_B (3,)."""
+
+    theta: np.ndarray
+    thd: np.ndarray
+    thdd: np.ndarray
+    p_B4: np.ndarray
+    v_B: np.ndarray
+    a_B: np.ndarray
 
 
 @njit(cache=True)
-def plan_lateral(P, G, offsets, t, height, foot_z, y, yd, ydd, theta, thd, thdd, p_B4, v_B,
-                 a_B):
+def _plan(plan, t, height, foot_z, s):
+    """gait.plan at t into s (:class:`Planned`); returns the stance mask, or -1 where a
+    foot is out of reach.  plan: :class:`Plan`."""
+    y, yd, ydd = _sway(plan.G, plan.starts, plan.side, t)
+    return plan_lateral(plan, t, height, foot_z, y, yd, ydd, s)
+
+
+@njit(cache=True)
+def plan_lateral(plan, t, height, foot_z, y, yd, ydd, s):
     """``_plan`` with the body's lateral position, rate and acceleration (y, y', y'')
     given: gait.plan(lateral=...), the balanced trot's (balance.py)."""
+    L, G, offsets = plan.links, plan.G, plan.offsets
+    theta, thd, thdd, p_B4, v_B, a_B = s
     T, S, h, beta, track, speed = G[0], G[1], G[2], G[3], G[5], G[6]
     pB0, pB1, pB2 = speed * t, y, height
     v_B[0], v_B[1], v_B[2] = speed, yd, 0.0
     a_B[0], a_B[1], a_B[2] = 0.0, ydd, 0.0
-    l2, l3 = P[_A + 2], P[_A + 3]
+    l2, l3 = L.a[2], L.a[3]
     mask = stance_mask_at(G, offsets, t)
     for k in range(4):
         off = offsets[k]
@@ -153,8 +165,8 @@ def plan_lateral(P, G, offsets, t, height, foot_z, y, yd, ydd, theta, thd, thdd,
         c = t / T + off
         n = np.floor(c)
         phi = c - n
-        x0 = P[_PB0 + 3 * k] - S * (1.0 - beta + 2.0 * off) / 2.0
-        p = (x0, np.sign(P[_PB0 + 3 * k + 1]) * track, foot_z)
+        x0 = L.p_B0[k, 0] - S * (1.0 - beta + 2.0 * off) / 2.0
+        p = (x0, np.sign(L.p_B0[k, 1]) * track, foot_z)
         v = (0.0, 0.0, 0.0)
         a = (0.0, 0.0, 0.0)
         if phi < beta:
@@ -169,16 +181,16 @@ def plan_lateral(P, G, offsets, t, height, foot_z, y, yd, ydd, theta, thd, thdd,
             p = (x0 + S * (n + 1.0), p[1], p[2])
         p_B4[k, 0], p_B4[k, 1], p_B4[k, 2] = p[0] - pB0, p[1] - pB1, p[2] - pB2
         # kinematics.inverse_kinematics: the foot in frame 0, then the planar two-link
-        d = (p_B4[k, 0] - P[_PB0 + 3 * k], p_B4[k, 1] - P[_PB0 + 3 * k + 1],
-             p_B4[k, 2] - P[_PB0 + 3 * k + 2])
+        d = (p_B4[k, 0] - L.p_B0[k, 0], p_B4[k, 1] - L.p_B0[k, 1],
+             p_B4[k, 2] - L.p_B0[k, 2])
         dv = (v[0] - v_B[0], v[1] - v_B[1], v[2] - v_B[2])
         da = (a[0] - a_B[0], a[1] - a_B[1], a[2] - a_B[2])
         q0, qd0, qdd0 = np.zeros(3), np.zeros(3), np.zeros(3)
         for r in range(3):  # R_B0^T (.)
             for j in range(3):
-                q0[r] += P[_RB0 + 3 * j + r] * d[j]
-                qd0[r] += P[_RB0 + 3 * j + r] * dv[j]
-                qdd0[r] += P[_RB0 + 3 * j + r] * da[j]
+                q0[r] += L.R_B0[j, r] * d[j]
+                qd0[r] += L.R_B0[j, r] * dv[j]
+                qdd0[r] += L.R_B0[j, r] * da[j]
         x, w, z = q0[0], q0[1], q0[2]
         t1 = np.arctan2(z, x)
         u = np.hypot(x, z)
@@ -318,22 +330,23 @@ def _solve_grf(dirs, count, mask, p_B4, f_b, n_b, F, residual):
 
 
 @njit(cache=True)
-def legs_in_the_air(P, theta, thd, thdd, v_B, a_B, g_W, R, p, gen):
-    """Section 3's first stage for a planned instant (body level, R_WB = I, no foot
-    force): gen = (f_b, n_b, tau) of the RNEA, with the legs' frames R, p."""
+def legs_in_the_air(L, s, g_W, R, p, gen):
+    """Section 3's first stage for a planned instant s (:class:`Planned`; body level,
+    R_WB = I, no foot force): gen = (f_b, n_b, tau) of the RNEA, with the legs' frames
+    R, p.  L: the model's robot.Links."""
+    theta, thd, thdd, _, v_B, a_B = s
     buf = np.empty((43, 3))
     a4, f1, n1, F = buf[27:31], buf[31:35], buf[35:39], buf[39:43]
     nu, nudot = np.zeros(6), np.zeros(6)
     nu[:3], nudot[:3] = v_B, a_B
-    fast._frames(P, theta.reshape(12), R, p)
+    fast._frames(L, theta.reshape(12), R, p)
     F[:, :] = 0.0
-    fast._rnea_into(P, R, p, np.eye(3), nu, nudot, thd.reshape(12), thdd.reshape(12), g_W, F,
+    fast._rnea_into(L, R, p, np.eye(3), nu, nudot, thd.reshape(12), thdd.reshape(12), g_W, F,
                     gen, a4, f1, n1, buf)
 
 
 @njit(cache=True)
-def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, tau, F,
-                 residual):
+def _feedforward(plan, mask, s, g_W, tau, F, residual):
     """inverse.feedforward: legs in the air for the body wrench, the assumed ground forces,
     then the joint torques with them (body level: R_WB = I).  The leg recursion is
     linear in the foot force, so its second run (inverse.py) is done here as the first
@@ -342,10 +355,10 @@ def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, ta
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     gen = np.empty(18)
-    legs_in_the_air(P, theta, thd, thdd, v_B, a_B, g_W, R, p, gen)
-    if count[mask] < 0:
+    legs_in_the_air(plan.links, s, g_W, R, p, gen)
+    if plan.count[mask] < 0:
         return False
-    _solve_grf(dirs, count, mask, p_B4, gen[:3], gen[3:6], F, residual)
+    _solve_grf(plan.dirs, plan.count, mask, s.p_B4, gen[:3], gen[3:6], F, residual)
     for leg in range(4):
         for j in range(1, 4):
             m0, m1, m2 = fast._cross(p[leg, 4, 0] - p[leg, j, 0], p[leg, 4, 1] - p[leg, j, 1],
@@ -357,12 +370,12 @@ def _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W, ta
 
 
 class Plan(NamedTuple):
-    """What the plan and its feedforward read, packed once: the model
-    (QuadrupedModel.packed), the gait (:func:`gait_arrays`: its scalars, each leg's
+    """What the plan and its feedforward read, gathered once: the model
+    (QuadrupedModel.links), the gait (:func:`gait_arrays`: its scalars, each leg's
     offsets and starts, the side it starts on) and section 4's force patterns
     (:func:`pattern_tables`)."""
 
-    P: np.ndarray
+    links: Links
     G: np.ndarray
     offsets: np.ndarray
     starts: np.ndarray
@@ -380,43 +393,60 @@ class Laws(NamedTuple):
     g_W: np.ndarray
 
 
-class LoopArrays(NamedTuple):
-    """The loop's arrays the compiled steps change in place: t (1,), the PD torques tau
-    (12,), the stance mask (1,), the feet's summed world forces F_sum (4, 3), qdd (12,),
-    and the feedforward: tau_ff (12,), F_ff (4, 3), residual (6,)."""
+class Tally(NamedTuple):
+    """The loop's bookkeeping, changed in place step by step: t (1,), the feet's summed
+    world forces F_sum (4, 3) and the joint accelerations of the last step qdd (12,)."""
 
     t: np.ndarray
-    tau: np.ndarray
-    mask: np.ndarray
     F_sum: np.ndarray
     qdd: np.ndarray
+
+
+class LoopArrays(NamedTuple):
+    """The loop's arrays the compiled steps change in place: the :class:`Tally`, the PD
+    torques tau (12,), the stance mask (1,), and the feedforward: tau_ff (12,), F_ff
+    (4, 3), residual (6,)."""
+
+    tally: Tally
+    tau: np.ndarray
+    mask: np.ndarray
     tau_ff: np.ndarray
     F_ff: np.ndarray
     residual: np.ndarray
 
 
+class Ahead(NamedTuple):
+    """The plans and feedforwards of the steps ahead (:func:`plan_ahead`), row k after
+    step k + 1: theta, thd (n, 4, 3), tau_ff (n, 12), F_ff (n, 4, 3), residual (n, 6),
+    masks (n,)."""
+
+    theta: np.ndarray
+    thd: np.ndarray
+    tau_ff: np.ndarray
+    F_ff: np.ndarray
+    residual: np.ndarray
+    masks: np.ndarray
+
+
 @njit(cache=True)
-def plan_and_feedforward(plan, t, height, foot_z, g_W, theta, thd, thdd, p_B4, tau_ff, F,
-                         residual):
-    """The plan at t and its feedforward (tau_ff (12,), F the assumed ground forces);
-    returns the stance mask (-1: a foot out of reach, -2: a support case section 4 does
-    not cover).  plan: :class:`Plan`."""
-    P, G, offsets, starts, side, dirs, count = plan
-    v_B, a_B = np.empty(3), np.empty(3)
-    mask = _plan(P, G, offsets, starts, side, t, height, foot_z, theta, thd, thdd, p_B4,
-                 v_B, a_B)
+def plan_and_feedforward(plan, t, height, foot_z, g_W, s, tau_ff, F, residual):
+    """The plan at t into s (:class:`Planned`) and its feedforward (tau_ff (12,), F the
+    assumed ground forces); returns the stance mask (-1: a foot out of reach, -2: a
+    support case section 4 does not cover).  plan: :class:`Plan`."""
+    mask = _plan(plan, t, height, foot_z, s)
     if mask < 0:
         return mask
-    if not _feedforward(P, dirs, count, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W,
-                        tau_ff, F, residual):
+    if not _feedforward(plan, mask, s, g_W, tau_ff, F, residual):
         return -2
     return mask
 
 
 @njit(cache=True)
-def _record(consts, qd, qd_before, F_W, t, F_sum, qdd):
-    """The loop's bookkeeping of a step: qdd from the rates' change (every implementation
-    integrates semi-implicit Euler), the feet's world forces F_W added to F_sum, t += dt."""
+def _record(consts, qd, qd_before, F_W, tally):
+    """The loop's bookkeeping of a step (:class:`Tally`): qdd from the rates' change
+    (every implementation integrates semi-implicit Euler), the feet's world forces F_W
+    added to F_sum, t += dt."""
+    t, F_sum, qdd = tally
     dt = consts[0]
     for j in range(12):
         qdd[j] = (qd[j] - qd_before[j]) / dt
@@ -444,48 +474,48 @@ def after_step(laws, q, qd, qd_before, F_W, a):
     Returns the plan's stance mask, also put in mask[0]; negative where the plan failed
     (tau and mask then left as they were)."""
     plan, consts, g_W = laws
-    t, tau, mask, F_sum, qdd, tau_ff, F_ff, residual = a
-    _record(consts, qd, qd_before, F_W, t, F_sum, qdd)
-    theta, thd, thdd, p_B4 = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)),
-                              np.empty((4, 3)))
-    new = plan_and_feedforward(plan, t[0], consts[3], consts[4], g_W, theta, thd, thdd, p_B4,
-                               tau_ff, F_ff, residual)
+    tally, tau, mask, tau_ff, F_ff, residual = a
+    _record(consts, qd, qd_before, F_W, tally)
+    s = Planned(np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)),
+                np.empty(3), np.empty(3))
+    new = plan_and_feedforward(plan, tally.t[0], consts[3], consts[4], g_W, s, tau_ff, F_ff,
+                               residual)
     if new < 0:
         return new
     mask[0] = new
-    _pd(consts, theta, thd, tau_ff, q, qd, tau)
+    _pd(consts, s.theta, s.thd, tau_ff, q, qd, tau)
     return new
 
 
 @njit(cache=True)
-def plan_ahead(laws, t0, theta, thd, tau_ff, F_ff, residual, masks):
-    """The plan and its feedforward after each of the next len(masks) steps from t0 (t
-    summed step by step, as the loop sums it), row k after step k + 1: theta, thd
-    (n, 4, 3), tau_ff (n, 12), F_ff (n, 4, 3), residual (n, 6), masks (n,).  The plan
-    does not depend on the state, so an engine loop makes a chunk's plans in one call.
-    laws: :class:`Laws`.  Returns the number of plans made before the first that
+def plan_ahead(laws, t0, ahead):
+    """The plan and its feedforward after each of the next n steps from t0 (t summed
+    step by step, as the loop sums it) into the rows of ``ahead`` (:class:`Ahead`).  The
+    plan does not depend on the state, so an engine loop makes a chunk's plans in one
+    call.  laws: :class:`Laws`.  Returns the number of plans made before the first that
     failed."""
     plan, consts, g_W = laws
-    thdd, p_B4 = np.empty((4, 3)), np.empty((4, 3))
+    thdd, p_B4, v_B, a_B = np.empty((4, 3)), np.empty((4, 3)), np.empty(3), np.empty(3)
     t = t0
-    for k in range(masks.shape[0]):
+    for k in range(ahead.masks.shape[0]):
         t += consts[0]
-        new = plan_and_feedforward(plan, t, consts[3], consts[4], g_W, theta[k], thd[k], thdd,
-                                   p_B4, tau_ff[k], F_ff[k], residual[k])
+        s = Planned(ahead.theta[k], ahead.thd[k], thdd, p_B4, v_B, a_B)
+        new = plan_and_feedforward(plan, t, consts[3], consts[4], g_W, s, ahead.tau_ff[k],
+                                   ahead.F_ff[k], ahead.residual[k])
         if new < 0:
             return k
-        masks[k] = new
-    return masks.shape[0]
+        ahead.masks[k] = new
+    return ahead.masks.shape[0]
 
 
 @njit(cache=True)
-def engine_step(k, planned, consts, theta, thd, tau_ff, q, qd, qd_before, F_W, t, F_sum,
-                qdd, tau):
+def engine_step(k, planned, consts, ahead, q, qd, qd_before, F_W, tally, tau):
     """``after_step`` of step k with plan_ahead's row k: the bookkeeping of the step just
-    taken, then the PD torques of the next where there is a plan for it (k < planned)."""
-    _record(consts, qd, qd_before, F_W, t, F_sum, qdd)
+    taken (:class:`Tally`), then the PD torques of the next where there is a plan for it
+    (k < planned)."""
+    _record(consts, qd, qd_before, F_W, tally)
     if k < planned:
-        _pd(consts, theta[k], thd[k], tau_ff[k], q, qd, tau)
+        _pd(consts, ahead.theta[k], ahead.thd[k], ahead.tau_ff[k], q, qd, tau)
 
 
 @njit(cache=True)
@@ -495,7 +525,7 @@ def run_chunk(laws, p_WB, R_WB, q, nu, old_mask, a, F_foot_B, nudot, n_steps):
     :class:`Laws`; a: the :class:`LoopArrays`.  Returns the steps done, negated where
     the plan after the last of them failed (the caller re-plans in Python to raise the
     error)."""
-    P, g_W, dt = laws.plan.P, laws.g_W, laws.consts[0]
+    L, g_W, dt = laws.plan.links, laws.g_W, laws.consts[0]
     tau, mask = a.tau, a.mask
     m4, o4 = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
     qd_before, F_W = np.empty(12), np.empty((4, 3))
@@ -503,7 +533,7 @@ def run_chunk(laws, p_WB, R_WB, q, nu, old_mask, a, F_foot_B, nudot, n_steps):
         for k in range(4):
             m4[k], o4[k] = mask[0] >> k & 1, old_mask[0] >> k & 1
         qd_before[:] = nu[6:]
-        fast._step(P, p_WB, R_WB, q, nu, tau, m4, o4, g_W, dt, F_foot_B, nudot)
+        fast._step(L, p_WB, R_WB, q, nu, tau, m4, o4, g_W, dt, F_foot_B, nudot)
         old_mask[0] = mask[0]
         for k in range(4):
             for r in range(3):

@@ -6,9 +6,8 @@ pinned-feet forward dynamics of reduced.py with its semi-implicit Euler step
 (simulation.py) as one compiled function.  Nothing here is new physics: the tests
 (tests/test_quadruped_fast.py) hold every term and step to the printed path at round-off.
 
-The model's arrays travel as one packed vector (``QuadrupedModel.packed``): each array
-argument adds to a compiled call's dispatch from Python, and the recursion itself takes
-about a microsecond.
+The model's arrays travel as one record, ``L`` (robot.Links: Table 1's rows and each
+link's inertial, as ``QuadrupedModel.links`` gives them).
 """
 
 from __future__ import annotations
@@ -19,22 +18,18 @@ from dynval._numba_cache import njit
 from dynval.handrolled.quadruped.robot import QuadrupedModel
 from dynval.robots.quadruped.params import LEGS
 
-# offsets into the packed model vector
-_ALPHA, _A, _RB0, _PB0, _M, _PC, _IC, _MB, _PCB, _ICB, _CA, _SA = (
-    0, 4, 8, 17, 29, 41, 77, 185, 186, 189, 198, 202)
-
 
 @njit(cache=True)
-def _frames(P, theta, R, p):
+def _frames(L, theta, R, p):
     """R[l, i], p[l, i]: attitude and origin of frame i = 0..4 of leg l in the body frame
     (Table 1, eq. 3.6: R^{i-1}_i = RotX(alpha_{i-1}) RotZ(theta_i), P^{i-1}_i = (a, 0, 0))."""
     for leg in range(4):
         for r in range(3):
-            p[leg, 0, r] = P[_PB0 + 3 * leg + r]
+            p[leg, 0, r] = L.p_B0[leg, r]
             for c in range(3):
-                R[leg, 0, r, c] = P[_RB0 + 3 * r + c]
+                R[leg, 0, r, c] = L.R_B0[r, c]
         for i in range(1, 5):
-            a, ca, sa = P[_A + i - 1], P[_CA + i - 1], P[_SA + i - 1]
+            a, ca, sa = L.a[i - 1], L.cos_alpha[i - 1], L.sin_alpha[i - 1]
             if i < 4:
                 th = theta[3 * leg + i - 1]
                 ct, st = np.cos(th), np.sin(th)
@@ -57,47 +52,47 @@ def _cross(a0, a1, a2, b0, b1, b2):
 
 
 @njit(cache=True)
-def _link_inertia(P, R, leg, i, out):
+def _link_inertia(L, R, leg, i, out):
     """Link i's inertia about its centre of mass in body axes, R I_C R^T."""
-    base = _IC + 27 * leg + 9 * (i - 1)
+    I_C = L.I_C[leg, i - 1]
     for r in range(3):
         # row r of R I_C, then its products with the rows of R
-        t0 = (R[leg, i, r, 0] * P[base] + R[leg, i, r, 1] * P[base + 3]
-              + R[leg, i, r, 2] * P[base + 6])
-        t1 = (R[leg, i, r, 0] * P[base + 1] + R[leg, i, r, 1] * P[base + 4]
-              + R[leg, i, r, 2] * P[base + 7])
-        t2 = (R[leg, i, r, 0] * P[base + 2] + R[leg, i, r, 1] * P[base + 5]
-              + R[leg, i, r, 2] * P[base + 8])
+        t0 = (R[leg, i, r, 0] * I_C[0, 0] + R[leg, i, r, 1] * I_C[1, 0]
+              + R[leg, i, r, 2] * I_C[2, 0])
+        t1 = (R[leg, i, r, 0] * I_C[0, 1] + R[leg, i, r, 1] * I_C[1, 1]
+              + R[leg, i, r, 2] * I_C[2, 1])
+        t2 = (R[leg, i, r, 0] * I_C[0, 2] + R[leg, i, r, 1] * I_C[1, 2]
+              + R[leg, i, r, 2] * I_C[2, 2])
         for c in range(3):
             out[r, c] = t0 * R[leg, i, c, 0] + t1 * R[leg, i, c, 1] + t2 * R[leg, i, c, 2]
 
 
 @njit(cache=True, inline="always")
-def _inertia_times(P, R, leg, i, x0, x1, x2):
+def _inertia_times(L, R, leg, i, x0, x1, x2):
     """R I_C R^T x: link i's inertia (body axes) times x, through the link frame."""
-    base = _IC + 27 * leg + 9 * (i - 1)
+    I_C = L.I_C[leg, i - 1]
     y0 = R[leg, i, 0, 0] * x0 + R[leg, i, 1, 0] * x1 + R[leg, i, 2, 0] * x2
     y1 = R[leg, i, 0, 1] * x0 + R[leg, i, 1, 1] * x1 + R[leg, i, 2, 1] * x2
     y2 = R[leg, i, 0, 2] * x0 + R[leg, i, 1, 2] * x1 + R[leg, i, 2, 2] * x2
-    z0 = P[base] * y0 + P[base + 1] * y1 + P[base + 2] * y2
-    z1 = P[base + 3] * y0 + P[base + 4] * y1 + P[base + 5] * y2
-    z2 = P[base + 6] * y0 + P[base + 7] * y1 + P[base + 8] * y2
+    z0 = I_C[0, 0] * y0 + I_C[0, 1] * y1 + I_C[0, 2] * y2
+    z1 = I_C[1, 0] * y0 + I_C[1, 1] * y1 + I_C[1, 2] * y2
+    z2 = I_C[2, 0] * y0 + I_C[2, 1] * y1 + I_C[2, 2] * y2
     return (R[leg, i, 0, 0] * z0 + R[leg, i, 0, 1] * z1 + R[leg, i, 0, 2] * z2,
             R[leg, i, 1, 0] * z0 + R[leg, i, 1, 1] * z1 + R[leg, i, 1, 2] * z2,
             R[leg, i, 2, 0] * z0 + R[leg, i, 2, 1] * z1 + R[leg, i, 2, 2] * z2)
 
 
 @njit(cache=True)
-def _com(P, R, p, leg, i, out):
+def _com(L, R, p, leg, i, out):
     """Link i's centre of mass in the body frame."""
-    base = _PC + 9 * leg + 3 * (i - 1)
+    P_C = L.P_C[leg, i - 1]
     for r in range(3):
-        out[r] = p[leg, i, r] + (R[leg, i, r, 0] * P[base] + R[leg, i, r, 1] * P[base + 1]
-                                 + R[leg, i, r, 2] * P[base + 2])
+        out[r] = p[leg, i, r] + (R[leg, i, r, 0] * P_C[0] + R[leg, i, r, 1] * P_C[1]
+                                 + R[leg, i, r, 2] * P_C[2])
 
 
 @njit(cache=True)
-def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, a_4B,
+def _rnea_into(L, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, a_4B,
                f_1B, n_1B, buf):
     """The RNEA of rnea.py in body axes, frames from ``_frames``: gen = (f_b, n_b, tau)
     (18), a_4B (4 x 3) the feet's accelerations minus g, (f_1B, n_1B) the HAA reactions.
@@ -149,7 +144,7 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
             wd[i, 2] = wd[i - 1, 2] + q2 + tdd * e2
             w[i, 0], w[i, 1], w[i, 2] = a0 + td * e0, a1 + td * e1, a2 + td * e2
             # the link's centre of mass, inertial force and moment (6.48-6.50)
-            _com(P, R, p, leg, i, c[i])
+            _com(L, R, p, leg, i, c[i])
             r0 = c[i, 0] - p[leg, i, 0]
             r1 = c[i, 1] - p[leg, i, 1]
             r2 = c[i, 2] - p[leg, i, 2]
@@ -157,13 +152,13 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
             y0, y1, y2 = _cross(a0, a1, a2, r0, r1, r2)
             y0, y1, y2 = _cross(a0, a1, a2, y0, y1, y2)
             z0, z1, z2 = _cross(wd[i, 0], wd[i, 1], wd[i, 2], r0, r1, r2)
-            m = P[_M + 3 * leg + i - 1]
+            m = L.m[leg, i - 1]
             Fl[i, 0] = m * (vd[i, 0] + z0 + y0)
             Fl[i, 1] = m * (vd[i, 1] + z1 + y1)
             Fl[i, 2] = m * (vd[i, 2] + z2 + y2)
-            Iw0, Iw1, Iw2 = _inertia_times(P, R, leg, i, a0, a1, a2)
+            Iw0, Iw1, Iw2 = _inertia_times(L, R, leg, i, a0, a1, a2)
             q0, q1, q2 = _cross(a0, a1, a2, Iw0, Iw1, Iw2)
-            y0, y1, y2 = _inertia_times(P, R, leg, i, wd[i, 0], wd[i, 1], wd[i, 2])
+            y0, y1, y2 = _inertia_times(L, R, leg, i, wd[i, 0], wd[i, 1], wd[i, 2])
             Nl[i, 0], Nl[i, 1], Nl[i, 2] = y0 + q0, y1 + q1, y2 + q2
         for k in range(3):
             a_4B[leg, k] = vd[4, k]
@@ -194,21 +189,21 @@ def _rnea_into(P, R, p, R_WB, nu, nudot, theta_d, theta_dd, g_W, F_foot_B, gen, 
         gen[4] += n1 + y1
         gen[5] += n2 + y2
     # the body about its centre of mass (eqs. 3-4)
-    cb0, cb1, cb2 = P[_PCB], P[_PCB + 1], P[_PCB + 2]
+    cb0, cb1, cb2 = L.P_Cb[0], L.P_Cb[1], L.P_Cb[2]
     y0, y1, y2 = _cross(wB0, wB1, wB2, cb0, cb1, cb2)
     y0, y1, y2 = _cross(wB0, wB1, wB2, y0, y1, y2)
     z0, z1, z2 = _cross(nudot[3], nudot[4], nudot[5], cb0, cb1, cb2)
-    mb = P[_MB]
+    mb = L.m_b
     F0, F1, F2 = mb * (vdB[0] + z0 + y0), mb * (vdB[1] + z1 + y1), mb * (vdB[2] + z2 + y2)
-    I = P[_ICB:_ICB + 9]
-    Iw0 = I[0] * wB0 + I[1] * wB1 + I[2] * wB2
-    Iw1 = I[3] * wB0 + I[4] * wB1 + I[5] * wB2
-    Iw2 = I[6] * wB0 + I[7] * wB1 + I[8] * wB2
+    I = L.I_Cb
+    Iw0 = I[0, 0] * wB0 + I[0, 1] * wB1 + I[0, 2] * wB2
+    Iw1 = I[1, 0] * wB0 + I[1, 1] * wB1 + I[1, 2] * wB2
+    Iw2 = I[2, 0] * wB0 + I[2, 1] * wB1 + I[2, 2] * wB2
     q0, q1, q2 = _cross(wB0, wB1, wB2, Iw0, Iw1, Iw2)
     y0, y1, y2 = _cross(cb0, cb1, cb2, F0, F1, F2)
-    gen[3] += I[0] * nudot[3] + I[1] * nudot[4] + I[2] * nudot[5] + q0 + y0
-    gen[4] += I[3] * nudot[3] + I[4] * nudot[4] + I[5] * nudot[5] + q1 + y1
-    gen[5] += I[6] * nudot[3] + I[7] * nudot[4] + I[8] * nudot[5] + q2 + y2
+    gen[3] += I[0, 0] * nudot[3] + I[0, 1] * nudot[4] + I[0, 2] * nudot[5] + q0 + y0
+    gen[4] += I[1, 0] * nudot[3] + I[1, 1] * nudot[4] + I[1, 2] * nudot[5] + q1 + y1
+    gen[5] += I[2, 0] * nudot[3] + I[2, 1] * nudot[4] + I[2, 2] * nudot[5] + q2 + y2
     gen[0] += F0
     gen[1] += F1
     gen[2] += F2
@@ -244,7 +239,7 @@ def _apply(C, v0, v1, v2, w0, w1, w2):
 
 
 @njit(cache=True)
-def _mass_into(P, R, p, M):
+def _mass_into(L, R, p, M):
     """M(q), floating base, by composite rigid bodies (Walker-Orin's method 3): joint j's
     twist S_j = (p_j x z_j, z_j) about the body origin, C_j the composite of links j..3
     of its leg, M[:6, j] = C_j S_j, M[k, j] = S_k . C_j S_j for k <= j in the leg, and
@@ -255,8 +250,8 @@ def _mass_into(P, R, p, M):
     c = np.empty(3)
     for r in range(3):
         for k in range(3):
-            I[r, k] = P[_ICB + 3 * r + k]
-    _add_inertia(P[_MB], P[_PCB:_PCB + 3], I, body)
+            I[r, k] = L.I_Cb[r, k]
+    _add_inertia(L.m_b, L.P_Cb, I, body)
     C = np.zeros(13)
     S = np.empty((4, 6))
     for leg in range(4):
@@ -266,9 +261,9 @@ def _mass_into(P, R, p, M):
             v0, v1, v2 = _cross(p[leg, j, 0], p[leg, j, 1], p[leg, j, 2], z0, z1, z2)
             S[j, 0], S[j, 1], S[j, 2], S[j, 3], S[j, 4], S[j, 5] = v0, v1, v2, z0, z1, z2
         for j in range(3, 0, -1):
-            _com(P, R, p, leg, j, c)
-            _link_inertia(P, R, leg, j, I)
-            _add_inertia(P[_M + 3 * leg + j - 1], c, I, C)
+            _com(L, R, p, leg, j, c)
+            _link_inertia(L, R, leg, j, I)
+            _add_inertia(L.m[leg, j - 1], c, I, C)
             F = _apply(C, S[j, 0], S[j, 1], S[j, 2], S[j, 3], S[j, 4], S[j, 5])
             col = 6 + 3 * leg + j - 1
             for r in range(6):
@@ -374,7 +369,7 @@ def _rotation_exp(x, y, z, out):
 
 
 @njit(cache=True)
-def _step(P, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, nudot):
+def _step(L, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, nudot):
     """One step of simulation.PinnedFeetSimulation.step, in place: the plastic impact of
     a foot joining the support (reduced.touchdown_impulse, as the KKT system
     [[M, -J^T], [J, 0]] (dnu, l) = (0, -J nu)), eq. (5) with the stance feet pinned
@@ -388,8 +383,8 @@ def _step(P, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, 
     a4 = np.empty((4, 3))
     f1 = np.empty((4, 3))
     n1 = np.empty((4, 3))
-    _frames(P, theta, R, p)
-    _mass_into(P, R, p, M)
+    _frames(L, theta, R, p)
+    _mass_into(L, R, p, M)
     joins = False
     for leg in range(4):
         joins = joins or (stance[leg] and not old_stance[leg])
@@ -405,7 +400,7 @@ def _step(P, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, 
         for r in range(18):
             nu[r] += b[r, 0]
     zero = np.zeros(18)
-    _rnea_into(P, R, p, R_WB, nu, zero, nu[6:], zero[6:], g_W, np.zeros((4, 3)), gen, a4,
+    _rnea_into(L, R, p, R_WB, nu, zero, nu[6:], zero[6:], g_W, np.zeros((4, 3)), gen, a4,
                f1, n1, np.empty((27, 3)))
     n = _kkt(M, R, p, stance, K)
     for r in range(18):
@@ -441,39 +436,39 @@ def _step(P, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B, 
 
 
 @njit(cache=True)
-def _inverse_dynamics(P, R_WB, nu, nudot, theta, thetad, thetadd, g_W, F_foot_B):
+def _inverse_dynamics(L, R_WB, nu, nudot, theta, thetad, thetadd, g_W, F_foot_B):
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     gen = np.empty(18)
     buf = np.empty((39, 3))
     a4, f1, n1 = buf[27:31], buf[31:35], buf[35:39]
-    _frames(P, np.ascontiguousarray(theta).reshape(12), R, p)
-    _rnea_into(P, R, p, R_WB, nu, nudot, np.ascontiguousarray(thetad).reshape(12),
+    _frames(L, np.ascontiguousarray(theta).reshape(12), R, p)
+    _rnea_into(L, R, p, R_WB, nu, nudot, np.ascontiguousarray(thetad).reshape(12),
                np.ascontiguousarray(thetadd).reshape(12), g_W, F_foot_B, gen, a4, f1, n1, buf)
     return gen, a4, f1, n1
 
 
 @njit(cache=True)
-def _generalized_forces(P, R_WB, nu, nudot, theta, g_W):
+def _generalized_forces(L, R_WB, nu, nudot, theta, g_W):
     """(f_b, n_b, tau) only, no foot forces: what Pinocchio's rnea returns."""
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     gen = np.empty(18)
     buf = np.empty((43, 3))
     buf[39:43] = 0.0
-    _frames(P, np.ascontiguousarray(theta).reshape(12), R, p)
-    _rnea_into(P, R, p, R_WB, nu, nudot, nu[6:], nudot[6:], g_W, buf[39:43], gen, buf[27:31],
+    _frames(L, np.ascontiguousarray(theta).reshape(12), R, p)
+    _rnea_into(L, R, p, R_WB, nu, nudot, nu[6:], nudot[6:], g_W, buf[39:43], gen, buf[27:31],
                buf[31:35], buf[35:39], buf)
     return gen
 
 
 @njit(cache=True)
-def _mass_matrix(P, theta):
+def _mass_matrix(L, theta):
     R = np.empty((4, 5, 3, 3))
     p = np.empty((4, 5, 3))
     M = np.empty((18, 18))
-    _frames(P, theta, R, p)
-    _mass_into(P, R, p, M)
+    _frames(L, theta, R, p)
+    _mass_into(L, R, p, M)
     return M
 
 
@@ -488,7 +483,7 @@ def inverse_dynamics(model: QuadrupedModel, R_WB: np.ndarray, nu: np.ndarray,
     n_1B, a_4B), the same arguments (nu, nudot the base's six; theta and its rates any
     shape of 12)."""
     F = _NO_FEET_FORCE if F_foot_B is None else F_foot_B
-    gen, a4, f1, n1 = _inverse_dynamics(model.packed, R_WB, nu, nudot, theta, thetad,
+    gen, a4, f1, n1 = _inverse_dynamics(model.links, R_WB, nu, nudot, theta, thetad,
                                         thetadd, g_W, F)
     return gen[:3], gen[3:6], gen[6:].reshape(4, 3), f1, n1, a4
 
@@ -497,14 +492,14 @@ def generalized_forces(model: QuadrupedModel, R_WB: np.ndarray, theta: np.ndarra
                        nu: np.ndarray, nudot: np.ndarray, g_W: np.ndarray) -> np.ndarray:
     """terms.generalized_forces (floating, feet free): (f_b, n_b, tau) as one 18-vector,
     for the 18 rates nu and accelerations nudot."""
-    return _generalized_forces(model.packed, R_WB, nu, nudot, theta, g_W)
+    return _generalized_forces(model.links, R_WB, nu, nudot, theta, g_W)
 
 
 def mass_matrix(model: QuadrupedModel, theta: np.ndarray, floating: bool = True
                 ) -> np.ndarray:
     """M(q) (18 x 18 floating, 12 x 12 fixed base: its joint block) by composite rigid
     bodies."""
-    M = _mass_matrix(model.packed, np.ravel(theta))
+    M = _mass_matrix(model.links, np.ravel(theta))
     return M if floating else M[6:, 6:].copy()
 
 
@@ -518,5 +513,5 @@ def step(model: QuadrupedModel, p_WB: np.ndarray, R_WB: np.ndarray, theta: np.nd
          g_W: np.ndarray, dt: float, F_foot_B: np.ndarray, nudot: np.ndarray) -> None:
     """One pinned-feet step in place (see ``_step``); ``stance`` and ``old_stance`` are
     ``stance_mask`` vectors."""
-    _step(model.packed, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B,
+    _step(model.links, p_WB, R_WB, theta, nu, tau, stance, old_stance, g_W, dt, F_foot_B,
           nudot)

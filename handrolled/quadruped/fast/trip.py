@@ -34,13 +34,7 @@ Lateral = Callable[[float], tuple[float, float]]  # t -> (y, y'), balance.Balanc
 class Tables(NamedTuple):
     """What the compiled round trip plans and steps with."""
 
-    P: np.ndarray  # QuadrupedModel.packed
-    G: np.ndarray  # fastloop.GaitArrays: scalars, offsets, starts, start_side
-    offsets: np.ndarray
-    starts: np.ndarray
-    side: np.ndarray
-    dirs: np.ndarray  # fastloop.pattern_tables of the four-leg split
-    count: np.ndarray
+    plan: fastloop.Plan  # the model, the gait and the four-leg split's force patterns
     g_W: np.ndarray
     height: float  # of the body origin over the plan's feet [m]
 
@@ -69,11 +63,12 @@ class Motion(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _diagonal_moment(P, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W):
-    """balance.diagonal_moment: u . (n_b - c x f_b) with the legs in the air, c the two
-    supporting feet's centroid and u the unit vector from the first to the second."""
+def _diagonal_moment(L, mask, s, g_W):
+    """balance.diagonal_moment for the planned instant s (fastloop.Planned):
+    u . (n_b - c x f_b) with the legs in the air, c the two supporting feet's centroid
+    and u the unit vector from the first to the second."""
     R, p, gen = np.empty((4, 5, 3, 3)), np.empty((4, 5, 3)), np.empty(18)
-    fastloop.legs_in_the_air(P, theta, thd, thdd, v_B, a_B, g_W, R, p, gen)
+    fastloop.legs_in_the_air(L, s, g_W, R, p, gen)
     first, second = -1, -1  # the supporting legs in LEGS order
     for j in range(4):
         if mask >> j & 1:
@@ -81,7 +76,7 @@ def _diagonal_moment(P, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W):
                 first = j
             else:
                 second = j
-    a, b = p_B4[first], p_B4[second]
+    a, b = s.p_B4[first], s.p_B4[second]
     d0, d1, d2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
     norm = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
     x0, x1, x2 = fast._cross((a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0, (a[2] + b[2]) / 2.0,
@@ -91,27 +86,28 @@ def _diagonal_moment(P, mask, theta, thd, thdd, p_B4, v_B, a_B, g_W):
 
 
 @njit(cache=True, inline="always")
-def _balanced_plan(tab, t, y, yd, theta, thd, thdd, p_B4, v_B, a_B):
-    """balance.balanced_state: the plan at t with the body at (y, y') and the y'' that
-    zeroes the moment about the support diagonal; the moment is affine in y'', so
-    y'' = -m0 / (m1 - m0) from its values at y'' = 0 and 1.  Returns the stance mask, -1
-    where a foot is out of reach, -3 where the support is not two feet."""
-    thdd1 = np.empty((4, 3))
-    mask = fastloop.plan_lateral(tab.P, tab.G, tab.offsets, t, tab.height, 0.0, y, yd, 1.0,
-                                 theta, thd, thdd1, p_B4, v_B, a_B)
+def _balanced_plan(tab, t, y, yd, s):
+    """balance.balanced_state: the plan at t into s (fastloop.Planned) with the body at
+    (y, y') and the y'' that zeroes the moment about the support diagonal; the moment is
+    affine in y'', so y'' = -m0 / (m1 - m0) from its values at y'' = 0 and 1.  Returns
+    the stance mask, -1 where a foot is out of reach, -3 where the support is not two
+    feet."""
+    s1 = fastloop.Planned(s.theta, s.thd, np.empty((4, 3)), s.p_B4, s.v_B, s.a_B)
+    mask = fastloop.plan_lateral(tab.plan, t, tab.height, 0.0, y, yd, 1.0, s1)
     if mask < 0:
         return mask
     if (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1) != 2:
         return -3
-    m1 = _diagonal_moment(tab.P, mask, theta, thd, thdd1, p_B4, v_B, a_B, tab.g_W)
-    fastloop.plan_lateral(tab.P, tab.G, tab.offsets, t, tab.height, 0.0, y, yd, 0.0, theta,
-                          thd, thdd, p_B4, v_B, a_B)
-    m0 = _diagonal_moment(tab.P, mask, theta, thd, thdd, p_B4, v_B, a_B, tab.g_W)
+    L = tab.plan.links
+    m1 = _diagonal_moment(L, mask, s1, tab.g_W)
+    fastloop.plan_lateral(tab.plan, t, tab.height, 0.0, y, yd, 0.0, s)
+    m0 = _diagonal_moment(L, mask, s, tab.g_W)
     ydd = -m0 / (m1 - m0)
+    thdd, thdd1 = s.thdd, s1.thdd
     for leg in range(4):
         for j in range(3):
             thdd[leg, j] = thdd[leg, j] + ydd * (thdd1[leg, j] - thdd[leg, j])
-    a_B[1] = ydd
+    s.a_B[1] = ydd
     return mask
 
 
@@ -123,24 +119,24 @@ def _plan_grid(tab, ts, snap, lateral, plans):
     made before the first that failed (a foot out of reach, a support section 4 does not
     cover, a balanced plan off two feet)."""
     p_B4, F, v_B, a_B = np.empty((4, 3)), np.empty((4, 3)), np.empty(3), np.empty(3)
+    plan = tab.plan
     for k in range(ts.shape[0]):
         t = ts[k]
-        theta, thd, thdd = plans.theta[k], plans.thetad[k], plans.thetadd[k]
+        s = fastloop.Planned(plans.theta[k], plans.thetad[k], plans.thetadd[k], p_B4, v_B,
+                             a_B)
         if lateral.shape[0] > 0:
             y = lateral[k, 0]
-            mask = _balanced_plan(tab, t, y, lateral[k, 1], theta, thd, thdd, p_B4, v_B, a_B)
+            mask = _balanced_plan(tab, t, y, lateral[k, 1], s)
         else:
-            y, yd, ydd = fastloop._sway(tab.G, tab.starts, tab.side, t)
-            mask = fastloop.plan_lateral(tab.P, tab.G, tab.offsets, t, tab.height, 0.0, y, yd,
-                                         ydd, theta, thd, thdd, p_B4, v_B, a_B)
+            y, yd, ydd = fastloop._sway(plan.G, plan.starts, plan.side, t)
+            mask = fastloop.plan_lateral(plan, t, tab.height, 0.0, y, yd, ydd, s)
             if mask >= 0:
-                mask = fastloop.stance_mask_at(tab.G, tab.offsets, t + snap)
-        if mask < 0 or not fastloop._feedforward(tab.P, tab.dirs, tab.count, mask, theta, thd,
-                                                 thdd, p_B4, v_B, a_B, tab.g_W, plans.tau[k],
-                                                 F, plans.residual[k]):
+                mask = fastloop.stance_mask_at(plan.G, plan.offsets, t + snap)
+        if mask < 0 or not fastloop._feedforward(plan, mask, s, tab.g_W, plans.tau[k], F,
+                                                 plans.residual[k]):
             return k
         plans.mask[k] = mask
-        plans.p_WB[k, 0], plans.p_WB[k, 1], plans.p_WB[k, 2] = tab.G[6] * t, y, tab.height
+        plans.p_WB[k, 0], plans.p_WB[k, 1], plans.p_WB[k, 2] = plan.G[6] * t, y, tab.height
         plans.v_WB[k] = v_B
     return ts.shape[0]
 
@@ -176,8 +172,8 @@ def _integrate(tab, dt, restart, plans, motion):
         motion.roll[k] = np.arctan2(R_WB[2, 1], R_WB[2, 2])
         for j in range(4):
             stance[j], old[j] = plans.mask[k] >> j & 1, held >> j & 1
-        fast._step(tab.P, p_WB, R_WB, theta, nu, plans.tau[k], stance, old, tab.g_W, dt, F,
-                   nudot)
+        fast._step(tab.plan.links, p_WB, R_WB, theta, nu, plans.tau[k], stance, old, tab.g_W,
+                   dt, F, nudot)
         held = plans.mask[k]
         motion.thetadd[k] = nudot[6:]
 
@@ -194,8 +190,8 @@ def round_trip_euler(model: QuadrupedModel, gait: Gait, height: float, g_W: np.n
     ts = (k0 + np.arange(n)) * dt
     ga = fastloop.gait_arrays(gait)
     dirs, count = fastloop.pattern_tables(split)
-    tab = Tables(model.packed, ga.scalars, ga.offsets, ga.starts, ga.start_side, dirs, count,
-                 np.asarray(g_W, float), float(height))
+    tab = Tables(fastloop.Plan(model.links, ga.scalars, ga.offsets, ga.starts, ga.start_side,
+                               dirs, count), np.asarray(g_W, float), float(height))
     lat = (np.zeros((0, 2)) if lateral is None
            else np.array([lateral(float(t)) for t in ts], dtype=float).reshape(n, 2))
     plans = Plans(np.zeros(n, dtype=np.int64), np.zeros((n, 3)), np.zeros((n, 3)),
