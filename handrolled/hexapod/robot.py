@@ -36,6 +36,7 @@ class PlanarHexapod:
         self.body_form, self.plan_form = body_form, plan_form
         self.idx = [np.array([2 * (i // 2), 2 * (i // 2) + 1, 2 * self.k + 2 * i,
                               2 * self.k + 2 * i + 1]) for i in range(self.n)]
+        self.block = [np.ix_(idx, idx) for idx in self.idx]  # leg i's rows and columns
         self.J_m, self.J_T = transmission.joint_inertias(p, self.n)
         self.dt = 1.0 / p.f_sr
         self.ratio = int(round(p.f_sr / p.f_sc))
@@ -53,7 +54,7 @@ class PlanarHexapod:
     def H(self, q: np.ndarray) -> np.ndarray:
         out = np.zeros((self.nq, self.nq))
         for i in range(self.n):
-            out[np.ix_(self.idx[i], self.idx[i])] += lagrange.H(q[self.idx[i]], self.lm)
+            out[self.block[i]] += lagrange.H(q[self.idx[i]], self.lm)
         return out
 
     def bias(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
