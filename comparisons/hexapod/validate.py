@@ -426,7 +426,7 @@ class HexapodLadder(ladder.RobotLadder):
             rows, f"From Sec. IV's soil mechanics with mu = {p.mu_P:g}, beta_y/beta_x = "
             f"{p.beta_y / p.beta_x:g}, beta_x^2 BL = {p.A_F:g} m^2, the upper end of each "
             f"modulus range and zeta sqrt(M) = {p.zeta_F * math.sqrt(p.M_eq):g} kg^0.5 "
-            "(robots/hexapod/params.py says why each)."))
+            "(robots/hexapod/params.toml says why each)."))
         # fitted, not reproduced: A_F, beta_y/beta_x and zeta sqrt(M) are read off the
         # table itself, so this is the table's consistency with Sec. IV's expressions
         ctx.rows.append(MetricRow(ROBOT, "Table II", "L5", "-", "K, B (28 cells)", "printed",

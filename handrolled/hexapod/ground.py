@@ -8,7 +8,7 @@ so K_xF = E beta_x sqrt(BL) does not depend on mu. The dampings follow from a ma
 dashpot of damping ratio zeta and mass M: B = 2 zeta sqrt(K M). Table II is reproduced by
 mu = 0.4, beta_y / beta_x = 2.2, beta_x^2 B L = 0.007536 m^2, the upper end of each
 printed Young's modulus range, and zeta sqrt(M) = 1.5 kg^0.5 (zeta = 0.15, M = 100 kg):
-see robots/hexapod/params.py for why each number.
+see robots/hexapod/params.toml for why each number.
 
 Sign conventions: paper frame (y up, ground at y = 0); eta_iF0 is where the foot touched
 down; the force is the ground's on the foot.
