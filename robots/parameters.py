@@ -139,7 +139,7 @@ class Spec:
 
 TABLE = "params.toml"
 _ROW_KEYS = ("value", "unit", "range", "source", "about")
-_TYPES = (bool, int, float, str)  # what a table's value may be (bool is rejected below)
+_TEXT_KEYS = ("unit", "range", "source", "about")
 
 T = TypeVar("T")
 
@@ -148,7 +148,7 @@ def read_table(path: Path) -> dict[str, dict[str, Any]]:
     """The rows of a parameter table, in table order; a malformed row raises ValueError
     naming the file and the parameter."""
     try:
-        rows = tomllib.loads(path.read_text())
+        rows = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ValueError(f"cannot read the parameter table {path}: {e}") from e
     for name, row in rows.items():
@@ -157,9 +157,12 @@ def read_table(path: Path) -> dict[str, dict[str, Any]]:
             raise ValueError(f"{path}: parameter {name!r} must have exactly the keys "
                              f"{', '.join(_ROW_KEYS)}")
         value = row["value"]
-        if isinstance(value, bool) or not isinstance(value, _TYPES):
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ValueError(f"{path}: parameter {name!r} has a value that is not a number "
                              "or a name")
+        if not all(isinstance(row[k], str) for k in _TEXT_KEYS):
+            raise ValueError(f"{path}: parameter {name!r} must give its "
+                             f"{', '.join(_TEXT_KEYS)} as text")
         try:
             Range.parse(row["range"])
         except ValueError as e:

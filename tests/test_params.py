@@ -217,6 +217,8 @@ def test_the_table_makes_a_frozen_dataclass_in_table_order(tmp_path):
      r"params\.toml: parameter 'n': the range '\[1, 0\]' is empty"),
     (TOY_TABLE.replace("value = 3", "value = true"),
      r"params\.toml: parameter 'n' has a value that is not a number or a name"),
+    (TOY_TABLE.replace('unit = "-"', "unit = 1"),
+     r"params\.toml: parameter 'n' must give its unit, range, source, about as text"),
     (TOY_TABLE.replace("[n]", "[n"), r"cannot read the parameter table .*params\.toml"),
 ])
 def test_a_malformed_table_is_refused_naming_the_file_and_parameter(tmp_path, table, message):
