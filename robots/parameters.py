@@ -141,16 +141,17 @@ TABLE = "params.toml"
 _ROW_KEYS = ("value", "unit", "range", "source", "about")
 _TEXT_KEYS = ("unit", "range", "source", "about")
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
-def read_table(path: Path) -> dict[str, dict[str, Any]]:
-    """The rows of a parameter table, in table order; a malformed row raises ValueError
-    naming the file and the parameter."""
+def read_table(path: Path) -> dict[str, tuple[Any, Spec]]:
+    """The parameters of a table, in table order, each as its value and its
+    :class:`Spec`; a malformed row raises ValueError naming the file and the parameter."""
     try:
         rows = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ValueError(f"cannot read the parameter table {path}: {e}") from e
+    table = {}
     for name, row in rows.items():
         keys = tuple(row) if isinstance(row, dict) else ()
         if sorted(keys) != sorted(_ROW_KEYS):
@@ -164,13 +165,14 @@ def read_table(path: Path) -> dict[str, dict[str, Any]]:
             raise ValueError(f"{path}: parameter {name!r} must give its "
                              f"{', '.join(_TEXT_KEYS)} as text")
         try:
-            Range.parse(row["range"])
+            valid = Range.parse(row["range"])
         except ValueError as e:
             raise ValueError(f"{path}: parameter {name!r}: {e}") from e
-    return rows
+        table[name] = (value, Spec(row["unit"], valid, row["source"], row["about"]))
+    return table
 
 
-def parameter_class(cls: type[T]) -> type[T]:
+def parameter_class(cls: type[_T]) -> type[_T]:
     """Make ``cls`` the frozen dataclass of the parameters in the ``params.toml`` beside
     its module: one field a row, in table order, typed by its value, with its unit, range
     and source attached (see :func:`spec`). The class keeps its own members (properties,
@@ -181,22 +183,19 @@ def parameter_class(cls: type[T]) -> type[T]:
     if "ROBOT" not in cls.__dict__:
         cls.ROBOT = path.parent.name  # type: ignore[attr-defined]
     annotations = dict(cls.__dict__.get("__annotations__", {}))
-    for name, row in read_table(path).items():
+    for name, (value, declared) in read_table(path).items():
         if name in cls.__dict__ or name in annotations:
             raise TypeError(f"{cls.__name__}.{name} is declared both in {path} and in the "
                             "class")
-        value = row["value"]
         annotations[name] = type(value).__name__
-        setattr(cls, name, field(default=value, metadata={
-            _SPEC: Spec(row["unit"], Range.parse(row["range"]), row["source"],
-                        row["about"])}))
+        setattr(cls, name, field(default=value, metadata={_SPEC: declared}))
     cls.__annotations__ = annotations
     if "with_" not in cls.__dict__:
         cls.with_ = _with  # type: ignore[attr-defined]
     return dataclass(frozen=True)(cls)
 
 
-def _with(self: T, **changes: Any) -> T:
+def _with(self: _T, **changes: Any) -> _T:
     """A copy with some values changed (used by sweeps and the error budget)."""
     return replace(self, **changes)
 
