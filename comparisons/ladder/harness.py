@@ -51,11 +51,12 @@ class ClosedLoop(Protocol):
     """One implementation of one scenario: plant, controllers and contact wired together.
 
     A loop may also offer ``advance_many(n)``: n steps at once (a compiled inner loop);
-    :func:`run` then calls it between two recorded samples instead of ``advance``.  It
-    may also offer ``advance_samples`` (None where it cannot): a callable taking the
-    chunks of steps between the next samples, as ``advance_many`` would take them one by
-    one, and giving the samples after each, in one call (:class:`Samples`); :func:`run`
-    then takes the run a block of samples at a time (:func:`_run_samples`)."""
+    :func:`run` then calls it between two recorded samples instead of ``advance``, and
+    checks the samples a block at a time (:func:`_chunk_by_chunk`).  It may also offer
+    ``advance_samples`` (None where it cannot): a callable taking the chunks of steps
+    between the next samples, as ``advance_many`` would take them one by one, and giving
+    the samples after each, in one call (:class:`Samples`); :func:`run` then takes the run
+    a block of samples at a time (:func:`_run_samples`)."""
 
     implementation: str
     t: float
@@ -106,23 +107,19 @@ def run(loop: ClosedLoop, duration: float, dt: float, record_every: int = 10,
             rows.append([loop.t, *values])
         if k == n_steps:
             break
-        if samples is not None:
-            _run_samples(loop, samples, k, n_steps, dt, record_every, names, blocks, checks,
-                         progress, report_every)
+        if samples is not None or many is not None:
+            _run_samples(loop, samples or _chunk_by_chunk(loop, many, names), k, n_steps, dt,
+                         record_every, names, blocks, checks, progress, report_every)
             break
-        m = 1 if many is None else min(record_every - k % record_every, n_steps - k)
-        t_before = loop.t
+        t_before = loop.t  # a loop that takes one step at a time
         try:
-            if many is None:
-                loop.advance()
-            else:
-                many(m)
+            loop.advance()
         except (EngineInstabilityError, np.linalg.LinAlgError) as exc:
             raise _diverged(loop, exc) from None
-        _check_clock(loop, t_before, loop.t, m, dt)
-        if progress is not None and (k + m - 1) // report_every != (k - 1) // report_every:
+        _check_clock(loop, t_before, loop.t, 1, dt)
+        if progress is not None and k // report_every != (k - 1) // report_every:
             progress(k / n_steps)
-        k += m
+        k += 1
     if progress is not None:
         progress(1.0)
     table = np.vstack([np.array(rows), *blocks]) if blocks else np.array(rows)
@@ -141,6 +138,31 @@ class _Checks:
     start: dict[str, float]
     energy_guard: EnergyGuard | None
     E_0: float
+
+
+def _chunk_by_chunk(loop: ClosedLoop, many: Callable[[int], None], names: list[str]
+                    ) -> Callable[[np.ndarray], Samples]:
+    """``advance_samples`` made of ``advance_many`` and ``signals``: each chunk, then its
+    sample (the values of ``names``), as :func:`run` would take them one by one; the
+    checks are then made on the block of samples (:func:`_run_samples`), with the same
+    outcome and the same numbers, without a Python check of every value of every sample.
+    An exception of a chunk, or of reading its sample, ends the block and is returned."""
+    def samples(chunks: np.ndarray) -> Samples:
+        t: list[float] = []
+        rows: list[list[float]] = []
+        error = None
+        for m in chunks.tolist():
+            try:
+                many(m)
+                sig = loop.signals()
+            except Exception as exc:  # noqa: BLE001 - run raises it after the checks
+                error = exc
+                break
+            t.append(loop.t)
+            rows.append([sig[n] for n in names])
+        return Samples(np.array(t, dtype=float),
+                       np.array(rows, dtype=float).reshape(len(rows), len(names)), error)
+    return samples
 
 
 def _run_samples(loop: ClosedLoop, samples: Callable[[np.ndarray], Samples], k: int,
