@@ -21,10 +21,18 @@ def available(sim) -> bool:
     return sim.name == "pybullet" and sim.compiled() is not None
 
 
+def contacts_readable(sim) -> bool:
+    """Whether compiled code can read the engine's own contact forces for ``sim``:
+    PyBullet's C client, or MuJoCo's library and its contact list
+    (MujocoSimulation.compiled_contacts), whatever the model's root."""
+    return sim.compiled() is not None and (sim.name == "pybullet"
+                                           or sim.compiled_contacts() is not None)
+
+
 def native_available(sim) -> bool:
-    """Whether a chunk can run ``sim`` with its own contact: PyBullet's C client, or
-    MuJoCo's library and its contact list (MujocoSimulation.compiled_contacts)."""
-    return available(sim) and (sim.name == "pybullet" or sim.compiled_contacts() is not None)
+    """Whether a chunk that reads a free root (:func:`available`) can run ``sim`` with
+    its own contact (:func:`contacts_readable`)."""
+    return available(sim) and contacts_readable(sim)
 
 
 def contact_args(sim, links: Sequence[str], native: bool
@@ -32,7 +40,7 @@ def contact_args(sim, links: Sequence[str], native: bool
     """What a chunk reads of the engine's own contact: the contact-row table of ``links``
     (empty without ``native``) and, for MuJoCo, its contact list (NO_CONTACTS where it is
     not at hand; None for PyBullet, whose chunk asks its client)."""
-    if native and not native_available(sim):
+    if native and not contacts_readable(sim):
         raise ValueError("compiled chunks with an engine's own contact need its contact "
                          "list at hand in compiled code")
     rows = sim.contact_row_table(tuple(links)) if native else np.empty(0, dtype=np.int64)

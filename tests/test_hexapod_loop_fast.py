@@ -125,3 +125,17 @@ def test_grunwald_letnikov_memory_room_keeps_the_samples():
     assert np.array_equal(grown.memory[:, 5:], ctrl.memory[:, 1:])
     assert np.array_equal(grown.w[1], gl_weights(p.alpha_2, 8))
     assert fastloop.memory_room(laws, p, 4, chunk=4) is laws
+
+
+@pytest.mark.parametrize("contact", ["shared", "native"])
+@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
+def test_engines_step_in_compiled_chunks_with_either_contact(implementation, contact):
+    """The engines' whole loop runs compiled (comparisons/hexapod/compiled.py) with the
+    shared ground and with their own contact alike: the planar model has no free root,
+    and the chunks need only the engine's library and, for MuJoCo's own contact, its
+    contact list, not the free-root reads of the other robots' chunks."""
+    p = scenario_params(PARAMS, SCENARIOS["WG_50"])
+    plant = make_plant(implementation, p, contact, DESC)
+    plant.reset(*planned_start(p))
+    assert plant.sim.compiled() is not None  # the engine's library is installed here
+    assert HexapodLoop(plant, p)._fast.route.__name__ == f"_{implementation}"

@@ -542,7 +542,8 @@ class _FastLoop:
         from dynval.engines import chunk_args  # imports MuJoCo
 
         native = not self.shared
-        if native and not chunk_args.native_available(sim):  # no contact list: per step
+        # the planar model has no free root: only the contact list is needed
+        if native and not chunk_args.contacts_readable(sim):  # no contact list: per step
             return
         links = tuple(plant.feet_links)
         # the feet's rows of the engine's contact forces (none with the shared ground)
