@@ -470,12 +470,14 @@ def validate(
 
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports import build_report
+    from dynval.reports.figures import Prerender
 
     with _cache_held(no_cache):
-        metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers,
-                            scheduler, no_cache, force)
-        pdf = build_report(out, workers=workers or os.cpu_count() or 1,
-                           cache_dir=None if no_cache else default_cache_dir())
+        n, cache_dir = workers or os.cpu_count() or 1, None if no_cache else default_cache_dir()
+        with Prerender(out, n, cache_dir) as ahead:  # each chapter's figures, once written
+            metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers,
+                                scheduler, no_cache, force, assembled=ahead.chapter)
+        pdf = build_report(out, workers=n, cache_dir=cache_dir)
         _say(f"wrote {pdf}")
     line, failed = verdict_line(out, metrics)
     _say(line)
@@ -509,7 +511,7 @@ def _warn_unused(robots: list[str], overrides: list[str] | None,
 
 
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
-              scheduler=None, no_cache=False, force=False):
+              scheduler=None, no_cache=False, force=False, assembled=None):
     import os
 
     from dynval.comparisons.run.options import check_overrides, check_scenarios
@@ -527,7 +529,7 @@ def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=No
                                workers=workers or os.cpu_count() or 1, scheduler=scheduler,
                                cache_dir=None if no_cache else default_cache_dir(),
                                timings_path=default_cache_dir() / f"timings-{tier}.json",
-                               report=prog.report, force=force)
+                               report=prog.report, force=force, assembled=assembled)
     return metrics
 
 

@@ -9,14 +9,14 @@ import hashlib
 import io
 import os
 import pickle
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from dynval.results import DataTable, Figure, Panel, XYFigure, traces_path
+from dynval.results import Chapter, DataTable, Figure, Panel, XYFigure, traces_path
 
 COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
            "assumed": "black"}
@@ -179,19 +179,8 @@ def render_all(jobs: list[Job], workers: int, cache_dir: Path | None) -> list[Re
     """Every figure, from the figure cache where it was drawn before, the rest on
     ``workers`` processes."""
     digests: dict[Path, bytes] = {}
-    keys = [_figure_key(j, digests) for j in jobs] if cache_dir else [None] * len(jobs)
-    paths = [cache_dir / "figures" / f"{k}.pkl" if k else None for k in keys]
-    out: list[Rendered | str] = []
-    for path in paths:
-        try:
-            hit = pickle.loads(path.read_bytes()) if path and path.is_file() else "todo"
-            if not (hit is None or hit == "todo" or _is_rendered(hit)):
-                raise ValueError("not a drawn figure")
-            if hit != "todo":
-                os.utime(path)  # used now: pruning the cache keeps it longest
-            out.append(hit)
-        except Exception:  # noqa: BLE001 - an unreadable entry is drawn again
-            out.append("todo")
+    paths = [_cache_path(cache_dir, j, digests) for j in jobs]
+    out: list[Rendered | str] = [_cached(path) for path in paths]
     todo = [i for i, r in enumerate(out) if isinstance(r, str)]
     if workers > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -200,12 +189,86 @@ def render_all(jobs: list[Job], workers: int, cache_dir: Path | None) -> list[Re
         drawn = [render(jobs[i]) for i in todo]
     for i, r in zip(todo, drawn, strict=True):
         out[i] = r
-        if paths[i] is not None:
-            paths[i].parent.mkdir(parents=True, exist_ok=True)
-            tmp = paths[i].with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(r, protocol=4))
-            tmp.replace(paths[i])
+        _store(paths[i], r)
     return out
+
+
+def chapter_jobs(out_dir: Path, chapter: Chapter) -> list[Job]:
+    """The figures of a chapter, in the report's order: its trace figures, its x-y
+    figures, then the plots of its tables."""
+    return [(out_dir, chapter.robot, fig) for fig in
+            chapter.figures + chapter.xy_figures + [t for t in chapter.tables if t.plot]]
+
+
+class Prerender:
+    """Draws each chapter's figures into the figure cache as soon as the chapter is
+    assembled (:meth:`chapter`), on ``workers`` processes, while the next chapters are
+    assembled; the report then reads them from the cache (the same bytes as drawing them
+    there). Figures already in the cache are not drawn; without a cache, or with one
+    worker, nothing is drawn ahead."""
+
+    def __init__(self, out_dir: Path, workers: int, cache_dir: Path | None) -> None:
+        self.out_dir, self.workers, self.cache_dir = Path(out_dir), workers, cache_dir
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: list[tuple[Path, Future]] = []
+
+    def chapter(self, chapter: Chapter) -> None:
+        """Start drawing the chapter's figures that the cache lacks."""
+        if self.cache_dir is None or self.workers < 2:
+            return
+        digests: dict[Path, bytes] = {}
+        for job in chapter_jobs(self.out_dir, chapter):
+            path = _cache_path(self.cache_dir, job, digests)
+            if path is not None and not path.is_file():
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(max_workers=self.workers)
+                self._pending.append((path, self._pool.submit(render, job)))
+
+    def __enter__(self) -> Prerender:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        """Store every figure drawn (after a failure: stop drawing, store nothing)."""
+        try:
+            if kind is None:
+                for path, future in self._pending:
+                    _store(path, future.result())
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=kind is not None)
+
+
+def _cache_path(cache_dir: Path | None, job: Job, digests: dict[Path, bytes]
+                ) -> Path | None:
+    """Where the figure cache keeps the figure of ``job`` (:func:`_figure_key`), or None
+    without a cache."""
+    if cache_dir is None:
+        return None
+    return Path(cache_dir) / "figures" / f"{_figure_key(job, digests)}.pkl"
+
+
+def _cached(path: Path | None) -> Rendered | str:
+    """The figure stored at ``path``, or "todo" where it is not there or cannot be read
+    (it is drawn again)."""
+    try:
+        hit = pickle.loads(path.read_bytes()) if path and path.is_file() else "todo"
+        if not (hit is None or hit == "todo" or _is_rendered(hit)):
+            raise ValueError("not a drawn figure")
+        if hit != "todo":
+            os.utime(path)  # used now: pruning the cache keeps it longest
+        return hit
+    except Exception:  # noqa: BLE001 - an unreadable entry is drawn again
+        return "todo"
+
+
+def _store(path: Path | None, r: Rendered) -> None:
+    """Keep a drawn figure in the cache (atomically: a reader sees all of it or none)."""
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(pickle.dumps(r, protocol=4))
+    tmp.replace(path)
 
 
 def _is_rendered(x: object) -> bool:

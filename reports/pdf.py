@@ -26,7 +26,7 @@ from reportlab.platypus import (  # noqa: E402
     TableStyle,
 )
 
-from dynval.reports.figures import Rendered, render_all  # noqa: E402
+from dynval.reports.figures import Rendered, chapter_jobs, render_all  # noqa: E402
 from dynval.reports.pngimage import png_flowable  # noqa: E402
 from dynval.results import RUNGS, VERDICTS, Chapter, DataTable, run_verdict  # noqa: E402
 
@@ -198,8 +198,7 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                                       + [[k, v] for k, v in VERDICTS.items()],
                                       [3 * cm, 14 * cm]),
               Spacer(1, 6), _table(notes, [2.5 * cm, 1.5 * cm, 13 * cm])]
-    jobs = [(out_dir, ch.robot, fig) for ch in chapters
-            for fig in ch.figures + ch.xy_figures + [t for t in ch.tables if t.plot]]
+    jobs = [job for ch in chapters for job in chapter_jobs(out_dir, ch)]
     images = {id(j[2]): r for j, r in zip(jobs, render_all(jobs, workers, cache_dir),
                                           strict=True)}
     for ch in chapters:

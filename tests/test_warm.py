@@ -97,6 +97,28 @@ def test_figures_drawn_on_the_pool_are_the_figures_drawn_here(runs):
     assert render_all(jobs, 2, None) == render_all(jobs, 1, None)
 
 
+def test_figures_drawn_ahead_are_the_figures_of_the_report(runs, tmp_path, monkeypatch):
+    """With two workers each chapter's figures are drawn into the figure cache as soon as
+    it is assembled: the report finds every one there (the keys it computes itself), and
+    is the report of the figures drawn afresh."""
+    from dynval.reports import figures, pdf
+
+    report_render = pdf.render_all
+
+    def all_drawn_ahead(jobs, workers, cache_dir):
+        digests: dict = {}
+        assert jobs and all(figures._cache_path(cache_dir, j, digests).is_file() for j in jobs)
+        return report_render(jobs, workers, cache_dir)
+
+    monkeypatch.setattr(pdf, "render_all", all_drawn_ahead)
+    out = tmp_path / "ahead"
+    _validate(out, tmp_path / "cache", "--workers", "2")
+    assert (out / "report.pdf").read_bytes() == (runs / "cold" / "report.pdf").read_bytes()
+    monkeypatch.setattr(pdf, "render_all", report_render)
+    again = pdf.build_report(out, tmp_path / "fresh.pdf", cache_dir=None)  # every one drawn
+    assert again.read_bytes() == (out / "report.pdf").read_bytes()
+
+
 def test_a_changed_input_is_assembled_again(runs, cache, tmp_path):
     _validate(tmp_path / "more", cache, "--samples", "21")
     assert len(_entries(cache)) == 2

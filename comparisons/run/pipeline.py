@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import subprocess
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from dynval.comparisons.ladder.registry import apply_overrides, comparison, desc
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
 from dynval.comparisons.run.tasks import Outcome, Report, execute
-from dynval.results import metrics_frame
+from dynval.results import Chapter, metrics_frame
 from dynval.robots import ROBOT_NAMES
 
 
@@ -48,11 +49,14 @@ def validate_all(out: Path, robots: list[str] | None = None,
                  samples: int = 1000, seed: int = 0, *, tier: str = "full", workers: int = 1,
                  scheduler: str | None = None, cache_dir: Path | None = None,
                  timings_path: Path | None = None, report: Report | None = None,
-                 force: bool = False) -> pd.DataFrame:
+                 force: bool = False,
+                 assembled: Callable[[Chapter], None] | None = None) -> pd.DataFrame:
     """Run every rung of every robot as one graph of tasks; write the traces,
     metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
     each robot's assembled chapter are read from it where nothing they depend on changed
-    (``dynval.comparisons.run.tasks``, ``dynval.comparisons.run.assembly``)."""
+    (``dynval.comparisons.run.tasks``, ``dynval.comparisons.run.assembly``).
+    ``assembled`` is given each chapter as soon as it is written (the report's figures
+    can be drawn from it while the next robot is assembled)."""
     manifest.begin(out, force)  # an unwritable or foreign folder is found now
     started = manifest.now()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
@@ -70,6 +74,9 @@ def validate_all(out: Path, robots: list[str] | None = None,
                                                 cache_dir)
         rows += robot_rows
         summary["robots"][ladder.robot] = chapter.to_dict()
+        if assembled is not None:  # the chapter as the report reads it from summary.json
+            assembled(Chapter.from_dict(json.loads(json.dumps(
+                summary["robots"][ladder.robot], default=_json_default))))
     metrics = metrics_frame(rows)
     write_results(out, metrics, summary)
     manifest.finish(out, "validate", started, {
