@@ -228,6 +228,21 @@ def test_tasks_start_longest_first_with_the_robots_in_turn():
     assert sorted(order) == sorted(t.key for t in todo)
 
 
+def test_the_next_task_is_of_a_robot_with_none_running():
+    """A worker that frees up takes the first waiting task whose robot has no task
+    running (two tasks of one robot would compile the same functions at once), and the
+    first one when every waiting robot has one running."""
+    from collections import Counter
+
+    from dynval.comparisons.run.tasks import Task, next_task
+
+    waiting = [Task(key, key.split()[0], print) for key in ("a 1", "a 2", "b 1", "a 3")]
+    assert next_task(waiting, Counter({"a": 1})).key == "b 1"
+    assert next_task(waiting, Counter({"a": 1, "b": 1})).key == "a 1"
+    assert next_task(waiting, Counter()).key == "a 2"
+    assert [t.key for t in waiting] == ["a 3"]
+
+
 def test_the_test_session_has_its_own_results_cache():
     """No test reads or writes the developer's ~/.cache/dynval (conftest.py)."""
     from pathlib import Path

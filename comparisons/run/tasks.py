@@ -15,8 +15,9 @@ import hashlib
 import os
 import pickle
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -365,9 +366,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     elif workers > 1 and len(todo) > 1:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=interrupts.in_worker)
         try:
-            futures = [pool.submit(run_task, t) for t in todo]
-            for fut in as_completed(futures):
-                finished(fut.result())
+            _on_pool(pool, workers, todo, finished)
         except BaseException:
             stop_pool(pool)  # an interrupt, SIGTERM or a failure here: no worker goes on
             raise
@@ -381,6 +380,34 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
             f"{source} (the source changed during the run, or a worker runs another "
             "version): none of its results were cached; run again")
     return {k: done[k] for k in keys}
+
+
+def _on_pool(pool: ProcessPoolExecutor, workers: int, todo: list[Task],
+             finished: Callable[[Outcome], None]) -> None:
+    """Run ``todo`` on the pool, ``workers`` tasks at a time, each started as another ends
+    (:func:`next_task`), each outcome handed to ``finished`` as it arrives."""
+    waiting, running = list(todo), Counter[str]()
+    started: dict[Future, Task] = {}
+    while waiting or started:
+        while waiting and len(started) < workers:
+            t = next_task(waiting, running)
+            running[t.robot] += 1
+            started[pool.submit(run_task, t)] = t
+        done, _ = wait(started, return_when=FIRST_COMPLETED)
+        for fut in done:
+            running[started.pop(fut).robot] -= 1
+            finished(fut.result())
+
+
+def next_task(waiting: list[Task], running: Counter[str]) -> Task:
+    """Take from ``waiting`` the next task to start: the first whose robot has no task
+    running, else the first. Tasks of one robot compile the same functions: started
+    together on a first run, one would wait for the other's compiler (``_numba_cache``)
+    while its core idles."""
+    for i, t in enumerate(waiting):
+        if not running[t.robot]:
+            return waiting.pop(i)
+    return waiting.pop(0)
 
 
 def interleaved(todo: list[Task], timings: dict[str, float]) -> list[Task]:
