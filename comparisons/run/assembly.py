@@ -79,18 +79,18 @@ def store(cache_dir: Path, digest: str, done: Assembled) -> None:
 
 def assemble(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
              outcomes: dict[str, Outcome], out: Path, cache_dir: Path | None
-             ) -> tuple[list[MetricRow], Chapter]:
-    """The robot's metric rows and chapter, with its parts written under ``out``: from the
-    assembly cache where the same outcomes were assembled by the same code before, else
-    assembled (and stored)."""
+             ) -> tuple[list[MetricRow], Chapter, bool]:
+    """The robot's metric rows and chapter, with its parts written under ``out``, and
+    whether they came from the assembly cache (where the same outcomes were assembled by
+    the same code before); else they are assembled (and stored)."""
     digest = (assembly_digest(ladder, inp, tasks, outcomes) if cache_dir is not None
               else None)
     hit = load(cache_dir, digest) if digest else None
     if hit is not None:
         for rel, data in hit.files.items():
             write_atomic(out / rel, lambda tmp, d=data: tmp.write_bytes(d))
-        return hit.rows, hit.chapter
+        return hit.rows, hit.chapter, True
     done = ladder.assembled(inp, outcomes, out)
     if digest:
         store(cache_dir, digest, done)
-    return done.rows, done.chapter
+    return done.rows, done.chapter, False

@@ -55,8 +55,9 @@ def validate_all(out: Path, robots: list[str] | None = None,
     metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
     each robot's assembled chapter are read from it where nothing they depend on changed
     (``dynval.comparisons.run.tasks``, ``dynval.comparisons.run.assembly``).
-    ``assembled`` is given each chapter as soon as it is written (the report's figures
-    can be drawn from it while the next robot is assembled)."""
+    ``assembled`` is given each chapter assembled afresh as soon as it is written (the
+    report's figures can be drawn from it while the next robot is assembled); a chapter
+    read from the assembly cache has its figures in the figure cache, as a rule."""
     manifest.begin(out, force)  # an unwritable or foreign folder is found now
     started = manifest.now()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
@@ -70,11 +71,11 @@ def validate_all(out: Path, robots: list[str] | None = None,
                           sum(o.cached for o in outcomes.values()))
     rows = []
     for (ladder, inp), robot_tasks in zip(plans, by_robot, strict=True):
-        robot_rows, chapter = assembly.assemble(ladder, inp, robot_tasks, outcomes, out,
-                                                cache_dir)
+        robot_rows, chapter, was_cached = assembly.assemble(ladder, inp, robot_tasks,
+                                                            outcomes, out, cache_dir)
         rows += robot_rows
         summary["robots"][ladder.robot] = chapter.to_dict()
-        if assembled is not None:  # the chapter as the report reads it from summary.json
+        if assembled is not None and not was_cached:  # as the report reads it back
             assembled(Chapter.from_dict(json.loads(json.dumps(
                 summary["robots"][ladder.robot], default=_json_default))))
     metrics = metrics_frame(rows)
