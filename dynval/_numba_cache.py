@@ -21,7 +21,9 @@ Both are properties of :func:`njit`, the decorator every dynval module compiles 
 numba's settings, and a user's own compiled functions, are left alone. It also leaves out
 the C-callable wrapper numba builds beside every function by default, for passing it as a
 first-class function or a C callback: dynval never does, and building the wrappers took
-about 4 % of a first run's compiling.
+about 4 % of a first run's compiling. And it optimises dynval's functions at LLVM's level
+2 rather than numba's default 3 (:class:`_OptimiseAt`), unless the user chose a level
+with ``NUMBA_OPT``.
 """
 
 from __future__ import annotations
@@ -213,11 +215,47 @@ def _watch_failed_compiles() -> None:
     event.register("numba:compile", _CompileFailed())
 
 
+OPT_LEVEL = 2  # LLVM's optimisation level for dynval's functions (numba's default: 3)
+
+
+class _OptimiseAt(event.Listener):
+    """Runs LLVM's optimisation passes at ``level`` while one of dynval's functions compiles
+    (its callees with it), and at numba's level otherwise. Level 2 leaves out the passes
+    of level 3 that cost most compile time for dynval's code: a first run compiled in
+    about 10 % less CPU time, the compiled loops ran in the same time (within 3 %), and
+    every result stayed bit-identical (IEEE arithmetic is kept at every level: no fast-math).
+    A level the user chose with ``NUMBA_OPT`` is left in force."""
+
+    def __init__(self, level: int) -> None:
+        self.level, self.depth, self.saved = level, 0, None
+
+    def on_start(self, ev: event.Event) -> None:
+        if self.depth == 0 and not getattr(ev.data["dispatcher"], "_dynval", False):
+            return
+        if self.depth == 0:
+            self.saved, config.OPT = config.OPT, config._OptLevel(self.level)
+        self.depth += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        if self.depth == 0:
+            return
+        self.depth -= 1
+        if self.depth == 0:
+            config.OPT, self.saved = self.saved, None
+
+
+@cache
+def _optimise_dynval_at_level() -> None:
+    if "NUMBA_OPT" not in os.environ:
+        event.register("numba:compile", _OptimiseAt(OPT_LEVEL))
+
+
 def njit(*args: Any, **options: Any) -> Any:
     """``numba.njit`` for dynval's modules, used as ``@njit(cache=True)``: with
     ``cache=True`` the function is cached under the source digest (:func:`cache_dir`) and
     compiled by one process at a time (:class:`OneCompilerCache`)."""
     _watch_failed_compiles()
+    _optimise_dynval_at_level()
     cached = options.pop("cache", False)
     options.setdefault("no_cfunc_wrapper", True)  # never called as a C callback
     # numba's own cache is never made (its locators would make folders by the file); the
@@ -229,6 +267,7 @@ def njit(*args: Any, **options: Any) -> Any:
 
 
 def _placed(dispatcher: Any, cached: bool) -> Any:
+    dispatcher._dynval = True  # compiled at OPT_LEVEL (_OptimiseAt)
     if cached:
         dispatcher._cache = OneCompilerCache(dispatcher.py_func)
     return dispatcher

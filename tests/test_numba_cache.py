@@ -185,3 +185,46 @@ def test_every_compiled_dynval_function_is_source_keyed_and_locked():
                 assert isinstance(value._cache, _numba_cache.OneCompilerCache), \
                     f"{name}.{value.__name__} compiles with numba.njit, not dynval's"
     assert found > 50
+
+
+@pytest.mark.skipif("NUMBA_OPT" in os.environ, reason="NUMBA_OPT is set: numba's level rules")
+def test_dynval_functions_are_optimised_at_their_level_and_a_users_at_numbas():
+    """dynval's functions (and their callees) compile at OPT_LEVEL, a user's function at
+    numba's level, also when the user's function calls one of dynval's; the level is
+    numba's again after every compile, and both give the same bits."""
+    import numba
+    from numba.core import config, event
+
+    levels: dict[str, list[int]] = {}
+
+    class Spy(event.Listener):
+        def on_start(self, ev):
+            levels.setdefault(ev.data["dispatcher"].py_func.__name__, []).append(int(config.OPT))
+
+        def on_end(self, ev):
+            pass
+
+    numbas = int(config.OPT)
+    _numba_cache._optimise_dynval_at_level()  # dynval's listener first, as on import
+    spy = Spy()
+    event.register("numba:compile", spy)
+    try:
+        @numba.njit
+        def helper(x):
+            return x * 0.1 + 1.0 / 3.0
+
+        @_numba_cache.njit
+        def theirs(x):
+            return helper(x) / 7.0
+
+        @numba.njit
+        def users(x):
+            return theirs(x) * 3.0
+
+        got = users(0.7)
+    finally:
+        event.unregister("numba:compile", spy)
+    assert levels == {"users": [numbas], "theirs": [_numba_cache.OPT_LEVEL],
+                      "helper": [_numba_cache.OPT_LEVEL]}
+    assert _numba_cache.OPT_LEVEL < numbas == int(config.OPT)
+    assert got == ((0.7 * 0.1 + 1.0 / 3.0) / 7.0) * 3.0
