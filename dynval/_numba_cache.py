@@ -18,12 +18,13 @@ process compiles one of dynval's functions only while it holds that function's l
 reads it from the cache.
 
 Both are properties of :func:`njit`, the decorator every dynval module compiles with:
-numba's settings, and a user's own compiled functions, are left alone. It also leaves out
+a user's own compiled functions, and numba's settings for them, are left alone. It also leaves out
 the C-callable wrapper numba builds beside every function by default, for passing it as a
 first-class function or a C callback: dynval never does, and building the wrappers took
 about 4 % of a first run's compiling. And it optimises dynval's functions at LLVM's level
 2 rather than numba's default 3 (:class:`_OptimiseAt`), unless the user chose a level
-with ``NUMBA_OPT``.
+with ``NUMBA_OPT``: a user's functions compile at numba's level, also when they call
+dynval's.
 """
 
 from __future__ import annotations
@@ -220,11 +221,12 @@ OPT_LEVEL = 2  # LLVM's optimisation level for dynval's functions (numba's defau
 
 class _OptimiseAt(event.Listener):
     """Runs LLVM's optimisation passes at ``level`` while one of dynval's functions compiles
-    (its callees with it), and at numba's level otherwise. Level 2 leaves out the passes
-    of level 3 that cost most compile time for dynval's code: a first run compiled in
-    about 10 % less CPU time, the compiled loops ran in the same time (within 3 %), and
-    every result stayed bit-identical (IEEE arithmetic is kept at every level: no fast-math).
-    A level the user chose with ``NUMBA_OPT`` is left in force."""
+    (its callees with it), and at numba's level otherwise. A cold ``dynval check``
+    compiled in about 10 % less CPU time at level 2, the compiled loops ran in the same
+    time (within 3 %), and every result stayed bit-identical (no fast-math: LLVM keeps
+    IEEE arithmetic at every level). A level the user chose with ``NUMBA_OPT`` is left
+    in force. numba reads the level when it builds each compile's pass managers, and
+    compiles under its global lock, so the change reaches no other compile."""
 
     def __init__(self, level: int) -> None:
         self.level, self.depth, self.saved = level, 0, None
