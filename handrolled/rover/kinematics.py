@@ -140,11 +140,11 @@ def point_jacobian(T0: np.ndarray, revolute: np.ndarray, k: int, p_0: np.ndarray
 
 @njit(cache=True)
 def hub_velocity(T0: np.ndarray, revolute: np.ndarray, k: int, p_0: np.ndarray,
-                 qd: np.ndarray) -> np.ndarray:
+                 qd: np.ndarray) -> tuple:
     """The velocity J qd in frame 0 of the point p_0 fixed to frame k+1, eq. (3.14) with
     :func:`point_jacobian`'s columns, summed column by column in the same order (the zero
-    columns of joints beyond k included), without the Jacobian as an array."""
-    v = np.zeros(3)
+    columns of joints beyond k included), without the Jacobian as an array; a 3-tuple."""
+    v0 = v1 = v2 = 0.0
     for c in range(T0.shape[0]):
         J0 = J1 = J2 = 0.0
         if c <= k:
@@ -154,56 +154,59 @@ def hub_velocity(T0: np.ndarray, revolute: np.ndarray, k: int, p_0: np.ndarray,
                 J0, J1, J2 = z1 * r2 - z2 * r1, z2 * r0 - z0 * r2, z0 * r1 - z1 * r0
             else:
                 J0, J1, J2 = z0, z1, z2
-        v[0] += J0 * qd[c]
-        v[1] += J1 * qd[c]
-        v[2] += J2 * qd[c]
-    return v
+        v0 += J0 * qd[c]
+        v1 += J1 * qd[c]
+        v2 += J2 * qd[c]
+    return v0, v1, v2
 
 
 @njit(cache=True)
-def lowest_rim_point(R_0w: np.ndarray, p_0w: np.ndarray, r: float) -> np.ndarray:
-    """The rim point with the smallest x0 (3.5)-(3.8); getplow0.m keeps the lower of the
-    two stationary points gamma_min and gamma_min +- pi."""
+def lowest_rim_point(R_0w: np.ndarray, p_0w: np.ndarray, r: float) -> tuple:
+    """The rim point with the smallest x0 (3.5)-(3.8), a 3-tuple; getplow0.m keeps the
+    lower of the two stationary points gamma_min and gamma_min +- pi."""
     A, C = R_0w[0, 0], R_0w[0, 2]
     gamma = math.atan2(C, A)  # eq. (3.8)
     other = gamma - math.pi if gamma > 0.0 else gamma + math.pi
-    best = np.empty(3)
+    best0 = best1 = best2 = 0.0
     lowest = math.inf
     for g in (gamma, other):
         rc, rs = r * math.cos(g), r * math.sin(g)
         p0 = p_0w[0] + R_0w[0, 0] * rc + R_0w[0, 2] * rs  # (3.5)-(3.6), row by row
         if p0 < lowest:
-            lowest = p0
-            best[0] = p0
-            for i in (1, 2):
-                best[i] = p_0w[i] + R_0w[i, 0] * rc + R_0w[i, 2] * rs
-    return best
+            lowest = best0 = p0
+            best1 = p_0w[1] + R_0w[1, 0] * rc + R_0w[1, 2] * rs
+            best2 = p_0w[2] + R_0w[2, 0] * rc + R_0w[2, 2] * rs
+    return best0, best1, best2
+
+
+@njit(cache=True, inline="always")
+def norm(a: tuple) -> float:
+    """|a| of a 3-tuple, summed in index order (not BLAS's dot, whose order and fused
+    multiply-adds depend on the CPU's kernel)."""
+    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
 
 
 @njit(cache=True)
-def sinkage(p_low: np.ndarray, p_0w: np.ndarray) -> tuple:
+def sinkage(p_low: tuple, p_0w: np.ndarray) -> tuple:
     """Sinkage z0 along the line from the lowest point to the axle (3.9)-(3.12) and the
-    unit vector r_slope of that line; z0 > 0 means the wheel is in the soil."""
-    r_line = p_0w - p_low  # eq. (3.9)
-    r_slope = r_line / math.sqrt(r_line @ r_line)  # eq. (3.10)
+    unit vector r_slope of that line (a 3-tuple); z0 > 0 means the wheel is in the soil."""
+    r_line = (p_0w[0] - p_low[0], p_0w[1] - p_low[1], p_0w[2] - p_low[2])  # eq. (3.9)
+    n = norm(r_line)
+    r_slope = (r_line[0] / n, r_line[1] / n, r_line[2] / n)  # eq. (3.10)
     z0 = -p_low[0] / r_slope[0]  # eq. (3.12)
     return z0, r_slope
 
 
 @njit(cache=True)
-def wheel_reaction_frame(R_0link: np.ndarray, r_slope: np.ndarray) -> np.ndarray:
-    """^0_wr R = [X_wr Y_wr Z_wr] (3.17)-(3.19): Y along the wheel axle, Z along r_slope,
-    X parallel to the ground."""
+def wheel_reaction_frame(R_0link: np.ndarray, r_slope: tuple) -> tuple:
+    """^0_wr R = [X_wr Y_wr Z_wr] (3.17)-(3.19) as its columns, three 3-tuples: Y along
+    the wheel axle, Z along r_slope, X parallel to the ground."""
     Y = (R_0link[0, 1], R_0link[1, 1], R_0link[2, 1])  # eq. (3.17)
     Z = r_slope  # eq. (3.18)
-    X = np.empty(3)  # Y x Z, np.cross's formula
-    X[0], X[1], X[2] = Y[1] * Z[2] - Y[2] * Z[1], Y[2] * Z[0] - Y[0] * Z[2], \
-        Y[0] * Z[1] - Y[1] * Z[0]
-    X /= math.sqrt(X @ X)  # eq. (3.19)
-    R = np.empty((3, 3))
-    for i in range(3):
-        R[i, 0], R[i, 1], R[i, 2] = X[i], Y[i], Z[i]
-    return R
+    X = (Y[1] * Z[2] - Y[2] * Z[1], Y[2] * Z[0] - Y[0] * Z[2],
+         Y[0] * Z[1] - Y[1] * Z[0])  # Y x Z, np.cross's formula
+    n = norm(X)
+    return (X[0] / n, X[1] / n, X[2] / n), Y, Z  # eq. (3.19)
 
 
 @njit(cache=True)

@@ -56,22 +56,22 @@ def _wheel_loads(T_adj: np.ndarray, revolute: np.ndarray, qd: np.ndarray, T_cmd:
     F_Cw = np.zeros((N, 3))
     N_Cw = np.zeros((N, 3))
     diag = np.zeros((n_seg, 2, N_DIAG))
-    p_0w = np.empty(3)
+    p_0w, v_0w = np.empty(3), np.empty(3)
+    R = np.empty((3, 3))  # the layout the compiled laws take
     for i in range(n_seg):
         k = segment_frame_index(i + 1)
-        R = np.ascontiguousarray(T0[k, :3, :3])  # the layout the compiled laws take
+        R[:, :] = T0[k, :3, :3]
         for j in range(2):
             h = row(p_hub[i], j)
             p_0w[0], p_0w[1], p_0w[2] = add(mv(R, h), (T0[k, 0, 3], T0[k, 1, 3], T0[k, 2, 3]))
-            v_0w = hub_velocity(T0, revolute, k, p_0w, qd)  # eqs. (3.14), (3.21)
-            F_0, d = wheel_contact(p_0w, R, v_0w, T_cmd[i, j], r, b, D, soil)
-            F = mtv(R, (F_0[0], F_0[1], F_0[2]))
+            v_0w[0], v_0w[1], v_0w[2] = hub_velocity(T0, revolute, k, p_0w, qd)  # (3.14)
+            F_0 = wheel_contact(p_0w, R, v_0w, T_cmd[i, j], r, b, D, soil, diag[i, j])
+            F = mtv(R, F_0)
             arm = add(h, scale(-1.0, row(p_cg, i)))  # wheel position relative to the CG
             M = cross(arm, F)
             for c in range(3):
                 F_Cw[k, c] += F[c]  # eq. (3.28)
                 N_Cw[k, c] += M[c]  # eq. (3.29)
-            diag[i, j] = d
     return F_Cw, N_Cw, diag
 
 

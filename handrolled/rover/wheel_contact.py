@@ -18,7 +18,6 @@ from dynval.handrolled.rover.kinematics import (
     wheel_reaction_frame,
 )
 from dynval.handrolled.rover.terramechanics import wheel_forces
-from dynval.handrolled.vec3 import mtv, mv
 
 # Layout of the diagnostics vector returned with each wheel force.
 DIAGNOSTICS = ("sinkage", "theta1", "slip", "beta", "H", "R", "Fx", "Fy", "Fz", "v_x", "v_y",
@@ -29,20 +28,23 @@ SINKAGE, SLIP, V_X = (DIAGNOSTICS.index(c) for c in ("sinkage", "slip", "v_x"))
 
 @njit(cache=True)
 def wheel_contact(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray, T_cmd: float,
-                  r: float, b: float, D: float, soil: tuple) -> tuple:
-    """(F_0, diagnostics): the soil force on the wheel in frame 0, applied at the hub.
+                  r: float, b: float, D: float, soil: tuple, diag: np.ndarray) -> tuple:
+    """F_0, the soil force on the wheel in frame 0 applied at the hub (a 3-tuple), and its
+    diagnostics written into ``diag`` (N_DIAG).
 
     A wheel that has left the soil (z0 <= 0) carries no force; its sinkage is returned
     negative so the caller can stop the run, as simcore.m does.
     """
-    diag = np.zeros(N_DIAG)
+    diag[:] = 0.0
     p_low = lowest_rim_point(R_0link, p_0w, r)  # (3.5)-(3.8)
     z0, r_slope = sinkage(p_low, p_0w)  # (3.9)-(3.12)
     diag[0] = z0
     if z0 <= 0.0:
-        return np.zeros(3), diag
-    R_0wr = wheel_reaction_frame(R_0link, r_slope)  # (3.16)-(3.19)
-    v_wr = mtv(R_0wr, (v_0w[0], v_0w[1], v_0w[2]))  # (3.20)-(3.21)
+        return 0.0, 0.0, 0.0
+    X, Y, Z = wheel_reaction_frame(R_0link, r_slope)  # (3.16)-(3.19)
+    v_wr = (X[0] * v_0w[0] + X[1] * v_0w[1] + X[2] * v_0w[2],
+            Y[0] * v_0w[0] + Y[1] * v_0w[1] + Y[2] * v_0w[2],
+            Z[0] * v_0w[0] + Z[1] * v_0w[1] + Z[2] * v_0w[2])  # (3.20)-(3.21): R^T v
     theta1 = entry_angle(min(z0, 2.0 * r), r)  # (3.13)
     Fx, Fy, Fz, s, beta, H, R, saturated = wheel_forces(
         theta1, v_wr[0], v_wr[1], v_wr[2], T_cmd, r, b, D, soil)  # (3.23)-(3.27)
@@ -50,8 +52,8 @@ def wheel_contact(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray, T_cmd
     diag[6], diag[7], diag[8] = Fx, Fy, Fz
     diag[9], diag[10], diag[11] = v_wr[0], v_wr[1], v_wr[2]
     diag[12] = 1.0 if saturated else 0.0
-    F_0 = mv(R_0wr, (Fx, Fy, Fz))  # eq. (3.27), expressed in frame 0
-    return np.array([F_0[0], F_0[1], F_0[2]]), diag
+    return (X[0] * Fx + Y[0] * Fy + Z[0] * Fz, X[1] * Fx + Y[1] * Fy + Z[1] * Fz,
+            X[2] * Fx + Y[2] * Fy + Z[2] * Fz)  # eq. (3.27), expressed in frame 0
 
 
 @njit(cache=True)
@@ -64,5 +66,6 @@ def wheel_contacts(p_0w: np.ndarray, R_0link: np.ndarray, v_0w: np.ndarray,
     F = np.zeros((n, 3))
     diag = np.zeros((n, N_DIAG))
     for k in range(n):
-        F[k], diag[k] = wheel_contact(p_0w[k], R_0link[k], v_0w[k], T_cmd[k], r, b, D, soil)
+        F[k, 0], F[k, 1], F[k, 2] = wheel_contact(p_0w[k], R_0link[k], v_0w[k], T_cmd[k], r,
+                                                  b, D, soil, diag[k])
     return F, diag
