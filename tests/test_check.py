@@ -65,8 +65,9 @@ def test_check_noise_floor_passes_a_1e12_change_and_fails_a_1e6_change(tmp_path)
 
 
 def _status(rows: list, baseline: dict) -> list[str]:
-    """The check's verdict on each baseline figure, the current run's ``rows`` (metric,
-    value) against ``baseline`` (metric -> value) of one pair of the quadruped's walk."""
+    """The check's verdict on each baseline figure: the current run's ``rows`` against
+    ``baseline``, each a list of (metric, value, reference) of one pair of the
+    quadruped's walk."""
     from dynval.comparisons.run.check import KEY, compare_to_baseline
     from dynval.results import MetricRow, metrics_frame
 
