@@ -189,12 +189,12 @@ def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
     s, p, c = named(s, p, c)
     foot, foot_v = np.zeros(3), np.zeros(3)
     obs = np.empty(14)
+    F_t, tau = np.zeros(6), np.zeros(5)  # written each step, entry by entry
     r = 0
     for i in range(n_steps):
-        F_t = np.zeros(6)
-        F_t[3:] = -np.array([s.F_x, 0.0, s.F_n])
-        q, qd, foot, foot_v = euler_step(kind, axis, offset, com, inertia, mass, q, qd,
-                                         np.array([0.0, 0.0, 0.0, s.tau_hip, s.F_leg]),
+        F_t[3], F_t[4], F_t[5] = -s.F_x, -0.0, -s.F_n  # -(F_x, 0, F_n)
+        tau[3], tau[4] = s.tau_hip, s.F_leg
+        q, qd, foot, foot_v = euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau,
                                          Vd_base, F_t, dt, coriolis)
         t += dt
         obs[0:5], obs[5:10] = q, qd

@@ -16,6 +16,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.handrolled.hopper.chain import REVOLUTE, Chain
+from dynval.handrolled.lapack import solve_transposed_in_place
 
 
 @njit(cache=True)
@@ -152,10 +153,17 @@ def euler_step(kind, axis, offset, com, inertia, mass, q, qd, tau, Vd_base, F_ti
     the tip's position and velocity after it: the whole of a simulation step in one
     compiled call. ``coriolis`` 0 drops the sliding joint's Coriolis term 2 w x h
     theta_dot, as the printed eq. (12) does (soa.bias_a)."""
-    M, _, bias = _terms(kind, axis, offset, com, inertia, mass, q, qd, np.zeros(q.shape[0]),
-                        Vd_base, F_tip, coriolis)
-    qd_next = qd + dt * np.linalg.solve(M, tau - bias)
-    q_next = q + dt * qd_next
+    n = q.shape[0]
+    x = np.zeros(n)  # q_dd = 0 for _terms, then the right-hand side, then the solution
+    M, _, bias = _terms(kind, axis, offset, com, inertia, mass, q, qd, x, Vd_base, F_tip,
+                        coriolis)
+    for i in range(n):
+        x[i] = tau[i] - bias[i]
+    solve_transposed_in_place(M, x)  # M is symmetric: np.linalg.solve(M, x)'s dgesv
+    qd_next, q_next = np.empty(n), np.empty(n)
+    for i in range(n):  # element by element: no temporary array per operation
+        qd_next[i] = qd[i] + dt * x[i]
+        q_next[i] = q[i] + dt * qd_next[i]
     foot, foot_v = tip_state(kind, axis, offset, com, inertia, mass, q_next, qd_next)
     return q_next, qd_next, foot, foot_v
 
@@ -174,17 +182,25 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
     lc = np.empty((n, 3))
     Mk = np.zeros((n, 6, 6))
     Rp = np.eye(3)
-    pp = np.zeros(3)
     tmp = np.empty((3, 3))
     v3 = np.empty(3)
     for k in range(n):  # frames and spatial inertias, eq. (15)
         for i in range(3):
             h[k, i] = Rp[i, 0] * axis[k, 0] + Rp[i, 1] * axis[k, 1] + Rp[i, 2] * axis[k, 2]
-        if kind[k] == REVOLUTE:
-            Rr = _rot(axis[k], q[k])
+        if kind[k] == REVOLUTE:  # R_k = R_{k-1} Rot(a_k, q_k), _rot's entries
+            a = axis[k]
+            c, s_ = np.cos(q[k]), np.sin(q[k])
+            t = 1.0 - c
+            r00, r01, r02 = c + t * a[0] * a[0], t * a[0] * a[1] - s_ * a[2], \
+                t * a[0] * a[2] + s_ * a[1]
+            r10, r11, r12 = t * a[1] * a[0] + s_ * a[2], c + t * a[1] * a[1], \
+                t * a[1] * a[2] - s_ * a[0]
+            r20, r21, r22 = t * a[2] * a[0] - s_ * a[1], t * a[2] * a[1] + s_ * a[0], \
+                c + t * a[2] * a[2]
             for i in range(3):
-                for j in range(3):
-                    R[k, i, j] = Rp[i, 0] * Rr[0, j] + Rp[i, 1] * Rr[1, j] + Rp[i, 2] * Rr[2, j]
+                R[k, i, 0] = Rp[i, 0] * r00 + Rp[i, 1] * r10 + Rp[i, 2] * r20
+                R[k, i, 1] = Rp[i, 0] * r01 + Rp[i, 1] * r11 + Rp[i, 2] * r21
+                R[k, i, 2] = Rp[i, 0] * r02 + Rp[i, 1] * r12 + Rp[i, 2] * r22
             for i in range(3):
                 v3[i] = offset[k, i]
         else:
@@ -214,8 +230,6 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
         for i in range(3):
             for j in range(3):
                 Mk[k, 3 + i, j] = -Mk[k, i, 3 + j]
-        for i in range(3):
-            pp[i] += lv[k, i]
         Rp = R[k]
     # mass matrix: link Jacobians outwards, J_k = Phi_{k,k-1} J_{k-1} + H_k
     Jk = np.zeros((6, n))
