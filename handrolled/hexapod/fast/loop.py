@@ -279,7 +279,8 @@ def feet_forces(feet: np.ndarray, feet_v: np.ndarray, eta0: np.ndarray, c: model
             continue
         if math.isnan(eta0[i, 0]):
             eta0[i, 0], eta0[i, 1] = feet[i, 0], 0.0
-        F[i] = model._ground(feet[i], feet_v[i], eta0[i], c, ground)
+        F[i, 0], F[i, 1] = model._ground((feet[i, 0], feet[i, 1]), (feet_v[i, 0], feet_v[i, 1]),
+                                         (eta0[i, 0], eta0[i, 1]), c, ground)
 
 
 class LoopState(NamedTuple):

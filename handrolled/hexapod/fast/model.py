@@ -19,6 +19,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.handrolled.hexapod import lagrange, transmission
+from dynval.handrolled.lapack import solve_transposed_in_place
 from dynval.robots.hexapod.params import HexapodParams, station_x
 
 # the scalar constants, in the order the compiled code reads them
@@ -101,44 +102,45 @@ class State(NamedTuple):
     eta0: np.ndarray
 
 
+# The per-leg pieces below take and return tuples (numba keeps them on the stack), each
+# component computed as the array expressions of lagrange and ground.py compute it.
 @njit(cache=True)
-def _leg_index(i: int, k: int) -> np.ndarray:
-    out = np.empty(4, np.int64)
-    out[0], out[1] = 2 * (i // 2), 2 * (i // 2) + 1
-    out[2], out[3] = 2 * k + 2 * i, 2 * k + 2 * i + 1
-    return out
+def _leg_index(i: int, k: int) -> tuple:
+    """Leg i's coordinates in q: its segment's x and y, its hip and knee angles."""
+    return 2 * (i // 2), 2 * (i // 2) + 1, 2 * k + 2 * i, 2 * k + 2 * i + 1
 
 
 @njit(cache=True)
-def _foot(q: np.ndarray, qd: np.ndarray, idx: np.ndarray, c: Scalars):
-    """p_F, J_F of lagrange for one leg, and the foot velocity J_F Theta_dot."""
+def _foot(q: np.ndarray, qd: np.ndarray, idx: tuple, c: Scalars) -> tuple:
+    """p_F, J_F (its two rows) of lagrange for one leg, and the foot velocity
+    J_F Theta_dot, summed over the columns in order."""
     L1, L2 = c.L_1, c.L_2
     t1, t2 = q[idx[2]], q[idx[3]]
     a, b = t1, t1 + t2
-    J = np.array([[1.0, 0.0, L1 * math.cos(a) + L2 * math.cos(b), L2 * math.cos(b)],
-                  [0.0, 1.0, L1 * math.sin(a) + L2 * math.sin(b), L2 * math.sin(b)]])
-    pos = np.array([q[idx[0]] + L1 * math.sin(a) + L2 * math.sin(b),
-                    q[idx[1]] - L1 * math.cos(a) - L2 * math.cos(b)])
-    v = np.zeros(2)
-    for r in range(2):
-        for s in range(4):
-            v[r] += J[r, s] * qd[idx[s]]
-    return pos, J, v
+    J0 = (1.0, 0.0, L1 * math.cos(a) + L2 * math.cos(b), L2 * math.cos(b))
+    J1 = (0.0, 1.0, L1 * math.sin(a) + L2 * math.sin(b), L2 * math.sin(b))
+    pos = (q[idx[0]] + L1 * math.sin(a) + L2 * math.sin(b),
+           q[idx[1]] - L1 * math.cos(a) - L2 * math.cos(b))
+    v0 = v1 = 0.0
+    for s in range(4):
+        v0 += J0[s] * qd[idx[s]]
+        v1 += J1[s] * qd[idx[s]]
+    return pos, (J0, J1), (v0, v1)
 
 
 @njit(cache=True)
-def _ground(pos: np.ndarray, vel: np.ndarray, eta0: np.ndarray, c: Scalars,
-            ground: int) -> np.ndarray:
-    """Eq. (11) or (12) for a foot below y = 0 with touchdown point eta0 (ground.py)."""
-    K = np.array([c.K_xF, c.K_yF])
+def _ground(pos: tuple, vel: tuple, eta0: tuple, c: Scalars, ground: int) -> tuple:
+    """Eq. (11) or (12) for a foot below y = 0 with touchdown point eta0 (ground.py):
+    -K (p - eta0) - B v, component by component."""
     if ground == 0:
-        Bl = np.array([c.B_xF, c.B_yF])
-        return -K * (pos - eta0) - Bl * vel
-    pen = -(pos[1] - eta0[1])
-    if pen <= 0.0:
-        return np.zeros(2)
-    Bp = np.array([c.Bp_xF * pen ** c.nu_x, c.Bp_yF * pen ** c.nu_y])
-    return -K * (pos - eta0) - Bp * vel
+        B0, B1 = c.B_xF, c.B_yF
+    else:
+        pen = -(pos[1] - eta0[1])
+        if pen <= 0.0:
+            return 0.0, 0.0
+        B0, B1 = c.Bp_xF * pen ** c.nu_x, c.Bp_yF * pen ** c.nu_y
+    return (-c.K_xF * (pos[0] - eta0[0]) - B0 * vel[0],
+            -c.K_yF * (pos[1] - eta0[1]) - B1 * vel[1])
 
 
 @njit(cache=True)
@@ -246,14 +248,17 @@ def rhs(x: State, tau_m: np.ndarray, b: Body) -> tuple:
         pos, J, v = _foot(q, qd, idx, c)
         if pos[1] >= 0.0:
             continue
-        e0 = eta0[i].copy()
+        e0 = (eta0[i, 0], eta0[i, 1])
         if math.isnan(e0[0]):
-            e0[0], e0[1] = pos[0], 0.0
+            e0 = (pos[0], 0.0)
         F = _ground(pos, v, e0, c, ground)
         for s in range(4):
-            Q[idx[s]] += J[0, s] * F[0] + J[1, s] * F[1]
+            Q[idx[s]] += J[0][s] * F[0] + J[1][s] * F[1]
     H, bias = H_bias(q, qd, c, n, k)
-    qdd = np.linalg.solve(H, Q - bias)
+    qdd = Q  # Q - bias, then H^-1 (Q - bias) in place: H is symmetric, so this is
+    for j in range(nq):  # np.linalg.solve(H, Q - bias)'s dgesv on the same numbers
+        qdd[j] = Q[j] - bias[j]
+    solve_transposed_in_place(H, qdd)
     zero = np.zeros(2 * n)
     if level == 0:
         return qd, qdd, zero, zero, zero, zero
@@ -270,7 +275,7 @@ def feet(q: np.ndarray, qd: np.ndarray, c: Scalars, n: int, k: int):
     """PlanarHexapod.feet: foot positions and velocities (n x 2)."""
     pos, vel = np.zeros((n, 2)), np.zeros((n, 2))
     for i in range(n):
-        pos[i], _, vel[i] = _foot(q, qd, _leg_index(i, k), c)
+        (pos[i, 0], pos[i, 1]), _, (vel[i, 0], vel[i, 1]) = _foot(q, qd, _leg_index(i, k), c)
     return pos, vel
 
 
@@ -285,11 +290,29 @@ def held_step(q, qd, F_seg, tau, F_feet, c, n, k, dt):
         idx = _leg_index(i, k)
         _, J, _ = _foot(q, qd, idx, c)
         for s in range(4):
-            Q[idx[s]] += J[0, s] * F_feet[i, 0] + J[1, s] * F_feet[i, 1]
+            Q[idx[s]] += J[0][s] * F_feet[i, 0] + J[1][s] * F_feet[i, 1]
     H, bias = H_bias(q, qd, c, n, k)
     qdd = np.linalg.solve(H, Q - bias)
     qd2 = qd + dt * qdd
     return q + dt * qd2, qd2
+
+
+@njit(cache=True)
+def _euler(x: np.ndarray, dt: float, k: np.ndarray) -> np.ndarray:
+    """x + dt k, element by element (one array, not one per operation)."""
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] + dt * k[i]
+    return out
+
+
+@njit(cache=True)
+def _heun(x: np.ndarray, h: float, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
+    """x + h (k1 + k2), element by element."""
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] + h * (k1[i] + k2[i])
+    return out
 
 
 @njit(cache=True)
@@ -300,14 +323,15 @@ def heun_step(x: State, tau_C: np.ndarray, b: Body, dt: float) -> tuple[State, i
     c, n, k = b.c, b.n, b.k
     tau_m = np.minimum(np.maximum(tau_C, -c.tau_max), c.tau_max)  # (7)
     k1 = rhs(x, tau_m, b)
-    x1 = State(x.q + dt * k1[0], x.qd + dt * k1[1], x.th_m + dt * k1[2],
-               x.th_m_dot + dt * k1[3], x.th_T + dt * k1[4], x.th_T_dot + dt * k1[5], x.eta0)
+    x1 = State(_euler(x.q, dt, k1[0]), _euler(x.qd, dt, k1[1]), _euler(x.th_m, dt, k1[2]),
+               _euler(x.th_m_dot, dt, k1[3]), _euler(x.th_T, dt, k1[4]),
+               _euler(x.th_T_dot, dt, k1[5]), x.eta0)
     k2 = rhs(x1, tau_m, b)
     h = 0.5 * dt
-    q2 = x.q + h * (k1[0] + k2[0])
-    qd2 = x.qd + h * (k1[1] + k2[1])
-    m2, md2 = x.th_m + h * (k1[2] + k2[2]), x.th_m_dot + h * (k1[3] + k2[3])
-    T2, Td2 = x.th_T + h * (k1[4] + k2[4]), x.th_T_dot + h * (k1[5] + k2[5])
+    q2 = _heun(x.q, h, k1[0], k2[0])
+    qd2 = _heun(x.qd, h, k1[1], k2[1])
+    m2, md2 = _heun(x.th_m, h, k1[2], k2[2]), _heun(x.th_m_dot, h, k1[3], k2[3])
+    T2, Td2 = _heun(x.th_T, h, k1[4], k2[4]), _heun(x.th_T_dot, h, k1[5], k2[5])
     hits = 0
     if b.level == 2:
         hits = transmission.resolve_play(m2, md2, T2, Td2, b.J_m, b.J_T, 0.5 * c.h_ij,
