@@ -20,20 +20,22 @@ from dynval.handrolled.lapack import solve_transposed_in_place
 
 
 @njit(cache=True)
-def _rot(a, angle):
-    """Rotation by ``angle`` about the unit axis a: c I + s [a]x + (1 - c) a a^T."""
+def _rot_rows(a, angle) -> tuple:
+    """The rows of the rotation by ``angle`` about the unit axis a,
+    c I + s [a]x + (1 - c) a a^T, as three 3-tuples (no array on the per-step path)."""
     c, s = np.cos(angle), np.sin(angle)
     t = 1.0 - c
+    return ((c + t * a[0] * a[0], t * a[0] * a[1] - s * a[2], t * a[0] * a[2] + s * a[1]),
+            (t * a[1] * a[0] + s * a[2], c + t * a[1] * a[1], t * a[1] * a[2] - s * a[0]),
+            (t * a[2] * a[0] - s * a[1], t * a[2] * a[1] + s * a[0], c + t * a[2] * a[2]))
+
+
+@njit(cache=True)
+def _rot(a, angle):
+    """Rotation by ``angle`` about the unit axis a, as an array (:func:`_rot_rows`)."""
     R = np.empty((3, 3))
-    R[0, 0] = c + t * a[0] * a[0]
-    R[0, 1] = t * a[0] * a[1] - s * a[2]
-    R[0, 2] = t * a[0] * a[2] + s * a[1]
-    R[1, 0] = t * a[1] * a[0] + s * a[2]
-    R[1, 1] = c + t * a[1] * a[1]
-    R[1, 2] = t * a[1] * a[2] - s * a[0]
-    R[2, 0] = t * a[2] * a[0] - s * a[1]
-    R[2, 1] = t * a[2] * a[1] + s * a[0]
-    R[2, 2] = c + t * a[2] * a[2]
+    for i, row in enumerate(_rot_rows(a, angle)):
+        R[i, 0], R[i, 1], R[i, 2] = row
     return R
 
 
@@ -114,15 +116,8 @@ def tip_state(kind, axis, offset, com, inertia, mass, q, qd):
             p_next = p[i] + (0.0 + R[i, 0] * l0 + R[i, 1] * l1 + R[i, 2] * l2)
             dp[i] = p_next - p[i]
             p[i] = p_next
-        if revolute:  # R = R Rot(a_k, q_k), _rot's entries
-            c, s_ = np.cos(q[k]), np.sin(q[k])
-            t = 1.0 - c
-            r00, r01, r02 = c + t * a[0] * a[0], t * a[0] * a[1] - s_ * a[2], \
-                t * a[0] * a[2] + s_ * a[1]
-            r10, r11, r12 = t * a[1] * a[0] + s_ * a[2], c + t * a[1] * a[1], \
-                t * a[1] * a[2] - s_ * a[0]
-            r20, r21, r22 = t * a[2] * a[0] - s_ * a[1], t * a[2] * a[1] + s_ * a[0], \
-                c + t * a[2] * a[2]
+        if revolute:  # R = R Rot(a_k, q_k)
+            (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = _rot_rows(a, q[k])
             for i in range(3):
                 Rn[i, 0] = 0.0 + R[i, 0] * r00 + R[i, 1] * r10 + R[i, 2] * r20
                 Rn[i, 1] = 0.0 + R[i, 0] * r01 + R[i, 1] * r11 + R[i, 2] * r21
@@ -187,16 +182,8 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
     for k in range(n):  # frames and spatial inertias, eq. (15)
         for i in range(3):
             h[k, i] = Rp[i, 0] * axis[k, 0] + Rp[i, 1] * axis[k, 1] + Rp[i, 2] * axis[k, 2]
-        if kind[k] == REVOLUTE:  # R_k = R_{k-1} Rot(a_k, q_k), _rot's entries
-            a = axis[k]
-            c, s_ = np.cos(q[k]), np.sin(q[k])
-            t = 1.0 - c
-            r00, r01, r02 = c + t * a[0] * a[0], t * a[0] * a[1] - s_ * a[2], \
-                t * a[0] * a[2] + s_ * a[1]
-            r10, r11, r12 = t * a[1] * a[0] + s_ * a[2], c + t * a[1] * a[1], \
-                t * a[1] * a[2] - s_ * a[0]
-            r20, r21, r22 = t * a[2] * a[0] - s_ * a[1], t * a[2] * a[1] + s_ * a[0], \
-                c + t * a[2] * a[2]
+        if kind[k] == REVOLUTE:  # R_k = R_{k-1} Rot(a_k, q_k)
+            (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = _rot_rows(axis[k], q[k])
             for i in range(3):
                 R[k, i, 0] = Rp[i, 0] * r00 + Rp[i, 1] * r10 + Rp[i, 2] * r20
                 R[k, i, 1] = Rp[i, 0] * r01 + Rp[i, 1] * r11 + Rp[i, 2] * r21
