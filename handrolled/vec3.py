@@ -3,6 +3,8 @@ stack, where small numpy arrays would be allocated and numpy's @ would call BLAS
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from dynval._numba_cache import njit
@@ -23,6 +25,13 @@ def scale(k: float, a: Vec) -> Vec:
 @njit(cache=True, inline="always")
 def cross(a: Vec, b: Vec) -> Vec:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True, inline="always")
+def norm(a: Vec) -> float:
+    """|a|, summed in index order (not BLAS's dot, whose order and fused multiply-adds
+    depend on the CPU's kernel)."""
+    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from dynval._numba_cache import njit
+from dynval.handrolled.vec3 import norm
 
 HALF_PI = 0.5 * math.pi
 
@@ -177,13 +178,6 @@ def lowest_rim_point(R_0w: np.ndarray, p_0w: np.ndarray, r: float) -> tuple:
             best1 = p_0w[1] + R_0w[1, 0] * rc + R_0w[1, 2] * rs
             best2 = p_0w[2] + R_0w[2, 0] * rc + R_0w[2, 2] * rs
     return best0, best1, best2
-
-
-@njit(cache=True, inline="always")
-def norm(a: tuple) -> float:
-    """|a| of a 3-tuple, summed in index order (not BLAS's dot, whose order and fused
-    multiply-adds depend on the CPU's kernel)."""
-    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
 
 
 @njit(cache=True)
