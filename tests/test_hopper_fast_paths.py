@@ -154,13 +154,20 @@ def test_tip_state_gives_the_vector_forms_floats() -> None:
         return out
 
     @njit
+    def rot(a, angle):  # the rotation's entries as recursive computes them, as an array
+        R = np.empty((3, 3))
+        for i, row in enumerate(recursive._rot_rows(a, angle)):
+            R[i, 0], R[i, 1], R[i, 2] = row
+        return R
+
+    @njit
     def vector_form(kind, axis, offset, q, qd):
         R, p, V = np.eye(3), np.zeros(3), np.zeros(6)
         for k in range(kind.shape[0]):
             h = mv(R, axis[k])
             if kind[k] == REVOLUTE:
                 p_next = p + mv(R, offset[k])
-                R = mm(R, recursive._rot(axis[k], q[k]))
+                R = mm(R, rot(axis[k], q[k]))
             else:
                 p_next = p + mv(R, offset[k] + axis[k] * q[k])
             out = V.copy()

@@ -31,15 +31,6 @@ def _rot_rows(a, angle) -> tuple:
 
 
 @njit(cache=True)
-def _rot(a, angle):
-    """Rotation by ``angle`` about the unit axis a, as an array (:func:`_rot_rows`)."""
-    R = np.empty((3, 3))
-    for i, row in enumerate(_rot_rows(a, angle)):
-        R[i, 0], R[i, 1], R[i, 2] = row
-    return R
-
-
-@njit(cache=True)
 def rnea(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip):
     """tau = M qdd + C + M_b Vd_base + J^T F_tip on a still base (eqs. 12, 15, 18)."""
     return _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip,
@@ -99,7 +90,7 @@ def tip_state(kind, axis, offset, com, inertia, mass, q, qd):
     position and velocity recursion (3) alone: h = R a_k, p_k = p_{k-1} + R l_k (R the
     parent's attitude, l_k the offset, plus a_k q_k for a sliding joint), R_k = R
     Rot(a_k, q_k), V_k = Phi_{k,k-1} V_{k-1} + H_k qd_k. Written element by element with
-    the operations of the vector form (A x and A B as sums from 0.0, ``_rot``, Phi by
+    the operations of the vector form (A x and A B as sums from 0.0, ``_rot_rows``, Phi by
     np.cross's formula, H q_dot) in their order: the same floats without an array per
     product (tests/test_hopper_fast_paths.py)."""
     R, Rn = np.eye(3), np.empty((3, 3))
