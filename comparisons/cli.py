@@ -360,12 +360,14 @@ def _print_own_audit(res, samples: int, seed: int) -> None:
                       "agrees" if r.passed else "DIFFERS")
     out.print(table)
     if res.l3:
-        swing = Table("step [s]", "comparison", "max |diff|", "tol", "judged over [s]",
+        swing = Table("step [s]", "comparison", "max |diff| [rad or m]", "at [s]",
+                      "envelope there", "judged over [s]", "verdict",
                       title="L3: free swing (from rest; a free root from a seeded state)")
         for r in res.l3:
             swing.add_row(f"{r['step']:g}", r["comparison"], f"{r['max_abs']:.2e}",
+                          f"{r['at']:g}" if "at" in r else "-",
                           "-" if r["tolerance"] is None else f"{r['tolerance']:.2g}",
-                          f"{r['horizon']:g}" if "horizon" in r else "-")
+                          f"{r['horizon']:g}" if "horizon" in r else "-", _l3_word(r))
         out.print(swing)
     for line in res.unchecked:
         out.print(f"not checked: {line}")
@@ -377,6 +379,16 @@ def _print_own_audit(res, samples: int, seed: int) -> None:
         out.print(res.explain(r))
     for r in res.l3_failures:
         out.print(res.explain_l3(r))
+
+
+def _l3_word(row: dict) -> str:
+    """An L3 row's verdict in one word."""
+    from dynval.comparisons.own_model.audit import l3_passed
+
+    if l3_passed(row):
+        return "reported" if row["tolerance"] is None and "ratio_to_half_step" not in row \
+            else "agrees"
+    return f"known ({row['evidence']})" if row.get("evidence") else "DIFFERS"
 
 
 @app.command()

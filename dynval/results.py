@@ -66,6 +66,8 @@ class MetricRow:
     reason: str
     kind: str
     known: str = ""  # for a figure outside tolerance: the declared, explained difference
+    evidence: str = ""  # what measured the known difference's cause: "ablation", ...
+    evidence_value: float = float("nan")  # that measurement's figure
 
     def __post_init__(self) -> None:
         if self.rung not in RUNGS:
@@ -84,6 +86,7 @@ def metrics_frame(rows: list[MetricRow]) -> pd.DataFrame:
                       columns=METRIC_COLUMNS)
     df["tolerance"] = pd.to_numeric(df["tolerance"], errors="coerce").astype(float)
     df["value"] = df["value"].astype(float)
+    df["evidence_value"] = df["evidence_value"].astype(float)
     df["passed"] = df["passed"].astype(bool)
     return df
 

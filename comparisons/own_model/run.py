@@ -10,6 +10,7 @@ import pandas as pd
 
 from dynval.comparisons.ladder.rungs import rows_verdict
 from dynval.comparisons.own_model.audit import OwnAudit, l3_passed
+from dynval.comparisons.own_model.swing import l3_within
 from dynval.comparisons.run import manifest
 from dynval.results import (
     Chapter,
@@ -62,12 +63,14 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
                        r["reason"], "agreement") for r in audit.l0]
     rows += [MetricRow(label, "L3 free swing", "L3", f"dt={r['step']:g}", "joint coordinates",
                        _engine(r), "model", "max_abs", r["max_abs"], r["tolerance"],
-                       r["tolerance"] is None or r["max_abs"] <= r["tolerance"], r["reason"],
-                       "agreement") for r in audit.l3]
+                       l3_within(r), r["reason"], "agreement",
+                       **_evidence(r, not l3_within(r)))
+             for r in audit.l3]
     rows += [MetricRow(label, "L3 free swing", "L3", f"dt={r['step']:g}", "joint coordinates",
                        _engine(r), "model", "halving_ratio", r["ratio_to_half_step"],
                        r["min_ratio"], l3_passed(r), "lower bound: " + r["reason"],
-                       "requirement") for r in audit.l3 if "ratio_to_half_step" in r]
+                       "requirement", **_evidence(r, not l3_passed(r))) for r in audit.l3
+             if "ratio_to_half_step" in r]
     ch = Chapter(label, f"{label} (your model)", f"{label} against {audit.description.name}")
     ch.description_check = [DescriptionRow(*(r[k] for k in L0_FIELDS)) for r in audit.l0]
     ch.audit = list(audit.results)
@@ -87,6 +90,15 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
         ch.rungs[rung] = Rung("not applicable", "a model audit has no scenarios, published "
                                                 "numbers or error budget")
     return rows, ch
+
+
+def _evidence(row: dict, failed: bool) -> dict:
+    """A failing L3 figure's known difference and its evidence, as MetricRow fields (none
+    where the figure passed or its row has no measured cause)."""
+    if not failed or not row.get("evidence"):
+        return {}
+    return {"known": row["known"], "evidence": row["evidence"],
+            "evidence_value": row["evidence_value"]}
 
 
 def write_run(audit: OwnAudit, out: Path, spec: str, samples: int, seed: int,

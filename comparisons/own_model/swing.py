@@ -1,4 +1,5 @@
-"""L3 of a user's model, judged by what the system's own sensitivity allows.
+"""L3 of a user's model, judged by what the implementations' own round-off and the
+system's own sensitivity allow, never by the difference it judges.
 
 Two correct implementations of the same dynamics, stepped by the same scheme, differ by
 round-off that the dynamics then amplify: a pendulum keeps it near 1e-15, a chaotic arm
@@ -6,9 +7,19 @@ grows it by orders of magnitude within a second.  So each swing is run twice by 
 model, the second time from a start moved by DELTA, and the growth of that perturbation,
 g(t) = max over s <= t of |x_perturbed(s) - x(s)| / DELTA (at least 1), scales the
 tolerance: a difference d(t) between the model and an engine is round-off while
-d(t) <= SWING_TOL g(t).  The comparison runs over the horizon on which that envelope stays
-below ENVELOPE_LIMIT; past it the system's sensitivity hides any modelling difference,
-and the row says where the horizon ended and why.
+d(t) <= SWING_TOL g(t), plus the drift that each side's own round-off in the
+accelerations integrates to.  That round-off is measured on each implementation alone
+(``own_roundoff``: its accelerations under a move of the state by a few ulps), never
+against another reading of the file.  The comparison runs over the horizon on which the
+envelope stays below ENVELOPE_LIMIT; past it the system's sensitivity hides any modelling
+difference, and the row says where the horizon ended and why.
+
+Where an engine reads the file's inertias differently (PyBullet's principal axes), its
+rows are still judged on that envelope; a row outside it is a known difference only when
+the ablation shows it: the reading's effect on the swing, measured as the file's dynamics
+with that reading less with the file's own (Pinocchio's algorithm on both sets of
+numbers), taken out of the engine's run, leaves a difference within the envelope, so the
+reading, and nothing else, makes the difference.
 
 A swing that goes non-finite is an L3 finding of whoever diverged (the model or an
 engine), never a reason to drop the L0-L2 results.
@@ -110,13 +121,14 @@ def judged_steps(g: np.ndarray, limit: tuple[int, str] | None) -> int:
 def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
             reason: str, allowance: np.ndarray | None = None,
             limit: tuple[int, str] | None = None) -> dict:
-    """One L3 row: the model against one engine's run over the horizon, the worst point
-    of |diff| / envelope, the envelope being SWING_TOL g plus, where given, the measured
-    effect of the engine's own reading of the file (``allowance``, at each step); max_abs
-    and tolerance are the difference and the envelope there, so the row passes exactly
-    when every point is within its envelope.  A run that diverged within the horizon is a
-    failing row naming who diverged.  ``limit`` (steps, joint) ends the horizon where the
-    model's run first reaches a joint limit, for a model that holds within them."""
+    """One L3 row: the model against one engine's run over the horizon, judged point by
+    point against the envelope SWING_TOL g plus, where given, the drift of the two sides'
+    own round-off (``allowance``, at each step).  ``max_abs`` is the largest difference
+    and ``tolerance`` the envelope at that time; where the difference leaves the envelope
+    somewhere else first, ``exceeds_at`` [s] says when, with the difference and the
+    envelope there (``exceeds``).  A run that diverged within the horizon is a failing
+    row naming who diverged.  ``limit`` (steps, joint) ends the horizon where the model's
+    run first reaches a joint limit, for a model that holds within them."""
     end = judged_steps(g, limit)
     k = min(end, len(hand.q), len(other.q))
     row = {"step": dt, "comparison": f"handrolled vs {name}", "reason": reason,
@@ -129,12 +141,8 @@ def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
     if k == 0:  # reported, not judged: there is nothing to compare
         row.update(max_abs=0.0, tolerance=None, reason="no step to compare")
         return row
-    diff = np.max(np.abs(other.q[:k] - hand.q[:k]), axis=1)
-    envelope = SWING_TOL * g[:k]
-    if allowance is not None and len(allowance):
-        envelope = envelope + allowance[:k]
-    i = int(np.argmax(diff / envelope))
-    row.update(max_abs=float(diff[i]), tolerance=float(envelope[i]))
+    row.update(judge(np.max(np.abs(other.q[:k] - hand.q[:k]), axis=1),
+                     envelope(g[:k], allowance), dt))
     if limit and limit[0] < horizon(g):
         row["reason"] += (f"; judged over the first {k * dt:g} s, until joint {limit[1]!r} "
                           "reaches its limit (past it each engine's limit force is its "
@@ -146,6 +154,27 @@ def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
     elif g[-1] > 1.0:
         row["reason"] += f"; tolerance scaled by the sensitivity, {g[-1]:.3g}-fold at 2 s"
     return row
+
+
+def envelope(g: np.ndarray, allowance: np.ndarray | None) -> np.ndarray:
+    """SWING_TOL g plus the integrated round-off ``allowance``, step by step."""
+    out = SWING_TOL * g
+    if allowance is not None and len(allowance):
+        out = out + allowance[:len(out)]
+    return out
+
+
+def judge(diff: np.ndarray, env: np.ndarray, dt: float) -> dict:
+    """The row's figures for a difference ``diff`` and its envelope ``env`` at each step:
+    the largest difference, the envelope and the time there, and, where the difference
+    leaves the envelope before that, the first such time with both values."""
+    i = int(np.argmax(diff))
+    out = {"max_abs": float(diff[i]), "tolerance": float(env[i]), "at": i * dt}
+    over = diff > env
+    first = int(np.argmax(over))
+    if over[first] and first != i:
+        out.update(exceeds_at=first * dt, exceeds=(float(diff[first]), float(env[first])))
+    return out
 
 
 def integration_errors(qdd: Accel, hands: dict[float, tuple[Swing, int]], q0: np.ndarray,
@@ -195,36 +224,25 @@ def _perturbed(q0: np.ndarray, free: bool) -> np.ndarray:
     return out
 
 
-def _allowance(pair: tuple[Accel, Accel], q0: np.ndarray, v0: np.ndarray, dt: float,
-               n: int, free: bool) -> np.ndarray:
-    """How far an engine's own reading of the file moves the swing: the running maximum
-    of |x_a - x_b| for the two accelerations of ``pair`` (Pinocchio with that engine's
-    inertias, and Pinocchio's own) through the same scheme."""
-    a, b = (euler(f, q0, v0, dt, n, free).q for f in pair)
-    k = min(len(a), len(b))
-    out = np.full(n + 1, np.inf)
-    out[:k] = np.maximum.accumulate(np.max(np.abs(a[:k] - b[:k]), axis=1))
-    return out
-
-
 def swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
-               free: bool, allowances: dict[str, tuple[Accel, Accel]] | None = None,
-               roundoff: dict[str, float] | None = None, reference: Accel | None = None,
+               free: bool, readings: dict[str, tuple[Accel, Accel]] | None = None,
+               states: list[tuple[np.ndarray, np.ndarray]] = (),
                limits: tuple[np.ndarray, np.ndarray, list[str]] | None = None
                ) -> list[dict]:
     """L3 rows at each step of SWING_STEPS: the model's semi-implicit Euler against each
     engine's own steps and against each engine's accelerations through the same scheme,
-    all judged against the sensitivity envelope; PyBullet's own steps of a free root
-    move the centre of mass rather than the root's origin, an O(dt) difference that must
-    halve with the step unless it is round-off already; and the scheme's own error.
-    ``allowances`` give, per engine, two accelerations whose difference is that engine's
-    own reading of the file (PyBullet's inertias), added to its envelope; ``roundoff`` per
-    engine the relative round-off of its accelerations against Pinocchio's (``reference``,
-    which also measures it along the swing), whose effect on the swing (_roundoff_drift)
-    is added too.  ``limits`` (lower, upper, joint names), for a model that holds within
-    the joint ranges, ends each swing's horizon where the model first reaches one."""
+    all judged against the envelope of the system's sensitivity and the two sides' own
+    round-off (``own_roundoff`` on ``states`` and along the swing); PyBullet's own steps
+    of a free root move the centre of mass rather than the root's origin, an O(dt)
+    difference that must halve with the step unless it is round-off already; and the
+    scheme's own error.  ``readings`` give, per engine that reads the file's inertias
+    differently, the file's accelerations with that engine's reading and with the file's
+    own: a row outside its envelope is known by ablation where taking that reading's
+    measured effect out of the engine's run brings it within.
+    ``limits`` (lower, upper, joint names), for a model that holds within the joint
+    ranges, ends each swing's horizon where the model first reaches one."""
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is reported
-        return _swing_rows(qdd, engines, q0, v0, free, allowances, roundoff, reference,
+        return _swing_rows(qdd, engines, q0, v0, free, readings or {}, list(states),
                            limits)
 
 
@@ -256,88 +274,88 @@ def _roundoff_drift(hand: Swing, g: np.ndarray, dt: float) -> np.ndarray:
     return (np.maximum.accumulate(a) * t * t / 2.0)[:k] * g[:k]
 
 
-PATH_STATES = 50  # states along a swing where the engines' accelerations are compared
+PATH_STATES = 50  # states along a swing where each side's round-off is measured
+ROUNDOFF_STATES = 50  # of the audit's sampled states, those where it is measured too
+JITTER = (4e-16, 8e-16, 1.6e-15)  # relative moves of the state: a few units of round-off
 
 
-def acceleration_roundoff(engines: dict[str, object], reference: Accel,
-                          states: list[tuple[np.ndarray, np.ndarray]]) -> dict[str, float]:
-    """Each engine's accelerations against the reference's (Pinocchio's) at the states
-    (q, v), relative to their scale: the terms' round-off amplified by M's conditioning,
-    which L2 cannot see (empty where the reference itself fails there)."""
+def own_roundoff(acc: Accel, states: list[tuple[np.ndarray, np.ndarray]]) -> float:
+    """One implementation's own round-off in its accelerations, relative to their scale:
+    the largest change of acc(q, v) when q and v move by a few units of round-off
+    (JITTER).  The move changes how every operation rounds while the dynamics stay as
+    they are (it moves the true accelerations by about 1e-15 of their scale times the
+    system's own stiffness), so what changes is the implementation's arithmetic, M's
+    conditioning included.  Measured on the implementation alone, never against another
+    reading of the file; 0.0 where it cannot be evaluated on the states."""
     try:
-        ref = np.array([reference(q, v) for q, v in states])
+        base = np.array([acc(q, v) for q, v in states])
+        scale = float(np.max(np.abs(base), initial=0.0))
+        worst = max((float(np.max(np.abs(np.array(
+            [acc(q * (1.0 + e), v * (1.0 + e)) for q, v in states]) - base)))
+            for e in JITTER), default=0.0)
     except (NonFiniteError, np.linalg.LinAlgError):
-        return {}
-    scale = float(np.max(np.abs(ref)))
-    out = {}
-    for e, eng in engines.items():
-        if e == "pinocchio" or scale == 0.0:
-            continue
-        acc = engine_accelerations(eng)
-        try:
-            theirs = np.array([acc(q, v) for q, v in states])
-        except (NonFiniteError, np.linalg.LinAlgError):
-            continue
-        out[e] = float(np.max(np.abs(theirs - ref))) / scale
-    return out
+        return 0.0
+    return worst / scale if scale > 0.0 and np.isfinite(worst) else 0.0
 
 
-def _path_roundoff(hand: Swing, engines: dict[str, object], reference: Accel | None,
-                   k: int) -> dict[str, float]:
-    """acceleration_roundoff at PATH_STATES states of the model's swing within its horizon
-    (k steps): the round-off the swing meets, which random states may understate."""
-    if reference is None or hand.v is None:
-        return {}
-    picks = np.unique(np.linspace(0, min(k, len(hand.v)) - 1, PATH_STATES).astype(int))
-    return acceleration_roundoff(engines, reference, [(hand.q[i], hand.v[i]) for i in picks])
+def _measure_states(hand: Swing, states: list[tuple[np.ndarray, np.ndarray]],
+                    k: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Where round-off is measured: ROUNDOFF_STATES of the sampled states and PATH_STATES
+    of the model's swing within its horizon (k steps), the states the swing meets."""
+    picked = states[:ROUNDOFF_STATES]
+    if hand.v is not None and min(k, len(hand.v)) > 0:
+        picks = np.unique(np.linspace(0, min(k, len(hand.v)) - 1, PATH_STATES).astype(int))
+        picked = picked + [(hand.q[i], hand.v[i]) for i in picks]
+    return picked
+
+
+REASON = ("same semi-implicit Euler scheme and, if the model is right, the same dynamics: "
+          "only each side's own round-off remains, amplified as the system amplifies it")
 
 
 def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
-                free: bool, allowances: dict[str, tuple[Accel, Accel]] | None,
-                roundoff: dict[str, float] | None, reference: Accel | None,
+                free: bool, readings: dict[str, tuple[Accel, Accel]],
+                states: list[tuple[np.ndarray, np.ndarray]],
                 limits: tuple[np.ndarray, np.ndarray, list[str]] | None) -> list[dict]:
-    reason = ("same semi-implicit Euler scheme and, if the model is right, the same "
-              "dynamics: only round-off remains, amplified as the system amplifies it")
     rows, pb_rows = [], []
     hands: dict[float, tuple[Swing, int]] = {}
+    accs = {e: engine_accelerations(eng) for e, eng in engines.items()}
     for dt in SWING_STEPS:
         n = int(round(SWING_SECONDS / dt))
         hand = euler(qdd, q0, v0, dt, n, free)
         g = growth(hand, euler(qdd, _perturbed(q0, free), v0, dt, n, free))
-        runs: dict[str, Swing] = {}
-        for name, eng in engines.items():
-            if callable(getattr(eng, "simulate", None)):
-                runs[f"{name} (own integrator)"] = engine_swing(
-                    lambda eng=eng, dt=dt, n=n: eng.simulate(q0, v0, dt, n), dt)
-            runs[f"{name} accelerations, hand integrator"] = euler(
-                engine_accelerations(eng), q0, v0, dt, n, free)
-        extra = {e: _allowance(pair, q0, v0, dt, n, free)
-                 for e, pair in (allowances or {}).items() if e in engines}
-        drift = _roundoff_drift(hand, g, dt)
         limit = first_limit(hand, limits, free)
         end = judged_steps(g, limit)
-        on_path = _path_roundoff(hand, engines, reference, end)
-        for name, run in runs.items():
+        where = _measure_states(hand, states, end)
+        own = {e: own_roundoff(acc, where) for e, acc in {**accs, "model": qdd}.items()}
+        drift = _roundoff_drift(hand, g, dt)
+        shifts = {e: _reading_shift(pair, q0, v0, dt, n, free)
+                  for e, pair in readings.items() if e in engines}
+        ablation_roundoff = {e: sum(own_roundoff(acc, where) for acc in pair)
+                             for e, pair in readings.items() if e in shifts}
+        for name, run in _engine_runs(engines, accs, q0, v0, dt, n, free).items():
             engine = name.split(" ")[0]
-            own = max((roundoff or {}).get(engine, 0.0), on_path.get(engine, 0.0))
-            allowed = own * drift
-            if engine in extra:
-                allowed = allowed + extra[engine][:len(allowed)]
-            row = compare(hand, run, g, dt, name, reason, allowed, limit)
-            if engine in extra:
-                row["reason"] += ("; plus the measured effect of the engine's reading of the "
-                                  "inertias")
-            if own > 0.0:
-                row["reason"] += (f"; plus its accelerations' own round-off ({own:.1g} of "
-                                  "their scale against Pinocchio's, on the sampled states "
-                                  "and along the swing), integrated")
-            if free and name == "pybullet (own integrator)" and row["max_abs"] > row[
-                    "tolerance"] and "diverged" not in row:
+            both = own["model"] + own[engine]
+            row = compare(hand, run, g, dt, name, REASON, both * drift, limit)
+            if both > 0.0:
+                row["reason"] += (f"; plus the two sides' own round-off in the accelerations "
+                                  f"({own['model']:.1g} and {own[engine]:.1g} of their "
+                                  "scale, each measured alone), integrated")
+            if free and name == "pybullet (own integrator)" and not l3_within(row) \
+                    and "diverged" not in row:
+                for judged in ("at", "exceeds_at", "exceeds"):  # judged by halving instead
+                    row.pop(judged, None)
                 row.update(tolerance=None, reason=RATIO_REASON)
                 k = min(len(run.q), len(hand.q), len(g), end)
-                pb_rows.append((row, np.max(np.abs(run.q[:k] - hand.q[:k]), axis=1), g[:k]))
-            else:
-                rows.append(row)
+                shift = shifts.get(engine)
+                pb_rows.append((row, _diff(run, hand, k), g[:k], None if shift is None
+                                else _diff(_without(run, shift), hand, k)))
+                continue
+            if engine in shifts and not l3_within(row) and "diverged" not in row:
+                _ablate(row, compare(hand, _without(run, shifts[engine]), g, dt, name,
+                                     REASON, (both + ablation_roundoff[engine]) * drift,
+                                     limit), engine)
+            rows.append(row)
         if hand.diverged_at is None:
             hands[dt] = (hand, min(end, len(hand.q)))
     halving = _halving_rows(pb_rows)
@@ -346,29 +364,111 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
     return rows + halving
 
 
+def _engine_runs(engines: dict[str, object], accs: dict[str, Accel], q0: np.ndarray,
+                 v0: np.ndarray, dt: float, n: int, free: bool) -> dict[str, Swing]:
+    """Each engine's own steps (where it simulates) and its accelerations through the
+    model's scheme, by row name."""
+    runs: dict[str, Swing] = {}
+    for name, eng in engines.items():
+        if callable(getattr(eng, "simulate", None)):
+            runs[f"{name} (own integrator)"] = engine_swing(
+                lambda eng=eng: eng.simulate(q0, v0, dt, n), dt)
+        runs[f"{name} accelerations, hand integrator"] = euler(accs[name], q0, v0, dt, n,
+                                                               free)
+    return runs
+
+
+def _reading_shift(pair: tuple[Accel, Accel], q0: np.ndarray, v0: np.ndarray, dt: float,
+                   n: int, free: bool) -> np.ndarray:
+    """How far an engine's reading of the file moves the swing at each step: the file's
+    dynamics with the engine's reading of the inertias (``pair[0]``) less with the
+    file's own (``pair[1]``), through the same scheme; NaN past where either stopped."""
+    a, b = (euler(f, q0, v0, dt, n, free).q for f in pair)
+    k = min(len(a), len(b))
+    out = np.full((n + 1, a.shape[1]), np.nan)
+    out[:k] = a[:k] - b[:k]
+    return out
+
+
+def _without(run: Swing, shift: np.ndarray) -> Swing:
+    """An engine's run with its reading's measured effect (``shift``) taken out: what it
+    would give reading the file as the reference does."""
+    k = min(len(run.q), len(shift))
+    return Swing(run.q[:k] - shift[:k], run.diverged_at, run.why)
+
+
+def _diff(a: Swing, b: Swing, k: int) -> np.ndarray:
+    """max |a - b| over the coordinates at each of the first k steps."""
+    return np.max(np.abs(a.q[:k] - b.q[:k]), axis=1)
+
+
+def l3_within(row: dict) -> bool:
+    """A judged L3 row whose difference stays within its envelope at every step (a row
+    with no tolerance is reported, not judged: True)."""
+    return row["tolerance"] is None or (row["max_abs"] <= row["tolerance"]
+                                        and "exceeds_at" not in row)
+
+
+READING = "PyBullet's principal-axes reading of the file's inertias"
+
+
+def _ablate(row: dict, ablated: dict, engine: str) -> None:
+    """Mark ``row`` known by ablation where ``ablated`` (the same comparison with the
+    engine's reading of the inertias taken out of its run, _without) is within its
+    envelope: the reading, and nothing else, makes the difference."""
+    if not l3_within(ablated) or "diverged" in ablated:
+        row["ablation"] = (f"without the effect of {READING} the difference is still "
+                           f"{ablated['max_abs']:.3g} (envelope {ablated['tolerance']:.3g}):"
+                           " the reading does not explain it")
+        return
+    row.update(evidence="ablation", evidence_value=ablated["max_abs"],
+               known=f"{READING}: with its measured effect taken out of {engine}'s run, "
+                     f"the difference falls to {ablated['max_abs']:.3g} (envelope "
+                     f"{ablated['tolerance']:.3g})")
+
+
 QUIET_GROWTH = 10.0  # the halving test's window: where round-off has grown at most tenfold
 
 
-def _halving_rows(pb_rows: list[tuple[dict, np.ndarray, np.ndarray]]) -> list[dict]:
+def _halving_rows(pb_rows: list[tuple[dict, np.ndarray, np.ndarray, np.ndarray | None]]
+                  ) -> list[dict]:
     """PyBullet's own steps of a free root, one row per step size with the largest
     difference over a common window (from the start to where the system has amplified
     round-off QUIET_GROWTH-fold, in every run), and the ratio to the next halved step: a
-    first-order difference halves; chaos past the window would hide that."""
+    first-order difference halves; chaos past the window would hide that.  Where
+    PyBullet reads the inertias differently (the fourth entry: the difference with that
+    reading's measured effect taken out of its run), a ratio that fails is known by
+    ablation when that difference halves."""
     if not pb_rows:
         return []
     seconds = min(
-        (int(np.argmax(g > QUIET_GROWTH)) if np.any(g > QUIET_GROWTH) else len(g)) * r["step"]
-        for r, _, g in pb_rows)
-    for row, diff, _ in pb_rows:
+        (int(np.argmax(g > QUIET_GROWTH)) if np.any(g > QUIET_GROWTH) else len(g))
+        * r["step"] for r, _, g, _ in pb_rows)
+    peaks = []
+    for row, diff, _, ablated in pb_rows:
         k = max(int(round(seconds / row["step"])), 1)
         row["max_abs"] = float(np.max(diff[:k + 1]))
         row["horizon"] = k * row["step"]
-    rows = [r for r, _, _ in pb_rows]
-    for row, half in zip(rows[:-1], rows[1:], strict=False):
-        ratio = row["max_abs"] / half["max_abs"] if half["max_abs"] > 0.0 else np.inf
-        row.update(ratio_to_half_step=float(ratio), min_ratio=MIN_RATIO)
+        peaks.append(None if ablated is None else float(np.max(ablated[:k + 1])))
+    rows = [r for r, *_ in pb_rows]
+    for (row, half), (mine, halved) in zip(zip(rows[:-1], rows[1:], strict=False),
+                                           zip(peaks[:-1], peaks[1:], strict=False),
+                                           strict=False):
+        ratio = _ratio(row["max_abs"], half["max_abs"])
+        row.update(ratio_to_half_step=ratio, min_ratio=MIN_RATIO)
         row["comparison"] += f" (difference / difference at dt/2 = {ratio:.2f})"
+        if ratio < MIN_RATIO and mine is not None and halved is not None \
+                and _ratio(mine, halved) >= MIN_RATIO:
+            row.update(evidence="ablation", evidence_value=_ratio(mine, halved),
+                       known=f"{READING}: with its measured effect taken out, PyBullet's "
+                             f"difference halves with the step (ratio "
+                             f"{_ratio(mine, halved):.2f})")
     return rows
+
+
+def _ratio(a: float, b: float) -> float:
+    """a / b, infinite where b is 0."""
+    return float(a / b) if b > 0.0 else float("inf")
 
 
 RATIO_REASON = ("PyBullet's own first-order step of the same dynamics (it moves the centre of "

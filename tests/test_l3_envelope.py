@@ -1,0 +1,100 @@
+"""L3 cannot agree by accident: its envelope comes from each implementation's own
+round-off and the system's own sensitivity, never from the difference between the two
+readings it judges, and the difference it reports is the largest one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dynval.comparisons.own_model import swing
+from dynval.comparisons.own_model.audit import audit_model
+from dynval.comparisons.own_model.parity import parity_audit
+from tests.test_any_robot import arm, inertial, model_of
+
+
+def _judged(audit) -> list[dict]:
+    return [r for r in audit.l3 if r["tolerance"] is not None]
+
+
+@pytest.mark.parametrize("mass", [5.6, 0.707])  # the forearm x8, and 1 % heavier
+def test_a_wrong_mass_fails_l3_on_its_own(tmp_path, mass):
+    """The model's forearm x8 or +1 % against the file: every engine's L3 rows differ, by
+    more than the envelope (which the wrong mass must not widen)."""
+    path = arm(tmp_path)
+    wrong = arm(tmp_path, lower=inertial(mass, "0 0 -0.25"), name="wrong.urdf")
+    audit = audit_model(model_of(wrong), path, 40, 0)
+    failed = {r["comparison"] for r in audit.l3_failures}
+    for engine in ("mujoco", "pybullet", "pinocchio"):
+        assert f"handrolled vs {engine} accelerations, hand integrator" in failed, failed
+    for r in audit.l3_failures:  # no evidence can explain a wrong model
+        assert not r.get("evidence")
+        assert r["max_abs"] > 100 * r["tolerance"], r
+
+
+def test_a_correct_model_passes_l3_with_every_row_judged(tmp_path):
+    """Two readings that agree to round-off: every judged row within its envelope."""
+    path = arm(tmp_path)
+    audit = audit_model(model_of(path), path, 40, 0)
+    assert _judged(audit) and not audit.l3_failures, [audit.explain_l3(r)
+                                                      for r in audit.l3_failures]
+    assert max(r["max_abs"] for r in _judged(audit)) < 1e-9
+
+
+DOUBLE_PENDULUM = """<mujoco model="double">
+  <default><default class="heavy"><geom mass="{mass}"/></default></default>
+  <worldbody>
+    <body name="upper" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05" mass="1"/>
+      <body name="lower" pos="0 0 -0.5">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom class="heavy" type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_two_readings_a_factor_8_apart_fail_l3(tmp_path):
+    """A default class sets the lower link's mass to 8 kg: MuJoCo reads 8 kg, and a reader
+    that ignores default classes reads the geometry's mass.  Whatever L0-L2 say, L3 of the
+    two readings must differ (a swing of 0.2 rad, not round-off)."""
+    path = tmp_path / "double.xml"
+    path.write_text(DOUBLE_PENDULUM.format(mass=8.0))
+    audit = parity_audit(path, 40, 0)
+    lower = [r for r in audit.l0 if r["quantity"].startswith("body lower: mass")]
+    assert lower and not lower[0]["passed"], "the premise: two readings of the mass"
+    assert audit.l3_failures, [(r["comparison"], r["max_abs"], r["tolerance"])
+                               for r in audit.l3]
+
+
+def test_the_reported_difference_is_the_largest_and_an_early_excess_is_named():
+    """max_abs is the maximum over the horizon; where the difference leaves a growing
+    envelope before its maximum, the row names that time with both values."""
+    diff = np.array([0.0, 3.0, 1.0, 5.0])
+    env = np.array([1.0, 2.0, 4.0, 8.0])
+    row = swing.judge(diff, env, 0.5)
+    assert row["max_abs"] == 5.0 and row["tolerance"] == 8.0 and row["at"] == 1.5
+    assert row["exceeds_at"] == 0.5 and row["exceeds"] == (3.0, 2.0)
+    assert not swing.l3_within({**row})
+    assert swing.l3_within(swing.judge(np.array([0.0, 1.0]), np.array([1.0, 1.0]), 1.0))
+
+
+def test_own_roundoff_is_measured_on_the_implementation_alone():
+    """A smooth implementation's own round-off is at the level of a few ulps of its
+    scale; a noisy one (an error of 1e-9 of its scale that changes with the last bits of
+    the state) shows its noise; a systematic error (a mass 1 % off) shows nothing."""
+    rng = np.random.default_rng(0)
+    states = [(rng.normal(size=2), rng.normal(size=2)) for _ in range(20)]
+
+    def pendulum(q, v, m2=1.0):
+        return np.array([-9.81 * np.sin(q[0]), -9.81 / m2 * np.sin(q[1]) - v[0] * v[1]])
+
+    def noisy(q, v):
+        bits = np.frombuffer(q.tobytes(), dtype=np.uint64) & 0xFF
+        return pendulum(q, v) * (1.0 + 1e-9 * (bits / 255.0 - 0.5))
+
+    assert swing.own_roundoff(pendulum, states) < 1e-14
+    assert swing.own_roundoff(lambda q, v: pendulum(q, v, 1.01), states) < 1e-14
+    assert 1e-11 < swing.own_roundoff(noisy, states) < 2e-9
