@@ -25,7 +25,21 @@ app = typer.Typer(
 # one error, one line: no hard wraps; no emoji codes (":a:" in a name stays ":a:")
 console = Console(stderr=True, soft_wrap=True, emoji=False)
 EXIT_INFRASTRUCTURE = 4  # the machine or the cluster failed, not the input or a figure
-OutOpt = Annotated[Path, typer.Option("--out", metavar="DIR", help="output folder")]
+def _out_folder(text: str | Path) -> Path:
+    """``--out`` as a folder a run may fill: never empty, the file system's root or the
+    home folder, where a run's files would land among everything else."""
+    if not str(text).strip():
+        raise typer.BadParameter("it is empty; name the folder the results go to")
+    path = Path(text)
+    for shared, what in ((Path("/"), "the root folder"), (Path.home(), "your home folder")):
+        if path.resolve() == shared.resolve():
+            raise typer.BadParameter(f"{text} is {what}; name a folder of its own for the "
+                                     "results")
+    return path
+
+
+OutOpt = Annotated[Path, typer.Option("--out", metavar="DIR", help="output folder",
+                                      parser=_out_folder)]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", metavar="ROBOT.PARAMETER=VALUE",
     help="a parameter's value for this run (repeatable; 'dynval list' names them)")]

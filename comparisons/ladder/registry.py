@@ -7,6 +7,7 @@ Adding a robot: a ``robots/<name>/`` folder, a ``handrolled/<name>`` module, a
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,18 @@ class BadOverrideError(ValueError):
     the parameter's declared range (one sentence)."""
 
 
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def decimal(text: str) -> float:
+    """A number written in ASCII decimal (``1500``, ``-0.25``, ``1e-3``), as a float;
+    ValueError for anything else, such as full-width digits, ``1_5``, ``nan`` or ``inf``,
+    which Python's own float() would take."""
+    if not _DECIMAL.fullmatch(text.strip()):
+        raise ValueError(f"{text!r} is not a decimal number")
+    return float(text)
+
+
 def _override_value(params: Any, name: str, value: str, item: str) -> Any:
     """The override's text as the parameter's type: a name for a text or choice parameter,
     an int for a count (when the number is whole), a float otherwise. Ranges are checked
@@ -38,9 +51,10 @@ def _override_value(params: Any, name: str, value: str, item: str) -> Any:
     if kind in ("text", "choice"):
         return value.strip()
     try:
-        number = float(value)
+        number = decimal(value)
     except ValueError:
-        raise BadOverrideError(f"override {item!r}: {value!r} is not a number") from None
+        raise BadOverrideError(f"override {item!r}: {value!r} is not a number written in "
+                               "ASCII decimal (such as 1500, -0.25 or 1e-3)") from None
     if kind == "integer" and number.is_integer():
         return int(number)
     return number

@@ -111,6 +111,13 @@ def begin(out: Path, force: bool = False) -> None:
         raise ForeignFileError(
             f"{out / foreign[0]} was not written by a dynval run and would be overwritten; "
             "use another --out, or --force to overwrite it")
+    others = [] if made or (out / LEDGER).is_file() or force else sorted(
+        p.name for p in out.iterdir() if not p.name.startswith(".dynval"))
+    if others:  # a folder of the user's own: a run's files would land among them
+        raise ForeignFileError(
+            f"{out} already holds files no dynval run wrote ({others[0]}"
+            f"{f' and {len(others) - 1} more' if len(others) > 1 else ''}); use a new or "
+            "empty folder for --out, or --force to write among them")
     # the ledger keeps what dynval made here (a report built from the old manifest too),
     # so that a run interrupted before its manifest leaves nothing that looks foreign
     _run.clear()  # no run of this process is being written while the ledger is

@@ -23,6 +23,7 @@ from dynval.comparisons.ladder.registry import (
     BadOverrideError,
     apply_overrides,
     comparison,
+    decimal,
     description_dir,
 )
 from dynval.comparisons.ladder.rungs import Context, Inputs, TimePlot
@@ -53,8 +54,9 @@ def parse_axis(robot: str, spec: str, params: Any, scenario: Any) -> Axis:
         raise BadOverrideError(f"--vary {spec!r} varies {r!r}, but the sweep runs {robot!r}")
     parts = rng.split(":")
     try:
-        lo, hi, n = float(parts[0]), float(parts[1]), int(parts[2])
-        if len(parts) != 3 or n < 1 or not (np.isfinite(lo) and np.isfinite(hi)):
+        lo, hi, n = decimal(parts[0]), decimal(parts[1]), int(decimal(parts[2]))
+        if len(parts) != 3 or n < 1 or n != decimal(parts[2]) \
+                or not (np.isfinite(lo) and np.isfinite(hi)):
             raise ValueError
     except (ValueError, IndexError):
         raise BadOverrideError(f"--vary {spec!r}: the range must read LO:HI:N with finite "

@@ -1,0 +1,49 @@
+"""Bad input refused in one sentence before any work: an output folder that is empty,
+the root or the home folder, or full of someone else's files; numbers that are not
+ASCII decimal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dynval.comparisons.cli import app
+from dynval.comparisons.ladder.registry import BadOverrideError, decimal
+from dynval.comparisons.run.manifest import ForeignFileError, begin
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("out, said", [("", "it is empty"), ("/", "the root folder"),
+                                       (str(Path.home()), "your home folder")])
+def test_an_output_folder_that_is_not_one_of_its_own_is_refused(out, said):
+    res = runner.invoke(app, ["run", "landing_gear", "--out", out])
+    assert res.exit_code == 2
+    assert said in res.output and "Traceback" not in res.output
+
+
+def test_a_folder_of_the_users_own_files_is_refused_unless_forced(tmp_path):
+    (tmp_path / "thesis.tex").write_text("mine")
+    with pytest.raises(ForeignFileError, match="thesis.tex"):
+        begin(tmp_path)
+    begin(tmp_path, force=True)  # the user said so
+    assert (tmp_path / "thesis.tex").read_text() == "mine"
+    begin(tmp_path / "new")  # a new folder, and an empty one, are fine
+    begin(tmp_path / "new")  # and one a dynval run began
+
+
+@pytest.mark.parametrize("text", ["１５", "1_5", "nan", "inf", "0x10", "15 kg", ""])
+def test_numbers_are_ascii_decimal_only(text):
+    with pytest.raises(ValueError):
+        decimal(text)
+
+
+def test_a_fullwidth_override_is_named(tmp_path):
+    from dynval.comparisons.ladder.registry import apply_overrides
+    from dynval.robots.landing_gear.params import PARAMS
+
+    with pytest.raises(BadOverrideError, match="ASCII decimal"):
+        apply_overrides("landing_gear", PARAMS, ["landing_gear.k=１５００"])
+    assert apply_overrides("landing_gear", PARAMS, ["landing_gear.k=1.5e3"]).k == 1500.0
