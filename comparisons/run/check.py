@@ -63,6 +63,20 @@ RATIO_OF = ("max_pct_error",)
 # 1.1e-4 to 8.8e-4 of themselves (hand-rolled vs MuJoCo: 2e-9), and another PyBullet build
 # by 4e-4.  Ten times the largest: such a ratio still tells first order (2) from second (4).
 PYBULLET_RATIO_REL = 1e-2
+# A figure's own spread, measured when its baseline is written: the run again with every
+# real parameter of its robot moved by SPREAD_DELTA of itself, and again by twice that
+# (SPREAD_STEPS; upwards: the as-derived landing gear's 1e-14 kg m^2 point inertias,
+# moved down, are refused by MuJoCo's eigenvalue check), and the largest change of the
+# figure.  A well-posed figure changes by about SPREAD_DELTA times its sensitivity, far
+# below MOVE_REL; an ill-posed one (the nrmse or correlation of a signal that is
+# round-off, a native-contact run that amplifies any change) by its own size.  A figure
+# may move by SPREAD_FACTOR times its spread: two draws of amplified round-off differ by a
+# factor of a few, and a parameter moved by 1e-6 (a million times the draw) still moves
+# every sensitive figure.  One whose spread reaches a tenth of its own size is ill-posed:
+# it is reported, not gated.
+SPREAD_DELTA = 1e-12
+SPREAD_STEPS = (1.0, 2.0)  # the runs' moves, in SPREAD_DELTA
+SPREAD_FACTOR = 10.0
 PAIR = slice(0, 7)  # a key without its metric: one pair of traces (or one audited term)
 FLOOR = {"nrmse": FLOOR_REL, "max_rel_error": FLOOR_REL, "rmse": FLOOR_ABS}
 
@@ -76,7 +90,10 @@ class Finding:
     key: tuple
     baseline: float | None
     current: float | None
-    status: str  # "moved", "failed", "missing", "new", "not run", "ok"
+    status: str  # "moved", "failed", "missing", "new", "not run", "ill-posed", "ok"
+
+
+REGRESSIONS = ("moved", "failed", "missing", "new")  # the statuses that fail the gate
 
 
 def baseline_file(directory: Path | None, robot: str, tier: str) -> Path:
@@ -94,17 +111,62 @@ def baselines_named(directory: Path | None, tier: str) -> str:
     return f"the shipped {tier} baselines (comparisons/<robot>/baselines/{tier}.json)"
 
 
-def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str) -> list[Path]:
-    """One JSON file per robot with every figure of the current run."""
+def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str,
+                    spread: dict[tuple, float] | None = None) -> list[Path]:
+    """One JSON file per robot with every figure of the current run and, where measured
+    (:func:`spreads`), its spread (null: ill-posed, its value turns non-finite)."""
     paths = []
     for robot, sub in metrics.groupby("robot"):
         rows = [{**{k: r[k] for k in KEY}, "value": _num(r["value"]), "passed": bool(r["passed"])}
                 for _, r in sub.iterrows()]
+        if spread is not None:
+            for row in rows:
+                row["spread"] = _num(spread.get(tuple(row[k] for k in KEY), math.inf))
         path = baseline_file(directory, robot, tier)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"robot": robot, "figures": rows}, indent=1) + "\n")
         paths.append(path)
     return paths
+
+
+def perturbed_overrides(robots: list[str], overrides: list[str], step: float) -> list[str]:
+    """Overrides, to follow ``overrides``, that move every real parameter of each robot
+    (as ``overrides`` leave it) by ``step`` SPREAD_DELTA of itself, or the other way where
+    that would leave its range: a run that measures each figure's spread."""
+    from dynval.comparisons.ladder.registry import apply_overrides, comparison
+    from dynval.robots.parameters import specs
+
+    out = []
+    for robot in robots:
+        params = apply_overrides(robot, comparison(robot).default_params, overrides)
+        for name, s in specs(params).items():
+            value = getattr(params, name)
+            if s.range.kind != "real" or value == 0.0:
+                continue
+            moved = value * (1.0 + step * SPREAD_DELTA)
+            if s.range.problem(moved, s.unit) is not None:
+                moved = value * (1.0 - step * SPREAD_DELTA)
+            out.append(f"{robot}.{name}={moved!r}")
+    return out
+
+
+def spreads(metrics: pd.DataFrame, perturbed: list[pd.DataFrame]) -> dict[tuple, float]:
+    """Each figure's largest change across the ``perturbed`` runs: inf where it turns
+    non-finite in one and not in the other, or is missing from one."""
+    runs = [{tuple(r[k] for k in KEY): _num(r["value"]) for r in m.to_dict("records")}
+            for m in perturbed]
+    out = {}
+    for r in metrics.to_dict("records"):
+        key, v = tuple(r[k] for k in KEY), _num(r["value"])
+        worst = 0.0
+        for run in runs:
+            w = run.get(key, math.nan)
+            if w is None and v is None:
+                continue
+            worst = max(worst, math.inf if w is None or v is None or math.isnan(w)
+                        else abs(w - v))
+        out[key] = worst
+    return out
 
 
 def _num(v) -> float | None:
@@ -152,6 +214,10 @@ def _check_row(path: Path, i: int, row) -> None:
         raise BaselineError(f"{where}: value {v!r} is not a finite number or null")
     if not isinstance(row["passed"], bool):
         raise BaselineError(f"{where}: passed {row['passed']!r} is not true or false")
+    w = row.get("spread", 0.0)
+    if w is not None and (isinstance(w, bool) or not isinstance(w, (int, float))
+                          or not math.isfinite(w) or w < 0):
+        raise BaselineError(f"{where}: spread {w!r} is not a finite number >= 0 or null")
 
 
 def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
@@ -164,6 +230,7 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
     current = {tuple(r[k] for k in KEY): r for r in metrics.to_dict("records")}
     robots = set(metrics["robot"])
     at_floor = _round_off_pairs(baseline, current)
+    loose = _ill_posed_shapes(baseline)
     findings = []
     for key, b in baseline.items():
         robot, scenario = key[0], key[1]
@@ -177,6 +244,8 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
         cv, bv = _num(c["value"]), b["value"]
         if key[PAIR] in at_floor:
             findings.append(Finding(key, bv, cv, "ok"))
+        elif ill_posed(b) or (key[-1] in SHAPE and key[PAIR] in loose):
+            findings.append(Finding(key, bv, cv, "ill-posed"))
         elif (cv is None) != (bv is None) or (
                 cv is not None and abs(cv - bv) > _margin(key, bv, baseline)):
             findings.append(Finding(key, bv, cv, "moved"))
@@ -197,9 +266,35 @@ def _margin(key: tuple, baseline: float, baselines: dict[tuple, dict] | None = N
     metric, pair = key[-1], (key[KEY.index("reference")], key[KEY.index("candidate")])
     rel = PYBULLET_RATIO_REL if metric == "halving_ratio" and "pybullet" in pair else MOVE_REL
     margin = rel * abs(baseline) + MOVE_ABS
+    if baselines is not None:
+        margin = max(margin, SPREAD_FACTOR * (baselines.get(key, {}).get("spread") or 0.0))
     if metric == "halving_ratio" and baselines is not None:
         margin = max(margin, _quotient_margin(key, baseline, baselines))
     return margin
+
+
+def ill_posed(row: dict) -> bool:
+    """A baseline figure that a change of SPREAD_DELTA moves by a tenth of its own size
+    (or turns non-finite), beyond the margin any figure has: round-off amplified, not a
+    figure a gate can hold."""
+    if "spread" not in row:
+        return False
+    w, v = row["spread"], row["value"]
+    if w is None or v is None:
+        return w is None
+    return SPREAD_FACTOR * w >= abs(v) and SPREAD_FACTOR * w > MOVE_REL * abs(v) + MOVE_ABS
+
+
+# The figures of a pair of traces that compare their shapes, each normalised by the
+# reference's own range: where one of them is ill-posed the reference is flat (its range
+# round-off), and so are the others, though two draws may have left one of them (a lag,
+# the argmax of a cross-correlation) in place.
+SHAPE = ("nrmse", "correlation", "lag")
+
+
+def _ill_posed_shapes(baseline: dict[tuple, dict]) -> set[tuple]:
+    """The pairs of traces one of whose SHAPE figures is ill-posed."""
+    return {key[PAIR] for key, b in baseline.items() if key[-1] in SHAPE and ill_posed(b)}
 
 
 def _quotient_margin(key: tuple, ratio: float, baselines: dict[tuple, dict]) -> float:
@@ -231,13 +326,13 @@ def _round_off_pairs(baseline: dict[tuple, dict], current: dict[tuple, dict]) ->
 
 def write_junit(findings: list[Finding], path: Path) -> None:
     """JUnit XML: one test case per figure, a failure for each regression."""
-    bad = [f for f in findings if f.status != "ok"]
+    bad = [f for f in findings if f.status in REGRESSIONS]
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              f'<testsuite name="dynval-check" tests="{len(findings)}" failures="{len(bad)}">']
     for f in findings:
         name = escape(" / ".join(str(k) for k in f.key), {'"': "&quot;"})
         lines.append(f'  <testcase classname="dynval.{f.key[0]}" name="{name}">')
-        if f.status != "ok":
+        if f.status in REGRESSIONS:
             msg = escape(f"{f.status}: baseline {f.baseline} current {f.current}", {'"': "&quot;"})
             lines.append(f'    <failure message="{msg}"/>')
         lines.append("  </testcase>")
