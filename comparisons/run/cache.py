@@ -59,14 +59,6 @@ class Entry:
     used: float  # last use: the file's modification time
 
 
-def touch(path: Path) -> None:
-    """Mark an entry as used now (a cache hit), so that pruning keeps it longest."""
-    try:
-        os.utime(path)
-    except OSError:
-        pass  # a read-only cache is still a cache
-
-
 # dynval's own entries, and nothing else a folder named by DYNVAL_CACHE may hold: a task's
 # outcome at <2 hex>/<64 hex>.pkl, an assembled chapter or a drawn figure by its digest
 _ENTRY = re.compile(r"(?:[0-9a-f]{2}|assembled|figures|imports)/[0-9a-f]{64}\.pkl")

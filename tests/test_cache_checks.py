@@ -1,0 +1,73 @@
+"""Every cache entry proves its content: a stored task result, assembled chapter or drawn
+figure carries the hash of its bytes, checked on every read (dynval._stored). An entry
+whose bytes changed on disk is removed, counted and recomputed, the count reaches the
+progress line, summary.json and the report's cover, and `dynval cache verify` finds it."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from dynval import _stored
+from dynval.comparisons.run.tasks import ResultCache, Task, execute, task_digest
+
+
+def ramp(i: int) -> np.ndarray:
+    """A task's value: floats enough that a flipped byte in the middle of the stored
+    entry lands in one of them (a silently different number, not an unreadable file)."""
+    return np.linspace(0.0, 1.0 + i, 2000)
+
+
+def _tasks() -> list[Task]:
+    return [Task(f"ramp {i}", "landing_gear", ramp, (i,)) for i in range(3)]
+
+
+def flip_middle_byte(path) -> None:
+    """Change one bit of the byte in the middle of a stored entry."""
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def test_a_flipped_byte_in_a_task_result_is_recomputed_and_counted(tmp_path):
+    tasks = _tasks()
+    execute(tasks, cache_dir=tmp_path)
+    victim = tasks[1]
+    flip_middle_byte(ResultCache(tmp_path)._path(task_digest(victim)))
+    before = _stored.failures()
+    again = execute(tasks, cache_dir=tmp_path)
+    assert _stored.failures() - before == 1
+    assert not again[victim.key].cached
+    assert [again[t.key].cached for t in tasks if t is not victim] == [True, True]
+    assert np.array_equal(again[victim.key].get(), ramp(1))  # a fresh computation's bits
+    # stored again, intact: the next run reads it back and counts nothing
+    third = execute(tasks, cache_dir=tmp_path)
+    assert third[victim.key].cached and _stored.failures() - before == 1
+
+
+def test_an_entry_without_its_header_is_never_trusted(tmp_path):
+    """An entry written without the content hash (an older dynval, another program) is a
+    miss: removed and counted, never read as a result."""
+    results = ResultCache(tmp_path)
+    path = results._path("ab" * 32)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(pickle.dumps(execute(_tasks()[:1])["ramp 0"], protocol=4))
+    before = _stored.failures()
+    assert results.load("ab" * 32) is None
+    assert _stored.failures() - before == 1 and not path.exists()
+
+
+def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    """A write that fails (a full disk) removes its temporary file and raises."""
+    import errno
+    from pathlib import Path
+
+    def full(self, target):
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "replace", full)
+    with pytest.raises(OSError, match="No space left"):
+        _stored.write(tmp_path / "ab" / f"{'ab' * 32}.pkl", 1.0)
+    assert list(tmp_path.rglob("*")) == [tmp_path / "ab"]
