@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -477,12 +477,25 @@ def validate(
         with Prerender(out, n, cache_dir) as ahead:  # each chapter's figures, once written
             metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers,
                                 scheduler, no_cache, force, assembled=ahead.chapter)
-        pdf = build_report(out, workers=n, cache_dir=cache_dir)
+        pdf = _checked_report(lambda: build_report(out, workers=n, cache_dir=cache_dir))
         _say(f"wrote {pdf}")
     line, failed = verdict_line(out, metrics)
     _say(line)
     if failed:
         raise typer.Exit(1)
+
+
+def _checked_report(build: Callable[[], Path]) -> Path:
+    """Build a report, then say how many of the drawn figures it read from the cache
+    failed their content check and were drawn again, where any did (the cover says so
+    too; the tasks' and chapters' count is the progress line's)."""
+    from dynval import _stored
+
+    before = _stored.failures()
+    pdf = build()
+    if _stored.failures() > before:
+        _say(f"the report's figures: {_stored.failed_sentence(_stored.failures() - before)}")
+    return pdf
 
 
 def verdict_line(out: Path, metrics) -> tuple[str, int]:
@@ -590,7 +603,8 @@ def report(out: OutOpt = Path("dynval-out")) -> None:
             _say(f"wrote {build_sweep_report(out, table, m)}")
             return
         verify(out)
-        pdf = build_report(out, workers=os.cpu_count() or 1, cache_dir=default_cache_dir())
+        pdf = _checked_report(lambda: build_report(out, workers=os.cpu_count() or 1,
+                                                   cache_dir=default_cache_dir()))
     except ReportInputError as exc:
         raise UserError(str(exc)) from None
     _say(f"wrote {pdf}")

@@ -24,14 +24,8 @@ def _tasks() -> list[Task]:
     return [Task(f"ramp {i}", "landing_gear", ramp, (i,)) for i in range(3)]
 
 
-def flip_middle_byte(path) -> None:
-    """Change one bit of the byte in the middle of a stored entry."""
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0x01
-    path.write_bytes(bytes(data))
-
-
-def test_a_flipped_byte_in_a_task_result_is_recomputed_and_counted(tmp_path):
+def test_a_flipped_byte_in_a_task_result_is_recomputed_and_counted(tmp_path,
+                                                                    flip_middle_byte):
     tasks = _tasks()
     execute(tasks, cache_dir=tmp_path)
     victim = tasks[1]
@@ -71,3 +65,41 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="No space left"):
         _stored.write(tmp_path / "ab" / f"{'ab' * 32}.pkl", 1.0)
     assert list(tmp_path.rglob("*")) == [tmp_path / "ab"]
+
+
+def test_the_progress_line_counts_the_entries_that_failed(tmp_path, flip_middle_byte):
+    import io
+
+    from rich.console import Console
+
+    from dynval.comparisons.run.progress import TaskProgress
+
+    tasks = _tasks()
+    execute(tasks, cache_dir=tmp_path)
+    for t in tasks[:2]:
+        flip_middle_byte(ResultCache(tmp_path)._path(task_digest(t)))
+    log = io.StringIO()
+    with TaskProgress(Console(file=log, width=10_000)) as prog:
+        execute(tasks, cache_dir=tmp_path, report=prog.report)
+    assert ("3 tasks done: 2 ran, 1 from the cache; 2 cache entries failed their check and "
+            "were recomputed; none ended in an error") in log.getvalue()
+    log = io.StringIO()
+    with TaskProgress(Console(file=log, width=10_000)) as prog:
+        execute(tasks, cache_dir=tmp_path, report=prog.report)
+    assert "3 tasks done: 0 ran, 3 from the cache; none ended" in log.getvalue()
+
+
+def test_the_cover_claims_a_recomputations_bits_only_when_every_entry_passed():
+    from dynval.reports.pdf import _run_line
+
+    summary = {"tier": "ci", "samples": 20, "seed": 0, "overrides": [],
+               "tasks": {"total": 25, "from_cache": 23}, "cache": {"checks_failed": 0}}
+    assert "the same bits as a recomputation" in _run_line(summary)
+    assert _run_line(summary, figures_failed=1).endswith(
+        "23 of 25 tasks from the results cache; 1 cache entry failed its check and was "
+        "recomputed.")
+    summary["cache"]["checks_failed"] = 2
+    line = _run_line(summary, figures_failed=1)
+    assert "same bits" not in line and "3 cache entries failed their check" in line
+    del summary["cache"]  # an older dynval's summary: its entries were never checked
+    assert "same bits" not in _run_line(summary)
