@@ -37,22 +37,26 @@ def unseal(data: bytes) -> bytes:
     """The payload of a stored entry, proved by its header; :class:`EntryCheckError`
     where the header is missing or the payload's hash is not the one written."""
     if not data.startswith(MAGIC) or data[_HEAD - 1:_HEAD] != b"\n":
-        raise EntryCheckError("no entry header")
+        raise EntryCheckError("no content-hash header: an older dynval's entry, or its "
+                              "header damaged")
     payload = data[_HEAD:]
     if data[len(MAGIC):_HEAD - 1] != hashlib.sha256(payload).hexdigest().encode():
-        raise EntryCheckError("the content hash differs from the one written")
+        raise EntryCheckError("its content hash differs from the one written with it")
     return payload
 
 
 def write(path: Path, value: object) -> None:
     """Store ``value`` at ``path``, sealed, atomically: written under a name of this
     process (``<name>.<pid>.tmp``), then renamed, so a reader sees the whole entry or none;
-    a write that fails (a full disk) leaves no partial file behind."""
+    a write that fails (a full disk) leaves no partial file behind, and one whose
+    unfinished file a ``dynval cache clear`` removed meanwhile keeps nothing."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:
         tmp.write_bytes(seal(pickle.dumps(value, protocol=4)))
         tmp.replace(path)
+    except FileNotFoundError:
+        pass  # the unfinished write was removed meanwhile (`dynval cache clear`): not kept
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -81,13 +85,16 @@ def read(path: Path | None, accept: Callable[[Any], bool], default: Any = None) 
     return value
 
 
-def intact(path: Path) -> bool:
-    """Whether the entry at ``path`` passes its check (its hash, without unpickling it)."""
+def problem(path: Path) -> str:
+    """What is wrong with the entry at ``path`` in words, or "" where it passes its check
+    (its header and hash, read without unpickling it)."""
     try:
         unseal(path.read_bytes())
-    except (OSError, EntryCheckError):
-        return False
-    return True
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    except EntryCheckError as exc:
+        return str(exc)
+    return ""
 
 
 def failures() -> int:

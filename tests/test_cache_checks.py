@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from dynval import _stored
-from dynval.comparisons.run.tasks import ResultCache, Task, execute, task_digest
+from dynval.comparisons.run.tasks import Outcome, ResultCache, Task, execute, task_digest
 
 
 def ramp(i: int) -> np.ndarray:
@@ -54,14 +54,17 @@ def test_an_entry_without_its_header_is_never_trusted(tmp_path):
 
 
 def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
-    """A write that fails (a full disk) removes its temporary file and raises."""
+    """A write that fails halfway (a full disk) removes its temporary file and raises."""
     import errno
     from pathlib import Path
 
-    def full(self, target):
+    real = Path.write_bytes
+
+    def full(self, data):
+        real(self, data[:10])
         raise OSError(errno.ENOSPC, "No space left on device", str(self))
 
-    monkeypatch.setattr(Path, "replace", full)
+    monkeypatch.setattr(Path, "write_bytes", full)
     with pytest.raises(OSError, match="No space left"):
         _stored.write(tmp_path / "ab" / f"{'ab' * 32}.pkl", 1.0)
     assert list(tmp_path.rglob("*")) == [tmp_path / "ab"]
@@ -103,3 +106,37 @@ def test_the_cover_claims_a_recomputations_bits_only_when_every_entry_passed():
     assert "same bits" not in line and "3 cache entries failed their check" in line
     del summary["cache"]  # an older dynval's summary: its entries were never checked
     assert "same bits" not in _run_line(summary)
+
+
+def test_cache_verify_lists_the_entries_that_fail_and_removes_them_on_request(
+        tmp_path, flip_middle_byte):
+    """`dynval cache verify` checks every entry's hash: exit 0 on a clean cache; 1 when
+    one fails, listing its path and kind (the entry stays); --remove deletes it."""
+    from typer.testing import CliRunner
+
+    from dynval.comparisons.cli import app
+
+    runner, env = CliRunner(), {"DYNVAL_CACHE": str(tmp_path)}
+    results = ResultCache(tmp_path)
+    for i, digest in enumerate(("aa" * 32, "bb" * 32)):
+        results.store(digest, Outcome(f"ramp {i}", ramp(i)))
+    figure = tmp_path / "figures" / f"{'f' * 64}.pkl"
+    _stored.write(figure, (b"\x89PNG" + bytes(4000), 0.5))
+    res = runner.invoke(app, ["cache", "verify"], env=env)
+    assert res.exit_code == 0, res.output
+    assert f"checked 3 results entries in {tmp_path}: every one passed its check" in res.output
+    victim = results._path("bb" * 32)
+    flip_middle_byte(victim)
+    flip_middle_byte(figure)
+    res = runner.invoke(app, ["cache", "verify"], env=env)
+    assert res.exit_code == 1, res.output
+    assert "checked 3 results entries" in res.output and "2 failed their check" in res.output
+    assert (f"  {victim} (task results): its content hash differs from the one written with "
+            "it") in res.output
+    assert f"  {figure} (drawn figures): its content hash differs" in res.output
+    assert victim.exists() and figure.exists()
+    res = runner.invoke(app, ["cache", "verify", "--remove"], env=env)
+    assert res.exit_code == 1 and "removed the 2 that failed" in res.output
+    assert not victim.exists() and not figure.exists()
+    res = runner.invoke(app, ["cache", "verify"], env=env)
+    assert res.exit_code == 0 and "checked 1 results entries" in res.output
