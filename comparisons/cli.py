@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -179,7 +179,7 @@ def _cache_cap() -> int:
 def _cache_held(no_cache: bool) -> Iterator[None]:
     """Around a run: once it is done, the results cache back under its cap, least
     recently used first, keeping everything the run used."""
-    from dynval.comparisons.run.cache import human, prune
+    from dynval.comparisons.run import cache
     from dynval.comparisons.run.tasks import default_cache_dir
 
     since = time.time()
@@ -187,10 +187,15 @@ def _cache_held(no_cache: bool) -> Iterator[None]:
     if no_cache:
         return
     cap = _cache_cap()
-    n, freed = prune(default_cache_dir(), size=cap, keep_since=since)
+    try:
+        n, freed = cache.prune(default_cache_dir(), size=cap, keep_since=since)
+        cache.remove_leftovers(default_cache_dir())
+    except cache.CacheRemoveError as exc:  # the run is done: its results stand
+        console.print(f"[yellow]warning:[/yellow] {escape(str(exc))}")
+        return
     if n:
-        _say(f"results cache held to {human(cap)}: {n} least recently used entries "
-             f"removed ({human(freed)})")
+        _say(f"results cache held to {cache.human(cap)}: {n} least recently used entries "
+             f"removed ({cache.human(freed)})")
 
 
 def _prepare_junit(path: Path | None) -> None:
@@ -503,12 +508,25 @@ def validate(
         with Prerender(out, n, cache_dir) as ahead:  # each chapter's figures, once written
             metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers,
                                 scheduler, no_cache, force, assembled=ahead.chapter)
-        pdf = build_report(out, workers=n, cache_dir=cache_dir)
+        pdf = _checked_report(lambda: build_report(out, workers=n, cache_dir=cache_dir))
         _say(f"wrote {pdf}")
     line, failed = verdict_line(out, metrics)
     _say(line)
     if failed:
         raise typer.Exit(1)
+
+
+def _checked_report(build: Callable[[], Path]) -> Path:
+    """Build a report, then say how many of the drawn figures it read from the cache
+    failed their content check and were drawn again, where any did (the cover says so
+    too; the tasks' and chapters' count is the progress line's)."""
+    from dynval import _stored
+
+    before = _stored.failures()
+    pdf = build()
+    if _stored.failures() > before:
+        _say(f"the report's figures: {_stored.failed_sentence(_stored.failures() - before)}")
+    return pdf
 
 
 def verdict_line(out: Path, metrics) -> tuple[str, int]:
@@ -617,7 +635,8 @@ def report(out: OutOpt = Path("dynval-out")) -> None:
             _say(f"wrote {build_sweep_report(out, table, m)}")
             return
         verify(out)
-        pdf = build_report(out, workers=os.cpu_count() or 1, cache_dir=default_cache_dir())
+        pdf = _checked_report(lambda: build_report(out, workers=os.cpu_count() or 1,
+                                                   cache_dir=default_cache_dir()))
     except ReportInputError as exc:
         raise UserError(str(exc)) from None
     _say(f"wrote {pdf}")
@@ -754,7 +773,8 @@ def _fmt(v) -> str:
 
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                        help="The results and compiled-code caches: info, prune, clear.")
+                        help="The results and compiled-code caches: info, verify, prune, "
+                             "clear.")
 app.add_typer(cache_app, name="cache")
 
 
@@ -815,6 +835,11 @@ def cache_info() -> None:
     if found:
         oldest = datetime.datetime.fromtimestamp(found[0].used).strftime("%Y-%m-%d %H:%M")
         out.print(f"  least recently used: {oldest}", markup=False)
+    left = cache.leftovers(results)
+    if left:
+        out.print(f"  unfinished writes (*.tmp, a writer stopped or a full disk): {len(left)} "
+                  f"files, {cache.human(sum(e.size for e in left))}; prune removes those an "
+                  "hour old, clear all", markup=False)
     folders = cache.numba_folders(numba_root, current)
     out.print(f"compiled code {numba_root}: {len(folders)} source versions, "
               f"{cache.human(sum(f.size for f in folders))}", markup=False)
@@ -834,8 +859,10 @@ def cache_prune(
         help="then the least recently used until SIZE is left (500M, 2G; default: the cap)")
     ] = None,
 ) -> None:
-    """Remove the compiled code of older sources, results unused for --older-than, and the
-    least recently used results beyond --max-size (default: DYNVAL_CACHE_MAX_SIZE or 2G)."""
+    """Remove the compiled code of older sources, results unused for --older-than, the
+    least recently used results beyond --max-size (default: DYNVAL_CACHE_MAX_SIZE or 2G)
+    and unfinished writes (*.tmp) an hour old. Exit 2, saying which, where a file could
+    not be removed (a read-only cache)."""
     from dynval.comparisons.run import cache
 
     try:
@@ -844,23 +871,70 @@ def cache_prune(
     except cache.CacheOptionError as exc:
         raise UserError(str(exc)) from None
     results, numba_root, current = _cache_places()
-    n, freed = cache.prune(results, age, size)
-    m, freed_code = cache.prune_numba(numba_root, current)
+    with _removing():
+        n, freed = cache.prune(results, age, size)
+        left, _ = cache.remove_leftovers(results)
+        m, freed_code = cache.prune_numba(numba_root, current)
     _say(f"removed {n} results entries ({cache.human(freed)}) and the compiled code of {m} "
-         f"older sources ({cache.human(freed_code)})")
+         f"older sources ({cache.human(freed_code)})"
+         + (f"; and {left} unfinished writes (*.tmp)" if left else ""))
 
 
 @cache_app.command("clear")
 @_user_errors
 def cache_clear() -> None:
-    """Remove every cached result and all compiled code (the next run recomputes and
-    recompiles everything)."""
+    """Remove every cached result, every unfinished write (*.tmp) and all compiled code
+    (the next run recomputes and recompiles everything). Exit 2, saying which, where a
+    file could not be removed (a read-only cache)."""
     from dynval.comparisons.run import cache
 
     results, numba_root, _ = _cache_places()
-    n, freed = cache.clear(results, numba_root)
-    _say(f"removed {n} entries and folders ({cache.human(freed)}) from {results} and "
-         f"{numba_root}")
+    with _removing():
+        n, freed = cache.clear(results, numba_root)
+    _say(f"removed {n} entries, unfinished writes and folders ({cache.human(freed)}) from "
+         f"{results} and {numba_root}")
+
+
+@cache_app.command("verify")
+@_user_errors
+def cache_verify(remove: Annotated[bool, typer.Option(
+        "--remove", help="delete the entries that fail their check (default: only list them)")
+] = False) -> None:
+    """Read every results entry (task results, assembled chapters, drawn figures, import
+    lists) and check it against the content hash written with it; list those that fail
+    (path and kind). A run recomputes a failing entry when it reads it; --remove deletes
+    them now. Exit 0 when every entry passes, 1 when any failed (removed or not)."""
+    from dynval.comparisons.run import cache
+
+    results, _, _ = _cache_places()
+    found, bad = cache.verify(results)
+    out = _stdout()
+    out.print(f"checked {len(found)} results entries in {results}: "
+              + (f"{len(bad)} failed their check" if bad else "every one passed its check"),
+              markup=False)
+    for e, why in bad:
+        out.print(f"  {e.path} ({cache.kind(results, e)}): {why}", markup=False)
+    if bad and remove:
+        with _removing():
+            cache.remove([e for e, _ in bad])
+        out.print(f"removed the {len(bad)} that failed", markup=False)
+    elif bad:
+        out.print("a run recomputes each as it reads it; `dynval cache verify --remove` "
+                  "deletes them now", markup=False)
+    if bad:
+        raise typer.Exit(1)
+
+
+@contextlib.contextmanager
+def _removing() -> Iterator[None]:
+    """Around the removal of cache files: one that cannot be removed (a read-only cache)
+    is the user's to fix, said in one sentence (exit 2), never a traceback."""
+    from dynval.comparisons.run.cache import CacheRemoveError
+
+    try:
+        yield
+    except CacheRemoveError as exc:
+        raise UserError(str(exc)) from None
 
 
 def main() -> None:

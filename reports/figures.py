@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import pickle
 from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from dynval import _stored
 from dynval.results import Chapter, DataTable, Figure, Panel, XYFigure, traces_path
 
 COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
@@ -163,7 +162,7 @@ def _figure_key(job: Job, traces_digest: dict[Path, bytes]) -> str:
     """Content address of a drawn figure: what it shows, the traces it reads (their
     digest, read once per file into ``traces_digest``) and the code that draws it."""
     out_dir, robot, fig = job
-    h = hashlib.sha256(repr(fig).encode() + Path(__file__).read_bytes())
+    h = hashlib.sha256(repr(fig).encode() + Path(__file__).read_bytes() + _stored.MAGIC)
     if isinstance(fig, DataTable):
         h.update(b"a table's plot")
         return h.hexdigest()
@@ -248,27 +247,15 @@ def _cache_path(cache_dir: Path | None, job: Job, digests: dict[Path, bytes]
 
 
 def _cached(path: Path | None) -> Rendered | str:
-    """The figure stored at ``path``, or "todo" where it is not there or cannot be read
+    """The figure stored at ``path``, or "todo" where it is not there or fails its check
     (it is drawn again)."""
-    try:
-        hit = pickle.loads(path.read_bytes()) if path and path.is_file() else "todo"
-        if not (hit is None or hit == "todo" or _is_rendered(hit)):
-            raise ValueError("not a drawn figure")
-        if hit != "todo":
-            os.utime(path)  # used now: pruning the cache keeps it longest
-        return hit
-    except Exception:  # noqa: BLE001 - an unreadable entry is drawn again
-        return "todo"
+    return _stored.read(path, lambda hit: hit is None or _is_rendered(hit), default="todo")
 
 
 def _store(path: Path | None, r: Rendered) -> None:
     """Keep a drawn figure in the cache (atomically: a reader sees all of it or none)."""
-    if path is None:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(pickle.dumps(r, protocol=4))
-    tmp.replace(path)
+    if path is not None:
+        _stored.write(path, r)
 
 
 def _is_rendered(x: object) -> bool:

@@ -26,6 +26,7 @@ from reportlab.platypus import (  # noqa: E402
     TableStyle,
 )
 
+from dynval import _stored  # noqa: E402
 from dynval.reports.figures import Rendered, chapter_jobs, render_all  # noqa: E402
 from dynval.reports.pngimage import png_flowable  # noqa: E402
 from dynval.results import RUNGS, VERDICTS, Chapter, DataTable, run_verdict  # noqa: E402
@@ -175,13 +176,18 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
     out_dir = Path(out_dir)
     summary, metrics = _read(out_dir)
     pdf_path = pdf_path or out_dir / "report.pdf"
+    chapters = [Chapter.from_dict(ch) for ch in summary["robots"].values()]
+    jobs = [job for ch in chapters for job in chapter_jobs(out_dir, ch)]
+    checks_failed = _stored.failures()
+    images = {id(j[2]): r for j, r in zip(jobs, render_all(jobs, workers, cache_dir),
+                                          strict=True)}
+    checks_failed = _stored.failures() - checks_failed  # drawn figures the cover counts
     story = [_p("dynval validation report", "Title"),
              _p(f"dynval {summary['dynval_version']}, commit {summary['git_commit']}, "
                 f"source digest {summary.get('source_digest', 'not recorded')}, "
                 f"{summary['date']}; {summary['machine']}"),
              _p("Engines: " + ", ".join(f"{k} {v}" for k, v in summary["versions"].items())),
-             _p(_run_line(summary))]
-    chapters = [Chapter.from_dict(ch) for ch in summary["robots"].values()]
+             _p(_run_line(summary, checks_failed))]
     story += [_p(_verdict_line(chapters, metrics), "Heading3"), Spacer(1, 8),
               _p("Summary", "Heading1")]
     rows = [["robot", *RUNGS]]
@@ -198,9 +204,6 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                                       + [[k, v] for k, v in VERDICTS.items()],
                                       [3 * cm, 14 * cm]),
               Spacer(1, 6), _table(notes, [2.5 * cm, 1.5 * cm, 13 * cm])]
-    jobs = [job for ch in chapters for job in chapter_jobs(out_dir, ch)]
-    images = {id(j[2]): r for j, r in zip(jobs, render_all(jobs, workers, cache_dir),
-                                          strict=True)}
     for ch in chapters:
         story += _chapter(out_dir, ch, metrics, images)
     story += [PageBreak(), _p("Appendix: parameters and conventions", "Heading1")]
@@ -234,12 +237,24 @@ class _Outlined(SimpleDocTemplate):
         self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
 
 
-def _run_line(summary: dict) -> str:
+def _run_line(summary: dict, figures_failed: int = 0) -> str:
+    """The cover's line on the run: tier, inputs, and how many tasks came from the results
+    cache. It claims a recomputation's bits only where every cache entry read (the run's
+    task results and chapters, counted in summary.json, and the figures this report read,
+    ``figures_failed``) passed its content check; a summary that records no checks (an
+    older dynval's) gets no claim."""
     tasks = summary.get("tasks", {})
-    return (f"Tier {summary.get('tier', 'full')}, {summary['samples']} audit states, seed "
+    line = (f"Tier {summary.get('tier', 'full')}, {summary['samples']} audit states, seed "
             f"{summary['seed']}; overrides: {', '.join(summary['overrides']) or 'none'}; "
             f"{tasks.get('from_cache', 0)} of {tasks.get('total', 0)} tasks from the results "
-            "cache (the same bits as a recomputation).")
+            "cache")
+    run_failed = summary.get("cache", {}).get("checks_failed")
+    if run_failed is None:
+        return line + "."
+    failed = run_failed + figures_failed
+    if failed:
+        return f"{line}; {_stored.failed_sentence(failed)}."
+    return line + " (every entry passed its content check: the same bits as a recomputation)."
 
 
 def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:

@@ -25,3 +25,16 @@ def lg_dir() -> Path:
 @pytest.fixture(scope="session")
 def hopper_dir() -> Path:
     return ROOT / "hopper"
+
+
+@pytest.fixture(scope="session")
+def flip_middle_byte():
+    """A corruption of a stored file that leaves it readable: one bit of the byte in its
+    middle changed (in a cache entry, a silently different number)."""
+
+    def flip(path: Path) -> None:
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        path.write_bytes(bytes(data))
+
+    return flip

@@ -107,3 +107,60 @@ def test_an_unreadable_cap_stops_a_run_before_any_work(tmp_path):
     assert res.exit_code == 2
     assert "DYNVAL_CACHE_MAX_SIZE: cannot read the size 'huge'" in res.output
     assert not (tmp_path / "o").exists()
+
+
+def _leftover(root, name: str, age_s: float):
+    """An unfinished write (a writer killed, a full disk) under ``root``."""
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"t" * 300)
+    t = time.time() - age_s
+    os.utime(path, (t, t))
+    return path
+
+
+def test_unfinished_writes_are_counted_and_removed(tmp_path, monkeypatch):
+    """dynval's own *.tmp files (an entry's name and a writer's process id, the timings')
+    are counted by info, removed by prune an hour on (a younger one may be a running
+    writer's) and by clear at once; another program's .tmp is never touched."""
+    monkeypatch.setattr(_numba_cache.config, "CACHE_DIR", "")
+    results = tmp_path / "results"
+    digest = "ab" * 32
+    old = _leftover(results, f"ab/{digest}.4242.tmp", 2 * 3600)
+    old_timings = _leftover(results, "timings-ci.tmp", 2 * 3600)
+    young = _leftover(results, f"figures/{digest}.77.tmp", 60)
+    foreign = _leftover(results, "mine/notes.tmp", 2 * 3600)
+    res = runner.invoke(app, ["cache", "info"], env=_env(tmp_path))
+    assert res.exit_code == 0, res.output
+    assert "unfinished writes (*.tmp, a writer stopped or a full disk): 3 files, 900 B" \
+        in res.output
+    res = runner.invoke(app, ["cache", "prune"], env=_env(tmp_path))
+    assert res.exit_code == 0, res.output
+    assert "; and 2 unfinished writes (*.tmp)" in res.output
+    assert not old.exists() and not old_timings.exists() and young.exists()
+    res = runner.invoke(app, ["cache", "clear"], env=_env(tmp_path))
+    assert res.exit_code == 0, res.output
+    assert not young.exists() and foreign.exists()
+
+
+@pytest.mark.parametrize("command", [["prune", "--older-than", "1d"], ["clear"]])
+def test_a_read_only_cache_is_said_in_one_sentence(tmp_path, monkeypatch, command):
+    """Where the cache's files cannot be removed, prune and clear say which (path and the
+    system's reason) in one sentence and exit 2, instead of a traceback."""
+    import errno
+    from pathlib import Path
+
+    monkeypatch.setattr(_numba_cache.config, "CACHE_DIR", "")
+    results = tmp_path / "results"
+    first = _entry(results, "aa01", 2000, 30 * 86400)
+    _entry(results, "bb02", 3000, 30 * 86400)
+
+    def read_only(self, missing_ok=False):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    res = runner.invoke(app, ["cache", *command], env=_env(tmp_path))
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit)  # said, not raised
+    assert res.output.strip() == (f"error: could not remove {first} from the cache (Read-only "
+                                  "file system), nor 1 more")

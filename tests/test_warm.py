@@ -21,9 +21,10 @@ QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", 
          "--samples", "20", "--workers", "1"]
 
 
-def _validate(out: Path, cache: Path, *extra: str) -> None:
+def _validate(out: Path, cache: Path, *extra: str) -> str:
     res = runner.invoke(app, [*QUICK, *extra, "--out", str(out)], env={"DYNVAL_CACHE": str(cache)})
     assert res.exit_code in (0, 1), res.output
+    return res.output
 
 
 def _parts(out: Path) -> dict[str, bytes]:
@@ -33,10 +34,12 @@ def _parts(out: Path) -> dict[str, bytes]:
 
 
 def _summary(out: Path) -> dict:
-    """summary.json less what says when and how it was made (date, tasks from the cache)."""
+    """summary.json less what says when and how it was made (date, tasks from the cache,
+    cache entries that failed their check)."""
     s = json.loads((out / "summary.json").read_text())
     s.pop("date")
     s["tasks"].pop("from_cache")
+    s.pop("cache")
     return s
 
 
@@ -127,13 +130,52 @@ def test_a_changed_input_is_assembled_again(runs, cache, tmp_path):
     assert {a["samples"] for a in audit} == {21}
 
 
-def test_an_unreadable_assembly_is_assembled_again(runs, cache, tmp_path):
+@pytest.mark.parametrize("corrupt", ["unreadable", "one flipped byte"])
+def test_a_corrupt_assembly_is_assembled_again_and_counted(runs, cache, tmp_path, corrupt,
+                                                           flip_middle_byte):
+    """An assembly entry that cannot be read, or whose bytes changed by one bit (which an
+    unpickler takes without a word), is assembled again, and the run says so: in the
+    progress line and in summary.json, which the report's cover reads."""
     for entry in _entries(cache):
-        entry.write_bytes(b"not a pickle")
-    _validate(tmp_path / "again", cache)
+        if corrupt == "unreadable":
+            entry.write_bytes(b"not a pickle")
+        else:
+            flip_middle_byte(entry)
+    output = _validate(tmp_path / "again", cache)
     assert _parts(tmp_path / "again") == _parts(runs / "cold")
     assert _summary(tmp_path / "again") == _summary(runs / "cold")
     assert [assembly.load(cache, e.stem) is not None for e in _entries(cache)] == [True]
+    summary = json.loads((tmp_path / "again" / "summary.json").read_text())
+    assert summary["cache"] == {"checks_failed": 1}
+    assert "from the cache; 1 cache entry failed its check and was recomputed;" in output
+    assert json.loads((runs / "warm" / "summary.json").read_text())["cache"] == {
+        "checks_failed": 0}
+
+
+def test_a_figure_with_a_flipped_byte_is_drawn_again_and_counted(runs, cache, tmp_path,
+                                                                 flip_middle_byte,
+                                                                 monkeypatch):
+    """A drawn figure whose bytes changed in the cache is drawn again (the report's pages
+    are those drawn afresh) and counted on the cover, which then claims no recomputation's
+    bits."""
+    from dynval.reports import pdf
+
+    figures = sorted((cache / "figures").glob("*.pkl"))
+    assert len(figures) > 2
+    for entry in figures[:2]:
+        flip_middle_byte(entry)
+    lines, drawn = [], []
+    monkeypatch.setattr(pdf, "_run_line", lambda s, n=0, line=pdf._run_line: lines.append(
+        line(s, n)) or lines[-1])
+    monkeypatch.setattr(pdf, "render_all", lambda *a, render=pdf.render_all: drawn.append(
+        render(*a)) or drawn[-1])
+    pdf.build_report(runs / "warm", tmp_path / "checked.pdf", cache_dir=cache)
+    assert lines[-1].endswith("2 cache entries failed their check and were recomputed.")
+    pdf.build_report(runs / "warm", tmp_path / "fresh.pdf", cache_dir=None)
+    assert "the same bits as a recomputation" in lines[-1]
+    assert drawn[0] == drawn[1]  # the figures read back are the figures drawn afresh
+    assert sorted(e.name for e in (cache / "figures").glob("*.pkl")) == [
+        e.name for e in figures]  # drawn again and stored
 
 
 def test_the_address_follows_every_outcome_the_inputs_and_the_code():

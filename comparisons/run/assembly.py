@@ -8,23 +8,23 @@ inputs and the source digest of the assembling code (``dynval.comparisons.ladder
 and the robot's modules, closed over their imports); the entry holds the metric rows, the
 chapter and the bytes of every part written under the output folder, which a hit writes
 again unchanged. Without a digest for every outcome (``--no-cache``) nothing is read or
-stored; an entry that cannot be read is assembled again, never trusted."""
+stored; an entry that fails its content check (``dynval._stored``) is removed, counted
+and assembled again, never trusted."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from dataclasses import replace
 from pathlib import Path
 
+from dynval import _stored
 from dynval.comparisons.ladder.rungs import Assembled, Inputs, RobotLadder
-from dynval.comparisons.run.cache import touch
 from dynval.comparisons.run.manifest import write_atomic
 from dynval.comparisons.run.tasks import Outcome, Task, inputs_digest, source_digest
 from dynval.results import Chapter, MetricRow
 
-ASSEMBLY_FORMAT = 1  # bump when the stored form of an assembly changes
+ASSEMBLY_FORMAT = 2  # bump when the stored form of an assembly changes (2: hashed)
 
 
 def assembly_digest(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
@@ -49,32 +49,22 @@ def _path(cache_dir: Path, digest: str) -> Path:
 
 
 def load(cache_dir: Path, digest: str) -> Assembled | None:
-    """The stored assembly, or None (an unreadable or malformed entry is removed)."""
-    path = _path(cache_dir, digest)
-    if not path.is_file():
-        return None
-    try:
-        stored = pickle.loads(path.read_bytes())
-        if not (isinstance(stored, Assembled) and isinstance(stored.chapter, Chapter)
-                and isinstance(stored.rows, list)
-                and all(isinstance(r, MetricRow) for r in stored.rows)
-                and isinstance(stored.files, dict)
-                and all(isinstance(k, str) and isinstance(v, bytes)
-                        for k, v in stored.files.items())):
-            raise ValueError("not a stored assembly")
-    except Exception:  # noqa: BLE001 - any unreadable entry is assembled again
-        path.unlink(missing_ok=True)
-        return None
-    touch(path)  # used now: pruning keeps it longest
-    return stored
+    """The stored assembly, or None (an entry that fails its check is removed)."""
+    return _stored.read(_path(cache_dir, digest), _is_assembly)
+
+
+def _is_assembly(stored: object) -> bool:
+    """Whether an assembly entry has the form of an assembled chapter."""
+    return (isinstance(stored, Assembled) and isinstance(stored.chapter, Chapter)
+            and isinstance(stored.rows, list)
+            and all(isinstance(r, MetricRow) for r in stored.rows)
+            and isinstance(stored.files, dict)
+            and all(isinstance(k, str) and isinstance(v, bytes)
+                    for k, v in stored.files.items()))
 
 
 def store(cache_dir: Path, digest: str, done: Assembled) -> None:
-    path = _path(cache_dir, digest)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(pickle.dumps(done, protocol=4))
-    tmp.replace(path)  # atomic: a reader sees the whole entry or none
+    _stored.write(_path(cache_dir, digest), done)
 
 
 def assemble(ladder: RobotLadder, inp: Inputs, tasks: list[Task],

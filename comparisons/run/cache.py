@@ -5,7 +5,9 @@ version of dynval's source).
 A results entry's modification time is its last use (a hit touches it), so pruning by
 age or by size removes the least recently used first. After every run the results cache
 is held to a size cap (``DYNVAL_CACHE_MAX_SIZE``, default 2G), evicting only entries the
-run did not use."""
+run did not use. Every entry can be checked against the content hash written with it
+(:func:`verify`), and the unfinished writes a stopped writer or a full disk left
+(:func:`leftovers`) are removed by ``prune`` and ``clear``."""
 
 from __future__ import annotations
 
@@ -13,8 +15,11 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from dynval import _stored
 
 DEFAULT_MAX_SIZE = 2 * 1024**3
 KINDS = {"assembled": "assembled chapters", "figures": "drawn figures",
@@ -59,24 +64,34 @@ class Entry:
     used: float  # last use: the file's modification time
 
 
-def touch(path: Path) -> None:
-    """Mark an entry as used now (a cache hit), so that pruning keeps it longest."""
-    try:
-        os.utime(path)
-    except OSError:
-        pass  # a read-only cache is still a cache
-
-
 # dynval's own entries, and nothing else a folder named by DYNVAL_CACHE may hold: a task's
 # outcome at <2 hex>/<64 hex>.pkl, an assembled chapter or a drawn figure by its digest
 _ENTRY = re.compile(r"(?:[0-9a-f]{2}|assembled|figures|imports)/[0-9a-f]{64}\.pkl")
+# dynval's own unfinished writes: an entry's name with its writer's process id
+# (dynval._stored.write), or the task timings' (pipeline._store_timings)
+_LEFTOVER = re.compile(
+    r"(?:(?:[0-9a-f]{2}|assembled|figures|imports)/[0-9a-f]{64}\.[0-9]+|timings-\w+)\.tmp")
+LEFTOVER_AGE = 3600.0  # seconds: an unfinished write this old has no writer left (prune)
 
 
-def entries(results: Path) -> list[Entry]:
-    """Every stored results entry, least recently used first."""
+class CacheRemoveError(Exception):
+    """Files or folders of a cache that could not be removed (a read-only cache), in one
+    sentence: the first path and its error, and how many more."""
+
+    def __init__(self, failed: list[tuple[Path, OSError]]) -> None:
+        path, exc = failed[0]
+        more = f", nor {len(failed) - 1} more" if len(failed) > 1 else ""
+        super().__init__(f"could not remove {path} from the cache "
+                         f"({exc.strerror or exc}){more}")
+        self.failed = failed
+
+
+def _found(results: Path, pattern: re.Pattern, globs: tuple[str, ...]) -> list[Entry]:
+    """The files under ``results`` whose relative path ``pattern`` matches, least recently
+    used first."""
     out = []
-    for f in Path(results).glob("*/*.pkl"):
-        if not _ENTRY.fullmatch(f.relative_to(results).as_posix()):
+    for f in (f for g in globs for f in Path(results).glob(g)):
+        if not pattern.fullmatch(f.relative_to(results).as_posix()):
             continue
         try:
             st = f.stat()
@@ -84,6 +99,43 @@ def entries(results: Path) -> list[Entry]:
             continue  # removed meanwhile
         out.append(Entry(f, st.st_size, st.st_mtime))
     return sorted(out, key=lambda e: (e.used, str(e.path)))
+
+
+def entries(results: Path) -> list[Entry]:
+    """Every stored results entry, least recently used first."""
+    return _found(results, _ENTRY, ("*/*.pkl",))
+
+
+def leftovers(results: Path) -> list[Entry]:
+    """dynval's unfinished writes in the results cache (``*.tmp``: a writer killed, or a
+    full disk), oldest first; another program's files are never among them."""
+    return _found(results, _LEFTOVER, ("*.tmp", "*/*.tmp"))
+
+
+def verify(results: Path) -> tuple[list[Entry], list[tuple[Entry, str]]]:
+    """Every results entry, and those that fail their content check (their bytes are not
+    the bytes written: ``dynval._stored``) with what is wrong, read without unpickling."""
+    found = entries(results)
+    return found, [(e, why) for e in found if (why := _stored.problem(e.path))]
+
+
+def remove(found: Sequence[Entry | NumbaFolder]) -> tuple[int, int]:
+    """Remove each entry (a file) or compiled-code folder; (how many, bytes freed).
+    :class:`CacheRemoveError` after trying them all, when any could not be removed."""
+    failed: list[tuple[Path, OSError]] = []
+    for e in found:
+        try:
+            if e.path.is_dir():
+                shutil.rmtree(e.path)
+            else:
+                e.path.unlink(missing_ok=True)
+        except FileNotFoundError:
+            continue  # removed meanwhile
+        except OSError as exc:
+            failed.append((e.path, exc))
+    if failed:
+        raise CacheRemoveError(failed)
+    return len(found), sum(e.size for e in found)
 
 
 def kind(results: Path, e: Entry) -> str:
@@ -128,26 +180,24 @@ def prune(results: Path, older_than: float | None = None, size: int | None = Non
             e = kept.pop(0)
             removed.append(e)
             total -= e.size
-    for e in removed:
-        e.path.unlink(missing_ok=True)
-    return len(removed), sum(e.size for e in removed)
+    return remove(removed)
+
+
+def remove_leftovers(results: Path, older_than: float = LEFTOVER_AGE) -> tuple[int, int]:
+    """Remove dynval's unfinished writes older than ``older_than`` seconds (younger ones
+    may be a running writer's); (files removed, bytes freed)."""
+    return remove([e for e in leftovers(results) if e.used < time.time() - older_than])
 
 
 def prune_numba(root: Path, current: str) -> tuple[int, int]:
     """Remove the compiled code of every source but the one installed now."""
-    old = [f for f in numba_folders(root, current) if not f.current]
-    for f in old:
-        shutil.rmtree(f.path, ignore_errors=True)
-    return len(old), sum(f.size for f in old)
+    return remove([f for f in numba_folders(root, current) if not f.current])
 
 
 def clear(results: Path, numba_root: Path) -> tuple[int, int]:
-    """Remove every results entry and every compiled-code folder; (entries, bytes)."""
-    n, freed = prune(results, older_than=-1.0)
-    for f in numba_folders(numba_root, ""):
-        shutil.rmtree(f.path, ignore_errors=True)
-        n, freed = n + 1, freed + f.size
-    return n, freed
+    """Remove every results entry, every unfinished write and every compiled-code folder;
+    (how many, bytes)."""
+    return remove(entries(results) + leftovers(results) + numba_folders(numba_root, ""))
 
 
 def human(n: float) -> str:

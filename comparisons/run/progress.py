@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from dynval import _stored
 from dynval.comparisons.run.tasks import Outcome
 
 
@@ -30,6 +31,7 @@ class TaskProgress(AbstractContextManager):
                              MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                              disable=not self.live)
         self._id: int | None = None
+        self._checks_failed = _stored.failures()  # entries that failed their check before
 
     def __enter__(self) -> TaskProgress:
         self._bar.__enter__()
@@ -47,8 +49,14 @@ class TaskProgress(AbstractContextManager):
             compiled = (f"; {self.compiling:.1f} s of the tasks' CPU time spent compiling "
                         "(numba)" if c["ran"] else "")
             self.console.print(f"{c['ran'] + c['cached']} {self.what} done: {c['ran']} ran, "
-                               f"{c['cached']} from the cache; {ended}{compiled}",
-                               highlight=False, markup=False)
+                               f"{c['cached']} from the cache{self._checks()}; {ended}"
+                               f"{compiled}", highlight=False, markup=False)
+
+    def _checks(self) -> str:
+        """The cache entries that failed their content check while the work ran (task
+        results, assembled chapters), when any did: recomputed, and said so."""
+        n = _stored.failures() - self._checks_failed
+        return f"; {_stored.failed_sentence(n)}" if n else ""
 
     def report(self, o: Outcome, done: int, total: int) -> None:
         self.counts["cached" if o.cached else "ran"] += 1

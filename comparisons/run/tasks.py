@@ -23,11 +23,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from dynval import _layout, _numba_cache
+from dynval import _layout, _numba_cache, _stored
 from dynval.comparisons.run import interrupts
-from dynval.comparisons.run.cache import touch
 
-CACHE_FORMAT = 1  # bump when the stored form of a result changes
+CACHE_FORMAT = 2  # bump when the stored form of a result changes (2: content hash checked)
 
 
 @dataclass(frozen=True)
@@ -146,23 +145,17 @@ def _imported_names(f: Path) -> frozenset[str]:
 
 def _parsed_path(cache_dir: Path) -> Path:
     """Where the import lists of the source loaded now are kept: a name of that source."""
-    key = hashlib.sha256(f"imports:{_layout.source_digest()}".encode()).hexdigest()
+    key = hashlib.sha256(f"imports:{CACHE_FORMAT}:{_layout.source_digest()}".encode()
+                         ).hexdigest()
     return Path(cache_dir) / "imports" / f"{key}.pkl"
 
 
 def _load_parsed(cache_dir: Path) -> None:
-    """The import lists kept by an earlier run of the same source, if any (an unreadable
-    file is parsed again)."""
-    path = _parsed_path(cache_dir)
-    try:
-        with path.open("rb") as f:
-            known = pickle.load(f)
-    except Exception:  # noqa: BLE001 - missing or unreadable: parse the modules again
-        return
-    if isinstance(known, dict):
-        for name, found in known.items():
-            _parsed.setdefault(name, frozenset(found))
-        touch(path)
+    """The import lists kept by an earlier run of the same source, if any (an entry that
+    fails its check is parsed again)."""
+    known = _stored.read(_parsed_path(cache_dir), lambda v: isinstance(v, dict))
+    for name, found in (known or {}).items():
+        _parsed.setdefault(name, frozenset(found))
 
 
 def _store_parsed(cache_dir: Path) -> None:
@@ -171,12 +164,7 @@ def _store_parsed(cache_dir: Path) -> None:
     global _parsed_new
     if not _parsed_new:
         return
-    path = _parsed_path(cache_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    with tmp.open("wb") as f:
-        pickle.dump(dict(_parsed), f, protocol=4)
-    tmp.replace(path)
+    _stored.write(_parsed_path(cache_dir), dict(_parsed))
     _parsed_new = False
 
 
@@ -270,7 +258,8 @@ def task_digest(task: Task) -> str:
 
 
 class ResultCache:
-    """Results stored under their content address; an entry that cannot be read is
+    """Results stored under their content address, each with its content hash
+    (``dynval._stored``): an entry that fails its check is removed, counted and
     recomputed, never trusted."""
 
     def __init__(self, directory: Path) -> None:
@@ -280,28 +269,19 @@ class ResultCache:
         return self.directory / digest[:2] / f"{digest}.pkl"
 
     def load(self, digest: str) -> Outcome | None:
-        path = self._path(digest)
-        if not path.is_file():
-            return None
-        try:
-            with path.open("rb") as f:
-                stored = pickle.load(f)
-            if not isinstance(stored, Outcome) or stored.key is None:
-                raise ValueError("not a stored outcome")
-        except Exception:  # noqa: BLE001 - any unreadable entry is recomputed
-            path.unlink(missing_ok=True)
-            return None
-        stored.cached = True
-        touch(path)  # used now: pruning keeps it longest
+        """The stored outcome, marked as read from the cache, or None."""
+        stored = _stored.read(self._path(digest), _is_outcome)
+        if stored is not None:
+            stored.cached = True
         return stored
 
     def store(self, digest: str, outcome: Outcome) -> None:
-        path = self._path(digest)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(outcome, f, protocol=4)
-        tmp.replace(path)  # atomic: a reader sees the whole entry or none
+        _stored.write(self._path(digest), outcome)
+
+
+def _is_outcome(value: object) -> bool:
+    """Whether a results entry has the form of a stored outcome."""
+    return isinstance(value, Outcome) and value.key is not None
 
 
 def default_cache_dir() -> Path:
