@@ -298,6 +298,7 @@ class PinocchioFreeRoot:
         """The same free root with the given inertials (PinocchioTerms's)."""
         other = copy.copy(self)
         other.terms = self.terms.with_body_inertials(bodies)
+        other.body_inertials = other.terms.body_inertials  # the copy's, not the original's
         return other
 
     @staticmethod

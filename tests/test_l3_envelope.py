@@ -98,3 +98,18 @@ def test_own_roundoff_is_measured_on_the_implementation_alone():
     assert swing.own_roundoff(pendulum, states) < 1e-14
     assert swing.own_roundoff(lambda q, v: pendulum(q, v, 1.01), states) < 1e-14
     assert 1e-11 < swing.own_roundoff(noisy, states) < 2e-9
+
+
+def test_pinocchios_free_root_with_anothers_inertials_reads_them_back(tmp_path):
+    """The free root's copy with PyBullet's inertials says it holds them (the L3
+    ablation decides from them whether PyBullet reads the file differently)."""
+    from dynval.engines.pinocchio_engine import PinocchioFreeRoot
+
+    path = arm(tmp_path, root="base", root_inertial=inertial(2.0))
+    pin = PinocchioFreeRoot(path)
+    bodies = pin.body_inertials()
+    name = next(iter(bodies))
+    heavier = {**bodies, name: type(bodies[name])(2 * bodies[name].mass, bodies[name].com,
+                                                   bodies[name].inertia)}
+    assert pin.with_body_inertials(heavier).body_inertials()[name].mass == \
+        2 * bodies[name].mass
