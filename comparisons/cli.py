@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +26,11 @@ app = typer.Typer(
 # one error, one line: no hard wraps; no emoji codes (":a:" in a name stays ":a:")
 console = Console(stderr=True, soft_wrap=True, emoji=False)
 EXIT_INFRASTRUCTURE = 4  # the machine or the cluster failed, not the input or a figure
+# the file system refused a write: full, read-only, not the user's, failing
+MACHINE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM,
+                  errno.EIO)
+
+
 def _out_folder(text: str | Path) -> Path:
     """``--out`` as a folder a run may fill: never empty, the file system's root or the
     home folder, where a run's files would land among everything else."""
@@ -138,6 +144,12 @@ def _user_errors(fn):
         except KeyError as exc:  # unknown scenario and similar lookups
             _error(str(exc.args[0] if exc.args else exc))
             raise typer.Exit(2) from None
+        except OSError as exc:
+            if exc.errno not in MACHINE_ERRNOS:
+                raise
+            _error(f"cannot write {exc.filename or 'a file'} ({exc.strerror}): the run "
+                   "stopped, nothing of it was written as complete")
+            raise typer.Exit(EXIT_INFRASTRUCTURE) from None
         except BaseException as exc:
             from dynval.comparisons.run.tasks import interrupted
 
@@ -179,12 +191,16 @@ def _cache_cap() -> int:
 def _cache_held(no_cache: bool) -> Iterator[None]:
     """Around a run: once it is done, the results cache back under its cap, least
     recently used first, keeping everything the run used."""
+    from dynval import _stored
     from dynval.comparisons.run import cache
     from dynval.comparisons.run.tasks import default_cache_dir
 
     since = time.time()
     yield
     if no_cache:
+        return
+    if _stored.unwritable():  # a read-only cache: used as it is, nothing removed
+        console.print(f"[yellow]warning:[/yellow] {escape(_stored.unwritable())}")
         return
     cap = _cache_cap()
     try:

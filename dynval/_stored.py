@@ -11,6 +11,7 @@ report may import nothing of the run layer."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import pickle
@@ -22,6 +23,7 @@ MAGIC = b"dynval cache entry, sha256 checked\n"  # change it when the stored for
 _HEAD = len(MAGIC) + 64 + 1  # the magic, the hex digest, a newline
 
 _failed: list[Path] = []  # entries of this process that failed their check, in order
+_unwritable: list[str] = []  # why this process cannot write to the cache: a sentence, once
 
 
 class EntryCheckError(ValueError):
@@ -50,16 +52,64 @@ def write(path: Path, value: object) -> None:
     process (``<name>.<pid>.tmp``), then renamed, so a reader sees the whole entry or none;
     a write that fails (a full disk) leaves no partial file behind, and one whose
     unfinished file a ``dynval cache clear`` removed meanwhile keeps nothing."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if _unwritable:
+        return  # a read-only or full cache is read, not written
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(seal(pickle.dumps(value, protocol=4)))
         tmp.replace(path)
     except FileNotFoundError:
         pass  # the unfinished write was removed meanwhile (`dynval cache clear`): not kept
+    except OSError as exc:
+        _discard(tmp)
+        if exc.errno not in UNWRITABLE:
+            raise
+        cannot_write(path, exc)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        _discard(tmp)
         raise
+
+
+# A cache the process cannot write to (read-only, not its own, full): it is still read.
+UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT)
+
+
+def cannot_write(path: Path, exc: OSError) -> None:
+    """Note, once, that the cache cannot be written (``path`` the first write refused):
+    the run goes on reading it and writes nothing more there."""
+    if not _unwritable:
+        _unwritable.append(f"the cache could not be written at {path} "
+                           f"({exc.strerror or exc}): results were read from it, none "
+                           "stored")
+
+
+def probe(directory: Path) -> None:
+    """Find out before a run whether the cache at ``directory`` takes files, so that a
+    read-only one is read and never written (cannot_write), by every process of the run
+    that asks this one."""
+    marker = Path(directory) / f".dynval-write-test.{os.getpid()}"
+    try:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        marker.write_bytes(b"")
+        marker.unlink()
+    except OSError as exc:
+        if exc.errno not in UNWRITABLE:
+            raise
+        cannot_write(Path(directory), exc)
+
+
+def unwritable() -> str:
+    """Why this process writes nothing to the cache, in one sentence; "" where it does."""
+    return _unwritable[0] if _unwritable else ""
+
+
+def _discard(tmp: Path) -> None:
+    """Remove an unfinished write, where the file system lets it."""
+    try:
+        tmp.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def read(path: Path | None, accept: Callable[[Any], bool], default: Any = None) -> Any:

@@ -17,6 +17,7 @@ not overwritten without ``--force``."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -103,6 +104,8 @@ def begin(out: Path, force: bool = False) -> None:
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):
+            raise OSError(exc.errno, exc.strerror, str(out)) from None  # the machine's
         raise IncompleteRunError(f"cannot write to the output folder {out} "
                                  f"({exc.strerror or exc})") from None
     made = _made_by_dynval(out)

@@ -148,10 +148,15 @@ def _store_timings(path: Path | None, timings: dict[str, float],
     # the compiling is the first task's of many that call a function: not the task's own
     timings.update({k: max(0.0, o.seconds - o.compile_seconds)  # CPU vs wall clock
                     for k, o in outcomes.items() if not o.cached})
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(timings, indent=0, sort_keys=True))
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(timings, indent=0, sort_keys=True))
+        tmp.replace(path)
+    except OSError as exc:  # the order tasks start in next time: not worth a run
+        if exc.errno not in _stored.UNWRITABLE:
+            raise
+        _stored.cannot_write(path, exc)
 
 
 def _json_default(o):

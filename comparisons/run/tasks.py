@@ -312,6 +312,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     cache_ = ResultCache(cache_dir) if cache_dir is not None else None
     digests = {}
     if cache_:
+        _stored.probe(cache_.directory)
         _load_parsed(cache_.directory)
         digests = {t.key: task_digest(t) for t in tasks}
         _store_parsed(cache_.directory)
