@@ -133,3 +133,56 @@ def test_a_study_run_in_part_by_a_subset_is_not_run_and_one_run_whole_is_missing
     whole = compare_to_baseline(ran, base)
     assert sorted(f.status for f in part) == ["not run", "ok"]
     assert sorted(f.status for f in whole) == ["missing", "ok"]
+
+
+# one parameter of each robot, at its default: landing gear's contact spring, the
+# quadruped's joint gain, the hopper's body mass, the hexapod's body mass, a rover segment
+ONE_EACH = {"landing_gear.k": 1500.0, "quadruped.K_P": 80.0, "hopper.M": 10.0,
+            "hexapod.M_b": 88.0, "rover.m_seg": 200.0}
+
+
+def _moved_by(tmp_path, factor: float):
+    sets = [a for name, v in ONE_EACH.items() for a in ("--set", f"{name}={v * factor!r}")]
+    return runner.invoke(app, ["check", "--out", str(tmp_path), *sets])
+
+
+def test_a_1e12_change_of_a_parameter_moves_no_gated_figure_of_any_robot(tmp_path):
+    """Every robot's ci tier with one parameter moved by 1e-12 of itself: the figures
+    a change of 1e-12 moves by their own size (ill-posed, measured when the baselines
+    were written) are reported, not gated, and no gated figure moves."""
+    res = _moved_by(tmp_path, 1.0 + 1e-12)
+    assert res.exit_code == 0, res.output[-3000:]
+    assert "0 of " in res.output and "reported, not gated" in res.output
+
+
+def test_a_1_percent_change_moves_figures_of_every_robot(tmp_path):
+    res = _moved_by(tmp_path, 1.01)
+    assert res.exit_code == 1
+    moved = {line.split("│")[2].strip() for line in res.output.splitlines()
+             if line.startswith("│ moved")}
+    assert moved == {name.split(".")[0] for name in ONE_EACH}, moved
+
+
+def test_an_ill_posed_figure_is_reported_and_a_spread_widens_the_margin():
+    """A baseline figure whose spread reaches a tenth of itself is ill-posed whatever it
+    does; one with a small spread may move by ten times it and no further; a lag beside
+    an ill-posed nrmse of the same pair is ill-posed too."""
+    from dynval.comparisons.run.check import KEY, compare_to_baseline
+    from dynval.results import MetricRow, metrics_frame
+
+    def row(metric: str, value: float) -> MetricRow:
+        return MetricRow("landing_gear", "flat", "L4", "native", "body.roll", "mujoco",
+                         "pybullet", metric, value, None, True, "", "agreement")
+
+    def key(metric: str) -> tuple:
+        return tuple(getattr(row(metric, 0.0), k) for k in KEY)
+
+    base = {key("nrmse"): {"value": 1.6e8, "passed": True, "spread": 2.8e8},
+            key("lag"): {"value": -0.295, "passed": True, "spread": 0.0},
+            key("rmse"): {"value": 2.0, "passed": True, "spread": 1e-6}}
+    status = {f.key[-1]: f.status for f in compare_to_baseline(metrics_frame(
+        [row("nrmse", 4.4e8), row("lag", 0.2), row("rmse", 2.0 + 9e-6)]), base)}
+    assert status == {"nrmse": "ill-posed", "lag": "ill-posed", "rmse": "ok"}
+    status = {f.key[-1]: f.status for f in compare_to_baseline(metrics_frame(
+        [row("nrmse", 4.4e8), row("lag", 0.2), row("rmse", 2.0 + 1.1e-5)]), base)}
+    assert status["rmse"] == "moved"
