@@ -297,8 +297,9 @@ def audit(
     model: Annotated[str | None, typer.Option(
         metavar="PATH.py:OBJECT", help="your own model (or package.module:OBJECT)")] = None,
     description: Annotated[Path | None, typer.Option(
-        metavar="FILE", help="a URDF or MJCF: with --model, its description; alone, the "
-                             "engines audited against each other")] = None,
+        metavar="FILE", help="a URDF or MJCF, or an example-robot-data robot's name (ur5, "
+                             "panda): with --model, its description; alone, the engines "
+                             "audited against each other")] = None,
     package_path: Annotated[list[Path] | None, typer.Option(
         "--package-path", metavar="DIR",
         help="where package://NAME/ paths are looked up (repeatable; then ROS_PACKAGE_PATH "

@@ -206,6 +206,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     n = len(coords)
     if loaded is None:
         prepared = loading.prepare(description, package_paths)
+        description = prepared.source  # the file a name stands for
         joints, own_free = loading.description_joints(prepared.path)
         if own_free and not free:
             raise ModelError(f"{description.name}'s root moves on a free joint: {label} "
