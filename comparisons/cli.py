@@ -322,9 +322,6 @@ def audit(
         if robot is not None or description is None:
             raise UserError("audit either a built-in ROBOT, or a --description (with or "
                             "without --model)")
-        if model is not None and base is not None:
-            raise UserError("--base is for a description alone; your model says its base "
-                            "(base = 'free')")
         from dynval.comparisons.own_model.run import audit_files
 
         res = audit_files(model, description, samples, seed, package_path or [], base)
@@ -551,11 +548,9 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
     of those are not declared as known, explained differences."""
     import json
 
-    from dynval.results import run_verdict
+    from dynval.results import summary_verdict
 
-    summary = json.loads((out / "summary.json").read_text())
-    v = run_verdict([r["verdict"] for ch in summary["robots"].values()
-                     for r in ch["rungs"].values()], metrics)
+    v = summary_verdict(json.loads((out / "summary.json").read_text()), metrics)
     line = (f"verdict: {v.rung_counts()} (rungs); {v.outside} figures outside tolerance, "
             f"{v.known} of them known differences" + v.statements_clause()
             + (f"; {v.unexplained} unexplained: exit 1" if v.unexplained else ""))

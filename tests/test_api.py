@@ -4,12 +4,57 @@ description may be named instead of given as a file, and ``import dynval`` stays
 
 from __future__ import annotations
 
-from typer.testing import CliRunner
+import subprocess
+import sys
+from pathlib import Path
 
+import dynval
 from dynval.comparisons.cli import app
 from dynval.engines.description_names import find_description
+from dynval.results import METRIC_COLUMNS
+from dynval.testing import assert_model_matches
+from tests.test_any_robot import arm, inertial, model_of, runner
 
-runner = CliRunner()
+
+def test_importing_dynval_loads_no_numerics() -> None:
+    """`import dynval` stays instant: numpy, pandas and the engines load on first use."""
+    code = ("import sys, dynval; print(sorted({'numpy', 'pandas', 'mujoco', 'dynval.api'}"
+            " & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]", out
+    assert callable(dynval.audit) and dynval.AuditResult.__name__ == "AuditResult"
+
+
+def test_a_description_alone_passes_with_its_figures(tmp_path: Path) -> None:
+    """The engines against each other: passed, no finding, metrics.parquet's columns."""
+    res = dynval.audit(description=arm(tmp_path), samples=20)
+    assert res.passed and res.findings == [], res.findings
+    table = res.to_dataframe()
+    assert len(table) > 0 and list(table.columns) == METRIC_COLUMNS
+    assert set(table["rung"]) == {"L0", "L1", "L2", "L3"}
+    assert repr(res) == f"<AuditResult arm.urdf: passed, {len(table)} figures, 0 findings>"
+
+
+def test_a_model_with_a_heavier_link_fails_and_the_link_is_named(tmp_path: Path) -> None:
+    """Pinocchio's model of a copy whose forearm is 1 % heavier: not passed, and a finding
+    names the link and its mass on both sides."""
+    path = arm(tmp_path)
+    heavy = arm(tmp_path, lower=inertial(0.707, "0 0 -0.25"), name="heavy.urdf")
+    res = dynval.audit(model_of(heavy), path, samples=20)
+    assert res.passed is False
+    named = [f for f in res.findings if "link `fore`" in f]
+    assert named and "mass 1 kg in the description, 1.007 kg implied" in named[0], named
+    assert any(f.startswith("EngineModel: M (mass_matrix(q)) differs") for f in res.findings)
+    assert (~res.to_dataframe()["passed"]).any()
+    assert repr(res).startswith("<AuditResult EngineModel vs arm.urdf: FAILED, ")
+
+
+def test_assert_model_matches_returns_the_audit(tmp_path: Path) -> None:
+    path = arm(tmp_path)
+    res = assert_model_matches(model_of(path), path, samples=20)
+    assert isinstance(res, dynval.AuditResult) and res.passed
+    assert res.audit.label == "EngineModel" and len(res.to_dataframe()) > 0
 
 
 def test_a_name_finds_an_example_robot_data_robot() -> None:
