@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
@@ -187,31 +186,17 @@ def _cache_cap() -> int:
     return cache_cap()
 
 
-@contextlib.contextmanager
-def _cache_held(no_cache: bool) -> Iterator[None]:
+def _cache_held(no_cache: bool) -> contextlib.AbstractContextManager[None]:
     """Around a run: once it is done, the results cache back under its cap, least
     recently used first, keeping everything the run used."""
-    from dynval import _stored
-    from dynval.comparisons.run import cache
-    from dynval.comparisons.run.tasks import default_cache_dir
+    from dynval.comparisons.run.validation import cache_held
 
-    since = time.time()
-    yield
-    if no_cache:
-        return
-    if _stored.unwritable():  # a read-only cache: used as it is, nothing removed
-        console.print(f"[yellow]warning:[/yellow] {escape(_stored.unwritable())}")
-        return
-    cap = _cache_cap()
-    try:
-        n, freed = cache.prune(default_cache_dir(), size=cap, keep_since=since)
-        cache.remove_leftovers(default_cache_dir())
-    except cache.CacheRemoveError as exc:  # the run is done: its results stand
-        console.print(f"[yellow]warning:[/yellow] {escape(str(exc))}")
-        return
-    if n:
-        _say(f"results cache held to {cache.human(cap)}: {n} least recently used entries "
-             f"removed ({cache.human(freed)})")
+    return cache_held(not no_cache, _say, _warn)
+
+
+def _warn(line: str) -> None:
+    """A warning on stderr, the line as written."""
+    console.print(f"[yellow]warning:[/yellow] {escape(line)}")
 
 
 def _prepare_junit(path: Path | None) -> None:
@@ -563,30 +548,20 @@ def _warn_unused(robots: list[str], overrides: list[str] | None,
     from dynval.comparisons.ladder.registry import unused_overrides
 
     for line in unused_overrides(robots, overrides or [], scenarios):
-        console.print(f"[yellow]warning:[/yellow] {escape(line)}")
+        _warn(line)
 
 
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
               scheduler=None, no_cache=False, force=False, assembled=None, perturb=()):
-    import os
+    from dynval.comparisons.run.validation import check_validation, run_validation
 
-    from dynval.comparisons.run.options import check_overrides, check_scenarios
-    from dynval.comparisons.run.pipeline import validate_all
-    from dynval.comparisons.run.tasks import default_cache_dir
-    from dynval.robots import ROBOT_NAMES
-
-    robots = robot or list(ROBOT_NAMES)
-    check_scenarios(robots, scenario, named=bool(robot))
-    _check_run_options(workers, scheduler, tier, samples, seed)
-    check_overrides(robots, set_)
+    robots = check_validation(robot, scenario, set_, samples, seed, tier, workers, scheduler)
     _warn_unused(robots, set_, scenario)
     with TaskProgress(console) as prog:
-        metrics = validate_all(out, robot, scenario, [*(set_ or []), *perturb], samples,
-                               seed, tier=tier,
-                               workers=workers or os.cpu_count() or 1, scheduler=scheduler,
-                               cache_dir=None if no_cache else default_cache_dir(),
-                               timings_path=default_cache_dir() / f"timings-{tier}.json",
-                               report=prog.report, force=force, assembled=assembled)
+        metrics = run_validation(out, robot, scenario, [*(set_ or []), *perturb], samples,
+                                 seed, tier=tier, workers=workers, scheduler=scheduler,
+                                 cache=not no_cache, report=prog.report, force=force,
+                                 assembled=assembled)
     return metrics
 
 

@@ -18,12 +18,13 @@ use (``__getattr__``).
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at startup
 if TYPE_CHECKING:
-    from dynval.api import audit
-    from dynval.api_results import AuditResult
+    from dynval.api import audit, validate
+    from dynval.api_results import AuditResult, ValidationResult
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "audit", "AuditResult"]
-_LAZY = {"audit": "dynval.api", "AuditResult": "dynval.api_results"}
+__all__ = ["__version__", "audit", "validate", "AuditResult", "ValidationResult"]
+_LAZY = {"audit": "dynval.api", "validate": "dynval.api",
+         "AuditResult": "dynval.api_results", "ValidationResult": "dynval.api_results"}
 
 
 def __getattr__(name: str) -> object:

@@ -114,7 +114,7 @@ class ValidationResult:
 def _figure_sentence(row: Any) -> str:
     """One metric row outside its tolerance in words."""
     limit = ("" if row.tolerance is None or math.isnan(row.tolerance)
-             else f" (tolerance {row.tolerance:.3g})")
+             else f" {row.tolerance:.3g}")
     return (f"{row.robot} {row.rung}, {row.scenario} [{row.variant}]: {row.signal}, "
             f"{row.candidate} against {row.reference}: {row.metric} {row.value:.3g} is "
             f"outside its tolerance{limit}; {row.reason}")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import dynval
 from dynval.comparisons.cli import app
 from dynval.engines.description_names import find_description
@@ -82,3 +84,43 @@ def test_an_unknown_name_is_one_sentence_with_close_names() -> None:
     assert "close names: ur, ur3" in lines[0]
     res = runner.invoke(app, ["audit", "--description", "nowhere.urdf"])  # a path stays one
     assert res.exit_code == 2 and "nowhere.urdf: no such description file" in res.output
+
+
+def test_a_validation_returns_its_figures_and_folder(tmp_path: Path) -> None:
+    """One robot, one scenario, the ci tier: passed, and the table is metrics.parquet's;
+    an override no run uses is a warning, as on the command line."""
+    import pandas as pd
+
+    with pytest.warns(UserWarning, match="hopper is not in this run"):
+        res = dynval.validate(robots=["landing_gear"], tier="ci", scenarios=["flat"],
+                              overrides=["hopper.m_body=1"], out=tmp_path / "v", workers=1)
+    assert res.passed and res.findings == [], res.findings
+    assert res.out == tmp_path / "v" and (res.out / "manifest.json").is_file()
+    table = res.to_dataframe()
+    pd.testing.assert_frame_equal(table, pd.read_parquet(res.out / "metrics.parquet"))
+    assert set(table["robot"]) == {"landing_gear"} and "flat" in set(table["scenario"])
+    assert repr(res) == (f"<ValidationResult {res.out} (landing_gear; ci tier): passed, "
+                         f"{len(table)} figures, 0 findings>")
+
+
+def test_a_validation_finds_each_unexplained_figure_and_differing_rung() -> None:
+    """A figure outside tolerance fails it and is said; a known difference and a paper's
+    statement that does not hold are not failures (dynval validate's exit code)."""
+    from dynval.results import MetricRow, metrics_frame
+
+    def row(passed: bool, kind: str = "agreement", known: str = "") -> MetricRow:
+        return MetricRow("hopper", "hop", "L4", "shared", "body.z", "mujoco", "handrolled",
+                         "rmse", 0.02, 0.01, passed, "contact law", kind, known)
+
+    summary = {"tier": "ci", "robots": {"hopper": {"rungs": {
+        "L4": {"verdict": "differs", "note": "1 of 4 figures outside"},
+        "L2": {"verdict": "agrees", "note": ""}}}}}
+    rows = [row(True), row(False, known="stiction"), row(False, "statement"), row(False)]
+    res = dynval.ValidationResult(Path("v"), metrics_frame(rows), summary)
+    assert res.passed is False and res.verdict.unexplained == 1
+    assert res.findings == [
+        "hopper L4, hop [shared]: body.z, handrolled against mujoco: rmse 0.02 is outside "
+        "its tolerance 0.01; contact law",
+        "hopper L4: differs (1 of 4 figures outside)"]
+    fine = dynval.ValidationResult(Path("v"), metrics_frame(rows[:3]), summary)
+    assert fine.passed
