@@ -124,3 +124,10 @@ def test_a_validation_finds_each_unexplained_figure_and_differing_rung() -> None
         "hopper L4: differs (1 of 4 figures outside)"]
     fine = dynval.ValidationResult(Path("v"), metrics_frame(rows[:3]), summary)
     assert fine.passed
+
+
+def test_the_citation_names_this_version_and_the_license() -> None:
+    root = Path(__file__).resolve().parents[1]
+    cff = (root / "CITATION.cff").read_text().splitlines()
+    assert f"version: {dynval.__version__}" in cff and "license: MIT" in cff
+    assert (root / "LICENSE").read_text().startswith("MIT License")
