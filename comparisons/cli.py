@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
@@ -187,31 +186,17 @@ def _cache_cap() -> int:
     return cache_cap()
 
 
-@contextlib.contextmanager
-def _cache_held(no_cache: bool) -> Iterator[None]:
+def _cache_held(no_cache: bool) -> contextlib.AbstractContextManager[None]:
     """Around a run: once it is done, the results cache back under its cap, least
     recently used first, keeping everything the run used."""
-    from dynval import _stored
-    from dynval.comparisons.run import cache
-    from dynval.comparisons.run.tasks import default_cache_dir
+    from dynval.comparisons.run.validation import cache_held
 
-    since = time.time()
-    yield
-    if no_cache:
-        return
-    if _stored.unwritable():  # a read-only cache: used as it is, nothing removed
-        console.print(f"[yellow]warning:[/yellow] {escape(_stored.unwritable())}")
-        return
-    cap = _cache_cap()
-    try:
-        n, freed = cache.prune(default_cache_dir(), size=cap, keep_since=since)
-        cache.remove_leftovers(default_cache_dir())
-    except cache.CacheRemoveError as exc:  # the run is done: its results stand
-        console.print(f"[yellow]warning:[/yellow] {escape(str(exc))}")
-        return
-    if n:
-        _say(f"results cache held to {cache.human(cap)}: {n} least recently used entries "
-             f"removed ({cache.human(freed)})")
+    return cache_held(not no_cache, _say, _warn)
+
+
+def _warn(line: str) -> None:
+    """A warning on stderr, the line as written."""
+    console.print(f"[yellow]warning:[/yellow] {escape(line)}")
 
 
 def _prepare_junit(path: Path | None) -> None:
@@ -297,8 +282,9 @@ def audit(
     model: Annotated[str | None, typer.Option(
         metavar="PATH.py:OBJECT", help="your own model (or package.module:OBJECT)")] = None,
     description: Annotated[Path | None, typer.Option(
-        metavar="FILE", help="a URDF or MJCF: with --model, its description; alone, the "
-                             "engines audited against each other")] = None,
+        metavar="FILE", help="a URDF or MJCF, or an example-robot-data robot's name (ur5, "
+                             "panda): with --model, its description; alone, the engines "
+                             "audited against each other")] = None,
     package_path: Annotated[list[Path] | None, typer.Option(
         "--package-path", metavar="DIR",
         help="where package://NAME/ paths are looked up (repeatable; then ROS_PACKAGE_PATH "
@@ -321,9 +307,6 @@ def audit(
         if robot is not None or description is None:
             raise UserError("audit either a built-in ROBOT, or a --description (with or "
                             "without --model)")
-        if model is not None and base is not None:
-            raise UserError("--base is for a description alone; your model says its base "
-                            "(base = 'free')")
         from dynval.comparisons.own_model.run import audit_files
 
         res = audit_files(model, description, samples, seed, package_path or [], base)
@@ -550,11 +533,9 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
     of those are not declared as known, explained differences."""
     import json
 
-    from dynval.results import run_verdict
+    from dynval.results import summary_verdict
 
-    summary = json.loads((out / "summary.json").read_text())
-    v = run_verdict([r["verdict"] for ch in summary["robots"].values()
-                     for r in ch["rungs"].values()], metrics)
+    v = summary_verdict(json.loads((out / "summary.json").read_text()), metrics)
     line = (f"verdict: {v.rung_counts()} (rungs); {v.outside} figures outside tolerance, "
             f"{v.known} of them known differences" + v.statements_clause()
             + (f"; {v.unexplained} unexplained: exit 1" if v.unexplained else ""))
@@ -567,30 +548,20 @@ def _warn_unused(robots: list[str], overrides: list[str] | None,
     from dynval.comparisons.ladder.registry import unused_overrides
 
     for line in unused_overrides(robots, overrides or [], scenarios):
-        console.print(f"[yellow]warning:[/yellow] {escape(line)}")
+        _warn(line)
 
 
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
               scheduler=None, no_cache=False, force=False, assembled=None, perturb=()):
-    import os
+    from dynval.comparisons.run.validation import check_validation, run_validation
 
-    from dynval.comparisons.run.options import check_overrides, check_scenarios
-    from dynval.comparisons.run.pipeline import validate_all
-    from dynval.comparisons.run.tasks import default_cache_dir
-    from dynval.robots import ROBOT_NAMES
-
-    robots = robot or list(ROBOT_NAMES)
-    check_scenarios(robots, scenario, named=bool(robot))
-    _check_run_options(workers, scheduler, tier, samples, seed)
-    check_overrides(robots, set_)
+    robots = check_validation(robot, scenario, set_, samples, seed, tier, workers, scheduler)
     _warn_unused(robots, set_, scenario)
     with TaskProgress(console) as prog:
-        metrics = validate_all(out, robot, scenario, [*(set_ or []), *perturb], samples,
-                               seed, tier=tier,
-                               workers=workers or os.cpu_count() or 1, scheduler=scheduler,
-                               cache_dir=None if no_cache else default_cache_dir(),
-                               timings_path=default_cache_dir() / f"timings-{tier}.json",
-                               report=prog.report, force=force, assembled=assembled)
+        metrics = run_validation(out, robot, scenario, [*(set_ or []), *perturb], samples,
+                                 seed, tier=tier, workers=workers, scheduler=scheduler,
+                                 cache=not no_cache, report=prog.report, force=force,
+                                 assembled=assembled)
     return metrics
 
 

@@ -337,12 +337,36 @@ def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame) -> RunVerdict:
     counts: dict[str, int] = {}
     for v in rung_verdicts:
         counts[v] = counts.get(v, 0) + 1
-    said = (metrics["kind"] == "statement" if "kind" in metrics
+    said = _statements(metrics)
+    bad = outside_tolerance(metrics)
+    return RunVerdict(counts, len(bad), len(bad) - len(unexplained(metrics)),
+                      int(said.sum()), int((said & ~metrics["passed"]).sum()))
+
+
+def summary_verdict(summary: dict[str, Any], metrics: pd.DataFrame) -> RunVerdict:
+    """:func:`run_verdict` of a run as written: every rung of every chapter in its
+    summary.json (``summary``) and its metric table."""
+    return run_verdict([r["verdict"] for ch in summary["robots"].values()
+                        for r in ch["rungs"].values()], metrics)
+
+
+def _statements(metrics: pd.DataFrame) -> pd.Series:
+    """Which rows are the papers' statements (they hold or not: a finding about a paper,
+    not a disagreement between implementations)."""
+    return (metrics["kind"] == "statement" if "kind" in metrics
             else pd.Series(False, index=metrics.index))
-    bad = metrics[~metrics["passed"] & ~said]
-    known = int((bad["known"] != "").sum()) if "known" in bad else 0
-    return RunVerdict(counts, len(bad), known, int(said.sum()),
-                      int((said & ~metrics["passed"]).sum()))
+
+
+def outside_tolerance(metrics: pd.DataFrame) -> pd.DataFrame:
+    """The figures outside their tolerance, the papers' statements aside."""
+    return metrics[~metrics["passed"] & ~_statements(metrics)]
+
+
+def unexplained(metrics: pd.DataFrame) -> pd.DataFrame:
+    """The figures outside their tolerance that no declared difference (``known``)
+    explains: what fails a run."""
+    bad = outside_tolerance(metrics)
+    return bad[bad["known"] == ""] if "known" in bad else bad
 
 
 def _plain(x: Any) -> Any:

@@ -93,6 +93,20 @@ class OwnAudit:
         return bool(self.results) and not (self.failures or self.l0_failures
                                            or self.l3_failures)
 
+    def explain_l0(self, row: dict) -> str:
+        """One L0 reading outside its tolerance in words: which engines, what, by how much."""
+        return f"L0: {row['engine']} disagree on {row['quantity']} by {row['max_error']:.3g}"
+
+    def failure_sentences(self, terms: Sequence[str] | None = None) -> list[str]:
+        """Each figure outside its tolerance without a measured cause, one sentence each:
+        L0's, the terms' (only those named in ``terms`` where given) and, without
+        ``terms``, L3's.  ``dynval.testing`` raises with them; ``dynval.audit`` lists
+        them."""
+        failed = [r for r in self.failures if terms is None or r.term in terms]
+        swing = self.l3_failures if terms is None else []
+        return ([self.explain_l0(r) for r in self.l0_failures]
+                + [self.explain(r) for r in failed] + [self.explain_l3(r) for r in swing])
+
     def explain_l3(self, row: dict) -> str:
         """One L3 row outside its tolerance in words: who diverged, what differs by how
         much and when, or what fails to converge; the measured cause where an ablation
@@ -206,6 +220,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     n = len(coords)
     if loaded is None:
         prepared = loading.prepare(description, package_paths)
+        description = prepared.source  # the file a name stands for
         joints, own_free = loading.description_joints(prepared.path)
         if own_free and not free:
             raise ModelError(f"{description.name}'s root moves on a free joint: {label} "

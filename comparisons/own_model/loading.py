@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,15 +44,20 @@ class Loaded:
 
 
 def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:
-    """The prepared description (URDF: a copy without geometry; MJCF: the file itself)."""
+    """The prepared description (URDF: a copy without geometry; MJCF: the file itself).
+    A name instead of a file is looked up in example-robot-data (``description_names``):
+    ``source`` is then the file found, and the first note says so."""
     from dynval.engines.description_files import prepare_mjcf, prepare_urdf
+    from dynval.engines.description_names import find_description
 
+    description, found = find_description(description)
     if not description.is_file():
         raise DescriptionError(f"{description}: no such description file")
     kind = description.suffix.lower()
     if kind not in (".urdf", ".xml"):
         raise DescriptionError(f"{description}: a description is a .urdf or an MJCF .xml")
-    return (prepare_urdf if kind == ".urdf" else prepare_mjcf)(description, package_paths)
+    prepared = (prepare_urdf if kind == ".urdf" else prepare_mjcf)(description, package_paths)
+    return prepared if found is None else replace(prepared, notes=(found, *prepared.notes))
 
 
 def description_joints(path: Path) -> tuple[list[str], bool]:

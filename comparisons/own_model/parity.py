@@ -83,8 +83,8 @@ def parity_audit(description: Path | str, samples: int = 200, seed: int = 0,
     """The engines against each other on one description, the first of PREFERENCE that
     loads it standing for the model.  ``base``: "fixed" or "free"; by default an MJCF's own
     free joint makes it free and a URDF is fixed; ``l3`` False stops after L2."""
-    description = Path(description)
-    prepared = loading.prepare(description, package_paths)
+    prepared = loading.prepare(Path(description), package_paths)
+    description = prepared.source  # the file a name stands for
     joints, own_free = loading.description_joints(prepared.path)
     if base not in (None, "fixed", "free"):
         raise DescriptionError(f"--base {base!r}: it is 'fixed' or 'free'")

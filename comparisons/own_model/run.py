@@ -4,7 +4,9 @@ draws its chapter and ``dynval check --model`` gates it against baselines."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -12,6 +14,7 @@ from dynval.comparisons.ladder.rungs import rows_verdict
 from dynval.comparisons.own_model.audit import OwnAudit, l3_passed
 from dynval.comparisons.own_model.swing import l3_within
 from dynval.comparisons.run import manifest
+from dynval.model import ModelError
 from dynval.results import (
     Chapter,
     DescriptionRow,
@@ -21,6 +24,7 @@ from dynval.results import (
     metrics_frame,
 )
 
+GRAVITY = (0.0, 0.0, -9.81)  # [m/s^2]: the world's z up, as the engines have it
 REASON = "the model and the engine describe the same tree: round-off"
 L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 
@@ -34,22 +38,36 @@ def _rung(term: str) -> str:
     return "L1" if term.startswith(("p[", "J[")) else "L2"
 
 
+def audit_of(model: Any | None, description: Path | str, samples: int = 200, seed: int = 0,
+             package_paths: Sequence[Path] = (), base: str | None = None,
+             gravity: Sequence[float] = GRAVITY, label: str | None = None) -> OwnAudit:
+    """The audit of a model object against its description, or, with no model, of the
+    description alone (the engines against each other, on a ``base`` "fixed" or "free";
+    a model says its own base).  ``dynval audit`` and ``dynval.audit`` both run this."""
+    if model is None:
+        from dynval.comparisons.own_model.parity import parity_audit
+
+        return parity_audit(description, samples, seed, gravity, base=base,
+                            package_paths=package_paths)
+    if base is not None:
+        raise ModelError("--base (base=) is for a description alone; a model says its own "
+                         "base (base = 'free')")
+    from dynval.comparisons.own_model.audit import audit_model
+
+    return audit_model(model, description, samples, seed, gravity, label=label,
+                       package_paths=package_paths)
+
+
 def audit_files(spec: str | None, description: Path, samples: int, seed: int,
                 package_paths: list[Path] | None = None, base: str | None = None
                 ) -> OwnAudit:
-    """The audit of a model (``spec``: PATH.py:OBJECT or package.module:OBJECT) against
-    its description, or, with no model, of the description alone (the engines against
-    each other)."""
-    if spec is None:
-        from dynval.comparisons.own_model.parity import parity_audit
-
-        return parity_audit(description, samples, seed, base=base,
-                            package_paths=package_paths or [])
-    from dynval.comparisons.own_model.audit import audit_model
+    """:func:`audit_of` a model named by ``spec`` (PATH.py:OBJECT or
+    package.module:OBJECT), or of the description alone where ``spec`` is None."""
     from dynval.model import load_object
 
-    return audit_model(load_object(spec), description, samples, seed,
-                       label=spec.rsplit(":", 1)[1], package_paths=package_paths or [])
+    model = None if spec is None else load_object(spec)
+    return audit_of(model, description, samples, seed, package_paths or [], base,
+                    label=None if spec is None else spec.rsplit(":", 1)[1])
 
 
 def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
