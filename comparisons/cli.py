@@ -299,14 +299,17 @@ def audit(
 ) -> None:
     """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; of your
     own --model against its --description (L0-L3); or of a --description alone, MuJoCo,
-    PyBullet and Pinocchio against each other.  Exit 1 when a figure differs or an engine
-    refuses the file for a fault of the file (an impossible inertia); an engine that
+    PyBullet and Pinocchio against each other.  Exit 0 when everything compared agrees,
+    1 when a figure differs (the model, or an engine's reading of the file), 5 when
+    nothing could be compared, 6 when the file itself is at fault (an engine refuses an
+    impossible inertia) and everything that could be compared agrees; an engine that
     cannot represent a sound file is listed as not checked."""
     _check_run_options(None, None, samples=samples, seed=seed)
     if model is not None or description is not None:
         if robot is not None or description is None:
             raise UserError("audit either a built-in ROBOT, or a --description (with or "
                             "without --model)")
+        from dynval.comparisons.own_model.audit import OUTCOMES
         from dynval.comparisons.own_model.run import audit_files
 
         res = audit_files(model, description, samples, seed, package_path or [], base)
@@ -317,8 +320,10 @@ def audit(
 
             write_run(res, out, model or "-", samples, seed, force)
             _say(f"wrote {build_report(out)}")
-        if not res.passed:
-            raise typer.Exit(1)
+        code, meaning = OUTCOMES[res.outcome]
+        if code:
+            _say(f"{res.label} against {res.description.name}: {meaning} (exit {code})")
+            raise typer.Exit(code)
         return
     if robot is None:
         raise UserError("name a ROBOT to audit, or give --description (and --model)")
@@ -376,7 +381,11 @@ def _print_own_audit(res, samples: int, seed: int) -> None:
         table.add_row(r.term, r.equation, r.reference, f"{r.max_rel_error:.2e}",
                       f"{r.max_abs_error:.2e}", r.worst_name or "-",
                       "agrees" if r.passed else "DIFFERS")
-    out.print(table)
+    if res.results:
+        out.print(table)
+    else:
+        out.print(f"no term of {res.label} could be compared with an engine (see what was "
+                  "not checked below)")
     if res.l3:
         swing = Table("step [s]", "comparison", "max |diff| [rad or m]", "at [s]",
                       "envelope there", "judged over [s]", "verdict",

@@ -168,8 +168,10 @@ def test_an_impossible_inertia_is_a_finding_and_the_others_are_audited(tmp_path)
         audit.refused["mujoco"]
     assert audit.engines == ("pybullet",) and audit.results
     assert not audit.passed and audit.l0_failures[0]["quantity"] == "loads the file"
+    assert audit.outcome == "file at fault"  # PyBullet and Pinocchio agree
     res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20"])
-    assert res.exit_code == 1 and "not checked: MuJoCo refuses arm.urdf" in res.output
+    assert res.exit_code == 6 and "not checked: MuJoCo refuses arm.urdf" in res.output
+    assert "the file itself is at fault" in res.output
 
 
 def test_an_engine_limitation_is_not_checked_and_not_a_finding(tmp_path):
@@ -182,6 +184,10 @@ def test_an_engine_limitation_is_not_checked_and_not_a_finding(tmp_path):
     assert "without mass" in audit.refused["mujoco"]
     assert audit.engines == () and not audit.results and not audit.passed
     assert not any(r["quantity"] == "loads the file" for r in audit.l0)
+    res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",
+                              "--base", "free"])
+    assert res.exit_code == 5 and "nothing could be compared" in res.output, res.output
+    assert "0 differ" not in res.output or "no term" in res.output
 
 
 # --- 6: an error measure that cannot cry wolf -----------------------------------------------

@@ -49,6 +49,14 @@ MIN_RATIO = swing.MIN_RATIO
 REGRESSOR_STATES = 40  # states the regressor fits over: 40 n equations for 10 per body
 
 
+# What an audit's outcome means, and the exit code `dynval audit` gives it.
+OUTCOMES = {"agrees": (0, "everything compared agrees"),
+            "differs": (1, "a figure differs: the model, or an engine's reading of the file"),
+            "nothing compared": (5, "nothing could be compared"),
+            "file at fault": (6, "the file itself is at fault (an impossible inertia or axis) "
+                                 "and everything that could be compared agrees")}
+
+
 @dataclass
 class OwnAudit:
     """The audit of one model: report rows, worst states, L0 rows, what was not checked
@@ -85,6 +93,25 @@ class OwnAudit:
     @property
     def l0_failures(self) -> list[dict]:
         return [r for r in self.l0 if not r["passed"]]
+
+    @property
+    def file_faults(self) -> list[dict]:
+        """Failing L0 rows whose cause is the file itself: an engine refusing it for an
+        impossible inertia, or engines reading such an inertia (or a non-unit axis)
+        differently."""
+        return [r for r in self.l0_failures if r["quantity"] == "loads the file"
+                or r["reason"].startswith("the file's own finding")]
+
+    @property
+    def outcome(self) -> str:
+        """The audit in one phrase (OUTCOMES): a figure differs; nothing could be compared;
+        the file is at fault while everything compared agrees; or everything agrees."""
+        faults = self.file_faults
+        if self.failures or self.l3_failures or len(self.l0_failures) > len(faults):
+            return "differs"
+        if not self.results:
+            return "nothing compared"
+        return "file at fault" if faults else "agrees"
 
     @property
     def passed(self) -> bool:
