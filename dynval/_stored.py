@@ -88,6 +88,7 @@ def probe(directory: Path) -> None:
     """Find out before a run whether the cache at ``directory`` takes files, so that a
     read-only one is read and never written (cannot_write), by every process of the run
     that asks this one."""
+    _unwritable.clear()  # a new run: this cache is asked afresh
     marker = Path(directory) / f".dynval-write-test.{os.getpid()}"
     try:
         Path(directory).mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,7 @@ def test_a_folder_of_the_users_own_files_is_refused_unless_forced(tmp_path):
     begin(tmp_path / "new")  # and one a dynval run began
 
 
-@pytest.mark.parametrize("text", ["１５", "1_5", "nan", "inf", "0x10", "15 kg", ""])
+@pytest.mark.parametrize("text", ["１５", "1_5", "0x10", "15 kg", "", "infinity", "1e"])
 def test_numbers_are_ascii_decimal_only(text):
     with pytest.raises(ValueError):
         decimal(text)

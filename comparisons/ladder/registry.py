@@ -31,13 +31,15 @@ class BadOverrideError(ValueError):
     the parameter's declared range (one sentence)."""
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|[+-]?(?:inf|nan)", re.IGNORECASE)
 
 
 def decimal(text: str) -> float:
-    """A number written in ASCII decimal (``1500``, ``-0.25``, ``1e-3``), as a float;
-    ValueError for anything else, such as full-width digits, ``1_5``, ``nan`` or ``inf``,
-    which Python's own float() would take."""
+    """A number written in ASCII decimal (``1500``, ``-0.25``, ``1e-3``; ``inf`` and
+    ``nan`` too, which the parameter's range then refuses by name), as a float;
+    ValueError for anything else, such as full-width digits or ``1_5``, which Python's own
+    float() would take."""
     if not _DECIMAL.fullmatch(text.strip()):
         raise ValueError(f"{text!r} is not a decimal number")
     return float(text)
