@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import multiprocessing
 import os
 import pickle
 import time
@@ -364,7 +365,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     if scheduler:
         _dask(todo, scheduler, finished)
     elif workers > 1 and len(todo) > 1:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=interrupts.in_worker)
+        pool = _new_pool(workers)
         try:
             _on_pool(pool, workers, todo, finished)
         except BaseException:
@@ -380,6 +381,17 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
             f"{source} (the source changed during the run, or a worker runs another "
             "version): none of its results were cached; run again")
     return {k: done[k] for k in keys}
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    """A local process pool whose workers end with this process, however it ends (a
+    ``kill -9`` included: :func:`interrupts.in_worker`).  With fork or spawn this process
+    starts them, and they watch its pid; with forkserver the server does, and they watch
+    the server's, which ends with this process."""
+    ctx = multiprocessing.get_context()
+    parent = 0 if ctx.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                               initializer=interrupts.in_worker, initargs=(parent,))
 
 
 def _on_pool(pool: ProcessPoolExecutor, workers: int, todo: list[Task],
