@@ -14,7 +14,94 @@ from pathlib import Path
 
 import pytest
 
+from dynval.comparisons.run import tasks as tasks_module
+from dynval.comparisons.run.tasks import (
+    PoolUnavailableError,
+    ResultCache,
+    Task,
+    WorkerDiedError,
+    execute,
+    task_digest,
+)
+
 TESTS = Path(__file__).resolve().parent
+
+
+def _twice(x: float, seconds: float = 0.0) -> float:
+    time.sleep(seconds)
+    return 2 * x
+
+
+def _killed_once(marker: str, x: float) -> float:
+    """Kills the process running it the first time (the marker file then exists)."""
+    if not Path(marker).exists():
+        Path(marker).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return 2 * x
+
+
+def _killed_always(x: float) -> float:
+    os.kill(os.getpid(), signal.SIGKILL)
+    return 2 * x
+
+
+def test_a_task_whose_worker_was_killed_runs_again_in_a_fresh_worker(tmp_path):
+    """kill -9 of one pool worker ended the whole run with a BrokenProcessPool traceback:
+    now its task runs again in a fresh worker, and every task gives its value; the run
+    says once that a worker died."""
+    marker = tmp_path / "killed"
+    tasks = [Task("r killed", "r", _killed_once, (str(marker), 7.0)),
+             *(Task(f"r {i}", "r", _twice, (float(i), 0.2)) for i in range(4))]
+    notes: list[str] = []
+    out = execute(tasks, workers=2, note=notes.append)
+    assert marker.exists()  # it was killed once
+    assert {k: o.get() for k, o in out.items()} == {
+        "r killed": 14.0, "r 0": 0.0, "r 1": 2.0, "r 2": 4.0, "r 3": 6.0}
+    assert len(notes) == 1 and "killed by SIGKILL" in notes[0], notes
+    assert "r killed" in notes[0] and "runs again" in notes[0]
+
+
+def test_a_task_whose_worker_dies_twice_fails_alone_and_is_not_cached(tmp_path):
+    """A task that kills its worker every time ends in WorkerDiedError after its second
+    death; the task that was running beside it when the pool first broke (failed by that
+    break too) runs again alone and gives its value, as do the rest; nothing died is
+    stored in the results cache."""
+    killer = Task("r killer", "r", _killed_always, (1.0,))
+    beside = Task("r beside", "r", _twice, (3.0, 1.0))  # running when the killer dies
+    rest = [Task(f"r {i}", "r", _twice, (float(i),)) for i in range(3)]
+    notes: list[str] = []
+    out = execute([beside, killer, *rest], workers=2, cache_dir=tmp_path, note=notes.append)
+    assert notes == ["a worker died (killed by SIGKILL) while 2 tasks ran (r beside; "
+                     "r killer); each runs again, alone, in a fresh worker"]
+    assert isinstance(out["r killer"].error, WorkerDiedError)
+    assert str(out["r killer"].error) == ("the worker running r killer died twice "
+                                          "(killed by SIGKILL)")
+    assert {k: o.get() for k, o in out.items() if k != "r killer"} == {
+        "r beside": 6.0, "r 0": 0.0, "r 1": 2.0, "r 2": 4.0}
+    cache = ResultCache(tmp_path)
+    assert cache.load(task_digest(killer)) is None
+    assert cache.load(task_digest(beside)).get() == 6.0
+
+
+def test_a_pool_that_cannot_be_started_again_is_the_machines_failure(tmp_path, monkeypatch):
+    """Where the system refuses the fresh pool's processes after a worker died, the run
+    stops with PoolUnavailableError (the infrastructure), not with a task's error."""
+    import errno
+    from concurrent.futures import ProcessPoolExecutor
+
+    pools: list[ProcessPoolExecutor] = []
+
+    def first_only(*args, **kwargs) -> ProcessPoolExecutor:
+        if pools:
+            raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+        pools.append(ProcessPoolExecutor(*args, **kwargs))
+        return pools[0]
+
+    monkeypatch.setattr(tasks_module, "ProcessPoolExecutor", first_only)
+    tasks = [Task("r killed", "r", _killed_once, (str(tmp_path / "killed"), 1.0)),
+             Task("r 0", "r", _twice, (0.0,))]
+    with pytest.raises(PoolUnavailableError, match="could not be started .Resource temp"):
+        execute(tasks, workers=2, note=lambda line: None)
 
 
 def _alive(pid: int) -> bool:
@@ -39,6 +126,7 @@ MAIN = """
 import sys
 sys.path.insert(0, {tests!r})
 from dynval.comparisons.run import interrupts
+from dynval.comparisons.run.tasks import Task, execute
 from test_pool_deaths import _sleep_noting_pid
 if {how!r} == "watch":
     interrupts._killed_with_parent = lambda: None
