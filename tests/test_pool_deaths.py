@@ -169,3 +169,45 @@ def test_a_worker_whose_parent_is_gone_ends_at_once(tmp_path):
                           timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
 
+
+
+# --- what the command line makes of them ---------------------------------------------------
+QUICK = ["validate", "--robot", "landing_gear", "--scenario", "flat", "--tier", "ci",
+         "--samples", "20", "--workers", "2"]
+
+
+def test_a_pool_that_cannot_start_is_exit_4_in_one_sentence(tmp_path, monkeypatch):
+    """The infrastructure's failure, not exit 1 (the code for a figure that failed)."""
+    from typer.testing import CliRunner
+
+    from dynval.comparisons.cli import app
+    from dynval.comparisons.run import pipeline
+
+    def refused(*args, **kwargs):
+        raise tasks_module._unavailable(OSError(11, "Resource temporarily unavailable"))
+
+    monkeypatch.setattr(pipeline, "execute", refused)
+    res = CliRunner().invoke(app, [*QUICK, "--out", str(tmp_path)])
+    assert res.exit_code == 4, res.output
+    assert "error: the local worker processes could not be started" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_a_task_whose_worker_died_twice_is_exit_3_in_one_sentence(tmp_path, monkeypatch):
+    """The run cannot be written as complete without the task's result: one sentence
+    naming the task, exit 3 as for a run that diverged, not a traceback and exit 1."""
+    from typer.testing import CliRunner
+
+    from dynval.comparisons.cli import app
+    from dynval.comparisons.run import pipeline
+    from dynval.comparisons.run.tasks import Outcome
+
+    def died(tasks, *args, **kwargs):
+        return {t.key: Outcome(t.key, error=WorkerDiedError(
+            f"the worker running {t.key} died twice (killed by SIGKILL)")) for t in tasks}
+
+    monkeypatch.setattr(pipeline, "execute", died)
+    res = CliRunner().invoke(app, [*QUICK, "--out", str(tmp_path)])
+    assert res.exit_code == 3, res.output
+    assert "died twice (killed by SIGKILL); no result was written as complete" in res.output
+    assert "Traceback" not in res.output
