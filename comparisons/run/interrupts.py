@@ -79,7 +79,7 @@ def in_worker(parent: int = 0) -> None:
     die_with_parent(parent or os.getppid())
 
 
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>: the signal a process gets when its parent dies
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>: set the signal to get when the parent dies
 PARENT_POLL_SECONDS = 0.5
 
 
@@ -87,9 +87,9 @@ def die_with_parent(parent: int) -> None:
     """End this process when ``parent`` ends, even by SIGKILL, which gives the parent no
     chance to stop it: a pool worker left alone waits for work forever, orphaned, holding
     hundreds of MB.  On Linux the kernel kills it (:func:`_killed_with_parent`); everywhere
-    a thread watches the parent too (:func:`_watch_parent`), which also serves where the
-    kernel's signal cannot: a worker busy in a compiled loop that holds the GIL only
-    delays the thread.  A parent already gone when this runs ends the process now."""
+    a thread also watches the parent's pid (:func:`_watch_parent`), the only guard where
+    the kernel offers none (it needs the GIL: a compiled loop holding it delays the end).
+    A parent already gone when this runs ends the process now."""
     _killed_with_parent()
     if os.getppid() != parent:  # after the request: a parent dying now is not missed
         os._exit(1)
