@@ -20,6 +20,11 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Validate hand-derived robot models against MuJoCo, PyBullet, Pinocchio.",
+    epilog="Exit codes: 0 done; 1 a figure failed or moved past its baseline; 2 a mistake "
+           "in the command or its input; 3 a run that diverged; 4 the infrastructure (no "
+           "Dask scheduler answers, the local worker processes cannot be started, a "
+           "task's worker process died twice, the file system refused a write); 130 "
+           "Ctrl-C; 143 SIGTERM.",
     rich_markup_mode=None,  # click's plain help: flags shown as flags, whole sentences
 )
 # one error, one line: no hard wraps; no emoji codes (":a:" in a name stays ":a:")
@@ -53,7 +58,8 @@ RobotOpt = Annotated[list[str] | None, typer.Option(
 ScenarioOpt = Annotated[list[str] | None, typer.Option(
     "--scenario", metavar="NAME", help="only this scenario (repeatable; default: all)")]
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", metavar="N", help="processes on this machine (default: every core)")]
+    "--workers", metavar="N", help="processes on this machine (default: every core); a "
+    "task whose process dies runs once more in a fresh one")]
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", envvar="DYNVAL_SCHEDULER", metavar="tcp://HOST:PORT",
     help="a Dask scheduler to run the tasks on")]
@@ -110,7 +116,11 @@ def _user_errors(fn):
         from dynval.comparisons.run.check import BaselineError
         from dynval.comparisons.run.manifest import ForeignFileError, IncompleteRunError
         from dynval.comparisons.run.options import RunOptionError
-        from dynval.comparisons.run.tasks import SchedulerUnreachableError, SourceChangedError
+        from dynval.comparisons.run.tasks import (
+            InfrastructureError,
+            SourceChangedError,
+            WorkerDiedError,
+        )
         from dynval.engines import DescriptionError, UnknownEngineError
         from dynval.handrolled import ModelInputError
         from dynval.model import ModelError
@@ -137,7 +147,10 @@ def _user_errors(fn):
         except DivergenceError as exc:
             _error(f"{exc}; no result was written as complete")
             raise typer.Exit(3) from None
-        except SchedulerUnreachableError as exc:
+        except WorkerDiedError as exc:  # the machine's failure, not the run's result
+            _error(f"{exc}; no result was written as complete")
+            raise typer.Exit(EXIT_INFRASTRUCTURE) from None
+        except InfrastructureError as exc:
             _error(str(exc))
             raise typer.Exit(EXIT_INFRASTRUCTURE) from None
         except KeyError as exc:  # unknown scenario and similar lookups

@@ -12,14 +12,19 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import multiprocessing
 import os
 import pickle
+import signal
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -62,9 +67,16 @@ class Outcome:
         return self.value
 
 
+class WorkerDiedError(Exception):
+    """The process running a task died twice (killed, out of memory, a crash inside an
+    engine): the task has no result.  Its error, reported like any other; never stored in
+    the results cache, so the next run tries it again."""
+
+
 # Failures of the machine, not of the task's inputs: a stale compiled cache naming a moved
-# module, a full disk, memory.  They are reported but never stored as the task's result.
-ENVIRONMENT_ERRORS = (ImportError, OSError, MemoryError)
+# module, a full disk, memory, a worker process that died.  They are reported but never
+# stored as the task's result.
+ENVIRONMENT_ERRORS = (ImportError, OSError, MemoryError, WorkerDiedError)
 
 
 class SourceChangedError(Exception):
@@ -291,17 +303,25 @@ def default_cache_dir() -> Path:
 
 # --- executing ---------------------------------------------------------------------------
 Report = Callable[[Outcome, int, int], None]  # (outcome, done, total)
+Note = Callable[[str], None]  # a line about the run itself (a worker that died)
+
+
+def _say(line: str) -> None:
+    """A line on standard error, where progress goes (a live display shows it above
+    itself)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = None,
             cache_dir: Path | None = None, report: Report | None = None,
-            timings: dict[str, float] | None = None) -> dict[str, Outcome]:
+            timings: dict[str, float] | None = None, note: Note = _say
+            ) -> dict[str, Outcome]:
     """Run every task once and return its outcome by key.
 
-    ``workers`` 1 runs them here, one after another; more runs a process pool; a
-    ``scheduler`` address sends them to a Dask cluster.  Cached outcomes are taken as they
-    are; the rest run in :func:`interleaved` order (``timings``: seconds by key from an
-    earlier run).
+    ``workers`` 1 runs them here, one after another; more runs a process pool (where a
+    worker that dies costs its task a retry: :class:`_Pools`); a ``scheduler`` address
+    sends them to a Dask cluster.  Cached outcomes are taken as they are; the rest run in
+    :func:`interleaved` order (``timings``: seconds by key from an earlier run).
     A result is stored only when the process that computed it ran the source its key was
     computed from; :class:`SourceChangedError` when the source changed during the run."""
     tasks = list(tasks)
@@ -345,13 +365,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     if scheduler:
         _dask(todo, scheduler, finished)
     elif workers > 1 and len(todo) > 1:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=interrupts.in_worker)
-        try:
-            _on_pool(pool, workers, todo, finished)
-        except BaseException:
-            stop_pool(pool)  # an interrupt, SIGTERM or a failure here: no worker goes on
-            raise
-        pool.shutdown()
+        _Pools(workers, todo, finished, note).run()
     else:
         for t in todo:
             finished(run_task(t))
@@ -363,21 +377,144 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     return {k: done[k] for k in keys}
 
 
-def _on_pool(pool: ProcessPoolExecutor, workers: int, todo: list[Task],
-             finished: Callable[[Outcome], None]) -> None:
-    """Run ``todo`` on the pool, ``workers`` tasks at a time, each started as another ends
-    (:func:`next_task`), each outcome handed to ``finished`` as it arrives."""
-    waiting, running = list(todo), Counter[str]()
-    started: dict[Future, Task] = {}
-    while waiting or started:
-        while waiting and len(started) < workers:
-            t = next_task(waiting, running)
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    """A local process pool whose workers end with this process, however it ends (a
+    ``kill -9`` included: :func:`interrupts.in_worker`).  With fork or spawn this process
+    starts them, and they watch its pid; with forkserver the server does, and they watch
+    the server's, which ends with this process."""
+    ctx = multiprocessing.get_context()
+    parent = 0 if ctx.get_start_method() == "forkserver" else os.getpid()
+    try:
+        return ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                   initializer=interrupts.in_worker, initargs=(parent,))
+    except OSError as exc:  # no pipe or lock for it
+        raise _unavailable(exc) from exc
+
+
+class _Pools:
+    """Tasks run on a local process pool, ``workers`` at a time, each started as another
+    ends (:func:`next_task`), each outcome handed to ``finished`` as it arrives.
+
+    A worker that dies (killed, out of memory, a crash inside an engine) breaks the pool,
+    which fails every task it was running: a fresh pool takes over.  Each of those tasks
+    counts a death and runs again, alone (:meth:`_may_start`), so that a second death is
+    surely its own: that one is its error (:class:`WorkerDiedError`), and the run goes on.
+    Alone, a task that ran out of memory beside others has the machine to itself."""
+
+    def __init__(self, workers: int, todo: list[Task], finished: Callable[[Outcome], None],
+                 note: Note) -> None:
+        self.workers, self.finished, self.note = workers, finished, note
+        self.waiting = list(todo)
+        self.deaths = Counter[str]()
+
+    def run(self) -> None:
+        """Every task, on as many pools as deaths of workers take."""
+        while self.waiting:
+            before = len(self.waiting)
+            pool = _new_pool(self.workers)
+            try:
+                lost = self._on_pool(pool)
+            except BaseException:
+                stop_pool(pool)  # an interrupt, SIGTERM or a failure here: no worker goes on
+                raise
+            ended = _processes(pool)
+            pool.shutdown()  # a broken pool's workers are all ended by then
+            if lost:
+                interrupts.check()  # workers ended by the terminal's Ctrl-C: no new pool
+                self._after_break(lost, _how_ended(ended))
+            elif self.waiting and len(self.waiting) == before:
+                raise PoolUnavailableError("the local worker processes ended before running "
+                                           f"any task ({_how_ended(ended)})")
+            elif self.waiting:  # it broke between tasks: nothing to run again
+                self.note(f"a worker died ({_how_ended(ended)}) between tasks; a fresh one "
+                          "takes over")
+
+    def _on_pool(self, pool: ProcessPoolExecutor) -> list[Task]:
+        """Run waiting tasks on ``pool`` until none is left or the pool breaks; the tasks
+        it was running when it broke (all failed by the break)."""
+        started: dict[Future, Task] = {}
+        running, lost, usable = Counter[str](), [], True
+        while started or (self.waiting and usable):
+            usable = usable and self._start(pool, started, running)
+            done, _ = wait(started, return_when=FIRST_COMPLETED)
+            for fut in [f for f in started if f in done]:  # in the order they started
+                t = started.pop(fut)
+                running[t.robot] -= 1
+                if isinstance(fut.exception(), BrokenProcessPool):
+                    lost.append(t)
+                    usable = False
+                else:
+                    self.finished(fut.result())
+        return lost
+
+    def _start(self, pool: ProcessPoolExecutor, started: dict[Future, Task],
+               running: Counter[str]) -> bool:
+        """Start waiting tasks while :meth:`_may_start` allows; False when the pool turned
+        out broken (the task taken goes back to the front)."""
+        while self.waiting and self._may_start(started):
+            w = self.waiting
+            t = w.pop(0) if self.deaths[w[0].key] else next_task(w, running)
+            try:
+                started[pool.submit(run_task, t)] = t
+            except BrokenProcessPool:
+                w.insert(0, t)
+                return False
+            except OSError as exc:  # no process could be started
+                raise _unavailable(exc) from exc
             running[t.robot] += 1
-            started[pool.submit(run_task, t)] = t
-        done, _ = wait(started, return_when=FIRST_COMPLETED)
-        for fut in done:
-            running[started.pop(fut).robot] -= 1
-            finished(fut.result())
+        return True
+
+    def _may_start(self, started: dict[Future, Task]) -> bool:
+        """Whether the next task may start: a worker is free, and no task runs beside one
+        that was running when a pool broke (those wait at the front, and run alone)."""
+        if not started:
+            return True
+        beside = self.deaths[self.waiting[0].key] or any(self.deaths[t.key]
+                                                         for t in started.values())
+        return len(started) < self.workers and not beside
+
+    def _after_break(self, lost: list[Task], how: str) -> None:
+        """Each task a broken pool failed counts a death: its second is its error, the
+        others wait at the front to run again (said once, by ``note``)."""
+        again = []
+        for t in lost:
+            self.deaths[t.key] += 1
+            if self.deaths[t.key] < 2:
+                again.append(t)
+            else:
+                error = WorkerDiedError(f"the worker running {t.key} died twice ({how})")
+                self.finished(Outcome(t.key, error=error, source=_numba_cache.loaded_digest()))
+        self.waiting[:0] = again
+        if again:
+            self.note(_retried([t.key for t in again], how))
+
+
+def _retried(keys: list[str], how: str) -> str:
+    """The line that says a worker died and which tasks run again."""
+    if len(keys) == 1:
+        return f"a worker died ({how}) running {keys[0]}; the task runs again in a fresh worker"
+    return (f"a worker died ({how}) while {len(keys)} tasks ran ({'; '.join(keys)}); each "
+            "runs again, alone, in a fresh worker")
+
+
+def _processes(pool: ProcessPoolExecutor) -> list[BaseProcess]:
+    """The pool's worker processes, as it holds them (none once it is shut down)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _how_ended(processes: list[BaseProcess]) -> str:
+    """How a broken pool's worker died, in words: the exit of one the pool did not end
+    itself (it ends the others with SIGTERM)."""
+    codes = [p.exitcode for p in processes if p.exitcode is not None]
+    own = [c for c in codes if c != -signal.SIGTERM] or codes
+    if not own:
+        return "its exit unknown"
+    if own[0] >= 0:
+        return f"exit code {own[0]}"
+    try:
+        return f"killed by {signal.Signals(-own[0]).name}"
+    except ValueError:
+        return f"killed by signal {-own[0]}"
 
 
 def next_task(waiting: list[Task], running: Counter[str]) -> Task:
@@ -411,8 +548,23 @@ def interleaved(todo: list[Task], timings: dict[str, float]) -> list[Task]:
     return order
 
 
-class SchedulerUnreachableError(Exception):
+class InfrastructureError(Exception):
+    """The machine or the cluster failed, not the input or a figure."""
+
+
+class SchedulerUnreachableError(InfrastructureError):
     """No Dask scheduler answers at the address given: the infrastructure, not the input."""
+
+
+class PoolUnavailableError(InfrastructureError):
+    """The local worker processes could not be started, or started again after one died."""
+
+
+def _unavailable(exc: OSError) -> PoolUnavailableError:
+    """The error for a pool whose processes the system refused (memory, process limits)."""
+    return PoolUnavailableError(
+        f"the local worker processes could not be started ({exc.strerror or exc}); free "
+        "memory or run fewer (--workers N; 1 runs every task in this process)")
 
 
 def check_scheduler(address: str, timeout: float = 5.0) -> None:
@@ -447,7 +599,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     thread. Once the workers are gone, the parent's own end of the results pipe is closed
     too: the read then ends (end of file), the manager thread finds the pool broken and
     returns, and the process can exit."""
-    workers = list((getattr(pool, "_processes", None) or {}).values())
+    workers = _processes(pool)
     results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in workers:
