@@ -270,7 +270,7 @@ def run(
     scenario: Annotated[str | None, typer.Option()] = None,
     engine: Annotated[list[str] | None, typer.Option("--engine")] = None,
     contact: Annotated[str, typer.Option()] = "shared",
-    out: OutOpt = Path("dynval-out"),
+    out: OutOpt = Path("dynval-out/run"),
     set_: SetOpt = None,
     force: ForceOpt = False,
 ) -> None:
@@ -443,7 +443,7 @@ def corpus(
     samples: SamplesOpt = 200,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
-    out: OutOpt = Path("dynval-corpus"),
+    out: OutOpt = Path("dynval-out/corpus"),
     docs: Annotated[Path | None, typer.Option(
         metavar="FILE", help="also write the table there (docs/corpus.md)")] = None,
     variants: Annotated[bool, typer.Option(

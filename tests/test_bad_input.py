@@ -47,3 +47,21 @@ def test_a_fullwidth_override_is_named(tmp_path):
     with pytest.raises(BadOverrideError, match="ASCII decimal"):
         apply_overrides("landing_gear", PARAMS, ["landing_gear.k=１５００"])
     assert apply_overrides("landing_gear", PARAMS, ["landing_gear.k=1.5e3"]).k == 1500.0
+
+
+def test_a_single_run_and_the_corpus_write_beside_a_validation_not_over_it(tmp_path,
+                                                                           monkeypatch):
+    """`dynval run` in the default folder writes its own subfolder, so a validation's
+    folder (dynval-out) keeps its manifest for `report` and `check --run`."""
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
+                              "mujoco"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "dynval-out" / "run" / "manifest.json").is_file()
+    assert not (tmp_path / "dynval-out" / "manifest.json").exists()
+    corpus = next(p for p in app.registered_commands if p.name == "corpus" or
+                  getattr(p.callback, "__name__", "") == "corpus")
+    import inspect
+
+    assert inspect.signature(corpus.callback).parameters["out"].default == Path(
+        "dynval-out/corpus")

@@ -152,16 +152,18 @@ def native_ground(p: HexapodParams) -> Ground:
                   tuple(f"{leg}_foot" for leg in leg_names(p)))
 
 
-def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Path):
+def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Path,
+               fast: bool = True):
     """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``);
     ``contact`` "shared" (the ground law of eqs. 11-12 applied by the loop) or "native"
-    (the engine's own contact with :func:`native_ground`; engines only)."""
+    (the engine's own contact with :func:`native_ground`; engines only); ``fast``: the
+    hand-rolled model by its compiled copy."""
     if contact not in ("shared", "native"):
         raise ValueError(f"unknown contact mode {contact!r}; use shared or native")
     if implementation == "handrolled":
         if contact != "shared":
             raise ValueError("the hand-rolled model has no native contact; use 'shared'")
-        return HandrolledPlant(p)
+        return HandrolledPlant(p, fast)
     joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
     ground = native_ground(p) if contact == "native" else None
     if implementation == "mujoco":

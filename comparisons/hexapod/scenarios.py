@@ -97,21 +97,23 @@ def scenario_params(p: HexapodParams, sc: Scenario) -> HexapodParams:
 def run_one(p: HexapodParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, body_form: str = "corrected",
             progress: Callable[[float], None] | None = None, duration: float | None = None,
-            until: float | None = None, start_shift: float = 0.0, **changes) -> pd.DataFrame:
+            until: float | None = None, start_shift: float = 0.0, fast: bool = True,
+            **changes) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario: SETTLE_CYCLES
     cycles from the loaded stance, then the judged ``duration`` (default the scenario's),
     the trace being the judged part with its time shifted to start at 0 (module docstring);
     ``until`` stops the whole run early and keeps all of it; ``changes`` replace parameters
     after the scenario's own, e.g. profile="sine"; ``body_form`` "printed" runs eq. (10) as
     printed; ``start_shift`` [m] raises the first segment's start, the perturbation that
-    measures the run's own sensitivity)."""
+    measures the run's own sensitivity; ``fast`` False steps the readable laws and model in
+    Python instead of their compiled copies)."""
     p = scenario_params(p, sc).with_(**changes) if changes else scenario_params(p, sc)
     stance = loaded_start(p, body_form)
-    plant = make_plant(implementation, p, contact, desc_dir)
+    plant = make_plant(implementation, p, contact, desc_dir, fast)
     q0, qd0 = stance.start()
     q0[1] += start_shift  # segment 1's height
     plant.reset(q0, qd0)
-    loop = HexapodLoop(plant, p, body_form, stance=stance)
+    loop = HexapodLoop(plant, p, body_form, fast=fast, stance=stance)
     record_every = max(1, int(round(p.f_sr / 1000.0)))  # 1 kHz traces
     settle = SETTLE_CYCLES * p.T
     judged_length = duration or sc.duration

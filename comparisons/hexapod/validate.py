@@ -144,6 +144,7 @@ class HexapodLadder(ladder.RobotLadder):
     paper = ("Silva, Tenreiro Machado, Lopes: Modelling and simulation of artificial "
              "locomotion systems (Robotica 23, 2005)")
     contact_modes = ladder.CONTACT_MODES
+    readable_seconds = 0.25  # fast/ against the readable laws: 5000 steps in Python
     l1_what = "foot p_F, J_F of eq. (6) and J of eq. (4c), one leg and whole robot, vs engines"
     l2_what = "H, c, g and inverse dynamics Gamma of eq. (6), one leg and whole robot"
     audit_reason = "round-off: the closed-form eq. (6) and the engines describe the same tree"

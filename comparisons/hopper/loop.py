@@ -56,12 +56,13 @@ def pitch_of_R_WB(R_00: float, R_20: float) -> float:
 
 
 class HandrolledPlant:
-    """The planar SOA model behind the plant interface."""
+    """The planar SOA model behind the plant interface (``fast``: its terms by the
+    compiled recursions, else by the operator products the paper prints)."""
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams, form: str = "corrected") -> None:
-        self.model = PlanarHopper(p, form)
+    def __init__(self, p: HopperParams, form: str = "corrected", fast: bool = True) -> None:
+        self.model = PlanarHopper(p, form, "recursive" if fast else "operator")
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.reset(q, qd)
@@ -131,13 +132,14 @@ def native_ground(p: HopperParams) -> Ground:
 
 
 def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir: Path,
-               form: str = "corrected"):
+               form: str = "corrected", fast: bool = True):
     """A plant of the named implementation, loading engine descriptions from desc_dir
-    (``form``: the hand-rolled model's bias of eq. (12), see PlanarHopper)."""
+    (``form``: the hand-rolled model's bias of eq. (12), see PlanarHopper; ``fast``: its
+    compiled recursions)."""
     if implementation == "handrolled":
         if contact_mode != "shared":
             raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
-        return HandrolledPlant(p, form)
+        return HandrolledPlant(p, form, fast)
     ground = native_ground(p) if contact_mode == "native" else None
     if implementation == "mujoco":
         from dynval.engines.mujoco_engine import MujocoSimulation

@@ -136,15 +136,17 @@ def initial_state(p: HopperParams) -> tuple[np.ndarray, np.ndarray]:
 def run_one(p: HopperParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, attitude_sign: float = 1.0, form: str = "corrected",
             progress: Callable[[float], None] | None = None,
-            duration: float | None = None, until: float | None = None) -> pd.DataFrame:
+            duration: float | None = None, until: float | None = None,
+            fast: bool = True) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``duration``
     replaces the scenario's length, ``until`` stops it early; ``attitude_sign`` -1 flips
-    eq. (23); ``form`` "printed" runs the hand-rolled model with eq. (12)'s printed bias)."""
+    eq. (23); ``form`` "printed" runs the hand-rolled model with eq. (12)'s printed bias;
+    ``fast`` False steps it in Python instead of one compiled chunk)."""
     p = scenario_params(p, sc)
-    plant = make_plant(implementation, p, contact, desc_dir, form)
+    plant = make_plant(implementation, p, contact, desc_dir, form, fast)
     plant.reset(*initial_state(p))
     loop = HopperLoop(plant, p, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d),
-                      sc.controlled, attitude_sign)
+                      sc.controlled, attitude_sign, fast)
     record_every = max(1, int(round(1e-3 / p.dt)))  # 1 kHz traces
     length = harness.run_length(duration or sc.duration, until)
     return harness.run(loop, length, p.dt, record_every, progress=progress,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the names below, as __getattr__ finds them (and the source 
         rms_diff,
     )
     from dynval.comparisons.ladder.rungs import (
+        CI_SECONDS,
         AuditResults,
         Context,
         Inputs,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # the names below, as __getattr__ finds them (and the source 
         rows_verdict,
     )
 
-__all__ = ["CONTACT_MODES", "IMPLEMENTATIONS", "AuditResults", "Context", "Inputs",
+__all__ = ["CI_SECONDS", "CONTACT_MODES", "IMPLEMENTATIONS", "AuditResults", "Context", "Inputs",
            "PathPlot", "RobotLadder", "TimePlot", "Tolerance", "Variant", "budget_rows",
            "check_row", "compare", "recomputed_row", "rms_diff", "rows_verdict"]
 _PARTS = ("rungs", "metrics", "implementations")  # where the names of __all__ are defined

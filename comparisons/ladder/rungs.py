@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from dynval.comparisons.ladder import description_check, harness
+from dynval.comparisons.ladder import description_check, harness, readable
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
@@ -223,6 +223,9 @@ class RobotLadder:
     l2_what: str = "dynamics terms vs engines"
     audit_reason: str = "round-off: the hand model and the engines describe the same tree"
     budget_what: str = ""
+    # how long the ci tier runs the hand-rolled model by its readable path to hold its
+    # compiled copy to it (ladder.readable); None where the robot has no compiled copy
+    readable_seconds: float | None = None
 
     # --- found by the layout: robots/<robot>/params.py (PARAMS, table),
     # comparisons/<robot>/scenarios.py (SCENARIOS, run_one), comparisons/<robot>/audit.py
@@ -368,7 +371,19 @@ class RobotLadder:
                         for impl, contact in variant.runs]
         out += [task(name, fn, *args, **kwargs)
                 for name, (fn, args, kwargs) in self.extra_tasks(inp).items()]
+        out += [task(_readable_name(name), self.run_one, inp.params, self.scenarios[name],
+                     "handrolled", "shared", inp.desc_dir, until=self.readable_seconds,
+                     fast=False) for name in self._readable_scenarios(inp)]
         return out
+
+    def _readable_scenarios(self, inp: Inputs) -> list[str]:
+        """The scenarios whose hand-rolled run is held to its readable path: in the ci
+        tier, every one with a shared-contact hand-rolled run, where the robot has a
+        compiled copy."""
+        if inp.tier != "ci" or self.readable_seconds is None:
+            return []
+        return [name for name in inp.scenarios
+                if _shared_variant(self.variants(self.scenarios[name])) is not None]
 
     def assemble(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path
                  ) -> tuple[list[MetricRow], Chapter]:
@@ -394,8 +409,10 @@ class RobotLadder:
             chapter.rungs["L3"] = Rung("not applicable", "no contact-free trajectory rung")
         for name in ctx.scenarios:
             self._scenario(ctx, self.scenarios[name])
-        if inp.until is not None:
-            ctx.rows = [_reported_only(r, inp.until) if r.rung == "L4" else r for r in ctx.rows]
+        if inp.until is not None:  # the readable parity is judged on its own short run
+            ctx.rows = [_reported_only(r, inp.until)
+                        if r.rung == "L4" and r.variant != readable.VARIANT else r
+                        for r in ctx.rows]
         self._l4_rung(ctx)
         self.recomputed(ctx)
         chapter.rungs["L5"] = self.l5(ctx)
@@ -455,6 +472,7 @@ class RobotLadder:
         ctx.chapter.scenarios.append(ScenarioInfo(sc.name, sc.title,
                                                   [v.name for v in variants],
                                                   self.scenario_description(sc)))
+        self._readable(ctx, sc, variants)
         for variant in variants:
             wide: Wide = {}
             for impl, _ in variant.runs:
@@ -484,6 +502,17 @@ class RobotLadder:
                     ctx.chapter.figures.append(Figure(
                         f"{fig.title} ({tag})", sc.name, variant.name, fig.signals, units,
                         scales, fig.caption))
+
+    def _readable(self, ctx: Context, sc: Any, variants: list[Variant]) -> None:
+        """The compiled hand-rolled run held to the readable one (ladder.readable), where
+        the readable one ran."""
+        key = f"{self.robot} {_readable_name(sc.name)}"
+        if key not in ctx.outcomes:
+            return
+        variant = _shared_variant(variants)
+        compiled = ctx.result(_run_name(sc.name, variant.name, "handrolled"))
+        ctx.rows += readable.parity_rows(self.robot, sc.name, compiled,
+                                         ctx.result(_readable_name(sc.name)))
 
     def _l4_rung(self, ctx: Context) -> None:
         ctx.rows = [replace(r, known=self.known_difference(r, ctx) or "")
@@ -525,6 +554,15 @@ def _reported_only(row: MetricRow, until: float) -> MetricRow:
 
 def _run_name(scenario: str, variant: str, implementation: str) -> str:
     return f"{scenario} {variant} {implementation}"
+
+
+def _readable_name(scenario: str) -> str:
+    return f"{scenario} handrolled readable"
+
+
+def _shared_variant(variants: list[Variant]) -> Variant | None:
+    """The first variant in which the hand-rolled model runs with shared contact."""
+    return next((v for v in variants if ("handrolled", "shared") in v.runs), None)
 
 
 def _audit_rung(results: list[TermResult], is_erratum: Callable[[TermResult], bool],

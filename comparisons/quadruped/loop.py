@@ -75,9 +75,10 @@ class EnginePlant:
         return np.array([f[foot] for foot in self.feet])
 
 
-def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path):
+def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bool = True):
+    """A plant of the named implementation (``fast``: the hand-rolled one compiled)."""
     if implementation == "handrolled":
-        return HandrolledPlant(p)
+        return HandrolledPlant(p, fast)
     feet = tuple(f"{leg}_foot" for leg in LEGS)
     if implementation == "mujoco":
         from dynval.engines.mujoco_engine import MujocoSimulation

@@ -58,12 +58,14 @@ def check_contact(implementation: str, contact: str) -> None:
 
 def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,
             desc_dir: Path, progress: Callable[[float], None] | None = None,
-            duration: float | None = None, until: float | None = None) -> pd.DataFrame:
+            duration: float | None = None, until: float | None = None,
+            fast: bool = True) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early)."""
+    replaces the scenario's length, ``until`` stops it early; ``fast`` False steps the
+    hand-rolled model by its printed recursions instead of their compiled copy)."""
     check_contact(implementation, contact)
     gait = GAITS[sc.gait]
-    loop = QuadrupedLoop(make_plant(implementation, p, desc_dir), p, gait)
+    loop = QuadrupedLoop(make_plant(implementation, p, desc_dir, fast), p, gait)
     length = harness.run_length(duration or sc.cycles * gait.period, until)
     return harness.run(loop, length, p.dt, 10, progress=progress,
                        workspace=WORKSPACE)

@@ -45,6 +45,7 @@ class QuadrupedLadder(ladder.RobotLadder):
              "robots: a new formulation approach (ICINCO 2025); masses and lengths of the "
              "Unitree A1")
     contact_modes = ladder.CONTACT_MODES
+    readable_seconds = ladder.CI_SECONDS  # fast/ against the printed recursions
     l1_what = "Table 1 foot positions and Jacobians vs engines"
     l2_what = ("RNEA M, C+G and tau, fixed and floating base (PyBullet through six explicit "
                "base joints)")
