@@ -186,3 +186,28 @@ def test_an_ill_posed_figure_is_reported_and_a_spread_widens_the_margin():
     status = {f.key[-1]: f.status for f in compare_to_baseline(metrics_frame(
         [row("nrmse", 4.4e8), row("lag", 0.2), row("rmse", 2.0 + 1.1e-5)]), base)}
     assert status["rmse"] == "moved"
+
+
+def test_an_edit_to_the_readable_model_alone_moves_the_gate(tmp_path, monkeypatch):
+    """The landing gear's readable contact law (eqs. 25-31, SlopeContact.forces) 1 %
+    stiffer while its compiled copy (fastloop) is left alone: the ci tier's readable run
+    no longer matches the compiled one, and the gate fails on it (one process, so that
+    the edit is the one every task runs)."""
+    from dynval.handrolled.landing_gear.contact import SlopeContact
+
+    forces = SlopeContact.forces
+
+    def stiffer(self, p_feet, v_feet):
+        k = self.k
+        self.k = 1.01 * k
+        try:
+            return forces(self, p_feet, v_feet)
+        finally:
+            self.k = k
+
+    monkeypatch.setattr(SlopeContact, "forces", stiffer)
+    res = runner.invoke(app, [*ARGS, "--out", str(tmp_path), "--workers", "1",
+                              "--no-cache"])
+    assert res.exit_code == 1, res.output[-2000:]
+    moved = [line for line in res.output.splitlines() if "readable" in line]
+    assert moved and all("│ failed" in line or "│ moved" in line for line in moved), moved
