@@ -186,6 +186,10 @@ def test_an_ill_posed_figure_is_reported_and_a_spread_widens_the_margin():
     status = {f.key[-1]: f.status for f in compare_to_baseline(metrics_frame(
         [row("nrmse", 4.4e8), row("lag", 0.2), row("rmse", 2.0 + 1.1e-5)]), base)}
     assert status["rmse"] == "moved"
+    failing = metrics_frame([row("nrmse", 4.4e8), row("lag", 0.2), row("rmse", 2.0)])
+    failing.loc[failing["metric"] == "nrmse", "passed"] = False  # its verdict turned
+    status = {f.key[-1]: f.status for f in compare_to_baseline(failing, base)}
+    assert status["nrmse"] == "failed"
 
 
 def test_an_edit_to_the_readable_model_alone_moves_the_gate(tmp_path, monkeypatch):
