@@ -135,7 +135,6 @@ def _user_errors(fn):
             DescriptionError,
             BaselineError,
             UserError,
-            ModelInputError,
             ModelError,
             IncompleteRunError,
             ForeignFileError,
@@ -144,8 +143,12 @@ def _user_errors(fn):
         ) as exc:
             _error(str(exc))
             raise typer.Exit(2) from None
+        except ModelInputError as exc:
+            _error(f"{exc}{_overridden(kwargs.get('set_'))}")
+            raise typer.Exit(2) from None
         except DivergenceError as exc:
-            _error(f"{exc}; no result was written as complete")
+            _error(f"{exc}{_overridden(kwargs.get('set_'))}; no result was written as "
+                   "complete")
             raise typer.Exit(3) from None
         except WorkerDiedError as exc:  # the machine's failure, not the run's result
             _error(f"{exc}; no result was written as complete")
@@ -172,6 +175,12 @@ def _user_errors(fn):
             raise typer.Exit(interrupts.exit_code(exc)) from None
 
     return wrapper
+
+
+def _overridden(overrides: list[str] | None) -> str:
+    """Where a run with overrides could not go on, the overrides it ran with: the likely
+    cause, named (a stiffness of 1e308 shows up as a foot out of reach)."""
+    return f" (this run's overrides: {', '.join(overrides)})" if overrides else ""
 
 
 def _say(text: str) -> None:

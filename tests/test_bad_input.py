@@ -65,3 +65,13 @@ def test_a_single_run_and_the_corpus_write_beside_a_validation_not_over_it(tmp_p
 
     assert inspect.signature(corpus.callback).parameters["out"].default == Path(
         "dynval-out/corpus")
+
+
+def test_a_run_an_override_made_meaningless_names_the_override(tmp_path):
+    """A stiffness of 1e308 makes the landing gear's equations unsolvable: the sentence
+    that says so names the override."""
+    res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
+                              "mujoco", "--set", "landing_gear.k=1e308", "--out",
+                              str(tmp_path / "k")])
+    assert res.exit_code in (2, 3), res.output
+    assert "landing_gear.k=1e308" in res.output.splitlines()[-1]
