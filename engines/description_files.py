@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from xml.parsers.expat import errors as expat_errors
 
 import numpy as np
 
@@ -221,18 +222,48 @@ def _ros_packages(folder: Path, mtime: int) -> dict[str, Path]:
 
 # --- reading a URDF ---------------------------------------------------------------------------
 
-def _read_robot(path: Path) -> ET.Element:
-    """The file's ``<robot>`` element, or a DescriptionError naming the file."""
+# expat's errors for input that stops inside an element, a tag, a character or a section
+_ENDS_EARLY = frozenset(expat_errors.codes[e] for e in (
+    expat_errors.XML_ERROR_NO_ELEMENTS, expat_errors.XML_ERROR_UNCLOSED_TOKEN,
+    expat_errors.XML_ERROR_PARTIAL_CHAR, expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION))
+
+
+def read_xml(path: Path, what: str) -> ET.Element:
+    """The root element of a description file (``what``: "URDF" or "MJCF"), or a
+    DescriptionError in one sentence naming the file: unreadable, not UTF-8 (the engines'
+    parsers read bytes as UTF-8 whatever the declaration says), empty, cut short, or
+    otherwise not well-formed."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DescriptionError(f"{path}: cannot read this URDF ({exc.strerror})") from None
+        raise DescriptionError(f"{path}: cannot read this {what} ({exc.strerror})") from None
+    # The engines' XML parsers accept blank lines before the XML declaration and a
+    # trailing NUL (both occur in pybullet_data); expat does not, so trim them.
+    data = data.strip(b" \t\r\n\0")
     try:
-        # The engines' XML parsers accept blank lines before the XML declaration and a
-        # trailing NUL (both occur in pybullet_data); expat does not, so trim them.
-        root = ET.fromstring(data.strip(b" \t\r\n\0"))
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.end < len(data) or exc.reason != "unexpected end of data":  # else: cut short
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise DescriptionError(f"{path}: this {what} is not UTF-8 text (byte "
+                                   f"0x{data[exc.start]:02x} on line {line}), and the engines "
+                                   "read a description as UTF-8") from None
+    if not data:
+        raise DescriptionError(f"{path}: this {what} is empty")
+    try:
+        return ET.fromstring(data)
     except ET.ParseError as exc:
-        raise DescriptionError(f"{path}: this URDF is not well-formed XML ({exc})") from None
+        if exc.code in _ENDS_EARLY:
+            last = data.count(b"\n") + 1
+            raise DescriptionError(f"{path}: this {what} is not well-formed XML: it ends on "
+                                   f"line {last} before its elements are closed, as a "
+                                   "truncated file does") from None
+        raise DescriptionError(f"{path}: this {what} is not well-formed XML ({exc})") from None
+
+
+def _read_robot(path: Path) -> ET.Element:
+    """The file's ``<robot>`` element, or a DescriptionError naming the file."""
+    root = read_xml(path, "URDF")
     if _local(root.tag) != "robot":
         raise DescriptionError(f"{path}: a URDF's root element must be <robot>, "
                                f"not <{_local(root.tag)}>")
@@ -483,12 +514,7 @@ def prepare_mjcf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     ``package_paths`` is accepted for symmetry with :func:`prepare_urdf`.  The file must be
     well-formed with a ``<mujoco>`` root, else a DescriptionError names it."""
     source = Path(path)
-    try:
-        root = ET.parse(source).getroot()
-    except OSError as exc:
-        raise DescriptionError(f"{source}: cannot read this MJCF ({exc.strerror})") from None
-    except ET.ParseError as exc:
-        raise DescriptionError(f"{source}: this MJCF is not well-formed XML ({exc})") from None
+    root = read_xml(source, "MJCF")
     if root.tag != "mujoco":
         raise DescriptionError(f"{source}: an MJCF's root element must be <mujoco>, "
                                f"not <{root.tag}>")
