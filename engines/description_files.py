@@ -15,6 +15,7 @@ import functools
 import hashlib
 import math
 import os
+import posixpath
 import re
 import tempfile
 import xml.etree.ElementTree as ET
@@ -156,8 +157,10 @@ def resolve_package(uri: str, dirs: Iterable[Path], base: Path | None = None) ->
 
     ``package://NAME/rest`` (and ``$(find NAME)/rest`` left by an unexpanded xacro) is the
     first existing ``DIR/NAME/rest``, ``DIR/rest`` when DIR's own name is NAME, or
-    ``DIR/PKG/rest`` where ``DIR/PKG/package.xml`` says its name is NAME (ROS-style).
-    ``file://`` URIs and plain paths resolve against ``base`` (the URDF's folder)."""
+    ``DIR/PKG/rest`` where ``DIR/PKG/package.xml`` says its name is NAME (ROS-style); a
+    ``rest`` that leaves the package (``..`` above its folder, or an absolute path) is a
+    DescriptionError, not a file outside it.  ``file://`` URIs and plain paths resolve
+    against ``base`` (the URDF's folder)."""
     name, rest = _package_parts(uri)
     if name is None:
         path = Path(uri.removeprefix("file://"))
@@ -176,11 +179,21 @@ def _package_parts(uri: str) -> tuple[str | None, str]:
     (an empty authority, as in some example-robot-data files) reads as ``package://NAME``."""
     if uri.startswith("package://"):
         name, _, rest = uri.removeprefix("package://").lstrip("/").partition("/")
-        return name, rest
+        return name, _inside(uri, name, rest)
     found = _FIND.match(uri)
     if found:
-        return found.group(1), found.group(2)
+        return found.group(1), _inside(uri, found.group(1), found.group(2))
     return None, uri
+
+
+def _inside(uri: str, name: str, rest: str) -> str:
+    """``rest``, the path inside package ``name``, or a DescriptionError when it leaves the
+    package: ``..`` that climbs above the package's folder once normalised, or an
+    absolute path."""
+    if rest and (posixpath.isabs(rest) or posixpath.normpath(rest).split("/")[0] == ".."):
+        raise DescriptionError(f"'{uri}' leaves its package '{name}', and a package path "
+                               "must stay inside its package")
+    return rest
 
 
 def _package_roots(folder: Path, name: str) -> list[Path]:
@@ -371,7 +384,7 @@ def prepare_urdf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     base = source.resolve().parent
     dirs = [*package_dirs(package_paths), base, base.parent, base.parent.parent]
     uris = _mesh_uris(robot)
-    missing = tuple(uri for uri in uris if resolve_package(uri, dirs, base) is None)
+    missing = _missing_meshes(source, uris, dirs, base)
     geometry = _strip(robot, "link", GEOMETRY_TAGS)
     mimics = _mimics(robot)
     _strip(robot, "joint", ("mimic",))
@@ -425,12 +438,32 @@ def axis_findings(robot: ET.Element) -> list[str]:
     return out
 
 
-def _mesh_uris(robot: ET.Element) -> list[str]:
-    """Every distinct mesh file the links' geometry names, in order of first appearance."""
-    uris = [mesh.get("filename", "") for link in robot.findall("link")
-            for tag in GEOMETRY_TAGS for element in link.findall(tag)
-            for mesh in element.iter("mesh")]
-    return list(dict.fromkeys(uri for uri in uris if uri))
+def _mesh_uris(robot: ET.Element) -> dict[str, str]:
+    """Every distinct mesh file the links' geometry names, in order of first appearance,
+    with the first link that names it."""
+    uris: dict[str, str] = {}
+    for link in robot.findall("link"):
+        for tag in GEOMETRY_TAGS:
+            for element in link.findall(tag):
+                for mesh in element.iter("mesh"):
+                    if mesh.get("filename"):
+                        uris.setdefault(mesh.get("filename", ""), link.get("name", "?"))
+    return uris
+
+
+def _missing_meshes(source: Path, uris: dict[str, str], dirs: Sequence[Path],
+                    base: Path) -> tuple[str, ...]:
+    """The mesh URIs that name no file found; one that leaves its package is a
+    DescriptionError naming the file and the link."""
+    missing = []
+    for uri, link in uris.items():
+        try:
+            found = resolve_package(uri, dirs, base)
+        except DescriptionError as exc:
+            raise DescriptionError(f"{source}: link '{link}' <mesh> filename {exc}") from None
+        if found is None:
+            missing.append(uri)
+    return tuple(missing)
 
 
 def _strip(robot: ET.Element, parent: str, tags: Sequence[str]) -> int:

@@ -1,7 +1,7 @@
 """Bad descriptions are named before any engine loads them: a zero or non-finite axis, a
 NaN or negative mass, an infinite origin, a missing include, a file that is not UTF-8 or
-is cut short.  Each is one sentence naming the file, the element and the value, and the
-CLI exits 2 with that line and no traceback."""
+is cut short, a package path that leaves its package.  Each is one sentence naming the
+file, the element and the value, and the CLI exits 2 with that line and no traceback."""
 
 from __future__ import annotations
 
@@ -114,6 +114,21 @@ def test_a_truncated_mjcf_and_an_empty_one(tmp_path: Path) -> None:
     assert "this MJCF is not well-formed XML: it ends on line 1" in said(path)
     path.write_text("\n")
     assert said(path) == f"{path}: this MJCF is empty"
+
+
+def test_a_package_path_that_leaves_its_package_is_refused(tmp_path: Path) -> None:
+    """``package://x/../../secret.stl`` with --package-path holding x/ would be followed to
+    a file outside every package."""
+    (tmp_path / "pkgs" / "x" / "meshes").mkdir(parents=True)
+    (tmp_path / "secret.stl").write_text("solid s\nendsolid s\n")
+    uri = "package://x/../../secret.stl"
+    path = leg(tmp_path, mesh=f'<visual><geometry><mesh filename="{uri}"/></geometry></visual>')
+    with pytest.raises(DescriptionError) as caught:
+        loading.prepare(path, [tmp_path / "pkgs"])
+    words = (f"link 'thigh' <mesh> filename '{uri}' leaves its package 'x', and a package "
+             "path must stay inside its package")
+    assert str(caught.value) == f"{path}: {words}"
+    assert words in one_line_exit_2(path, "--package-path", str(tmp_path / "pkgs"))
 
 
 # --- MJCF --------------------------------------------------------------------------------------
