@@ -3,8 +3,12 @@
 
 MuJoCo looks for an included file next to the file that includes it, else next to the
 main file, and numbers bodies in the order the assembled file lists them (the world is 0);
-it keeps no name for an unnamed body (``mj_id2name`` gives None), so :func:`unnamed_body`
-names it by that number and its parent, for sentences that point a reader to it.
+it keeps no name for an unnamed body (``mj_id2name`` gives None).  Pinocchio's MJCF reader
+calls an unnamed body after its parent (``<parent>Bis``, so unnamed siblings share one
+name), reads no ``<include>`` and leaves out a ``<body>`` that has no attribute at all.
+Every engine here names an unnamed body the one way :func:`unnamed_body` does, by its
+number and its parent, so that rows, findings and frames match across engines and point a
+reader to the body in the file.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from dynval.engines import DescriptionError
+from dynval.engines import DescriptionError, EngineRefusalError
 from dynval.engines.description_files import read_xml
 
 WORLD = 0  # MuJoCo's id of the world body
@@ -113,3 +117,47 @@ def _body(element: ET.Element, source: Path, parent: MjcfBody | None,
                     bool(name), up, source, element)
     bodies.append(body)
     return body
+
+
+def mjcf_bodies(path: Path) -> list[MjcfBody]:
+    """The MJCF's bodies in MuJoCo's order (the first is body 1)."""
+    return [p.body for p in assembled(path) if p.element.tag == "body" and p.body is not None]
+
+
+def leaf_bodies(path: Path) -> list[str]:
+    """The names of the bodies with no child body, written in the file itself (Pinocchio
+    reads no ``<include>``)."""
+    bodies = mjcf_bodies(path)
+    parents = {b.parent for b in bodies}
+    return [b.name for b in bodies if b.index not in parents and b.source == Path(path)]
+
+
+def pinocchio_body_names(path: Path) -> dict[str, str]:
+    """What Pinocchio's MJCF reader calls each unnamed body (``<parent>Bis``), mapped to
+    :func:`unnamed_body`'s name.  An EngineRefusalError where its reading differs from
+    MuJoCo's: two bodies it gives one name, or a ``<body>`` without attributes, which it
+    leaves out with all it holds."""
+    main = Path(path)
+    bodies = [b for b in mjcf_bodies(main) if b.source == main]
+    if all(b.named for b in bodies):
+        return {}
+    names: dict[int, str] = {WORLD: ""}
+    for body in bodies:
+        if not body.named and not body.element.attrib:
+            raise EngineRefusalError(
+                f"{path}: Pinocchio's MJCF reader leaves out body {body.name}, a <body> "
+                "without attributes, and all it holds")
+        names[body.index] = body.name if body.named else names[body.parent] + "Bis"
+    return _distinct(path, bodies, names)
+
+
+def _distinct(path: Path, bodies: list[MjcfBody], names: dict[int, str]) -> dict[str, str]:
+    """Pinocchio's name of each unnamed body to ours, when no two bodies share one."""
+    seen: dict[str, MjcfBody] = {}
+    for body in bodies:
+        first = seen.setdefault(names[body.index], body)
+        if first is not body:
+            raise EngineRefusalError(
+                f"{path}: Pinocchio's MJCF reader calls both body {first.name} and body "
+                f"{body.name} {names[body.index]!r} and builds another tree from them")
+    return {names[b.index]: b.name for b in bodies if not b.named}
