@@ -15,12 +15,14 @@ import functools
 import hashlib
 import math
 import os
+import posixpath
 import re
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from xml.parsers.expat import errors as expat_errors
 
 import numpy as np
 
@@ -155,8 +157,10 @@ def resolve_package(uri: str, dirs: Iterable[Path], base: Path | None = None) ->
 
     ``package://NAME/rest`` (and ``$(find NAME)/rest`` left by an unexpanded xacro) is the
     first existing ``DIR/NAME/rest``, ``DIR/rest`` when DIR's own name is NAME, or
-    ``DIR/PKG/rest`` where ``DIR/PKG/package.xml`` says its name is NAME (ROS-style).
-    ``file://`` URIs and plain paths resolve against ``base`` (the URDF's folder)."""
+    ``DIR/PKG/rest`` where ``DIR/PKG/package.xml`` says its name is NAME (ROS-style); a
+    ``rest`` that leaves the package (``..`` above its folder, or an absolute path) is a
+    DescriptionError, not a file outside it.  ``file://`` URIs and plain paths resolve
+    against ``base`` (the URDF's folder)."""
     name, rest = _package_parts(uri)
     if name is None:
         path = Path(uri.removeprefix("file://"))
@@ -175,11 +179,21 @@ def _package_parts(uri: str) -> tuple[str | None, str]:
     (an empty authority, as in some example-robot-data files) reads as ``package://NAME``."""
     if uri.startswith("package://"):
         name, _, rest = uri.removeprefix("package://").lstrip("/").partition("/")
-        return name, rest
+        return name, _inside(uri, name, rest)
     found = _FIND.match(uri)
     if found:
-        return found.group(1), found.group(2)
+        return found.group(1), _inside(uri, found.group(1), found.group(2))
     return None, uri
+
+
+def _inside(uri: str, name: str, rest: str) -> str:
+    """``rest``, the path inside package ``name``, or a DescriptionError when it leaves the
+    package: ``..`` that climbs above the package's folder once normalised, or an
+    absolute path."""
+    if rest and (posixpath.isabs(rest) or posixpath.normpath(rest).split("/")[0] == ".."):
+        raise DescriptionError(f"'{uri}' leaves its package '{name}', and a package path "
+                               "must stay inside its package")
+    return rest
 
 
 def _package_roots(folder: Path, name: str) -> list[Path]:
@@ -221,18 +235,48 @@ def _ros_packages(folder: Path, mtime: int) -> dict[str, Path]:
 
 # --- reading a URDF ---------------------------------------------------------------------------
 
-def _read_robot(path: Path) -> ET.Element:
-    """The file's ``<robot>`` element, or a DescriptionError naming the file."""
+# expat's errors for input that stops inside an element, a tag, a character or a section
+_ENDS_EARLY = frozenset(expat_errors.codes[e] for e in (
+    expat_errors.XML_ERROR_NO_ELEMENTS, expat_errors.XML_ERROR_UNCLOSED_TOKEN,
+    expat_errors.XML_ERROR_PARTIAL_CHAR, expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION))
+
+
+def read_xml(path: Path, what: str) -> ET.Element:
+    """The root element of a description file (``what``: "URDF" or "MJCF"), or a
+    DescriptionError in one sentence naming the file: unreadable, not UTF-8 (the engines'
+    parsers read bytes as UTF-8 whatever the declaration says), empty, cut short, or
+    otherwise not well-formed."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DescriptionError(f"{path}: cannot read this URDF ({exc.strerror})") from None
+        raise DescriptionError(f"{path}: cannot read this {what} ({exc.strerror})") from None
+    # The engines' XML parsers accept blank lines before the XML declaration and a
+    # trailing NUL (both occur in pybullet_data); expat does not, so trim them.
+    data = data.strip(b" \t\r\n\0")
     try:
-        # The engines' XML parsers accept blank lines before the XML declaration and a
-        # trailing NUL (both occur in pybullet_data); expat does not, so trim them.
-        root = ET.fromstring(data.strip(b" \t\r\n\0"))
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.end < len(data) or exc.reason != "unexpected end of data":  # else: cut short
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise DescriptionError(f"{path}: this {what} is not UTF-8 text (byte "
+                                   f"0x{data[exc.start]:02x} on line {line}), and the engines "
+                                   "read a description as UTF-8") from None
+    if not data:
+        raise DescriptionError(f"{path}: this {what} is empty")
+    try:
+        return ET.fromstring(data)
     except ET.ParseError as exc:
-        raise DescriptionError(f"{path}: this URDF is not well-formed XML ({exc})") from None
+        if exc.code in _ENDS_EARLY:
+            last = data.count(b"\n") + 1
+            raise DescriptionError(f"{path}: this {what} is not well-formed XML: it ends on "
+                                   f"line {last} before its elements are closed, as a "
+                                   "truncated file does") from None
+        raise DescriptionError(f"{path}: this {what} is not well-formed XML ({exc})") from None
+
+
+def _read_robot(path: Path) -> ET.Element:
+    """The file's ``<robot>`` element, or a DescriptionError naming the file."""
+    root = read_xml(path, "URDF")
     if _local(root.tag) != "robot":
         raise DescriptionError(f"{path}: a URDF's root element must be <robot>, "
                                f"not <{_local(root.tag)}>")
@@ -340,7 +384,7 @@ def prepare_urdf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     base = source.resolve().parent
     dirs = [*package_dirs(package_paths), base, base.parent, base.parent.parent]
     uris = _mesh_uris(robot)
-    missing = tuple(uri for uri in uris if resolve_package(uri, dirs, base) is None)
+    missing = _missing_meshes(source, uris, dirs, base)
     geometry = _strip(robot, "link", GEOMETRY_TAGS)
     mimics = _mimics(robot)
     _strip(robot, "joint", ("mimic",))
@@ -394,12 +438,32 @@ def axis_findings(robot: ET.Element) -> list[str]:
     return out
 
 
-def _mesh_uris(robot: ET.Element) -> list[str]:
-    """Every distinct mesh file the links' geometry names, in order of first appearance."""
-    uris = [mesh.get("filename", "") for link in robot.findall("link")
-            for tag in GEOMETRY_TAGS for element in link.findall(tag)
-            for mesh in element.iter("mesh")]
-    return list(dict.fromkeys(uri for uri in uris if uri))
+def _mesh_uris(robot: ET.Element) -> dict[str, str]:
+    """Every distinct mesh file the links' geometry names, in order of first appearance,
+    with the first link that names it."""
+    uris: dict[str, str] = {}
+    for link in robot.findall("link"):
+        for tag in GEOMETRY_TAGS:
+            for element in link.findall(tag):
+                for mesh in element.iter("mesh"):
+                    if mesh.get("filename"):
+                        uris.setdefault(mesh.get("filename", ""), link.get("name", "?"))
+    return uris
+
+
+def _missing_meshes(source: Path, uris: dict[str, str], dirs: Sequence[Path],
+                    base: Path) -> tuple[str, ...]:
+    """The mesh URIs that name no file found; one that leaves its package is a
+    DescriptionError naming the file and the link."""
+    missing = []
+    for uri, link in uris.items():
+        try:
+            found = resolve_package(uri, dirs, base)
+        except DescriptionError as exc:
+            raise DescriptionError(f"{source}: link '{link}' <mesh> filename {exc}") from None
+        if found is None:
+            missing.append(uri)
+    return tuple(missing)
 
 
 def _strip(robot: ET.Element, parent: str, tags: Sequence[str]) -> int:
@@ -483,12 +547,7 @@ def prepare_mjcf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     ``package_paths`` is accepted for symmetry with :func:`prepare_urdf`.  The file must be
     well-formed with a ``<mujoco>`` root, else a DescriptionError names it."""
     source = Path(path)
-    try:
-        root = ET.parse(source).getroot()
-    except OSError as exc:
-        raise DescriptionError(f"{source}: cannot read this MJCF ({exc.strerror})") from None
-    except ET.ParseError as exc:
-        raise DescriptionError(f"{source}: this MJCF is not well-formed XML ({exc})") from None
+    root = read_xml(source, "MJCF")
     if root.tag != "mujoco":
         raise DescriptionError(f"{source}: an MJCF's root element must be <mujoco>, "
                                f"not <{root.tag}>")

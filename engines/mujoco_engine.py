@@ -35,6 +35,7 @@ from dynval.engines.base import (
     composite_inertial,
     inertia_from_principal,
 )
+from dynval.engines.mjcf_tree import unnamed_body
 from dynval.engines.mujoco_compiled import CompiledMujoco
 
 _J = mujoco.mjtJoint
@@ -115,11 +116,22 @@ class _MujocoModel:
         self._body_ids: dict[str, int] = {}
 
     def _id(self, kind: mujoco.mjtObj, name: str) -> int:
-        """The id of a named object, or -1."""
-        return mujoco.mj_name2id(self.model, kind, name)
+        """The id of a named object (an unnamed body by the name :meth:`_name` gives it),
+        or -1."""
+        i = mujoco.mj_name2id(self.model, kind, name)
+        if i < 0 and kind == mujoco.mjtObj.mjOBJ_BODY and name.startswith("#"):
+            return next((b for b in range(1, self.model.nbody) if self._name(kind, b) == name),
+                        -1)
+        return i
 
     def _name(self, kind: mujoco.mjtObj, i: int) -> str:
-        return mujoco.mj_id2name(self.model, kind, i)
+        """The object's name; an unnamed body's is its id and its parent
+        (``mjcf_tree.unnamed_body``), as every engine here names it."""
+        name = mujoco.mj_id2name(self.model, kind, i)
+        if name is None and kind == mujoco.mjtObj.mjOBJ_BODY:
+            parent = int(self.model.body_parentid[i])
+            return unnamed_body(i, parent, mujoco.mj_id2name(self.model, kind, parent))
+        return name
 
     def joint_id(self, name: str) -> int:
         j = self._id(mujoco.mjtObj.mjOBJ_JOINT, name)
@@ -296,8 +308,8 @@ class MujocoSimulation(_MujocoModel):
             gid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, name)
             if gid < 0:
                 raise DescriptionError(f"MJCF model has no contact geom named {name!r}")
-            self._geom_to_link[gid] = mujoco.mj_id2name(
-                self.model, mujoco.mjtObj.mjOBJ_BODY, int(self.model.geom_bodyid[gid]))
+            self._geom_to_link[gid] = self._name(mujoco.mjtObj.mjOBJ_BODY,
+                                                 int(self.model.geom_bodyid[gid]))
 
     def _xml_text(self) -> str:
         import os

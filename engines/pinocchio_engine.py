@@ -13,6 +13,7 @@ import pinocchio as pin
 
 from dynval.engines import DescriptionError, EngineRefusalError
 from dynval.engines.base import JOINT_UNITS, JointLimit, LinkInertial, cross3
+from dynval.engines.mjcf_tree import pinocchio_body_names
 
 
 def _continuous_as_revolute(urdf: str) -> str:
@@ -58,6 +59,16 @@ def _place_welded_root(model: pin.Model, path: Path) -> None:
             f.placement = placement * f.placement
 
 
+def _name_unnamed_bodies(model: pin.Model, path: Path) -> None:
+    """An MJCF's unnamed bodies renamed from what Pinocchio's reader calls them
+    (``<parent>Bis``) to what every engine here calls them (``mjcf_tree.unnamed_body``);
+    an EngineRefusalError where its reading of them differs from MuJoCo's."""
+    names = pinocchio_body_names(path)
+    for frame in model.frames:
+        if frame.type == pin.FrameType.BODY and frame.name in names:
+            frame.name = names[frame.name]
+
+
 def _free_flyer_from_world(model: pin.Model, path: Path) -> None:
     """An MJCF's free joint read as MuJoCo reads it: its q places the body in the world
     (MuJoCo's qpos0 is the body's pos), where Pinocchio's MJCF reader puts the body's pos
@@ -98,6 +109,8 @@ class PinocchioTerms:
             msg = " ".join(str(exc).split())
             raise DescriptionError(f"{path}: Pinocchio cannot load this "
                                    f"{'MJCF' if mjcf else 'URDF'} ({msg})") from None
+        if mjcf:
+            _name_unnamed_bodies(self.model, Path(path))
         self.switched_off = []
         if rigid_body and np.any(self.model.armature > 0):  # crba adds it to M's diagonal
             self.switched_off = [f"armature ({int(np.sum(self.model.armature > 0))})"]

@@ -307,6 +307,51 @@ def test_an_mjcf_free_joint_is_audited_not_frozen(tmp_path):
     del fixed
 
 
+def unnamed(tmp_path: Path, *names: str, extra: str = "") -> Path:
+    """The hopper of FREE_MJCF on a fixed base with the named bodies' names left out and
+    ``extra`` added beside the foot."""
+    text = FREE_MJCF.replace('<freejoint name="root"/>', "")
+    for name in names:
+        text = text.replace(f'name="{name}" ', "")
+    path = tmp_path / "unnamed.xml"
+    path.write_text(text.replace("</body>\n      </body>", f"</body>{extra}\n      </body>"))
+    return path
+
+
+@pytest.mark.parametrize(("names", "foot"), [(("foot",), "#3 (child of 'leg')"),
+                                             (("leg", "foot"), "#3 (child of #2)")],
+                         ids=["foot unnamed", "leg and foot unnamed"])
+def test_an_mjcf_with_unnamed_bodies_is_compared_body_by_body(tmp_path, names, foot):
+    """MuJoCo keeps no name for an unnamed body and Pinocchio calls it after its parent:
+    both engines name it by its number and parent, and it is compared at L0 (its mass and
+    inertia), L1 (it is a leaf frame) and L2."""
+    import mujoco
+
+    from dynval.engines.mujoco_engine import MujocoTerms
+
+    path = unnamed(tmp_path, *names)
+    model = mujoco.MjModel.from_xml_path(str(path))
+    assert mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, 3) is None
+    assert set(MujocoTerms(path).body_inertials()) == set(PinocchioTerms(path).body_inertials())
+    audit = parity_audit(path, 20, 0, l3=False)
+    assert audit.label == "pinocchio" and audit.engines == ("mujoco",)
+    quantities = {r["quantity"] for r in audit.l0}
+    assert {f"body {foot}: mass, centre of mass", f"body {foot}: inertia"} <= quantities
+    assert {"M", "bias", "tau", f"p[{foot}]", f"J[{foot}]"} <= {r.term for r in audit.results}
+    assert audit.passed and all(r["passed"] for r in audit.l0)
+
+
+def test_unnamed_sibling_bodies_are_a_limitation_of_pinocchios_reader(tmp_path):
+    """Pinocchio gives two unnamed children of one body one name and builds another tree:
+    it is not checked, and that is no finding about the file."""
+    toe = ('<body pos="0.1 0 -0.4"><joint name="toe" axis="0 1 0"/>'
+           '<inertial pos="0 0 -0.05" mass="0.1" diaginertia="0.001 0.001 0.001"/></body>')
+    audit = parity_audit(unnamed(tmp_path, "foot", extra=toe), 10, 0, l3=False)
+    assert "calls both body #3 (child of 'leg') and body #4 (child of 'leg') 'legBis'" in \
+        audit.refused["pinocchio"]
+    assert audit.engines == () and not any(r["quantity"] == "loads the file" for r in audit.l0)
+
+
 def test_parity_cli_on_a_urdf_fixed_and_free(tmp_path):
     path = arm(tmp_path)
     res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",

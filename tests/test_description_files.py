@@ -100,6 +100,22 @@ def test_resolve_package_forms(tmp_path: Path) -> None:
     assert resolve_package(f"file://{target}", []) == target
 
 
+@pytest.mark.parametrize("uri", ["package://mypkg/../../outside.stl",
+                                 "package://mypkg/meshes/../../../outside.stl",
+                                 "package://mypkg//outside.stl",
+                                 "$(find mypkg)/../../outside.stl"])
+def test_resolve_package_refuses_a_path_that_leaves_its_package(tmp_path: Path,
+                                                                uri: str) -> None:
+    """``..`` above the package's folder, or an absolute path, would read any file."""
+    pkgs = mesh_package(tmp_path / "pkgs")
+    (tmp_path / "outside.stl").write_text("solid x\nendsolid x\n")
+    with pytest.raises(DescriptionError, match=r"leaves its package 'mypkg'"):
+        resolve_package(uri, [pkgs])
+    inside = "package://mypkg/meshes/../meshes/arm.stl"
+    found = resolve_package(inside, [pkgs])
+    assert found is not None and found.resolve() == (pkgs / "mypkg/meshes/arm.stl").resolve()
+
+
 def test_resolve_package_by_package_xml(tmp_path: Path) -> None:
     """A ROS package is found by the name in its package.xml, whatever its folder's name."""
     workspace = mesh_package(tmp_path / "ws", "mypkg-src")

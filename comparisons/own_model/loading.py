@@ -1,6 +1,8 @@
 """A description as it comes, loaded in every term engine that can read it.
 
-The file is prepared once (``dynval.engines.description_files``: ``package://`` paths
+The file's values are checked first (``validity``: a NaN, a zero axis, a negative mass or
+a missing include is named before any engine is given it), then the file is prepared
+once (``dynval.engines.description_files``: ``package://`` paths
 looked up, geometry left out since a dynamics audit uses none, mimic couplings dropped,
 each link's inertia checked) and each engine loads the prepared copy with what it adds
 beyond rigid-body dynamics switched off (joint limits, contacts, damping, friction loss,
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dynval.comparisons.own_model import validity
 from dynval.engines import DescriptionError, EngineRefusalError
 from dynval.model import ModelError
 
@@ -56,6 +59,7 @@ def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:
     kind = description.suffix.lower()
     if kind not in (".urdf", ".xml"):
         raise DescriptionError(f"{description}: a description is a .urdf or an MJCF .xml")
+    validity.check(description)  # a value no engine should be given, named before any is
     prepared = (prepare_urdf if kind == ".urdf" else prepare_mjcf)(description, package_paths)
     return prepared if found is None else replace(prepared, notes=(found, *prepared.notes))
 

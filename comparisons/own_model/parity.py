@@ -60,21 +60,22 @@ class EngineModel:
 
 
 def leaf_links(path: Path) -> list[str]:
-    """The links no joint leaves from (URDF), or the bodies with no child (MJCF): the
-    robot's extremities, where kinematic errors add up."""
+    """The links no joint leaves from (URDF), or the bodies with no child (MJCF, an unnamed
+    one by the name every engine here gives it): the robot's extremities, where kinematic
+    errors add up."""
     import xml.etree.ElementTree as ET
 
+    from dynval.engines.mjcf_tree import leaf_bodies
+
     root = ET.parse(str(path)).getroot()
-    if root.tag == "robot":
-        parents = {j.find("parent").get("link") for j in root.iter("joint")
-                   if j.find("parent") is not None}
-        children = {j.find("child").get("link") for j in root.iter("joint")
-                    if j.find("child") is not None}
-        return [lk.get("name") for lk in root.iter("link")
-                if lk.get("name") in children and lk.get("name") not in parents]
-    world = root.find("worldbody")
-    bodies = [] if world is None else list(world.iter("body"))
-    return [b.get("name") for b in bodies if b.get("name") and b.find("body") is None]
+    if root.tag != "robot":
+        return leaf_bodies(path)
+    parents = {j.find("parent").get("link") for j in root.iter("joint")
+               if j.find("parent") is not None}
+    children = {j.find("child").get("link") for j in root.iter("joint")
+                if j.find("child") is not None}
+    return [lk.get("name") for lk in root.iter("link")
+            if lk.get("name") in children and lk.get("name") not in parents]
 
 
 def parity_audit(description: Path | str, samples: int = 200, seed: int = 0,
