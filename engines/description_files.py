@@ -59,6 +59,8 @@ class Prepared:
     meshes_missing: tuple[str, ...] = ()
     findings: tuple[str, ...] = ()
     root_link: str | None = None
+    gravity: tuple[float, float, float] | None = None  # the file's own, where it sets one
+    gravity_said: str = ""  # how the file sets it, in words
 
 
 @dataclass(frozen=True)
@@ -551,9 +553,29 @@ def prepare_mjcf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     if root.tag != "mujoco":
         raise DescriptionError(f"{source}: an MJCF's root element must be <mujoco>, "
                                f"not <{root.tag}>")
+    gravity, said = mjcf_gravity(root)
     return Prepared(source=source, path=source,
                     notes=("the MJCF is loaded as written, geometry included: MuJoCo resolves "
-                           "its own meshes",))
+                           "its own meshes",), gravity=gravity, gravity_said=said)
+
+
+def mjcf_gravity(root: ET.Element) -> tuple[tuple[float, float, float] | None, str]:
+    """The gravity an MJCF sets for itself, and how, in words: its ``<option gravity>``,
+    or none at all where ``<option><flag gravity="disable"/>`` switches it off; (None, "")
+    where the file leaves MuJoCo's default (0, 0, -9.81)."""
+    gravity, said = None, ""
+    for option in root.iter("option"):
+        if option.get("gravity") is not None:
+            try:
+                g = tuple(float(x) for x in option.get("gravity").split())
+            except ValueError:
+                continue  # a value MuJoCo itself refuses, named when it loads the file
+            if len(g) == 3:
+                gravity, said = g, f'its <option gravity="{option.get("gravity")}">'
+        for flag in option.iter("flag"):
+            if flag.get("gravity") == "disable":
+                return (0.0, 0.0, 0.0), '<flag gravity="disable">: no gravity at all'
+    return gravity, said
 
 
 def pybullet_data_dir() -> Path:

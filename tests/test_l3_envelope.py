@@ -113,3 +113,27 @@ def test_pinocchios_free_root_with_anothers_inertials_reads_them_back(tmp_path):
                                                    bodies[name].inertia)}
     assert pin.with_body_inertials(heavier).body_inertials()[name].mass == \
         2 * bodies[name].mass
+
+
+@pytest.mark.parametrize("option, g", [('<option gravity="0 0 -1.62"/>', 1.62),
+                                       ('<option><flag gravity="disable"/></option>', 0.0)])
+def test_a_files_own_gravity_is_honoured_and_said(tmp_path, option, g):
+    """An MJCF on the moon, or with gravity switched off: every engine is audited with
+    the file's gravity (not replaced by 9.81), and a note says so."""
+    from dynval.comparisons.own_model import loading
+
+    def gravity_terms(text: str, name: str) -> tuple[dict, list[str]]:
+        path = tmp_path / name
+        path.write_text(text)
+        loaded = loading.load(loading.prepare(path), ["shoulder", "elbow"],
+                              loading.STANDARD_GRAVITY, False)
+        return {e: t.gravity(np.array([0.3, -0.4])) for e, t in loaded.engines.items()}, \
+            loaded.notes
+
+    earth, _ = gravity_terms(DOUBLE_PENDULUM.format(mass=1.0), "earth.xml")
+    text = DOUBLE_PENDULUM.format(mass=1.0).replace("<worldbody>", f"{option}<worldbody>")
+    there, notes = gravity_terms(text, "there.xml")
+    assert set(there) == set(earth) and len(there) >= 2
+    for e in earth:
+        np.testing.assert_allclose(there[e], earth[e] * g / 9.81, rtol=1e-12, atol=1e-15)
+    assert any("sets its own gravity" in n for n in notes), notes

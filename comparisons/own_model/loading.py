@@ -112,6 +112,9 @@ def _refusal(exc: DescriptionError, findings: Sequence[str]) -> tuple[str, bool]
     return str(exc).split(": ", 1)[-1], not isinstance(exc, EngineRefusalError)
 
 
+STANDARD_GRAVITY = (0.0, 0.0, -9.81)  # [m/s^2]: the audit's gravity unless a file says
+
+
 def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float],
          free: bool, damping: bool = False, limits: bool = False) -> Loaded:
     """Every term engine that reads the description, each with rigid-body dynamics only;
@@ -131,6 +134,10 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
     loaded = Loaded(description, prepared.path, kind,  # the root's mass matters when free
                     notes=[n for n in prepared.notes if free or not n.startswith(root_note)],
                     findings=list(prepared.findings))
+    if prepared.gravity is not None and tuple(gravity) == STANDARD_GRAVITY:
+        gravity = prepared.gravity  # the file's own physics, honoured in every engine
+        loaded.notes.append(f"the file sets its own gravity, {prepared.gravity_said}: every "
+                            f"engine is audited with g = {tuple(gravity)} m/s^2")
     names = list(joint_names)
     makers: dict[str, Any] = {
         "mujoco": lambda: MujocoTerms(prepared.path, gravity, joint_names=names,
