@@ -4,15 +4,71 @@ in a screenful, with units, and labelled by who computed what."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dynval.comparisons.own_model.audit import audit_model
 from dynval.comparisons.own_model.parity import EngineModel
 from dynval.engines.pinocchio_engine import PinocchioTerms
-from dynval.model import ModelError
-from tests.test_any_robot import arm
+from dynval.model import ModelError, load_object
+from tests.test_any_robot import arm, model_of
 
+EX = Path(__file__).resolve().parents[1] / "docs" / "examples"
 JOINTS = ["shoulder", "elbow"]
+
+
+def _sentences(audit) -> list[str]:
+    return [d.sentence for d in audit.diagnoses]
+
+
+def test_joint_names_in_another_order_than_the_equations_are_named(tmp_path):
+    """The equations take q as (shoulder, elbow); joint_names says (elbow, shoulder):
+    every term differs, and the finding names both joints in the model's order."""
+    path = arm(tmp_path)
+    model = EngineModel(PinocchioTerms(path, joint_names=JOINTS), ["elbow", "shoulder"],
+                        ["sensor"], "fixed")
+    audit = audit_model(model, path, 20, 0, l3=False)
+    assert {"M", "bias", "G"} <= {r.term for r in audit.failures}
+    said = _sentences(audit)
+    assert said == ["the model's joints are in another order than its joint_names say: its "
+                    "q[0] is the description's 'shoulder', q[1] is 'elbow' (M, bias, G, C v "
+                    "and tau agree under that order, and so do the frames)"], said
+    assert not any("an axis or a frame" in f for f in audit.findings), audit.findings
+
+
+def test_a_flipped_sign_is_named_by_its_entry():
+    """acrobot_wrong_sign.py flips the sign of the shoulder's Coriolis term: the finding
+    names C v's shoulder entry and both values; bias and tau follow from it; nothing
+    blames an axis or a frame."""
+    model = load_object(f"{EX / 'acrobot_wrong_sign.py'}:AcrobotWrongSign")
+    audit = audit_model(model, EX / "acrobot.urdf", 30, 0, l3=False)
+    said = _sentences(audit)
+    assert len(said) == 1 and said[0].startswith(
+        "entry 0 of C v (joint 'shoulder') has the opposite sign: model -"), said
+    assert said[0].endswith("; bias and tau differ in that joint alone, as follows from it")
+    assert not any("an axis or a frame" in f for f in audit.findings), audit.findings
+    assert audit.failure_sentences()[0] == said[0]  # what dynval.testing raises with
+
+
+class Mistyped(EngineModel):
+    """M[0, 1] typed 10 % too large, its mirror right."""
+
+    def mass_matrix(self, q):
+        out = super().mass_matrix(q).copy()
+        out[0, 1] *= 1.1
+        return out
+
+
+def test_one_mistyped_entry_of_m_is_named(tmp_path):
+    path = arm(tmp_path)
+    model = Mistyped(PinocchioTerms(path, joint_names=JOINTS), JOINTS, [], "fixed")
+    audit = audit_model(model, path, 20, 0, l3=False)
+    assert {r.term for r in audit.failures} == {"M"}
+    said = _sentences(audit)
+    assert len(said) == 1 and said[0].startswith(
+        "only entry (0, 1) of M (joints 'shoulder', 'elbow') differs: model "), said
+    assert said[0].endswith("(a typo in that entry?)")
 
 
 class Raises(EngineModel):
@@ -31,3 +87,9 @@ def test_a_model_that_raises_is_named_by_its_own_file_and_line(tmp_path):
         audit_model(model, path, 5, 0)
     assert str(err.value) == ("Raises.bias raised ZeroDivisionError: division by zero "
                               f"(test_diagnostics.py, line {line}, in bias)"), err.value
+
+
+def test_a_correct_model_has_nothing_to_diagnose(tmp_path):
+    path = arm(tmp_path)
+    audit = audit_model(model_of(path), path, 20, 0, l3=False)
+    assert not audit.failures and audit.diagnoses == []
