@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from dynval.comparisons.own_model.audit import audit_model
-from dynval.comparisons.own_model.parity import EngineModel
+from dynval.comparisons.own_model.parity import EngineModel, parity_audit
+from dynval.comparisons.own_model.run import rows_and_chapter
 from dynval.engines.pinocchio_engine import PinocchioTerms
 from dynval.model import ModelError, load_object
 from tests.test_any_robot import arm, model_of
@@ -87,6 +88,17 @@ def test_a_model_that_raises_is_named_by_its_own_file_and_line(tmp_path):
         audit_model(model, path, 5, 0)
     assert str(err.value) == ("Raises.bias raised ZeroDivisionError: division by zero "
                               f"(test_diagnostics.py, line {line}, in bias)"), err.value
+
+
+def test_a_parity_audit_labels_its_rows_by_engine(tmp_path):
+    """Without a model, Pinocchio stands for it: L3's rows say so, not 'handrolled'."""
+    audit = parity_audit(arm(tmp_path), 10, 0)
+    labels = [r["comparison"] for r in audit.l3 if " vs " in r["comparison"]
+              and not r["comparison"].startswith("semi-implicit")]
+    assert labels and all(c.startswith("pinocchio vs ") for c in labels), labels
+    assert "pinocchio vs mujoco (own integrator)" in labels
+    _, chapter = rows_and_chapter(audit)
+    assert not any("handrolled" in r.comparison for r in chapter.trajectories)
 
 
 def test_a_correct_model_has_nothing_to_diagnose(tmp_path):

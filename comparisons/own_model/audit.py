@@ -353,7 +353,8 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free,
                                     _swing_readings(loaded, with_pb),
                                     [(q, v) for q, v, _ in states],
-                                    None if ranges is None else (*ranges, names))
+                                    None if ranges is None else (*ranges, names),
+                                    who=reference or "handrolled")
         audit.findings += [audit.explain_l3(r) for r in audit.l3_known]
     return audit
 

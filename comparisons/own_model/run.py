@@ -30,7 +30,7 @@ L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 
 
 def _engine(row: dict) -> str:
-    """The other side of an L3 row (its comparison reads "handrolled vs ENGINE ...")."""
+    """The other side of an L3 row (its comparison reads "MODEL vs ENGINE ...")."""
     return row["comparison"].split(" vs ")[1].split(" (difference")[0]
 
 
