@@ -4,10 +4,13 @@ in a screenful, with units, and labelled by who computed what."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from dynval.comparisons.cli import app
 from dynval.comparisons.own_model.audit import audit_model
 from dynval.comparisons.own_model.parity import EngineModel, parity_audit
 from dynval.comparisons.own_model.run import rows_and_chapter
@@ -17,6 +20,7 @@ from tests.test_any_robot import arm, model_of
 
 EX = Path(__file__).resolve().parents[1] / "docs" / "examples"
 JOINTS = ["shoulder", "elbow"]
+runner = CliRunner()
 
 
 def _sentences(audit) -> list[str]:
@@ -88,6 +92,39 @@ def test_a_model_that_raises_is_named_by_its_own_file_and_line(tmp_path):
         audit_model(model, path, 5, 0)
     assert str(err.value) == ("Raises.bias raised ZeroDivisionError: division by zero "
                               f"(test_diagnostics.py, line {line}, in bias)"), err.value
+
+
+def _failure_lines(output: str) -> list[str]:
+    """The lines that say a figure differs, outside the tables."""
+    return [line for line in output.splitlines()
+            if "differ" in line and not line.startswith(("│", "┃", "┏", "┡", "└"))]
+
+
+def test_a_badly_wrong_model_fails_in_a_screenful(tmp_path):
+    """The forearm turning about x where the file says y: every term against every
+    engine, and every swing, differs (over 30 figures); at most 25 lines say so, the
+    rest are counted."""
+    path = arm(tmp_path)
+    wrong = arm(tmp_path, axis="1 0 0", name="wrong.urdf")
+    spec = tmp_path / "wrong_arm.py"
+    spec.write_text(textwrap.dedent(f"""
+        from dynval.comparisons.own_model.parity import EngineModel
+        from dynval.engines.pinocchio_engine import PinocchioTerms
+
+        def WrongArm():
+            return EngineModel(PinocchioTerms({str(wrong)!r}, joint_names={JOINTS!r}),
+                               {JOINTS!r}, ["sensor"], "fixed")
+        """))
+    res = runner.invoke(app, ["audit", "--model", f"{spec}:WrongArm", "--description",
+                              str(path), "--samples", "10"])
+    assert res.exit_code == 1, res.output
+    lines = _failure_lines(res.output)
+    assert len(lines) <= 25, "\n".join(lines)
+    more = [line for line in res.output.splitlines() if line.startswith("... and ")]
+    assert len(more) == 1 and more[0].endswith(
+        "more failing figures, all in metrics.parquet and the report (--out DIR writes "
+        "them)"), more
+    assert int(more[0].split()[2]) > 10
 
 
 def test_a_parity_audit_labels_its_rows_by_engine(tmp_path):

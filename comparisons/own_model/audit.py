@@ -42,12 +42,14 @@ from dynval.comparisons.own_model import loading, swing
 from dynval.comparisons.own_model.coupled import Coupled
 from dynval.comparisons.own_model.diagnose import Diagnosis, Layout, Side, diagnose
 from dynval.comparisons.own_model.l0 import PYBULLET_REASON, l0_rows, name_findings
+from dynval.comparisons.own_model.regressor import join_names
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
 
 FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
 MIN_RATIO = swing.MIN_RATIO
 REGRESSOR_STATES = 40  # states the regressor fits over: 40 n equations for 10 per body
+FIRST_FAILURES = 20  # failure sentences `dynval audit` prints: a screenful
 # the regressor's cause where a diagnosis already names the equations' mistake
 NAMED_ABOVE = ("not a link's inertias but the equations themselves (the finding on the "
                "joint order or the entry says where)")
@@ -126,8 +128,37 @@ class OwnAudit:
                                            or self.l3_failures)
 
     def explain_l0(self, row: dict) -> str:
-        """One L0 reading outside its tolerance in words: which engines, what, by how much."""
-        return f"L0: {row['engine']} disagree on {row['quantity']} by {row['max_error']:.3g}"
+        """One L0 reading outside its tolerance in words: which engines, what, by how much
+        and why the reading is judged so."""
+        return (f"L0: {row['engine']} disagree on {row['quantity']} by "
+                f"{row['max_error']:.3g} ({row['reason']})")
+
+    def first_failures(self, limit: int = FIRST_FAILURES) -> tuple[list[str], int]:
+        """A screenful: at most ``limit`` sentences, the most informative first (what the
+        failing terms point at, then the first failing figure of each rung and term: an
+        L0 quantity, a term against the first engine it fails against, L3's first row),
+        and how many failing figures they leave unsaid (all are in the metric table)."""
+        heads: dict[tuple[str, str], list[str]] = {}
+        for r in self.l0_failures:
+            heads.setdefault(("L0", r["quantity"]), []).append(self.explain_l0(r))
+        for r in self.failures:
+            heads.setdefault((rung_of(r.term), r.term), []).append(r.reference)
+        for r in self.l3_failures:
+            heads.setdefault(("L3", "joint coordinates"), []).append(self.explain_l3(r))
+        lines = [f"finding: {d.sentence}" for d in self.diagnoses][:limit]
+        for (rung, term), said in sorted(heads.items(), key=lambda kv: kv[0][0]):
+            if len(lines) == limit:
+                break
+            lines.append(said[0] if rung in ("L0", "L3") else self._first_of(term, said))
+        shown = len(lines) - min(len(self.diagnoses), limit)
+        total = len(self.l0_failures) + len(self.failures) + len(self.l3_failures)
+        return lines, total - shown
+
+    def _first_of(self, term: str, engines: Sequence[str]) -> str:
+        """A failing term against the first engine it fails against, and the others."""
+        first = next(r for r in self.failures if r.term == term and r.reference == engines[0])
+        also = f" (and from {join_names(engines[1:])})" if engines[1:] else ""
+        return self.explain(first) + also
 
     def failure_sentences(self, terms: Sequence[str] | None = None) -> list[str]:
         """Each figure outside its tolerance without a measured cause, one sentence each,
@@ -171,6 +202,11 @@ class OwnAudit:
                 f"{w.engine_value:.9g}, at q = {np.array2string(w.q, precision=4)}, "
                 f"v = {np.array2string(w.v, precision=4)}, "
                 f"vdot = {np.array2string(w.vdot, precision=4)}")
+
+
+def rung_of(term: str) -> str:
+    """The rung of a term's row: L1 for a frame's position or Jacobian, else L2."""
+    return "L1" if term.startswith(("p[", "J[")) else "L2"
 
 
 def l3_passed(row: dict) -> bool:

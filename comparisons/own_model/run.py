@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from dynval.comparisons.ladder.rungs import rows_verdict
-from dynval.comparisons.own_model.audit import OwnAudit, l3_passed
+from dynval.comparisons.own_model.audit import OwnAudit, l3_passed, rung_of
 from dynval.comparisons.own_model.swing import l3_within
 from dynval.comparisons.run import manifest
 from dynval.model import ModelError
@@ -32,10 +32,6 @@ L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 def _engine(row: dict) -> str:
     """The other side of an L3 row (its comparison reads "MODEL vs ENGINE ...")."""
     return row["comparison"].split(" vs ")[1].split(" (difference")[0]
-
-
-def _rung(term: str) -> str:
-    return "L1" if term.startswith(("p[", "J[")) else "L2"
 
 
 def audit_of(model: Any | None, description: Path | str, samples: int = 200, seed: int = 0,
@@ -73,7 +69,7 @@ def audit_files(spec: str | None, description: Path, samples: int, seed: int,
 def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
     """The metric rows and the report chapter of one audit."""
     label = audit.label
-    rows = [MetricRow(label, "audit", _rung(r.term), "model", r.term, r.reference, "model",
+    rows = [MetricRow(label, "audit", rung_of(r.term), "model", r.term, r.reference, "model",
                       "max_rel_error", r.max_rel_error, r.tolerance, r.passed, REASON,
                       "agreement") for r in audit.results]
     rows += [MetricRow(label, "description", "L0", "-", r["quantity"], r["engine"], "-",
