@@ -372,11 +372,11 @@ def _print_own_audit(res, samples: int, seed: int, out_dir: Path | None = None) 
     out.print(f"L0: {len(res.l0)} readings of {name} compared across engines, "
               f"{len(res.l0_failures)} differ")
     table = Table("term", "computed by", "reference", "error / scale", "max abs error",
-                  "worst at", "verdict",
+                  "unit", "worst at", "verdict",
                   title=f"{res.label} vs {name}, {samples} states, seed {seed}")
     for r in res.results:
         table.add_row(escape(r.term), escape(r.equation), r.reference,
-                      f"{r.max_rel_error:.2e}", f"{r.max_abs_error:.2e}",
+                      f"{r.max_rel_error:.2e}", f"{r.max_abs_error:.2e}", r.unit or "-",
                       escape(r.worst_name or "-"),
                       "agrees" if r.passed else "DIFFERS")
     if res.results:

@@ -125,6 +125,7 @@ def test_a_badly_wrong_model_fails_in_a_screenful(tmp_path):
         "more failing figures, all in metrics.parquet and the report (--out DIR writes "
         "them)"), more
     assert int(more[0].split()[2]) > 10
+    assert "│ N m or N " in res.output and "│ SI, per joint " in res.output  # units
 
 
 def test_a_parity_audit_labels_its_rows_by_engine(tmp_path):
@@ -136,6 +137,19 @@ def test_a_parity_audit_labels_its_rows_by_engine(tmp_path):
     assert "pinocchio vs mujoco (own integrator)" in labels
     _, chapter = rows_and_chapter(audit)
     assert not any("handrolled" in r.comparison for r in chapter.trajectories)
+
+
+def test_the_first_failing_term_is_on_the_reports_first_page(tmp_path):
+    """The report's first page is its summary: the failing rung's note there names the
+    finding and the first failing term with both values and its unit."""
+    path = arm(tmp_path)
+    model = Mistyped(PinocchioTerms(path, joint_names=JOINTS), JOINTS, [], "fixed")
+    _, chapter = rows_and_chapter(audit_model(model, path, 10, 0, l3=False))
+    note = chapter.rungs["L2"].note
+    assert "finding: only entry (0, 1) of M" in note, note
+    assert "first failing: M differs from mujoco by " in note and "(SI, per joint)" in note
+    assert [a.unit for a in chapter.audit if a.term in ("M", "tau")] == \
+        ["SI, per joint", "N m or N"] * 3
 
 
 def test_a_correct_model_has_nothing_to_diagnose(tmp_path):

@@ -193,6 +193,14 @@ class OwnAudit:
                 f"{row['min_ratio']:g}): a modelling difference, not integration error"
                 f"{known}")
 
+    def brief(self, r: TermResult) -> str:
+        """One failing term in a line of a summary: the term, the engine, by how much, and
+        both values at its worst entry with their unit."""
+        w = self.worst[(r.term, r.reference)]
+        return (f"{r.term} differs from {r.reference} by {r.max_rel_error:.3g} of its scale "
+                f"(tolerance {r.tolerance:.3g}); worst at {w.coordinate}: model "
+                f"{w.model_value:.6g}, {r.reference} {w.engine_value:.6g} ({r.unit})")
+
     def explain(self, r: TermResult) -> str:
         """One failing term in words: term, coordinate, state and both values."""
         w = self.worst[(r.term, r.reference)]

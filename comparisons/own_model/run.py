@@ -97,13 +97,31 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
                        ("L3", "free swing (a free root: from a seeded state)")):
         judged = [r for r in rows if r.rung == rung]
         detail = f"{what}: {len(judged)} figures" + (
-            f"; not checked: {', '.join(sorted(audit.refused))}" if audit.refused else "")
+            f"; not checked: {', '.join(sorted(audit.refused))}" if audit.refused else ""
+        ) + _first_failing(audit, rung)
         ch.rungs[rung] = (Rung(rows_verdict(judged), detail) if judged
                           else Rung("not applicable", f"{what}: nothing to compare"))
     for rung in ("L4", "L5", "budget"):
         ch.rungs[rung] = Rung("not applicable", "a model audit has no scenarios, published "
                                                 "numbers or error budget")
     return rows, ch
+
+
+def _first_failing(audit: OwnAudit, rung: str) -> str:
+    """What a rung's note adds where the rung fails, so that the report's first page names
+    it: what the failing terms point at, and the first failing figure in brief."""
+    found: list[str] = []
+    if rung == "L0":
+        first = [audit.explain_l0(r) for r in audit.l0_failures[:1]]
+    elif rung == "L3":
+        first = [audit.explain_l3(r) for r in audit.l3_failures[:1]]
+    else:
+        failed = [r for r in audit.failures if rung_of(r.term) == rung]
+        terms = {r.term for r in failed}
+        found = [d.sentence for d in audit.diagnoses if terms & set(d.terms)]
+        first = [audit.brief(r) for r in failed[:1]]
+    return "".join([*(f"; finding: {x}" for x in found), *(f"; first failing: {x}"
+                                                            for x in first)])
 
 
 def _evidence(row: dict, failed: bool) -> dict:
