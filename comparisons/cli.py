@@ -335,7 +335,7 @@ def audit(
         from dynval.comparisons.own_model.run import audit_files
 
         res = audit_files(model, description, samples, seed, package_path or [], base)
-        _print_own_audit(res, samples, seed)
+        _print_own_audit(res, samples, seed, out)
         if out is not None:
             from dynval.comparisons.own_model.run import write_run
             from dynval.reports import build_report
@@ -384,24 +384,22 @@ def audit(
         raise typer.Exit(1)
 
 
-def _print_own_audit(res, samples: int, seed: int) -> None:
-    """An audit's L0 summary, term table, L3 table, what was not checked, the notes and
-    each failure in words."""
+def _print_own_audit(res, samples: int, seed: int, out_dir: Path | None = None) -> None:
+    """An audit's L0 summary, term table, L3 table, what was not checked, the notes, the
+    findings and a screenful of failures in words (the rest are in the metric table,
+    written to ``out_dir`` where given)."""
     out = _stdout()
     name = res.description.name
     out.print(f"engines compared with {res.label}: {', '.join(res.engines) or 'none'}")
-    l0_bad = res.l0_failures
     out.print(f"L0: {len(res.l0)} readings of {name} compared across engines, "
-              f"{len(l0_bad)} differ")
-    for r in l0_bad:
-        out.print(f"  {r['engine']}: {r['quantity']} differs by {r['max_error']:.3g} "
-                  f"({r['reason']})")
+              f"{len(res.l0_failures)} differ")
     table = Table("term", "computed by", "reference", "error / scale", "max abs error",
-                  "worst at", "verdict",
+                  "unit", "worst at", "verdict",
                   title=f"{res.label} vs {name}, {samples} states, seed {seed}")
     for r in res.results:
-        table.add_row(r.term, r.equation, r.reference, f"{r.max_rel_error:.2e}",
-                      f"{r.max_abs_error:.2e}", r.worst_name or "-",
+        table.add_row(escape(r.term), escape(r.equation), r.reference,
+                      f"{r.max_rel_error:.2e}", f"{r.max_abs_error:.2e}", r.unit or "-",
+                      escape(r.worst_name or "-"),
                       "agrees" if r.passed else "DIFFERS")
     if res.results:
         out.print(table)
@@ -418,16 +416,18 @@ def _print_own_audit(res, samples: int, seed: int) -> None:
                           "-" if r["tolerance"] is None else f"{r['tolerance']:.2g}",
                           f"{r['horizon']:g}" if "horizon" in r else "-", _l3_word(r))
         out.print(swing)
-    for line in res.unchecked:
-        out.print(f"not checked: {line}")
-    for line in res.findings:
-        out.print(f"finding: {line}")
-    for line in res.notes:
-        out.print(f"note: {line}")
-    for r in res.failures:
-        out.print(res.explain(r))
-    for r in res.l3_failures:
-        out.print(res.explain_l3(r))
+    said = [f"not checked: {line}" for line in res.unchecked]
+    said += [f"note: {line}" for line in res.notes]
+    failures, more = res.first_failures()
+    lead = min(len(res.diagnoses), len(failures))  # what the failures point at, first
+    said += failures[:lead] + [f"finding: {line}" for line in res.findings] + failures[lead:]
+    for line in said:
+        out.print(line, markup=False, highlight=False)
+    if more:
+        where = (f"{out_dir / 'metrics.parquet'} and {out_dir / 'report.pdf'}" if out_dir
+                 else "metrics.parquet and the report (--out DIR writes them)")
+        out.print(f"... and {more} more failing figure{'s' * (more != 1)}, all in {where}",
+                  markup=False, highlight=False)
 
 
 def _l3_word(row: dict) -> str:

@@ -26,10 +26,14 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import sysconfig
+import traceback
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from dynval import _layout
 
 TERM_METHODS = ("mass_matrix", "bias", "gravity", "inverse_dynamics", "frame_position",
                 "frame_jacobian")
@@ -75,7 +79,7 @@ def load_object(spec: str) -> Any:
         raise
     except Exception as exc:  # the user's module may raise anything while importing
         raise ModelError(f"--model {spec!r} does not import: {type(exc).__name__}: {exc}"
-                         ) from None
+                         f"{where_raised(exc)}") from None
     if not hasattr(module, name):
         raise ModelError(f"--model {spec!r}: {where} has no object {name!r}")
     obj = getattr(module, name)
@@ -84,7 +88,7 @@ def load_object(spec: str) -> Any:
             obj = obj()
         except Exception as exc:
             raise ModelError(f"--model {spec!r}: calling {name}() failed: "
-                             f"{type(exc).__name__}: {exc}") from None
+                             f"{type(exc).__name__}: {exc}{where_raised(exc)}") from None
     return check_model(obj, name)
 
 
@@ -105,13 +109,38 @@ def capabilities(model: Any) -> list[str]:
     return [m for m in TERM_METHODS if callable(getattr(model, m, None))]
 
 
+def where_raised(exc: BaseException) -> str:
+    """' (my_arm.py, line 42, in bias)': where in the user's own code ``exc`` was raised,
+    so that a failing model method points at its line rather than at dynval.  The frame is
+    the innermost one outside dynval and outside installed libraries (numpy, the standard
+    library), else the innermost outside dynval; '' where every frame is dynval's."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _layout.owns(f.filename)]
+    own = [f for f in frames if not _library(f.filename)]
+    if not (own or frames):
+        return ""
+    f = (own or frames)[-1]
+    return f" ({Path(f.filename).name}, line {f.lineno}, in {f.name})"
+
+
+def _library(filename: str) -> bool:
+    """Whether a file belongs to an installed library or the standard library, not to the
+    user's own code."""
+    if filename.startswith("<"):  # "<frozen importlib._bootstrap>", or exec'd "<string>"
+        return filename.startswith("<frozen")
+    path = Path(filename)
+    if "site-packages" in path.parts or "dist-packages" in path.parts:
+        return True
+    return path.resolve().is_relative_to(Path(sysconfig.get_paths()["stdlib"]).resolve())
+
+
 def call(model: Any, label: str, method: str, shape: tuple[int, ...], *args: Any) -> np.ndarray:
     """model.method(*args) as a float array of the given shape; a wrong shape, a NaN or an
     exception is a ModelError naming the object and the method."""
     try:
         out = np.asarray(getattr(model, method)(*args), dtype=float)
     except Exception as exc:
-        raise ModelError(f"{label}.{method} raised {type(exc).__name__}: {exc}") from None
+        raise ModelError(f"{label}.{method} raised {type(exc).__name__}: {exc}"
+                         f"{where_raised(exc)}") from None
     if out.shape != shape:
         raise ModelError(f"{label}.{method} returned shape {out.shape}; expected {shape}")
     if not np.all(np.isfinite(out)):

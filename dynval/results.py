@@ -211,6 +211,7 @@ class AuditRow:
     seed: int
     tolerance: float
     worst_name: str = ""  # the generalized coordinate(s) of worst_component, where named
+    unit: str = ""  # of the term's entries and max_abs_error, where the row says it
 
     @property
     def passed(self) -> bool:

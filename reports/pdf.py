@@ -29,7 +29,14 @@ from reportlab.platypus import (  # noqa: E402
 from dynval import _stored  # noqa: E402
 from dynval.reports.figures import Rendered, chapter_jobs, render_all  # noqa: E402
 from dynval.reports.pngimage import png_flowable  # noqa: E402
-from dynval.results import RUNGS, VERDICTS, Chapter, DataTable, run_verdict  # noqa: E402
+from dynval.results import (  # noqa: E402
+    RUNGS,
+    VERDICTS,
+    AuditRow,
+    Chapter,
+    DataTable,
+    run_verdict,
+)
 
 STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),
@@ -266,6 +273,20 @@ def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
             f"{sum(len(ch.errata) for ch in chapters)} errata in the papers.")
 
 
+def _audit_table(audit: list[AuditRow]) -> Table:
+    """The L1/L2 rows of a chapter, with a unit column where its rows give their units
+    (a model audit's: the unit of each term's entries and of its max abs error)."""
+    erratum_terms = {(e.term, e.reference) for e in audit if e.form == "corrected"}
+    units = any(a.unit for a in audit)
+    head = ["term", "equation", "form", "reference", "max rel", "max abs",
+            *(["unit"] if units else []), "worst at", "samples", "verdict"]
+    return _table([head] + [
+        [a.term, a.equation, a.form, a.reference, a.max_rel_error, a.max_abs_error,
+         *([a.unit or "-"] if units else []), a.worst_name or "-", a.samples,
+         "erratum" if a.form == "printed" and (a.term, a.reference) in erratum_terms
+         else "agrees" if a.passed else "DIFFERS"] for a in audit])
+
+
 def _footer(canvas, doc) -> None:
     canvas.saveState()
     canvas.setFont("Helvetica", 7)
@@ -323,14 +344,7 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
             + [[r.step, r.comparison, f"{r.max_abs:.3g} {r.unit}",
                 "-" if r.tolerance is None else r.tolerance, r.reason]
                for r in ch.trajectories], [1.5 * cm, 5 * cm, 2.5 * cm, 1.5 * cm, 6.5 * cm])]
-    erratum_terms = {(e.term, e.reference) for e in ch.audit if e.form == "corrected"}
-    story += [_p("L1/L2: kinematics and dynamics audit", "Heading2"), _table(
-        [["term", "equation", "form", "reference", "max rel", "max abs", "worst at",
-          "samples", "verdict"]]
-        + [[a.term, a.equation, a.form, a.reference, a.max_rel_error, a.max_abs_error,
-            a.worst_name or "-", a.samples,
-            "erratum" if a.form == "printed" and (a.term, a.reference) in erratum_terms
-            else "agrees" if a.passed else "DIFFERS"] for a in ch.audit])]
+    story += [_p("L1/L2: kinematics and dynamics audit", "Heading2"), _audit_table(ch.audit)]
     story += [_p("Errata", "Heading2")]
     for e in ch.errata:
         story.append(_table([["eq.", "term", "printed", "corrected"],

@@ -419,7 +419,7 @@ def test_a_free_root_with_its_centre_at_its_origin_agrees_with_pybullet_at_round
     modelling difference (the rows are judged at round-off instead)."""
     path = arm(tmp_path, root="base", root_inertial=inertial(2.0, "0 0 0", "0 0 0"))
     audit = parity_audit(path, 20, 0, base="free")
-    pb = [r for r in audit.l3 if r["comparison"].startswith("handrolled vs pybullet (own")]
+    pb = [r for r in audit.l3 if r["comparison"].startswith("pinocchio vs pybullet (own")]
     assert len(pb) == 3 and all(r["tolerance"] is not None for r in pb), pb
     assert audit.passed, [audit.explain_l3(r) for r in audit.l3_failures]
 

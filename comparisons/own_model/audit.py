@@ -40,13 +40,19 @@ import numpy as np
 from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, random_states
 from dynval.comparisons.own_model import loading, swing
 from dynval.comparisons.own_model.coupled import Coupled
+from dynval.comparisons.own_model.diagnose import Diagnosis, Layout, Side, diagnose
 from dynval.comparisons.own_model.l0 import PYBULLET_REASON, l0_rows, name_findings
+from dynval.comparisons.own_model.regressor import join_names
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
 
 FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
 MIN_RATIO = swing.MIN_RATIO
 REGRESSOR_STATES = 40  # states the regressor fits over: 40 n equations for 10 per body
+FIRST_FAILURES = 20  # failure sentences `dynval audit` prints: a screenful
+# the regressor's cause where a diagnosis already names the equations' mistake
+NAMED_ABOVE = ("not a link's inertias but the equations themselves (the finding on the "
+               "joint order or the entry says where)")
 
 
 # What an audit's outcome means, and the exit code `dynval audit` gives it.
@@ -75,6 +81,7 @@ class OwnAudit:
     refused: dict[str, str] = field(default_factory=dict)
     dof: int = 0  # entries of v (a free root's six included)
     implied: Any = None  # the regressor's account of the model's inertias, where it ran
+    diagnoses: list[Diagnosis] = field(default_factory=list)  # what failing terms point at
 
     @property
     def failures(self) -> list[TermResult]:
@@ -121,17 +128,48 @@ class OwnAudit:
                                            or self.l3_failures)
 
     def explain_l0(self, row: dict) -> str:
-        """One L0 reading outside its tolerance in words: which engines, what, by how much."""
-        return f"L0: {row['engine']} disagree on {row['quantity']} by {row['max_error']:.3g}"
+        """One L0 reading outside its tolerance in words: which engines, what, by how much
+        and why the reading is judged so."""
+        return (f"L0: {row['engine']} disagree on {row['quantity']} by "
+                f"{row['max_error']:.3g} ({row['reason']})")
+
+    def first_failures(self, limit: int = FIRST_FAILURES) -> tuple[list[str], int]:
+        """A screenful: at most ``limit`` sentences, the most informative first (what the
+        failing terms point at, then the first failing figure of each rung and term: an
+        L0 quantity, a term against the first engine it fails against, L3's first row),
+        and how many failing figures they leave unsaid (all are in the metric table)."""
+        heads: dict[tuple[str, str], list[str]] = {}
+        for r in self.l0_failures:
+            heads.setdefault(("L0", r["quantity"]), []).append(self.explain_l0(r))
+        for r in self.failures:
+            heads.setdefault((rung_of(r.term), r.term), []).append(r.reference)
+        for r in self.l3_failures:
+            heads.setdefault(("L3", "joint coordinates"), []).append(self.explain_l3(r))
+        lines = [f"finding: {d.sentence}" for d in self.diagnoses][:limit]
+        for (rung, term), said in sorted(heads.items(), key=lambda kv: kv[0][0]):
+            if len(lines) == limit:
+                break
+            lines.append(said[0] if rung in ("L0", "L3") else self._first_of(term, said))
+        shown = len(lines) - min(len(self.diagnoses), limit)
+        total = len(self.l0_failures) + len(self.failures) + len(self.l3_failures)
+        return lines, total - shown
+
+    def _first_of(self, term: str, engines: Sequence[str]) -> str:
+        """A failing term against the first engine it fails against, and the others."""
+        first = next(r for r in self.failures if r.term == term and r.reference == engines[0])
+        also = f" (and from {join_names(engines[1:])})" if engines[1:] else ""
+        return self.explain(first) + also
 
     def failure_sentences(self, terms: Sequence[str] | None = None) -> list[str]:
-        """Each figure outside its tolerance without a measured cause, one sentence each:
-        L0's, the terms' (only those named in ``terms`` where given) and, without
-        ``terms``, L3's.  ``dynval.testing`` raises with them; ``dynval.audit`` lists
-        them."""
+        """Each figure outside its tolerance without a measured cause, one sentence each,
+        after what the failing terms point at (``diagnoses``): L0's, the terms' (only those
+        named in ``terms`` where given) and, without ``terms``, L3's.  ``dynval.testing``
+        raises with them; ``dynval.audit`` lists them."""
         failed = [r for r in self.failures if terms is None or r.term in terms]
         swing = self.l3_failures if terms is None else []
-        return ([self.explain_l0(r) for r in self.l0_failures]
+        found = [d.sentence for d in self.diagnoses
+                 if terms is None or set(d.terms) & set(terms)]
+        return (found + [self.explain_l0(r) for r in self.l0_failures]
                 + [self.explain(r) for r in failed] + [self.explain_l3(r) for r in swing])
 
     def explain_l3(self, row: dict) -> str:
@@ -155,6 +193,14 @@ class OwnAudit:
                 f"{row['min_ratio']:g}): a modelling difference, not integration error"
                 f"{known}")
 
+    def brief(self, r: TermResult) -> str:
+        """One failing term in a line of a summary: the term, the engine, by how much, and
+        both values at its worst entry with their unit."""
+        w = self.worst[(r.term, r.reference)]
+        return (f"{r.term} differs from {r.reference} by {r.max_rel_error:.3g} of its scale "
+                f"(tolerance {r.tolerance:.3g}); worst at {w.coordinate}: model "
+                f"{w.model_value:.6g}, {r.reference} {w.engine_value:.6g} ({r.unit})")
+
     def explain(self, r: TermResult) -> str:
         """One failing term in words: term, coordinate, state and both values."""
         w = self.worst[(r.term, r.reference)]
@@ -164,6 +210,11 @@ class OwnAudit:
                 f"{w.engine_value:.9g}, at q = {np.array2string(w.q, precision=4)}, "
                 f"v = {np.array2string(w.v, precision=4)}, "
                 f"vdot = {np.array2string(w.vdot, precision=4)}")
+
+
+def rung_of(term: str) -> str:
+    """The rung of a term's row: L1 for a frame's position or Jacobian, else L2."""
+    return "L1" if term.startswith(("p[", "J[")) else "L2"
 
 
 def l3_passed(row: dict) -> bool:
@@ -228,6 +279,50 @@ def _quat(rotation_vector: np.ndarray) -> np.ndarray:
     return np.r_[np.cos(angle / 2), np.sin(angle / 2) * axis]
 
 
+def _load(description: Path, label: str, names: list[str], free: bool, includes: set[str],
+          gravity: Sequence[float], package_paths: Sequence[Path]
+          ) -> tuple[Path, loading.Loaded]:
+    """The description as the model's audit reads it: the file a name stands for, and
+    every engine's reading in the model's joints (through the URDF's mimic couplings where
+    the model includes them); a free root the model does not declare is a ModelError."""
+    prepared = loading.prepare(description, package_paths)
+    description = prepared.source  # the file a name stands for
+    joints, own_free = loading.description_joints(prepared.path)
+    if own_free and not free:
+        raise ModelError(f"{description.name}'s root moves on a free joint: {label} "
+                         "declares base = 'free' (q and v in MuJoCo's free-joint "
+                         "convention) to be audited with it")
+    couplings = _couplings(description, label, names, includes)
+    loading.match_joints([j for j in joints if j not in couplings], description, label,
+                         names)
+    loaded = loading.load(prepared, [*names, *couplings], gravity, free,
+                          "damping" in includes, "limits" in includes)
+    if couplings:  # every engine seen in the model's independent coordinates
+        loaded.engines = {e: Coupled(t, names, list(couplings), couplings, free)
+                          for e, t in loaded.engines.items()}
+        loaded.notes = [n for n in loaded.notes if " mimic" not in n] + [
+            f"{label} includes the URDF's mimic couplings ({', '.join(couplings)}): "
+            "every engine's terms are reduced to its independent joints; the engines' "
+            "own steps are not compared"]
+    return description, loaded
+
+
+def _with_l0(label: str, description: Path, loaded: loading.Loaded) -> OwnAudit:
+    """The audit begun from the loaded description: its notes, what was not checked, the
+    file's findings, and L0 (an engine refusing the file, then the engines' readings)."""
+    audit = OwnAudit(label, description, notes=[*loaded.notes,
+                                                *loading.switched_off_sentence(loaded)],
+                     unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
+                     findings=list(loaded.findings))
+    audit.l0 = [{"file": description.name, "engine": e, "quantity": "loads the file",
+                 "max_error": float("inf"), "tolerance": 0.0, "passed": False,
+                 "reason": f"{loading.ENGINE_LABELS[e]} refuses it: {loaded.refused[e]}"}
+                for e in sorted(loaded.faulted)] + l0_rows(description.name, loaded.engines)
+    if "pinocchio" in loaded.engines and loaded.findings:
+        name_findings(audit.l0, loaded.engines["pinocchio"].welded_links(), loaded.findings)
+    return audit
+
+
 def audit_model(model: Any, description: Path | str, samples: int = 200, seed: int = 0,
                 gravity: Sequence[float] = (0.0, 0.0, -9.81), tolerance: float = ROUND_OFF,
                 label: str | None = None, package_paths: Sequence[Path] = (),
@@ -246,36 +341,10 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     coords = [*FREE_COORDINATES, *names] if free else names  # the entries of v
     n = len(coords)
     if loaded is None:
-        prepared = loading.prepare(description, package_paths)
-        description = prepared.source  # the file a name stands for
-        joints, own_free = loading.description_joints(prepared.path)
-        if own_free and not free:
-            raise ModelError(f"{description.name}'s root moves on a free joint: {label} "
-                             "declares base = 'free' (q and v in MuJoCo's free-joint "
-                             "convention) to be audited with it")
-        couplings = _couplings(description, label, names, includes)
-        loading.match_joints([j for j in joints if j not in couplings], description, label,
-                             names)
-        loaded = loading.load(prepared, [*names, *couplings], gravity, free,
-                              "damping" in includes, "limits" in includes)
-        if couplings:  # every engine seen in the model's independent coordinates
-            loaded.engines = {e: Coupled(t, names, list(couplings), couplings, free)
-                              for e, t in loaded.engines.items()}
-            loaded.notes = [n for n in loaded.notes if " mimic" not in n] + [
-                f"{label} includes the URDF's mimic couplings ({', '.join(couplings)}): "
-                "every engine's terms are reduced to its independent joints; the engines' "
-                "own steps are not compared"]
+        description, loaded = _load(description, label, names, free, includes, gravity,
+                                    package_paths)
     ranges = loading.joint_ranges(loaded, names) if "limits" in includes else None
-    audit = OwnAudit(label, description, notes=[*loaded.notes,
-                                                *loading.switched_off_sentence(loaded)],
-                     unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
-                     findings=list(loaded.findings))
-    audit.l0 = [{"file": description.name, "engine": e, "quantity": "loads the file",
-                 "max_error": float("inf"), "tolerance": 0.0, "passed": False,
-                 "reason": f"{loading.ENGINE_LABELS[e]} refuses it: {loaded.refused[e]}"}
-                for e in sorted(loaded.faulted)] + l0_rows(description.name, loaded.engines)
-    if "pinocchio" in loaded.engines and loaded.findings:
-        name_findings(audit.l0, loaded.engines["pinocchio"].welded_links(), loaded.findings)
+    audit = _with_l0(label, description, loaded)
     engines = {e: t for e, t in loaded.engines.items() if e != reference}
     audit.engines, audit.dof = tuple(engines), n
     # with the model's damping, its inverse and forward dynamics meet MuJoCo's only
@@ -300,8 +369,11 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     terms = term_list(checked, has, n, frames)
     _say_unchecked(audit, label, has, frames)
     with_pb = _with_pybullet_inertias(loaded)
-    _audit_terms(audit, terms, engines, states, coords, seed, tolerance, loaded, with_pb,
-                 undamped)
+    mine, sides = _audit_terms(audit, terms, engines, states, coords, seed, tolerance,
+                               loaded, with_pb, undamped)
+    if reference is None:  # an engine standing for the model mistypes nothing
+        audit.diagnoses = diagnose(terms, mine, sides, states, coords,
+                                   Layout(tuple(names), 7 * free, 6 * free))
     _trace_parameters(audit, model, loaded, states, free)
     qdd = _accelerations(model, label, n, has)
     if not l3:
@@ -325,7 +397,8 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
         audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free,
                                     _swing_readings(loaded, with_pb),
                                     [(q, v) for q, v, _ in states],
-                                    None if ranges is None else (*ranges, names))
+                                    None if ranges is None else (*ranges, names),
+                                    who=reference or "handrolled")
         audit.findings += [audit.explain_l3(r) for r in audit.l3_known]
     return audit
 
@@ -373,11 +446,13 @@ def _say_unchecked(audit: OwnAudit, label: str, has: Sequence[str],
 def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any],
                  states: list[tuple], coords: Sequence[str], seed: int, tolerance: float,
                  loaded: loading.Loaded, with_pb: Any | None,
-                 undamped: set[str] = frozenset()) -> None:
+                 undamped: set[str] = frozenset()
+                 ) -> tuple[dict[str, np.ndarray], list[Side]]:
     """Every term against every engine that has its method.  The model is evaluated once
     per state; PyBullet's rows allow, on top of round-off, the measured effect of its
     principal-axes conversion of the inertias (Pinocchio's terms with PyBullet's inertias
-    against Pinocchio's own)."""
+    against Pinocchio's own).  Returns the model's values and each engine's side (its
+    values, scales and tolerances), for ``diagnose`` to read the failures' pattern."""
     lacking = sorted({(e, t.method) for t in terms for e, eng in engines.items()
                       if not callable(getattr(eng, t.method, None))})
     audit.unchecked += [f"{e} has no {method} here (a free root's frames are read in MuJoCo "
@@ -388,24 +463,26 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
     lacking = sorted({*lacking, *damped})
     mine = {t.term: values(t.model, states) for t in terms}
     effect = _pybullet_inertia_effect(terms, loaded, states, with_pb)
-    allowed = 0.0  # the largest tolerance PyBullet's inertias added, relative
+    sides = []
     for e, eng in engines.items():
         own = [t for t in terms if (e, t.method) not in lacking]
         theirs = {t.term: values(t.engine(eng), states) for t in own}
         scale = scales(own, mine, theirs)
+        tol = {t.term: tolerance + (effect.get(t.term, 0.0) / scale[t.term]
+                                    if e == "pybullet" and scale[t.term] > 0.0 else 0.0)
+               for t in own}
         for t in own:
-            extra = (effect.get(t.term, 0.0) / scale[t.term]
-                     if e == "pybullet" and scale[t.term] > 0.0 else 0.0)
-            allowed = max(allowed, extra)
-            tol = tolerance + extra
             row, worst = compare(t, e, mine[t.term], theirs[t.term], scale[t.term], states,
-                                 coords, seed, tol)
+                                 coords, seed, tol[t.term])
             audit.results.append(row)
             audit.worst[(t.term, e)] = worst
+        sides.append(Side(e, eng, theirs, scale, tol))
+    allowed = max((x - tolerance for s in sides for x in s.tolerance.values()), default=0.0)
     if allowed > 0.01 * tolerance:
         audit.notes.append(f"PyBullet's rows allow the effect of {PYBULLET_REASON}, measured "
                            f"as Pinocchio's terms with PyBullet's inertias: up to {allowed:.2g} "
                            "of a term's scale on top of round-off")
+    return mine, sides
 
 
 def _with_pybullet_inertias(loaded: loading.Loaded) -> Any | None:
@@ -449,7 +526,7 @@ def _trace_parameters(audit: OwnAudit, model: Any, loaded: loading.Loaded,
                       states: list[tuple], free: bool) -> None:
     """Where M, bias, G or tau disagree with Pinocchio on a fixed base, the regressor's
     account of which link's inertial parameters the model implies differently."""
-    from dynval.comparisons.own_model.regressor import implied_parameters
+    from dynval.comparisons.own_model.regressor import Unexplained, implied_parameters
 
     failed = {r.term for r in audit.failures if r.reference == "pinocchio"}
     if free or "pinocchio" not in loaded.engines or not failed & {"M", "bias", "G", "tau"} \
@@ -462,7 +539,8 @@ def _trace_parameters(audit: OwnAudit, model: Any, loaded: loading.Loaded,
                                  states[:REGRESSOR_STATES])
     if finding is not None:
         audit.implied = finding
-        audit.findings.append(finding.sentence())
+        audit.findings.append(finding.sentence(NAMED_ABOVE) if audit.diagnoses
+                              and isinstance(finding, Unexplained) else finding.sentence())
 
 
 def _accelerations(model: Any, label: str, n: int, has: list[str]

@@ -147,9 +147,9 @@ class LinkFinding:
         if short:
             return f"{self._who()} ({', '.join(parts)})"
         if self.unchanged:
-            parts.append(f"{_join(self.unchanged)} unchanged")
+            parts.append(f"{join_names(self.unchanged)} unchanged")
         if self.undetermined:
-            parts.append(f"the torques do not determine its {_join(self.undetermined)}")
+            parts.append(f"the torques do not determine its {join_names(self.undetermined)}")
         return f"{self._who()}: " + "; ".join(parts)
 
 
@@ -174,16 +174,20 @@ class Unexplained:
     best_link: str
     relative_residual: float
 
-    def sentence(self) -> str:
+    def sentence(self, cause: str = "a kinematic or structural difference, e.g. an axis "
+                                    "or a frame") -> str:
+        """One line; ``cause``: what the difference is instead (an audit that has named
+        the wrong entry or the joint order says so rather than guess)."""
         return ("no single link's inertial parameters explain the difference (the closest, "
-                f"link `{self.best_link}`, leaves {100 * self.relative_residual:.2g} % of it): a "
-                "kinematic or structural difference, e.g. an axis or a frame")
+                f"link `{self.best_link}`, leaves {100 * self.relative_residual:.2g} % of it): "
+                f"{cause}")
 
 
 Finding = LinkFinding | Ambiguous | Unexplained
 
 
-def _join(names: Sequence[str]) -> str:
+def join_names(names: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from dynval.comparisons.ladder.rungs import rows_verdict
-from dynval.comparisons.own_model.audit import OwnAudit, l3_passed
+from dynval.comparisons.own_model.audit import OwnAudit, l3_passed, rung_of
 from dynval.comparisons.own_model.swing import l3_within
 from dynval.comparisons.run import manifest
 from dynval.model import ModelError
@@ -30,12 +30,8 @@ L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 
 
 def _engine(row: dict) -> str:
-    """The other side of an L3 row (its comparison reads "handrolled vs ENGINE ...")."""
+    """The other side of an L3 row (its comparison reads "MODEL vs ENGINE ...")."""
     return row["comparison"].split(" vs ")[1].split(" (difference")[0]
-
-
-def _rung(term: str) -> str:
-    return "L1" if term.startswith(("p[", "J[")) else "L2"
 
 
 def audit_of(model: Any | None, description: Path | str, samples: int = 200, seed: int = 0,
@@ -73,7 +69,7 @@ def audit_files(spec: str | None, description: Path, samples: int, seed: int,
 def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
     """The metric rows and the report chapter of one audit."""
     label = audit.label
-    rows = [MetricRow(label, "audit", _rung(r.term), "model", r.term, r.reference, "model",
+    rows = [MetricRow(label, "audit", rung_of(r.term), "model", r.term, r.reference, "model",
                       "max_rel_error", r.max_rel_error, r.tolerance, r.passed, REASON,
                       "agreement") for r in audit.results]
     rows += [MetricRow(label, "description", "L0", "-", r["quantity"], r["engine"], "-",
@@ -101,13 +97,31 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
                        ("L3", "free swing (a free root: from a seeded state)")):
         judged = [r for r in rows if r.rung == rung]
         detail = f"{what}: {len(judged)} figures" + (
-            f"; not checked: {', '.join(sorted(audit.refused))}" if audit.refused else "")
+            f"; not checked: {', '.join(sorted(audit.refused))}" if audit.refused else ""
+        ) + _first_failing(audit, rung)
         ch.rungs[rung] = (Rung(rows_verdict(judged), detail) if judged
                           else Rung("not applicable", f"{what}: nothing to compare"))
     for rung in ("L4", "L5", "budget"):
         ch.rungs[rung] = Rung("not applicable", "a model audit has no scenarios, published "
                                                 "numbers or error budget")
     return rows, ch
+
+
+def _first_failing(audit: OwnAudit, rung: str) -> str:
+    """What a rung's note adds where the rung fails, so that the report's first page names
+    it: what the failing terms point at, and the first failing figure in brief."""
+    found: list[str] = []
+    if rung == "L0":
+        first = [audit.explain_l0(r) for r in audit.l0_failures[:1]]
+    elif rung == "L3":
+        first = [audit.explain_l3(r) for r in audit.l3_failures[:1]]
+    else:
+        failed = [r for r in audit.failures if rung_of(r.term) == rung]
+        terms = {r.term for r in failed}
+        found = [d.sentence for d in audit.diagnoses if terms & set(d.terms)]
+        first = [audit.brief(r) for r in failed[:1]]
+    return "".join([*(f"; finding: {x}" for x in found), *(f"; first failing: {x}"
+                                                            for x in first)])
 
 
 def _evidence(row: dict, failed: bool) -> dict:

@@ -120,7 +120,7 @@ def judged_steps(g: np.ndarray, limit: tuple[int, str] | None) -> int:
 
 def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
             reason: str, allowance: np.ndarray | None = None,
-            limit: tuple[int, str] | None = None) -> dict:
+            limit: tuple[int, str] | None = None, who: str = "handrolled") -> dict:
     """One L3 row: the model against one engine's run over the horizon, judged point by
     point against the envelope SWING_TOL g plus, where given, the drift of the two sides'
     own round-off (``allowance``, at each step).  ``max_abs`` is the largest difference
@@ -128,10 +128,11 @@ def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
     somewhere else first, ``exceeds_at`` [s] says when, with the difference and the
     envelope there (``exceeds``).  A run that diverged within the horizon is a failing
     row naming who diverged.  ``limit`` (steps, joint) ends the horizon where the model's
-    run first reaches a joint limit, for a model that holds within them."""
+    run first reaches a joint limit, for a model that holds within them.  ``who`` names the
+    model's side in the row's label ("pinocchio" where an engine stands for the model)."""
     end = judged_steps(g, limit)
     k = min(end, len(hand.q), len(other.q))
-    row = {"step": dt, "comparison": f"handrolled vs {name}", "reason": reason,
+    row = {"step": dt, "comparison": f"{who} vs {name}", "reason": reason,
            "horizon": k * dt, "growth": float(g[k - 1]) if k else 1.0}
     for who, run in (("the model", hand), (name, other)):
         if run.diverged_at is not None and run.diverged_at < end * dt:
@@ -227,8 +228,8 @@ def _perturbed(q0: np.ndarray, free: bool) -> np.ndarray:
 def swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
                free: bool, readings: dict[str, tuple[Accel, Accel]] | None = None,
                states: list[tuple[np.ndarray, np.ndarray]] = (),
-               limits: tuple[np.ndarray, np.ndarray, list[str]] | None = None
-               ) -> list[dict]:
+               limits: tuple[np.ndarray, np.ndarray, list[str]] | None = None,
+               who: str = "handrolled") -> list[dict]:
     """L3 rows at each step of SWING_STEPS: the model's semi-implicit Euler against each
     engine's own steps and against each engine's accelerations through the same scheme,
     all judged against the envelope of the system's sensitivity and the two sides' own
@@ -240,10 +241,11 @@ def swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.nd
     own: a row outside its envelope is known by ablation where taking that reading's
     measured effect out of the engine's run brings it within.
     ``limits`` (lower, upper, joint names), for a model that holds within the joint
-    ranges, ends each swing's horizon where the model first reaches one."""
+    ranges, ends each swing's horizon where the model first reaches one.  ``who`` labels
+    the model's side of each row (the engine that stands for it in an audit without one)."""
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is reported
         return _swing_rows(qdd, engines, q0, v0, free, readings or {}, list(states),
-                           limits)
+                           limits, who)
 
 
 def first_limit(hand: Swing, limits: tuple[np.ndarray, np.ndarray, list[str]] | None,
@@ -316,7 +318,8 @@ REASON = ("same semi-implicit Euler scheme and, if the model is right, the same 
 def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.ndarray,
                 free: bool, readings: dict[str, tuple[Accel, Accel]],
                 states: list[tuple[np.ndarray, np.ndarray]],
-                limits: tuple[np.ndarray, np.ndarray, list[str]] | None) -> list[dict]:
+                limits: tuple[np.ndarray, np.ndarray, list[str]] | None, who: str
+                ) -> list[dict]:
     rows, pb_rows = [], []
     hands: dict[float, tuple[Swing, int]] = {}
     accs = {e: engine_accelerations(eng) for e, eng in engines.items()}
@@ -336,7 +339,7 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
         for name, run in _engine_runs(engines, accs, q0, v0, dt, n, free).items():
             engine = name.split(" ")[0]
             both = own["model"] + own[engine]
-            row = compare(hand, run, g, dt, name, REASON, both * drift, limit)
+            row = compare(hand, run, g, dt, name, REASON, both * drift, limit, who)
             if both > 0.0:
                 row["reason"] += (f"; plus the two sides' own round-off in the accelerations "
                                   f"({own['model']:.1g} and {own[engine]:.1g} of their "

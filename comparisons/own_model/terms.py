@@ -45,6 +45,15 @@ class Term:
     family: str  # "inertia", "force", "length"
     operands: tuple[str, ...] = ()
 
+    @property
+    def unit(self) -> str:
+        """The unit of the term's entries: SI per joint where a joint's kind decides it (an
+        entry of M is kg m², kg m or kg; of a Jacobian m/rad or 1), else N m or N for a
+        generalised force and m for a position."""
+        if self.family == "force":
+            return "N m or N"
+        return "m" if self.kind in ("frame", "frames") else "SI, per joint"
+
 
 @dataclass(frozen=True)
 class Worst:
@@ -114,7 +123,7 @@ def compare(term: Term, engine_name: str, h: np.ndarray, r: np.ndarray, scale: f
                   float(r[k].ravel()[i]))
     row = TermResult(term.term, term.equation, "model", engine_name, rel,
                      float(per_state.max()), i if rel > 0.0 else -1, len(states), seed,
-                     tolerance, where)
+                     tolerance, where, term.unit)
     return row, worst
 
 
