@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from dynval.comparisons.ladder.rungs import rows_verdict
+from dynval.comparisons.own_model import loading
 from dynval.comparisons.own_model.audit import OwnAudit, l3_passed, rung_of
 from dynval.comparisons.own_model.swing import l3_within
 from dynval.comparisons.run import manifest
@@ -24,7 +25,7 @@ from dynval.results import (
     metrics_frame,
 )
 
-GRAVITY = (0.0, 0.0, -9.81)  # [m/s^2]: the world's z up, as the engines have it
+GRAVITY = loading.STANDARD_GRAVITY  # [m/s^2]: z up, unless the file sets its own
 REASON = "the model and the engine describe the same tree: round-off"
 L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 
