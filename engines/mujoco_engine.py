@@ -118,6 +118,8 @@ class _MujocoModel:
     def _id(self, kind: mujoco.mjtObj, name: str) -> int:
         """The id of a named object (an unnamed body by the name :meth:`_name` gives it),
         or -1."""
+        if not isinstance(name, str):  # MuJoCo's lookup crashes the process on None
+            return -1
         i = mujoco.mj_name2id(self.model, kind, name)
         if i < 0 and kind == mujoco.mjtObj.mjOBJ_BODY and name.startswith("#"):
             return next((b for b in range(1, self.model.nbody) if self._name(kind, b) == name),

@@ -176,3 +176,22 @@ def test_an_included_files_values_are_checked_and_named_by_that_file(tmp_path: P
     path = mjcf(tmp_path, LINK.format(pos="0 0 1", axis="0 1 0", mass="1"),
                 head='<include file="parts/both.xml"/>')
     assert said(path) == f"{hand}: joint 'wrist' axis is 'inf 0 0': it must be finite"
+
+
+def test_an_unnamed_mjcf_joint_is_named_not_a_crash(tmp_path):
+    """A hinge without a name crashed the process inside MuJoCo's name lookup (exit
+    139); it is one sentence naming its body, before any engine reads the file."""
+    from typer.testing import CliRunner
+
+    from dynval.comparisons.cli import app
+
+    path = tmp_path / "unnamed_joint.xml"
+    path.write_text("""<mujoco model="unnamed"><worldbody>
+  <body name="upper" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+    <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05" mass="1"/>
+    <body name="lower" pos="0 0 -0.5"><joint name="elbow" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05" mass="1"/></body>
+  </body></worldbody></mujoco>""")
+    res = CliRunner().invoke(app, ["audit", "--description", str(path), "--samples", "5"])
+    assert res.exit_code == 2, res.output
+    assert "body 'upper' <joint> (a hinge) has no name" in res.output

@@ -156,4 +156,7 @@ def _mjcf_element(placed: Placed) -> list[str]:
     if element.tag == "joint" and placed.section == "worldbody" and \
             element.get("type", "hinge") not in MJCF_AXISLESS:
         out += _zero_axis(label, "axis", element.get("axis"))
+        if not element.get("name"):  # MuJoCo itself crashes on looking up a nameless one
+            out.append(f"{label} (a {element.get('type', 'hinge')}) has no name, and dynval "
+                       "matches a joint across the engines by its name: name it")
     return out + _negative(label, element, "mass", "a mass")
