@@ -137,3 +137,14 @@ def test_a_files_own_gravity_is_honoured_and_said(tmp_path, option, g):
     for e in earth:
         np.testing.assert_allclose(there[e], earth[e] * g / 9.81, rtol=1e-12, atol=1e-15)
     assert any("sets its own gravity" in n for n in notes), notes
+
+
+def test_an_engine_dynval_chose_not_to_run_is_not_said_to_refuse(tmp_path):
+    """dynval does not ask PyBullet to read an MJCF: the sentence says dynval chose, and
+    names what MuJoCo or PyBullet refused as theirs."""
+    path = tmp_path / "double.xml"
+    path.write_text(DOUBLE_PENDULUM.format(mass=8.0))
+    audit = parity_audit(path, 10, 0)
+    said = [u for u in audit.unchecked if "PyBullet" in u]
+    assert said and said[0].startswith("dynval does not run PyBullet on double.xml: "), said
+    assert not any("PyBullet refuses" in u for u in audit.unchecked)

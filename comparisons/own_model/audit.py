@@ -79,6 +79,7 @@ class OwnAudit:
     notes: list[str] = field(default_factory=list)
     engines: tuple[str, ...] = ()
     refused: dict[str, str] = field(default_factory=dict)
+    decided: set[str] = field(default_factory=set)  # of ``refused``, those dynval chose
     dof: int = 0  # entries of v (a free root's six included)
     implied: Any = None  # the regressor's account of the model's inertias, where it ran
     diagnoses: list[Diagnosis] = field(default_factory=list)  # what failing terms point at
@@ -313,6 +314,7 @@ def _with_l0(label: str, description: Path, loaded: loading.Loaded) -> OwnAudit:
     audit = OwnAudit(label, description, notes=[*loaded.notes,
                                                 *loading.switched_off_sentence(loaded)],
                      unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
+                     decided=set(loaded.decided),
                      findings=list(loaded.findings))
     audit.l0 = [{"file": description.name, "engine": e, "quantity": "loads the file",
                  "max_error": float("inf"), "tolerance": 0.0, "passed": False,

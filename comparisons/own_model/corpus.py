@@ -119,14 +119,14 @@ def entries(sources: tuple[str, ...] = SOURCES) -> list[Entry]:
 
 def _causes(audit) -> list[str]:
     """Why a description does not pass, one short phrase each, from its audit."""
-    from dynval.comparisons.own_model.loading import ENGINE_LABELS
+    from dynval.comparisons.own_model.loading import not_run
 
     out = []
     for e, why in audit.refused.items():
         kind = ("an impossible inertia in the file" if "positive definite" in why
                 or "triangle" in why or "point mass" in why
                 else why)
-        out.append(f"{ENGINE_LABELS[e]} refuses it: {kind}")
+        out.append(not_run(e, kind, e in audit.decided))
     out += [f"L0 {r['engine']}: {r['quantity']} ({r['reason']})" for r in audit.l0_failures
             if r["quantity"] != "loads the file"]
     out += [f"L2 {r.term} vs {r.reference}: {r.max_rel_error:.2g}" for r in audit.failures]

@@ -44,6 +44,7 @@ class Loaded:
     notes: list[str] = field(default_factory=list)
     switched_off: dict[str, list[str]] = field(default_factory=dict)
     faulted: set[str] = field(default_factory=set)  # engines that refused a fault of the file
+    decided: set[str] = field(default_factory=set)  # engines dynval chose not to run, not refusals
 
 
 def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:
@@ -152,8 +153,10 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
                                              rigid_body=True)),
     }
     if kind == "MJCF":
-        loaded.refused["pybullet"] = ("dynval reads an MJCF in MuJoCo and Pinocchio; PyBullet's "
-                                      "MJCF importer builds separate bodies, not one tree")
+        loaded.refused["pybullet"] = ("dynval reads an MJCF in MuJoCo and Pinocchio only: "
+                                      "PyBullet's MJCF importer builds the bodies as separate "
+                                      "multibodies, not one tree")
+        loaded.decided.add("pybullet")  # dynval's choice: PyBullet was not asked
         del makers["pybullet"]
     for name, make in makers.items():
         try:
@@ -188,9 +191,18 @@ UNLIMITED = 1e6  # [rad or m]: a wider range is a file's way of saying "no limit
 
 
 def not_checked(loaded: Loaded) -> list[str]:
-    """One sentence per engine that was not checked, with the reason."""
-    return [f"{ENGINE_LABELS[e]} refuses {loaded.source.name}: {why}"
+    """One sentence per engine that was not checked, with the reason and whose decision
+    it was: the engine's refusal, or dynval's choice not to run it."""
+    return [not_run(e, why, e in loaded.decided, loaded.source.name)
             for e, why in loaded.refused.items()]
+
+
+def not_run(engine: str, why: str, decided: bool, name: str = "it") -> str:
+    """Why an engine was not checked, naming the party: "MuJoCo refuses it: ..." where the
+    engine refused, "dynval does not run PyBullet on it: ..." where dynval chose."""
+    label = ENGINE_LABELS[engine]
+    return (f"dynval does not run {label} on {name}: {why}" if decided
+            else f"{label} refuses {name}: {why}")
 
 
 def switched_off_sentence(loaded: Loaded) -> list[str]:
