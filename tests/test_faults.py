@@ -98,3 +98,19 @@ def test_a_read_only_output_folder_is_named_with_its_errno(tmp_path, monkeypatch
         with pytest.raises(OSError) as caught:
             manifest.begin(ro)
     assert caught.value.errno == errno.EROFS and caught.value.filename == str(ro)
+
+
+def test_an_output_folder_this_user_may_not_write_is_the_machines_failure(tmp_path,
+                                                                         monkeypatch):
+    """EACCES on the output folder (root may write anywhere, so the refusal is injected):
+    exit 4, one sentence naming the folder and the errno, before any work."""
+    from dynval.comparisons.run import manifest as m
+
+    def refuse(self, *args, **kwargs):
+        raise OSError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    with pytest.raises(OSError) as caught:
+        m.begin(tmp_path / "out")
+    assert caught.value.errno == errno.EACCES
+    assert caught.value.filename == str(tmp_path / "out")

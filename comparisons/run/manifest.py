@@ -104,8 +104,9 @@ def begin(out: Path, force: bool = False) -> None:
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):
-            raise OSError(exc.errno, exc.strerror, str(out)) from None  # the machine's
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EACCES,
+                         errno.EPERM):  # full, read-only, failing or not ours: the machine's
+            raise OSError(exc.errno, exc.strerror, str(out)) from None
         raise IncompleteRunError(f"cannot write to the output folder {out} "
                                  f"({exc.strerror or exc})") from None
     made = _made_by_dynval(out)
