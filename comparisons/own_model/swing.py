@@ -28,7 +28,7 @@ engine), never a reason to drop the L0-L2 results.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -142,8 +142,7 @@ def compare(hand: Swing, other: Swing, g: np.ndarray, dt: float, name: str,
     if k == 0:  # reported, not judged: there is nothing to compare
         row.update(max_abs=0.0, tolerance=None, reason="no step to compare")
         return row
-    row.update(judge(np.max(np.abs(other.q[:k] - hand.q[:k]), axis=1),
-                     envelope(g[:k], allowance), dt))
+    row.update(judge(_diff(other, hand, k), envelope(g[:k], allowance), dt))
     if limit and limit[0] < horizon(g):
         row["reason"] += (f"; judged over the first {k * dt:g} s, until joint {limit[1]!r} "
                           "reaches its limit (past it each engine's limit force is its "
@@ -332,10 +331,8 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
         where = _measure_states(hand, states, end)
         own = {e: own_roundoff(acc, where) for e, acc in {**accs, "model": qdd}.items()}
         drift = _roundoff_drift(hand, g, dt)
-        shifts = {e: _reading_shift(pair, q0, v0, dt, n, free)
-                  for e, pair in readings.items() if e in engines}
-        ablation_roundoff = {e: sum(own_roundoff(acc, where) for acc in pair)
-                             for e, pair in readings.items() if e in shifts}
+        ablation = _Ablations({e: r for e, r in readings.items() if e in engines}, q0, v0,
+                              dt, n, free, where)
         for name, run in _engine_runs(engines, accs, q0, v0, dt, n, free).items():
             engine = name.split(" ")[0]
             both = own["model"] + own[engine]
@@ -350,14 +347,15 @@ def _swing_rows(qdd: Accel, engines: dict[str, object], q0: np.ndarray, v0: np.n
                     row.pop(judged, None)
                 row.update(tolerance=None, reason=RATIO_REASON)
                 k = min(len(run.q), len(hand.q), len(g), end)
-                shift = shifts.get(engine)
-                pb_rows.append((row, _diff(run, hand, k), g[:k], None if shift is None
-                                else _diff(_without(run, shift), hand, k)))
+                cause = ablation.of(engine)
+                pb_rows.append((row, _diff(run, hand, k), g[:k], None if cause is None
+                                else _diff(_without(run, cause[0]), hand, k)))
                 continue
-            if engine in shifts and not l3_within(row) and "diverged" not in row:
-                _ablate(row, compare(hand, _without(run, shifts[engine]), g, dt, name,
-                                     REASON, (both + ablation_roundoff[engine]) * drift,
-                                     limit), engine)
+            cause = None if l3_within(row) or "diverged" in row else ablation.of(engine)
+            if cause is not None:
+                shift, measured = cause
+                _ablate(row, compare(hand, _without(run, shift), g, dt, name, REASON,
+                                     (both + measured) * drift, limit), engine)
             rows.append(row)
         if hand.diverged_at is None:
             hands[dt] = (hand, min(end, len(hand.q)))
@@ -379,6 +377,34 @@ def _engine_runs(engines: dict[str, object], accs: dict[str, Accel], q0: np.ndar
         runs[f"{name} accelerations, hand integrator"] = euler(accs[name], q0, v0, dt, n,
                                                                free)
     return runs
+
+
+@dataclass
+class _Ablations:
+    """Per step size, each engine's reading of the inertias as it moves the swing: made
+    only for a row outside its envelope, and once (``readings`` as swing_rows takes them,
+    ``where`` the states their round-off is measured on)."""
+
+    readings: dict[str, tuple[Accel, Accel]]
+    q0: np.ndarray
+    v0: np.ndarray
+    dt: float
+    n: int
+    free: bool
+    where: list[tuple[np.ndarray, np.ndarray]]
+    made: dict[str, tuple[np.ndarray, float]] = field(default_factory=dict)
+
+    def of(self, engine: str) -> tuple[np.ndarray, float] | None:
+        """The reading's shift of the swing and the round-off of the two swings that
+        measure it; None where the engine reads the inertias as the file says."""
+        if engine not in self.readings:
+            return None
+        if engine not in self.made:
+            pair = self.readings[engine]
+            self.made[engine] = (
+                _reading_shift(pair, self.q0, self.v0, self.dt, self.n, self.free),
+                sum(own_roundoff(acc, self.where) for acc in pair))
+        return self.made[engine]
 
 
 def _reading_shift(pair: tuple[Accel, Accel], q0: np.ndarray, v0: np.ndarray, dt: float,
