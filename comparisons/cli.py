@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from dynval import _stored
 from dynval.comparisons.run import interrupts
 from dynval.comparisons.run.progress import StepProgress, TaskProgress  # noqa: E402
 
@@ -30,9 +30,6 @@ app = typer.Typer(
 # one error, one line: no hard wraps; no emoji codes (":a:" in a name stays ":a:")
 console = Console(stderr=True, soft_wrap=True, emoji=False)
 EXIT_INFRASTRUCTURE = 4  # the machine or the cluster failed, not the input or a figure
-# the file system refused a write: full, read-only, not the user's, failing
-MACHINE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM,
-                  errno.EIO)
 
 
 def _out_folder(text: str | Path) -> Path:
@@ -160,7 +157,7 @@ def _user_errors(fn):
             _error(str(exc.args[0] if exc.args else exc))
             raise typer.Exit(2) from None
         except OSError as exc:
-            if exc.errno not in MACHINE_ERRNOS:
+            if exc.errno not in _stored.UNWRITABLE:  # the file system refused a write
                 raise
             _error(f"cannot write {exc.filename or 'a file'} ({exc.strerror}): the run "
                    "stopped, nothing of it was written as complete")
@@ -550,7 +547,6 @@ def _checked_report(build: Callable[[], Path]) -> Path:
     """Build a report, then say how many of the drawn figures it read from the cache
     failed their content check and were drawn again, where any did (the cover says so
     too; the tasks' and chapters' count is the progress line's)."""
-    from dynval import _stored
 
     before = _stored.failures()
     pdf = build()

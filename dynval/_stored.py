@@ -71,8 +71,18 @@ def write(path: Path, value: object) -> None:
         raise
 
 
-# A cache the process cannot write to (read-only, not its own, full): it is still read.
-UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT)
+# A folder the process cannot write to (read-only, not its own, full, failing): the
+# machine's state, not the input's.  A cache in that state is still read.
+UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT, errno.EIO)
+
+
+def try_write(folder: Path) -> None:
+    """Create ``folder`` and write and remove a file in it: an OSError where the folder
+    cannot take files (asked before a run, not halfway through it)."""
+    marker = folder / f".dynval-write-test.{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    marker.write_bytes(b"")
+    marker.unlink()
 
 
 def cannot_write(path: Path, exc: OSError) -> None:
@@ -89,11 +99,8 @@ def probe(directory: Path) -> None:
     read-only one is read and never written (cannot_write), by every process of the run
     that asks this one."""
     _unwritable.clear()  # a new run: this cache is asked afresh
-    marker = Path(directory) / f".dynval-write-test.{os.getpid()}"
     try:
-        Path(directory).mkdir(parents=True, exist_ok=True)
-        marker.write_bytes(b"")
-        marker.unlink()
+        try_write(Path(directory))
     except OSError as exc:
         if exc.errno not in UNWRITABLE:
             raise

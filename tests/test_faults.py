@@ -93,7 +93,7 @@ def test_a_read_only_output_folder_is_named_with_its_errno(tmp_path, monkeypatch
     (tmp_path / "out").mkdir()
     with read_only(tmp_path / "out", monkeypatch) as ro:
         if ro.is_symlink():  # no mount here: the probe's write refused the same way
-            monkeypatch.setattr(Path, "write_text", lambda self, *a, **k: (_ for _ in ()).throw(
+            monkeypatch.setattr(Path, "write_bytes", lambda self, *a, **k: (_ for _ in ()).throw(
                 OSError(errno.EROFS, "Read-only file system", str(self))))
         with pytest.raises(OSError) as caught:
             manifest.begin(ro)
@@ -109,7 +109,7 @@ def test_an_output_folder_this_user_may_not_write_is_the_machines_failure(tmp_pa
     def refuse(self, *args, **kwargs):
         raise OSError(errno.EACCES, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "write_text", refuse)
+    monkeypatch.setattr(Path, "write_bytes", refuse)
     with pytest.raises(OSError) as caught:
         m.begin(tmp_path / "out")
     assert caught.value.errno == errno.EACCES

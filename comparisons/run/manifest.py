@@ -17,7 +17,6 @@ not overwritten without ``--force``."""
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -26,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dynval import _stored
 from dynval.comparisons.run import interrupts
 
 MANIFEST = "manifest.json"
@@ -99,13 +99,9 @@ def begin(out: Path, force: bool = False) -> None:
     being writable and for files of the names a run writes that no dynval run made
     (refused unless ``force``), all before any work starts; then its old manifest goes."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / f".dynval-write-test.{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
+        _stored.try_write(out)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EACCES,
-                         errno.EPERM):  # full, read-only, failing or not ours: the machine's
+        if exc.errno in _stored.UNWRITABLE:  # the machine's state, named with the folder
             raise OSError(exc.errno, exc.strerror, str(out)) from None
         raise IncompleteRunError(f"cannot write to the output folder {out} "
                                  f"({exc.strerror or exc})") from None
