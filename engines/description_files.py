@@ -553,18 +553,22 @@ def prepare_mjcf(path: Path | str, package_paths: Sequence[Path | str] = ()) -> 
     if root.tag != "mujoco":
         raise DescriptionError(f"{source}: an MJCF's root element must be <mujoco>, "
                                f"not <{root.tag}>")
-    gravity, said = mjcf_gravity(root)
+    from dynval.engines.mjcf_tree import assembled  # it reads files through this module
+
+    gravity, said = mjcf_gravity(placed.element for placed in assembled(source, root))
     return Prepared(source=source, path=source,
                     notes=("the MJCF is loaded as written, geometry included: MuJoCo resolves "
                            "its own meshes",), gravity=gravity, gravity_said=said)
 
 
-def mjcf_gravity(root: ET.Element) -> tuple[tuple[float, float, float] | None, str]:
+def mjcf_gravity(elements: Iterable[ET.Element]
+                 ) -> tuple[tuple[float, float, float] | None, str]:
     """The gravity an MJCF sets for itself, and how, in words: its ``<option gravity>``,
     or none at all where ``<option><flag gravity="disable"/>`` switches it off; (None, "")
-    where the file leaves MuJoCo's default (0, 0, -9.81)."""
+    where the file leaves MuJoCo's default (0, 0, -9.81).  ``elements``: the MJCF's, its
+    includes' among them, in MuJoCo's order (the last option read wins)."""
     gravity, said = None, ""
-    for option in root.iter("option"):
+    for option in (e for e in elements if e.tag == "option"):
         if option.get("gravity") is not None:
             try:
                 g = tuple(float(x) for x in option.get("gravity").split())

@@ -148,3 +148,15 @@ def test_an_engine_dynval_chose_not_to_run_is_not_said_to_refuse(tmp_path):
     said = [u for u in audit.unchecked if "PyBullet" in u]
     assert said and said[0].startswith("dynval does not run PyBullet on double.xml: "), said
     assert not any("PyBullet refuses" in u for u in audit.unchecked)
+
+
+def test_a_gravity_set_in_an_included_file_is_the_files_own(tmp_path):
+    """MuJoCo reads an <option> from an included file as from the main one."""
+    from dynval.comparisons.own_model import loading
+
+    (tmp_path / "physics.xml").write_text('<mujocoinclude><option gravity="0 0 -1.62"/>'
+                                          "</mujocoinclude>")
+    path = tmp_path / "double.xml"
+    path.write_text(DOUBLE_PENDULUM.format(mass=1.0).replace(
+        "<worldbody>", '<include file="physics.xml"/><worldbody>'))
+    assert loading.prepare(path).gravity == (0.0, 0.0, -1.62)
