@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons import ladder
-from dynval.comparisons.hexapod import statements, trajectories, walking
+from dynval.comparisons.hexapod import statements, sweeps, trajectories, walking
 from dynval.comparisons.hexapod.scenarios import (
     SCENARIOS,
     SETTLE_CYCLES,
@@ -21,7 +21,7 @@ from dynval.comparisons.hexapod.scenarios import (
     scenario_params,
 )
 from dynval.handrolled.hexapod import body, fractional, ground, planning
-from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
+from dynval.results import AssumptionRow, BudgetRow, DataTable, Erratum, MetricRow, Rung
 
 ROBOT = "hexapod"
 LEG = "LF"  # the paper's leg 1
@@ -105,8 +105,9 @@ BUDGET_RUNS = {
 # body's vertical spring changed (the paper gives no G_c2; K_yH is Table I's)
 GAIN_RUNS = {f"gains {sc} {label}": (sc, changes)
              for sc, tries in (
-                 ("WG_50", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 0.78", {"K_c2": 0.78}),
-                            ("K_c2 = 0.82", {"K_c2": 0.82}), ("K_c2 = 1", {"K_c2": 1.0}),
+                 ("WG_50", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 0.7", {"K_c2": 0.7}),
+                            ("K_c2 = 0.78", {"K_c2": 0.78}), ("K_c2 = 0.82", {"K_c2": 0.82}),
+                            ("K_c2 = 0.9", {"K_c2": 0.9}), ("K_c2 = 1", {"K_c2": 1.0}),
                             ("position loop (K_c2 = 1)",
                              {"control": "position", "K_c2": 1.0}))),
                  ("EPFC_35", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 1", {"K_c2": 1.0}),
@@ -532,6 +533,15 @@ class HexapodLadder(ladder.RobotLadder):
 
     def errata(self, ctx: ladder.Context) -> list[Erratum]:
         return _errata(ctx.params)
+
+    def assumptions(self, ctx: ladder.Context) -> list[AssumptionRow]:
+        """K_c2, which the paper does not give, with the walk measured across it."""
+        gains = {ch["K_c2"]: name for name, (sc, ch) in GAIN_RUNS.items()
+                 if sc == BUDGET_SCENARIO and set(ch) == {"K_c2"}}
+        forms = {"Grunwald-Letnikov (15b)": "budget Grunwald-Letnikov",
+                 "Pade [2/2]": "budget Pade [2/2]"}
+        return sweeps.assumptions(ctx, super().assumptions(ctx), BUDGET_SCENARIO, gains,
+                                  forms)
 
     def notes(self, ctx: ladder.Context) -> list[str]:
         p = ctx.params
