@@ -341,7 +341,7 @@ def test_validate_ends_with_a_verdict_line_and_exit_1_on_an_unexplained_failure(
 
     import pandas as pd
 
-    from dynval.comparisons.cli import verdict_line
+    from dynval.comparisons.commands.validation import verdict_line
 
     out = tmp_path / "v"
     shutil.copytree(done, out)
