@@ -132,16 +132,16 @@ def corpus(
     workers: opt.WorkersOpt = None,
     out: opt.OutOpt = Path("dynval-out/corpus"),
     docs: opt.DocsOpt = None,
-    variants: opt.VariantsOpt = False,
+    mutants: opt.MutantsOpt = False,
     no_cache: opt.NoCacheOpt = False,
 ) -> int:
     """Every robot description of example-robot-data and pybullet_data audited engine
     against engine (MuJoCo, PyBullet, Pinocchio), as 'dynval audit --description' audits
     one; writes corpus.json and corpus.md.  Exit 1 when a description does not pass or a
-    broken variant is not caught."""
+    visible mutant is not caught."""
     from dynval.comparisons.commands.corpus import corpus as run_corpus
 
-    return run_corpus(source, subset, samples, seed, workers, out, docs, variants, no_cache)
+    return run_corpus(source, subset, samples, seed, workers, out, docs, mutants, no_cache)
 
 
 @app.command()

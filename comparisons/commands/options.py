@@ -76,10 +76,11 @@ SubsetOpt = Annotated[str | None, typer.Option(
     metavar="ci", help="a small fixed subset of pybullet_data (CI runs it)")]
 DocsOpt = Annotated[Path | None, typer.Option(
     metavar="FILE", help="also write the table there (docs/corpus.md)")]
-VariantsOpt = Annotated[bool, typer.Option(
-    "--variants", help="also break a correct model of each URDF five ways (a mass, a "
-                       "centre of mass, an axis, a welded child's mass, the sign of C v) "
-                       "and check that each is caught")]
+MutantsOpt = Annotated[bool, typer.Option(
+    "--mutants", help="also break a correct model of each URDF ten ways (a mass, a centre "
+                      "of mass, an axis, a welded child's mass or its inertia's axes, an "
+                      "inertia's rotation, the root's mass, the sign of C v, an armature, "
+                      "a damping) and check that each visible one is caught")]
 # dynval check
 BaselineOpt = Annotated[Path | None, typer.Option(
     "--baseline", metavar="DIR", help="baselines to check against (default: the tier's "
