@@ -53,9 +53,9 @@ def corpus(source: list[str] | None, subset: str | None, samples: int, seed: int
               if not r.error and r.visible and not r.caught]
     if mutants:
         seen = sum(not r.error and r.visible for r in broken)
-        say(f"{seen - len(missed)} of {seen} visible mutants caught ("
-            f"{sum(not r.error and not r.visible for r in broken)} more the dynamics "
-            "cannot see)")
+        unseen = sum(not r.error and not r.visible for r in broken)
+        say(f"{seen - len(missed)} of {seen} visible mutants caught"
+            + (f" ({unseen} more the dynamics cannot see)" if unseen else ""))
     say(f"{len(audited) - len(bad)} of {len(audited)} audited descriptions pass"
         + (f"; {len(rows) - len(audited)} not audited" if len(rows) > len(audited) else ""))
     return 1 if bad or missed else 0

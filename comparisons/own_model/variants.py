@@ -190,8 +190,8 @@ def _merged_unrotated(robot: ET.Element) -> str | None:
         R_c = _rpy(own.get("rpy", "0 0 0")) if own is not None else np.eye(3)
         inertia = R_c @ _inertia(inertial) @ R_c.T  # in the child link's axes
         wrong = R.T @ inertia @ R
-        if np.allclose(wrong, inertia, rtol=ISOTROPIC, atol=0.0):
-            continue  # a sphere's inertia: any turn leaves it
+        if np.allclose(wrong, inertia, rtol=0.0, atol=ISOTROPIC * np.abs(inertia).max()):
+            continue  # the turn leaves it (a sphere's inertia, a half turn about an axis)
         _set_inertia(inertial, wrong)
         return child.get("name")
     return None
