@@ -245,11 +245,11 @@ def test_a_failing_row_is_highlighted(done, tmp_path, monkeypatch):
 
 def test_axis_labels_carry_no_offset():
     """Item 10: a signal near 0.83 with a 1e-12 ripple was labelled "1e-12+8.3e-1"."""
-    import matplotlib.pyplot as plt
     import numpy as np
 
-    import dynval.reports.figures  # noqa: F401 - sets the report's rcParams
+    from dynval.reports.figures import pyplot
 
+    plt = pyplot()  # the report's pyplot, with its settings
     fig, ax = plt.subplots()
     t = np.linspace(0.0, 1.0, 50)
     ax.plot(t, 0.8305153076 + 1e-12 * np.sin(6 * t))
