@@ -183,7 +183,8 @@ def profiles(robot: str, cyc: pd.DataFrame, sine: pd.DataFrame) -> list[Statemen
                            runs=("WG_50", "WG_50_sine"),
                            premise="; ".join(missing) or None)
             st.row = _row(robot, "WG_50_sine vs WG_50", sig,
-                          f"peak_ratio_sine_cycloid_{what.replace(' ', '_')}", s / c, s > c,
+                          f"peak_ratio_sine_cycloid_{what.replace(' ', '_')}",
+                          s / c if c else float("nan"), s > c,
                           f"Fig. 9: peak |{name}| {what}, sine / cycloid; holds above 1")
             out.append(st)
     return out
