@@ -231,7 +231,7 @@ class HopperLadder(ladder.RobotLadder):
                 means = np.array([claims.stance_times(claims.settled_tail(run.trace, s)).mean()
                                   for s in done])
                 steady = claims.stance_spread(means)
-        if figs:  # one statement: every stance of the paper's runs (same mass and spring)
+        if len(figs) == len(SCENARIOS):  # one statement: every stance of the paper's runs
             st = [claims.stance_times(ctx.wide[(n, "shared")]["handrolled"]) for n in figs]
             out.append(claims.stance_constant(st, " and ".join(figs) + " (Fig. runs)",
                                               " and ".join(figs), steady))
