@@ -3,7 +3,9 @@
 
 Each says whether it ``passed`` (something was compared and nothing differs without an
 explanation), its ``findings`` (one sentence each) and its figures as the metric table of
-``metrics.parquet`` (``to_dataframe()``).  The tables themselves are ``dynval.results``'s;
+``metrics.parquet`` (``to_dataframe()``; its ``passed`` column is a nullable boolean,
+empty where nothing was judged: a figure reported without a tolerance, a paper's
+statement its run cannot test).  The tables themselves are ``dynval.results``'s;
 this module only wraps them, importing nothing heavy until a result is made."""
 
 from __future__ import annotations

@@ -47,10 +47,14 @@ class MetricRow:
 
     ``rung`` says which rung of the ladder it belongs to; ``variant`` is what varies within
     a scenario (a contact mode, a step size, a leg count); ``kind`` what the row measures.
-    A row without a tolerance is reported, not judged: ``passed`` is then True and its
-    kind says why (an erratum's size, a recomputed number, a budget component), except a
-    paper's statement measured on a run ("statement"), which holds (``passed``) or does
-    not, by the criterion its reason states."""
+    ``passed`` is True or False where something was judged, None (empty, a nullable
+    boolean in ``metrics.parquet``) where nothing was: a row without a tolerance is
+    reported, not judged, and its kind says why (an erratum's size, a recomputed number, a
+    budget component, a figure zero by symmetry). A paper's statement measured on a run
+    ("statement") holds (True) or does not (False) by the criterion its reason states, or
+    is not testable (None) where its run cannot show it (its premise, a walk, a settled
+    step, an event, the paper's scenario, is not met: the reason says which). A row with a
+    tolerance and a non-finite value cannot pass."""
 
     robot: str
     scenario: str
@@ -62,7 +66,7 @@ class MetricRow:
     metric: str
     value: float
     tolerance: float | None
-    passed: bool
+    passed: bool | None
     reason: str
     kind: str
     known: str = ""  # for a figure outside tolerance: the declared, explained difference
@@ -74,6 +78,12 @@ class MetricRow:
             raise ValueError(f"metric row rung {self.rung!r} is not one of {RUNGS}")
         if self.kind not in KINDS:
             raise ValueError(f"metric row kind {self.kind!r} is not one of {KINDS}")
+        if self.passed is not None and not isinstance(self.passed, (bool, np.bool_)):
+            raise ValueError(f"metric row passed {self.passed!r} is not True, False or None")
+        if (self.passed and self.tolerance is not None
+                and not math.isfinite(float(self.value))):
+            raise ValueError(f"metric row {self.metric} of {self.signal}: a value of "
+                             f"{self.value} cannot pass its tolerance {self.tolerance}")
 
 
 METRIC_COLUMNS: list[str] = [f.name for f in fields(MetricRow)]
@@ -87,8 +97,28 @@ def metrics_frame(rows: list[MetricRow]) -> pd.DataFrame:
     df["tolerance"] = pd.to_numeric(df["tolerance"], errors="coerce").astype(float)
     df["value"] = df["value"].astype(float)
     df["evidence_value"] = df["evidence_value"].astype(float)
-    df["passed"] = df["passed"].astype(bool)
+    df["passed"] = df["passed"].astype("boolean")  # None: nothing judged
     return df
+
+
+def verdict_of(passed: Any) -> bool | None:
+    """A row's ``passed`` as True, False or None, whatever held it (a MetricRow, a
+    nullable boolean column's pd.NA, a stored JSON null)."""
+    if passed is None or passed is pd.NA:
+        return None
+    if isinstance(passed, float) and math.isnan(passed):
+        return None
+    return bool(passed)
+
+
+def failed(passed: pd.Series) -> pd.Series:
+    """Where a ``passed`` column is False (judged and failed; None is not a failure)."""
+    return passed.astype("boolean").eq(False).fillna(False).astype(bool)
+
+
+def not_judged(passed: pd.Series) -> pd.Series:
+    """Where a ``passed`` column is None (reported, or a statement not testable)."""
+    return passed.astype("boolean").isna()
 
 
 @dataclass(frozen=True)
@@ -322,14 +352,16 @@ class Chapter:
 class RunVerdict:
     """A run's verdict in counts: each rung verdict's count, the figures outside tolerance
     and how many of those are declared, explained differences (``known``), and the papers'
-    statements measured and how many of them do not hold (a finding about a paper, not a
-    disagreement between implementations)."""
+    statements measured, how many of them the runs cannot test (their premise not met) and
+    how many of the tested ones do not hold (a finding about a paper, not a disagreement
+    between implementations)."""
 
     rungs: dict[str, int]
     outside: int
     known: int
     statements: int = 0
     not_holding: int = 0
+    not_testable: int = 0
 
     @property
     def unexplained(self) -> int:
@@ -341,11 +373,17 @@ class RunVerdict:
         return ", ".join(f"{n} {v}" for v, n in sorted(self.rungs.items()))
 
     def statements_clause(self) -> str:
-        """"; 12 of 30 of the papers' statements do not hold" (empty without statements)."""
+        """"; 12 of 30 of the papers' statements do not hold", or with some not testable
+        "; 19 of 30 of the papers' statements cannot be tested here; of 11, 1 does not
+        hold" (empty without statements)."""
         if not self.statements:
             return ""
-        return (f"; {self.not_holding} of {self.statements} of the papers' statements "
-                f"do{'es' if self.not_holding == 1 else ''} not hold")
+        fails = f"do{'es' if self.not_holding == 1 else ''} not hold"
+        if not self.not_testable:
+            return f"; {self.not_holding} of {self.statements} of the papers' statements {fails}"
+        tested = self.statements - self.not_testable
+        return (f"; {self.not_testable} of {self.statements} of the papers' statements "
+                f"cannot be tested here; of {tested}, {self.not_holding} {fails}")
 
 
 def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame) -> RunVerdict:
@@ -356,7 +394,8 @@ def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame) -> RunVerdict:
     said = _statements(metrics)
     bad = outside_tolerance(metrics)
     return RunVerdict(counts, len(bad), len(bad) - len(unexplained(metrics)),
-                      int(said.sum()), int((said & ~metrics["passed"]).sum()))
+                      int(said.sum()), int((said & failed(metrics["passed"])).sum()),
+                      int((said & not_judged(metrics["passed"])).sum()))
 
 
 def summary_verdict(summary: dict[str, Any], metrics: pd.DataFrame) -> RunVerdict:
@@ -374,8 +413,9 @@ def _statements(metrics: pd.DataFrame) -> pd.Series:
 
 
 def outside_tolerance(metrics: pd.DataFrame) -> pd.DataFrame:
-    """The figures outside their tolerance, the papers' statements aside."""
-    return metrics[~metrics["passed"] & ~_statements(metrics)]
+    """The figures outside their tolerance, the papers' statements aside (a row with
+    ``passed`` None was not judged)."""
+    return metrics[failed(metrics["passed"]) & ~_statements(metrics)]
 
 
 def unexplained(metrics: pd.DataFrame) -> pd.DataFrame:

@@ -36,6 +36,7 @@ from dynval.results import (  # noqa: E402
     Chapter,
     DataTable,
     run_verdict,
+    verdict_of,
 )
 
 STYLES = getSampleStyleSheet()
@@ -264,6 +265,13 @@ def _run_line(summary: dict, figures_failed: int = 0) -> str:
     return line + " (every entry passed its content check: the same bits as a recomputation)."
 
 
+def _ok(row) -> str:
+    """A metric row's "ok" cell: yes, NO, known (outside, explained) or "-" where nothing
+    was judged (``passed`` empty: a statement that cannot be tested)."""
+    v = verdict_of(row.passed)
+    return "-" if v is None else "yes" if v else "known" if row.known else "NO"
+
+
 def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
     """The first page's verdict: rung verdicts counted, figures outside tolerance, errata."""
     v = run_verdict([r.verdict for ch in chapters for r in ch.rungs.values()], metrics)
@@ -334,13 +342,13 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
                 [["variant", "signal", "ref", "candidate", "metric", "value", "tol", "ok",
                   "reason"]]
                 + [[r.variant, r.signal, r.reference, r.candidate, r.metric, r.value,
-                    r.tolerance, "yes" if r.passed else ("known" if r.known else "NO"),
+                    r.tolerance, _ok(r),
                     r.reason + (f" Known difference: {r.known}" if r.known else "")]
                    for r in sub.itertuples()],
                 [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
                  1.0 * cm, 5.4 * cm])
             for i, r in enumerate(sub.itertuples(), start=1):  # failing rows stand out
-                if not r.passed:
+                if verdict_of(r.passed) is False:
                     t.setStyle([("BACKGROUND", (0, i), (-1, i),
                                  VERDICT_COLOURS["erratum" if r.known else "differs"])])
             story += [_p("Toleranced figures", "Heading4"), t]

@@ -69,8 +69,8 @@ def test_steady_error_statement_fails_where_the_apex_meets_h_d():
 
 
 def test_stance_time_statement_fails_when_the_stance_changes():
-    assert not claims.stance_constant(np.array([0.35, 0.40, 0.45]), "synthetic").holds
-    assert claims.stance_constant(np.array([0.400, 0.405, 0.398]), "synthetic").holds
+    assert not claims.stance_constant([np.array([0.35, 0.40, 0.45])], "synthetic").holds
+    assert claims.stance_constant([np.array([0.400, 0.405, 0.398])], "synthetic").holds
     measured = claims.stance_times(hopping_trace([1.6] * 5, stance=0.3))
     assert measured == pytest.approx(np.full(len(measured), 0.3), abs=2e-3)
 

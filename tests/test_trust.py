@@ -72,7 +72,7 @@ ROW = {"robot": "landing_gear", "scenario": "flat", "rung": "L4", "variant": "sh
 @pytest.mark.parametrize("figures,message", [
     ([], "holds no figures"),
     ([{**ROW, "value": "abc"}], "is not a finite number"),
-    ([{**ROW, "passed": "yes"}], "is not true or false"),
+    ([{**ROW, "passed": "yes"}], "is not true, false or null"),
     ([{k: v for k, v in ROW.items() if k != "metric"}], "lacks the field 'metric'"),
 ])
 def test_a_baseline_that_cannot_gate_is_refused_before_any_work(tmp_path, figures, message):

@@ -28,6 +28,28 @@ def planned_support(df: pd.DataFrame, p: HexapodParams) -> np.ndarray:
                      for i in range(p.n)])
 
 
+# A walk keeps its feet in their planned support: at most this fraction of the planned
+# support samples may have the foot off the ground (the plan lands and lifts each foot at
+# zero speed at y = 0, where the ground's ~0.2 mm static sinkage shifts contact by a few ms
+# of the cycloid's start)
+SUPPORT_FRACTION = 0.05
+
+
+def not_walking(df: pd.DataFrame, p: HexapodParams) -> str | None:
+    """Why a run does not walk, None where it does: the chapter's walking check (a walk
+    never has all its feet off the ground, the plan always has one down, and keeps the
+    planned support pattern to SUPPORT_FRACTION). A paper's statement about a walk cannot
+    be tested on a run that fails it."""
+    up = airborne(df, p)
+    miss, planned = support_misses(df, p)
+    why = []
+    if up:
+        why.append(f"{up} of {len(df)} samples with no foot on the ground")
+    if miss > SUPPORT_FRACTION * max(planned, 1):
+        why.append(f"{miss / max(planned, 1):.0%} of its planned support off the ground")
+    return "hops (" + ", ".join(why) + ")" if why else None
+
+
 def airborne(df: pd.DataFrame, p: HexapodParams) -> int:
     """Samples with no foot on the ground (the plan always has one down)."""
     return int(np.sum(~in_contact(df, p).any(axis=0)))

@@ -158,10 +158,13 @@ SEGMENT = 1.0  # a settling run is checked against its workspace every this long
 
 @dataclass(frozen=True)
 class SettlingRun:
-    """A settling run's trace, and why it ended early ("" where it ran to its end)."""
+    """A settling run's trace, why it ended early ("" where it ran to its end) and, where
+    it fell, when (the first sample out of the workspace; the trace runs on to the end of
+    that segment)."""
 
     trace: pd.DataFrame
     ended: str
+    fell_at: float | None = None
 
 
 def run_settling(p: HopperParams, sc: Scenario, implementation: str, contact: str,
@@ -197,5 +200,6 @@ def run_settling(p: HopperParams, sc: Scenario, implementation: str, contact: st
                 return SettlingRun(pd.concat(parts, ignore_index=True), (
                     f"{implementation} fell: {name} = {part[name].iloc[i]:.3g} "
                     f"({part[name].iloc[i] - start[name]:+.3g} from its start, bound "
-                    f"{bound:g}) at t = {part['time'].iloc[i]:.2f} s"))
+                    f"{bound:g}) at t = {part['time'].iloc[i]:.2f} s"),
+                    float(part["time"].iloc[i]))
     return SettlingRun(pd.concat(parts, ignore_index=True), "")

@@ -70,7 +70,7 @@ def bounce(p: HopperParams, desc_dir: Path, until: float | None = None
         "hopper", "L3 passive bounce", "L3", f"dt={r.step:g}",
         "com.z" if r.unit == "m" else "energy", r.comparison.split(" vs ")[1], "handrolled",
         f"max_abs_{r.unit}", r.max_abs, r.tolerance,
-        True if r.tolerance is None else bool(r.max_abs <= r.tolerance), r.reason,
+        None if r.tolerance is None else bool(r.max_abs <= r.tolerance), r.reason,
         "agreement") for r in typed]
     worst = max(r.max_abs for r in typed if r.unit == "m")
     return typed, metrics, Rung(rows_verdict(metrics), (

@@ -51,7 +51,7 @@ def l3_result(robot: str, rows: list[dict], what: str, scenario: str = "L3 free 
     metrics = [MetricRow(
         robot, scenario, "L3", f"dt={r.step:g}", signal,
         r.comparison.split(" vs ")[1], "handrolled", f"max_abs_{r.unit}", r.max_abs,
-        r.tolerance, True if r.tolerance is None else bool(r.max_abs <= r.tolerance),
+        r.tolerance, None if r.tolerance is None else bool(r.max_abs <= r.tolerance),
         r.reason, "agreement") for r in typed]
     checked = [r for r in typed if r.tolerance is not None]
     return typed, metrics, Rung(rows_verdict(metrics), f"{what}: hand vs engines worst "

@@ -15,11 +15,19 @@ from dynval.results import BudgetRow, MetricRow
 
 @dataclass(frozen=True)
 class Tolerance:
-    """An upper bound on a metric and why it is that number."""
+    """An upper bound on a metric and why it is that number; ``value`` None declares the
+    metric not judged, for the reason given (a signal zero by symmetry, whose range is
+    round-off: no tolerance can tell agreement there)."""
 
     metric: str
-    value: float
+    value: float | None
     reason: str
+
+    @classmethod
+    def symmetric(cls, metric: str, why: str) -> Tolerance:
+        """A metric of a signal that is zero by symmetry: reported with its measured
+        range, never judged."""
+        return cls(metric, None, f"zero by symmetry ({why}): reported, not judged")
 
 
 def _peak_lag(a: np.ndarray, b: np.ndarray) -> int:
@@ -63,7 +71,9 @@ def compare(wide: dict[str, pd.DataFrame], robot: str, scenario: str, variant: s
     onto the reference's times.
 
     ``tolerances`` maps (signal-prefix, metric) to a Tolerance; the longest matching
-    prefix wins; a metric without one is reported, not judged (tolerance None).
+    prefix wins; a metric without one is reported, not judged (tolerance None, passed
+    None), and so is one whose Tolerance has no value (:meth:`Tolerance.symmetric`), its
+    reason with the reference's measured range.
     """
     rows = []
     ref = wide[reference]
@@ -77,11 +87,15 @@ def compare(wide: dict[str, pd.DataFrame], robot: str, scenario: str, variant: s
                                   np.interp(t, c["time"].to_numpy(), c[sig].to_numpy()))
             for metric, value in values.items():
                 tol = _lookup(tolerances, sig, metric)
+                limit = None if tol is None else tol.value
+                reason = "" if tol is None else tol.reason
+                if tol is not None and limit is None:
+                    reason += (f"; measured range of the {reference} signal "
+                               f"{float(np.ptp(ref[sig].to_numpy())):.1e}")
                 rows.append(MetricRow(
                     robot, scenario, rung, variant, sig, reference, cand, metric, value,
-                    None if tol is None else tol.value,
-                    True if tol is None else bool(abs(value) <= tol.value),
-                    "" if tol is None else tol.reason, "agreement"))
+                    limit, None if limit is None else bool(abs(value) <= limit), reason,
+                    "agreement"))
     return rows
 
 
@@ -105,18 +119,21 @@ def check_row(robot: str, scenario: str, variant: str, signal: str, implementati
 def recomputed_row(robot: str, scenario: str, signal: str, metric: str, value: float,
                    reason: str, rung: str = "L5", variant: str = "-",
                    candidate: str = "handrolled", reference: str = "-") -> MetricRow:
-    """A number recomputed by the paper's method with nothing published to judge it by."""
+    """A number recomputed by the paper's method with nothing published to judge it by
+    (reported, not judged: ``passed`` None)."""
     return MetricRow(robot, scenario, rung, variant, signal, reference, candidate, metric,
-                     float(value), None, True, reason, "recomputed")
+                     float(value), None, None, reason, "recomputed")
 
 
 def statement_row(robot: str, scenario: str, signal: str, metric: str, value: float,
-                  holds: bool, criterion: str, rung: str = "L5") -> MetricRow:
+                  holds: bool | None, criterion: str, rung: str = "L5") -> MetricRow:
     """A paper's statement measured on a run: ``value`` the measurement, ``holds`` whether
-    the statement holds by ``criterion`` (said in the reason); no tolerance, and ``passed``
-    False where it does not hold."""
+    the statement holds by ``criterion`` (said in the reason), None where the run cannot
+    test it (the reason says which premise it lacks); no tolerance, and ``passed`` False
+    where it does not hold."""
     return MetricRow(robot, scenario, rung, "-", signal, "-", "handrolled", metric,
-                     float(value), None, bool(holds), criterion, "statement")
+                     float(value), None, None if holds is None else bool(holds), criterion,
+                     "statement")
 
 
 def rms_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str, scale: float = 1.0,

@@ -432,7 +432,7 @@ class RobotLadder:
         chapter.budget = self.budget(ctx)
         if chapter.budget:
             ctx.rows += [MetricRow(self.robot, b.scenario, "budget", "-", b.signal, b.component,
-                                   "-", "rms_diff", b.value, None, True,
+                                   "-", "rms_diff", b.value, None, None,
                                    f"error budget component, {b.unit}", "budget")
                          for b in chapter.budget]
             chapter.rungs["budget"] = Rung("recomputed", self.budget_what)
@@ -477,7 +477,7 @@ class RobotLadder:
     def _audit_row(self, rung: str, r: TermResult, erratum: bool) -> MetricRow:
         return MetricRow(self.robot, "audit", rung, r.form, r.term, r.reference, "handrolled",
                          "max_rel_error", r.max_rel_error, None if erratum else r.tolerance,
-                         True if erratum else r.passed,
+                         None if erratum else r.passed,
                          "the printed form, measured for its erratum" if erratum
                          else self.audit_reason, "erratum" if erratum else "agreement")
 
@@ -530,7 +530,7 @@ class RobotLadder:
 
     def _l4_rung(self, ctx: Context) -> None:
         ctx.rows = [replace(r, known=self.known_difference(r, ctx) or "")
-                    if r.rung == "L4" and not r.passed else r for r in ctx.rows]
+                    if r.rung == "L4" and r.passed is False else r for r in ctx.rows]
         judged = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
         failed = [r for r in judged if not r.passed]
         known = {id(r): r.known or None for r in failed}
@@ -560,7 +560,7 @@ def _reported_only(row: MetricRow, until: float) -> MetricRow:
     """A scenario figure of a shortened run: tracked by its tier's baseline, not judged."""
     if row.tolerance is None:
         return row
-    return replace(row, tolerance=None, passed=True,
+    return replace(row, tolerance=None, passed=None,
                    reason=f"ci tier, first {until:g} s only: reported and tracked by the ci "
                           f"baseline (tolerance {row.tolerance:.3g} applies to the full run: "
                           f"{row.reason})")

@@ -20,8 +20,10 @@ small fraction of its signal, so it carries their round-off magnified: it moves 
 changes by more than ``FLOOR_REL`` of itself, or ``PYBULLET_RATIO_REL`` where PyBullet is
 one side of the pair, or, where the error at dt is a figure beside it, by more than the
 two errors' own margins carried into the quotient (``_margin``).  Any move above the
-floor, a verdict that turns from passed to failed, a figure missing from the current run
-or a figure the baseline lacks ('new': the baselines are out of date) is a regression."""
+floor, a verdict that turns from passed to failed (or from passed to not judged, or from
+not judged to failed: ``passed`` is null where nothing was judged), a figure missing from
+the current run or a figure the baseline lacks ('new': the baselines are out of date) is a
+regression."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 from dynval._layout import layer_dir
+from dynval.results import verdict_of
 
 KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
 # Agreement to eight significant figures is agreement to round-off: double precision's
@@ -117,8 +120,8 @@ def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str,
     (:func:`spreads`), its spread (null: ill-posed, its value turns non-finite)."""
     paths = []
     for robot, sub in metrics.groupby("robot"):
-        rows = [{**{k: r[k] for k in KEY}, "value": _num(r["value"]), "passed": bool(r["passed"])}
-                for _, r in sub.iterrows()]
+        rows = [{**{k: r[k] for k in KEY}, "value": _num(r["value"]),
+                 "passed": verdict_of(r["passed"])} for _, r in sub.iterrows()]
         if spread is not None:
             for row in rows:
                 row["spread"] = _num(spread.get(tuple(row[k] for k in KEY), math.inf))
@@ -212,8 +215,8 @@ def _check_row(path: Path, i: int, row) -> None:
     if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
                           or not math.isfinite(v)):
         raise BaselineError(f"{where}: value {v!r} is not a finite number or null")
-    if not isinstance(row["passed"], bool):
-        raise BaselineError(f"{where}: passed {row['passed']!r} is not true or false")
+    if row["passed"] is not None and not isinstance(row["passed"], bool):
+        raise BaselineError(f"{where}: passed {row['passed']!r} is not true, false or null")
     w = row.get("spread", 0.0)
     if w is not None and (isinstance(w, bool) or not isinstance(w, (int, float))
                           or not math.isfinite(w) or w < 0):
@@ -244,13 +247,13 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
         cv, bv = _num(c["value"]), b["value"]
         if key[PAIR] in at_floor:
             findings.append(Finding(key, bv, cv, "ok"))
-        elif (ill_posed(b) or (key[-1] in SHAPE and key[PAIR] in loose)) and not (
-                b["passed"] and not bool(c["passed"])):  # a verdict that turned is gated
+        elif (ill_posed(b) or (key[-1] in SHAPE and key[PAIR] in loose)) and not turned(
+                b["passed"], c["passed"]):  # a verdict that turned is gated
             findings.append(Finding(key, bv, cv, "ill-posed"))
         elif (cv is None) != (bv is None) or (
                 cv is not None and abs(cv - bv) > _margin(key, bv, baseline)):
             findings.append(Finding(key, bv, cv, "moved"))
-        elif b["passed"] and not bool(c["passed"]):
+        elif turned(b["passed"], c["passed"]):
             findings.append(Finding(key, bv, cv, "failed"))
         else:
             findings.append(Finding(key, bv, cv, "ok"))
@@ -258,6 +261,14 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
         if key not in baseline and key[1] not in skip_scenarios:
             findings.append(Finding(key, None, _num(c["value"]), "new"))
     return findings
+
+
+def turned(baseline, current) -> bool:
+    """Whether a figure's verdict turned for the worse: from passed to failed or to not
+    judged (a check that no longer judges is a check lost), or from not judged (null) to
+    failed. Failed to not judged, and anything to passed, is not a regression."""
+    b, c = verdict_of(baseline), verdict_of(current)
+    return (b is True and c is not True) or (b is None and c is False)
 
 
 def _margin(key: tuple, baseline: float, baselines: dict[tuple, dict] | None = None

@@ -151,7 +151,7 @@ def _figures(ladder, inp: Inputs, sc: Any, outcomes: dict, axes: list[Axis],
         for impl, df in wide.items():
             rows += ladder.requirements(ctx, sc, variant, impl, df)
             rows += [MetricRow(ladder.robot, sc.name, "L4", variant.name, s, "-", impl,
-                               "final_value", float(df[s].iloc[-1]), None, True,
+                               "final_value", float(df[s].iloc[-1]), None, None,
                                "the signal at the end of the run", "recomputed")
                      for s in dict.fromkeys(plotted) if s in df]
         rows += compare(wide, ladder.robot, sc.name, variant.name,
