@@ -41,7 +41,12 @@ from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, random_states
 from dynval.comparisons.own_model import loading, swing
 from dynval.comparisons.own_model.coupled import Coupled
 from dynval.comparisons.own_model.diagnose import Diagnosis, Layout, Side, diagnose
-from dynval.comparisons.own_model.l0 import PYBULLET_REASON, l0_rows, name_findings
+from dynval.comparisons.own_model.l0 import (
+    PYBULLET_REASON,
+    l0_rows,
+    name_findings,
+    odd_readings,
+)
 from dynval.comparisons.own_model.regressor import join_names
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
@@ -322,6 +327,7 @@ def _with_l0(label: str, description: Path, loaded: loading.Loaded) -> OwnAudit:
                 for e in sorted(loaded.faulted)] + l0_rows(description.name, loaded.engines)
     if "pinocchio" in loaded.engines and loaded.findings:
         name_findings(audit.l0, loaded.engines["pinocchio"].welded_links(), loaded.findings)
+    audit.findings += odd_readings(loaded.engines)  # with three readings, the odd one named
     return audit
 
 
