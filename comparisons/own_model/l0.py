@@ -146,9 +146,10 @@ def _body_quantities(engine_of: dict[int, str]) -> list[tuple[str, Any, Any, str
 
 
 def odd_readings(engines: dict[str, Any]) -> list[str]:
-    """With three readings of the file or more, each body quantity and joint axis on which
-    one engine's reader differs from all the others, which agree among themselves: one
-    sentence naming that engine, the body or joint and both values (its, then theirs)."""
+    """With three readings of the file or more, each body and joint axis on which one
+    engine's reader differs from all the others, which agree among themselves: one sentence
+    naming that engine, the body (its first such quantity: mass, centre, inertia) or joint
+    and both values (its, then theirs)."""
     if len(engines) < 3:
         return []
     bodies = {e: eng.body_inertials() for e, eng in engines.items()}
@@ -165,10 +166,11 @@ def odd_readings(engines: dict[str, Any]) -> list[str]:
         for quantity, differ, show, unit in _body_quantities(
                 {id(y): e for e, y in readings.items()}):
             found = odd_one_out(readings, differ)
-            if found:
+            if found:  # the first quantity only: a mass apart moves a merged centre too
                 odd, rest = found
                 say(odd, rest, f"body `{body}` {quantity} {show(readings[odd])} vs "
                                f"{show(readings[rest[0]])} {unit}")
+                break
     for joint in sorted(set.intersection(*(set(a) for a in axes.values()))):
         readings = {e: np.asarray(axes[e][joint], dtype=float) for e in engines}
         found = odd_one_out(readings, lambda a, b: float(np.max(np.abs(a - b))) > L0_TOL)
