@@ -161,6 +161,7 @@ class DrakeTerms:
             error = DescriptionError if _INERTIAL.search(said) else EngineRefusalError
             raise error(f"{path}: {said}") from None
         self.findings, self.notes = self._warnings(records)
+        self._shared = self._unnamed_bodies()
         self.switched_off = self._rigid_body_only() if rigid_body else []
         from pydrake.multibody.tree import JacobianWrtVariable, MultibodyForces
 
@@ -189,6 +190,20 @@ class DrakeTerms:
         notes = [f"Drake's {self.kind} parser: {said}"
                  + (f" ({n} times)" if n > 1 else "") for said, n in ignored.items()]
         return list(dict.fromkeys(findings)), notes
+
+    def _unnamed_bodies(self) -> dict[str, str]:
+        """Drake's name of each body an MJCF leaves unnamed (``body<n>``, n its MuJoCo
+        number) with the name every engine here gives it (``mjcf_tree.unnamed_body``)."""
+        if self.kind != "MJCF":
+            return {}
+        from dynval.engines.mjcf_tree import mjcf_bodies
+
+        return {f"body{b.index}": b.name for b in mjcf_bodies(self.path) if not b.named
+                and self.plant.HasBodyNamed(f"body{b.index}")}
+
+    def _name(self, body: Any) -> str:
+        """A body's name as every engine here gives it."""
+        return self._shared.get(body.name(), body.name())
 
     def _rigid_body_only(self) -> list[str]:
         """Switch off the joints' reflected rotor inertia, the one thing beyond rigid-body
@@ -293,6 +308,7 @@ class DrakeTerms:
     # --- frames -------------------------------------------------------------------------
     def _frame(self, name: str) -> Any:
         """A body of that name, else a frame (an SDF's or MJCF's own)."""
+        name = next((d for d, shared in self._shared.items() if shared == name), name)
         if self.plant.HasBodyNamed(name):
             return self.plant.GetBodyByName(name).body_frame()
         if self.plant.HasFrameNamed(name):
@@ -339,15 +355,17 @@ class DrakeTerms:
             M = body.default_spatial_inertia()  # about the body origin, body axes
             com = np.asarray(M.get_com(), dtype=float)
             central = M.Shift(com).CalcRotationalInertia().CopyToFullMatrix3()
-            out[body.name()] = LinkInertial(float(M.get_mass()), com, np.array(central))
+            out[self._name(body)] = LinkInertial(float(M.get_mass()), com, np.array(central))
         return out
 
     def _file_bodies(self) -> set[str] | None:
-        """The bodies an MJCF names (Drake adds a massless body per extra joint of a body
+        """The bodies of an MJCF (Drake adds a massless body per extra joint of a body
         with several); None for a URDF or SDF, whose links are Drake's bodies."""
         if self.kind != "MJCF":
             return None
-        return {b.get("name") for b in ET.parse(str(self.path)).getroot().iter("body")}
+        from dynval.engines.mjcf_tree import mjcf_bodies
+
+        return {b.name for b in mjcf_bodies(self.path)}
 
     def body_inertials(self) -> dict[str, LinkInertial]:
         """Every moving body with the bodies welded to it, merged in its frame with every
@@ -369,18 +387,19 @@ class DrakeTerms:
             while moving != world and inboard[moving].type_name() == "weld":
                 moving = inboard[moving].parent_body().index()
             X = plant.EvalBodyPoseInWorld(context, body)
-            R, y = X.rotation().matrix(), inertials[body.name()]
+            R, y = X.rotation().matrix(), inertials[self._name(body)]
             parts.setdefault(moving, []).append((y.mass, X.translation() + R @ y.com,
                                                  R @ y.inertia @ R.T))
         named = self._file_bodies()
         out = {}
         for b, group in parts.items():
             body = plant.get_body(b)
-            if b == world or (named is not None and body.name() not in named
+            if b == world or (named is not None and self._name(body) not in named
                               and sum(m for m, _, _ in group) == 0.0):
                 continue
             X = plant.EvalBodyPoseInWorld(context, body)
-            out[body.name()] = composite_inertial(group, X.translation(), X.rotation().matrix())
+            out[self._name(body)] = composite_inertial(group, X.translation(),
+                                                       X.rotation().matrix())
         return out
 
     def joint_axes(self) -> dict[str, np.ndarray]:
