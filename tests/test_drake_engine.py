@@ -199,6 +199,34 @@ def test_odd_one_out_is_the_single_reading_apart():
     assert odd_one_out({"a": 1.0, "b": 5.0}, differ) is None  # two readings: no majority
 
 
+class _Reading:
+    """An engine's reading of one body, for odd_readings."""
+
+    def __init__(self, mass: float, com: tuple) -> None:
+        from dynval.engines.base import LinkInertial
+
+        self.y = LinkInertial(mass, np.array(com, dtype=float), np.diag([0.1, 0.2, 0.25]))
+
+    def body_inertials(self):
+        return {"torso": self.y}
+
+    def joint_axes(self):
+        return {}
+
+
+def test_odd_readings_judge_a_centre_on_the_bodys_size():
+    """A centre 5e-20 m off another's is round-off on a body of metres' size, not a reader
+    apart (PyBullet's reading of minitaur's chassis); a centre 1 cm off is named."""
+    same = {"mujoco": _Reading(14.0, (0, 0, 0)), "pinocchio": _Reading(14.0, (0, 0, 0)),
+            "drake": _Reading(14.0, (0, 0, 0))}
+    assert odd_readings({**same, "pybullet": _Reading(14.0, (0, 0, 5.4e-20))}) == []
+    assert odd_readings({**same, "pybullet": _Reading(14.0, (0, 0, 0.01))}) == [
+        "PyBullet's reader differs from MuJoCo, Pinocchio and Drake: body `torso` centre of "
+        "mass (0, 0, 0.01) vs (0, 0, 0) m"]
+    assert odd_readings({**same, "pinocchio": _Reading(21.18, (0, 0, 0))}) == [
+        "Pinocchio's reader differs from MuJoCo and Drake: body `torso` mass 21.18 vs 14 kg"]
+
+
 def test_a_mass_only_drake_reads_is_caught_and_named(tmp_path, arm):
     """Drake given the arm with l1's mass x8, the others the file as it is: L0 fails for
     Drake alone, the finding names Drake, the body and both masses, and the terms differ

@@ -131,9 +131,8 @@ def _body_quantities(engine_of: dict[int, str]) -> list[tuple[str, Any, Any, str
         m = max(abs(a.mass), abs(b.mass))
         return m > 0 and abs(a.mass - b.mass) / m > L0_TOL
 
-    def com(a: Any, b: Any) -> bool:
-        size = max(float(np.max(np.abs(a.com))), float(np.max(np.abs(b.com))))
-        return size > 0 and float(np.max(np.abs(a.com - b.com))) / size > L0_TOL
+    def com(a: Any, b: Any) -> bool:  # relative to the body's size, as its L0 row
+        return body_error(a, b)[0] > L0_TOL
 
     def inertia(a: Any, b: Any) -> bool:
         pybullet = "pybullet" in (engine_of[id(a)], engine_of[id(b)])
