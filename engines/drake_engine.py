@@ -302,8 +302,12 @@ class DrakeTerms:
         return self._out(T, tau[self._iv] - self._tau_g())
 
     def acceleration(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Unforced forward dynamics vdot(q, v) (gravity only): M \\ (-bias)."""
-        return np.linalg.solve(self.mass_matrix(q), -self.bias(q, v))
+        """Unforced forward dynamics vdot(q, v) (gravity only): M \\ (-bias) in Drake's
+        coordinates at one state set, then vdot = T^T vdot_D (T is orthogonal)."""
+        T = self._set(q, v)
+        M = self.plant.CalcMassMatrix(self.context)[np.ix_(self._iv, self._iv)]
+        bias = self.plant.CalcBiasTerm(self.context)[self._iv] - self._tau_g()
+        return self._out(T, np.linalg.solve(M, -bias))
 
     # --- frames -------------------------------------------------------------------------
     def _frame(self, name: str) -> Any:

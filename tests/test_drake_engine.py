@@ -257,3 +257,14 @@ def test_the_audit_cli_shows_drake_rows_and_agrees():
     assert "engines compared with pinocchio: mujoco, pybullet, drake" in res.output
     rows = [line for line in res.output.splitlines() if "│ drake " in line]
     assert len(rows) >= 5 and all("agrees" in line for line in rows), rows
+
+
+def test_accelerations_are_pinocchios_forward_dynamics(arm):
+    """The L3 swing's accelerations, fixed and free, against Pinocchio's articulated-body
+    algorithm (an O(n) method that forms no mass matrix)."""
+    for free, pin in ((False, PinocchioTerms(arm, joint_names=["j1", "j2"])),
+                      (True, PinocchioFreeRoot(arm, joint_names=["j1", "j2"]))):
+        drake = DrakeTerms(arm, joint_names=["j1", "j2"], free_root=free)
+        for q, v, _ in _states(2, free, k=5):
+            a, b = drake.acceleration(q, v), pin.acceleration(q, v)
+            assert np.max(np.abs(a - b)) <= ROUND_OFF * np.max(np.abs(b)), (free, a, b)
