@@ -243,6 +243,13 @@ def test_a_mass_only_drake_reads_is_caught_and_named(tmp_path, arm):
     audit = audit_model(model, arm, samples=20, reference="pinocchio", label="pinocchio",
                         loaded=loaded, l3=False)
     assert sentences[0] in audit.findings
+    # l1 turns about j1 alone: its mass enters M's constant j1 entry, G and tau, not C v
+    terms = [f for f in audit.findings if f.startswith("Drake's terms differ")]
+    assert len(terms) == 1 and terms[0].startswith(
+        "Drake's terms differ from Pinocchio, MuJoCo and PyBullet's in M, bias, G and tau: "
+        "M worst at j1, j1: "), audit.findings
+    assert not any("Drake" in f for f in odd_readings(
+        {e: t for e, t in loaded.engines.items() if e != "drake"}))
     assert {r["engine"] for r in audit.l0_failures} == {"drake vs pinocchio"}
     assert {r.reference for r in audit.failures} == {"drake"}
     assert audit.outcome == "differs"
@@ -268,3 +275,28 @@ def test_accelerations_are_pinocchios_forward_dynamics(arm):
         for q, v, _ in _states(2, free, k=5):
             a, b = drake.acceleration(q, v), pin.acceleration(q, v)
             assert np.max(np.abs(a - b)) <= ROUND_OFF * np.max(np.abs(b)), (free, a, b)
+
+
+def test_the_reference_itself_can_be_the_odd_reading(tmp_path, arm):
+    """Pinocchio stands for the model in a parity audit; given a heavier l1 than the file
+    says, every other engine differs from it, and the findings say it is Pinocchio's
+    reading that stands apart, not the others'.  (The terms are judged without PyBullet:
+    its rows allow its reading's effect measured through Pinocchio's terms, which a
+    Pinocchio reading apart inflates.)"""
+    heavy = tmp_path / "heavy.urdf"
+    heavy.write_text(ARM.replace('<mass value="1.5"/>', '<mass value="12"/>'))
+    joints = ["j1", "j2"]
+    loaded = loading.load(loading.prepare(arm), joints, (0, 0, -9.81), False)
+    loaded.engines["pinocchio"] = PinocchioTerms(heavy, joint_names=joints, rigid_body=True)
+    assert odd_readings(loaded.engines) == [
+        "Pinocchio's reader differs from MuJoCo, PyBullet and Drake: body `l1` mass 12 vs "
+        "1.5 kg"]
+    del loaded.engines["pybullet"]
+    model = EngineModel(loaded.engines["pinocchio"], joints, ["tip"], "fixed")
+    audit = audit_model(model, arm, samples=20, reference="pinocchio", label="pinocchio",
+                        loaded=loaded, l3=False)
+    assert ("Pinocchio's reader differs from MuJoCo and Drake: body `l1` mass 12 vs 1.5 kg"
+            in audit.findings)
+    assert any(f.startswith("Pinocchio's terms differ from MuJoCo and Drake's in M, bias, G "
+                            "and tau: M worst at j1, j1: ") for f in audit.findings)
+    assert {r.reference for r in audit.failures} == {"mujoco", "drake"}

@@ -378,6 +378,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     with_reading = readings.with_readings(loaded.engines, audit.l0)
     mine, sides = _audit_terms(audit, terms, engines, states, coords, seed, tolerance,
                                loaded, with_reading, undamped)
+    audit.findings += readings.odd_terms(terms, sides, reference, mine, coords, tolerance)
     if reference is None:  # an engine standing for the model mistypes nothing
         audit.diagnoses = diagnose(terms, mine, sides, states, coords,
                                    Layout(tuple(names), 7 * free, 6 * free))

@@ -1,6 +1,8 @@
-"""An engine's reading of the file's inertias told apart from its arithmetic: Pinocchio's
-terms with that engine's body inertials against Pinocchio's own measure what the reading
-alone does to each term and to the swing.
+"""Engines' readings of one file side by side.  An engine's reading of the file's inertias
+is told apart from its arithmetic: Pinocchio's terms with that engine's body inertials
+against Pinocchio's own measure what the reading alone does to each term and to the
+swing.  And with three engines' terms or more, the one whose terms differ from all the
+others, which agree, is named (``odd_terms``).
 
 Two readings are allowed for on top of round-off.  PyBullet's always differs a little
 (its principal-axes conversion of every inertia).  Drake's differs where its parser
@@ -18,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from dynval.comparisons.own_model import swing
-from dynval.comparisons.own_model.l0 import PYBULLET_REASON
-from dynval.comparisons.own_model.terms import Term, values
+from dynval.comparisons.own_model.l0 import PYBULLET_REASON, odd_one_out
+from dynval.comparisons.own_model.regressor import join_names
+from dynval.comparisons.own_model.terms import Term, coordinate, values
 
 REASONS = {"pybullet": PYBULLET_REASON, "drake": swing.READINGS["drake"]}
 FILE_FINDING = "the file's own finding"  # how l0.name_findings begins a row's reason
@@ -64,7 +67,10 @@ def allowance_notes(allowed: dict[str, float], tolerance: float) -> list[str]:
 
 
 def swing_label(engine: str) -> str:
-    return {"pybullet": "PyBullet", "drake": "Drake"}.get(engine, engine)
+    """An engine's name in a sentence."""
+    from dynval.comparisons.own_model.loading import ENGINE_LABELS
+
+    return ENGINE_LABELS.get(engine, engine)
 
 
 def swing_readings(pin: Any, readings: dict[str, Any]
@@ -79,3 +85,44 @@ def swing_readings(pin: Any, readings: dict[str, Any]
             if not all(np.array_equal(a.inertia, b.inertia) and a.mass == b.mass
                        and np.array_equal(a.com, b.com)
                        for a, b in zip(mine, other.body_inertials().values(), strict=True))}
+
+
+def odd_terms(terms: Sequence[Term], sides: Sequence[Any], reference: str | None,
+              mine: dict[str, np.ndarray], coords: Sequence[str], tolerance: float
+              ) -> list[str]:
+    """With three engines' values of a term or more (the reference's, ``mine``, among
+    them where an engine stands for the model), each engine whose terms differ from all
+    the others while those agree with each other, each within the tolerance its rows were
+    judged by: one sentence per such engine, naming the terms and, for the first, the
+    worst entry with both values (its, then the others')."""
+    found: dict[str, list[tuple[Term, np.ndarray, np.ndarray, list[str]]]] = {}
+    for t in terms:
+        have = {s.engine: s.values[t.term] for s in sides if t.term in s.values}
+        if reference is not None:
+            have = {reference: mine[t.term], **have}
+        if len(have) < 3:
+            continue
+        scale = max(s.scale[t.term] for s in sides if t.term in s.scale)
+        allowed = {s.engine: s.tolerance[t.term] for s in sides if t.term in s.tolerance}
+        engine_of = {id(v): e for e, v in have.items()}
+
+        def differ(a: np.ndarray, b: np.ndarray, allowed=allowed, scale=scale,
+                   engine_of=engine_of) -> bool:
+            tol = max(allowed.get(engine_of[id(a)], tolerance),
+                      allowed.get(engine_of[id(b)], tolerance))
+            return float(np.max(np.abs(a - b))) > tol * scale
+
+        odd = odd_one_out(have, differ)
+        if odd:
+            found.setdefault(odd[0], []).append((t, have[odd[0]], have[odd[1][0]], odd[1]))
+    out = []
+    for engine, hits in found.items():
+        t, a, b, rest = hits[0]
+        diff = np.abs(a - b).reshape(len(a), -1)
+        k, i = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        where = coordinate(coords, a.shape[1:], int(i), t.kind)
+        out.append(f"{swing_label(engine)}'s terms differ from "
+                   f"{join_names([swing_label(e) for e in rest])}'s in "
+                   f"{join_names([h[0].term for h in hits])}: {t.term} worst at {where}: "
+                   f"{a[k].ravel()[i]:.6g} vs {b[k].ravel()[i]:.6g} ({t.unit})")
+    return out
