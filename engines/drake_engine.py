@@ -41,6 +41,9 @@ from dynval.engines.base import JOINT_UNITS, JointLimit, LinkInertial, composite
 
 KINDS = {".urdf": "URDF", ".sdf": "SDF", ".xml": "MJCF"}
 _ONE_DOF = {"revolute": "revolute", "prismatic": "prismatic"}  # Drake's type_name
+# what a failed internal check of Drake's means, where its message names only the code
+_GLOSSES = {"pos_lower_limits.array() <= pos_upper_limits.array()":
+            "a joint's lower limit is above its upper limit, which Drake does not accept"}
 # a warning about the file's inertial values, kept as a finding (the rest are notes)
 _INERTIAL = re.compile(r"inertia|mass|physically valid", re.IGNORECASE)
 
@@ -156,8 +159,11 @@ class DrakeTerms:
         self.path, self.kind = path, kind
         try:
             self.plant, records, self._free = _read(path, free_root)
-        except (RuntimeError, ValueError, ET.ParseError) as exc:
+        except (RuntimeError, ValueError, ET.ParseError, SystemExit) as exc:
+            # pydrake raises a failed internal check (DRAKE_DEMAND) as SystemExit
             _, said = _one_sentence(str(exc), path)
+            gloss = next((g for key, g in _GLOSSES.items() if key in said), None)
+            said = f"{gloss} ({said})" if gloss else said
             error = DescriptionError if _INERTIAL.search(said) else EngineRefusalError
             raise error(f"{path}: {said}") from None
         self.findings, self.notes = self._warnings(records)

@@ -186,6 +186,14 @@ def test_a_file_drake_refuses_is_one_sentence(tmp_path, arm):
         loaded.engines)
     assert loading.not_checked(loaded) == [
         "Drake refuses stale.urdf: Transmission specifies joint 'gone' which does not exist"]
+    # Drake's failed internal check (raised as SystemExit) is a refusal too, explained
+    crossed = tmp_path / "crossed.urdf"
+    crossed.write_text(ARM.replace('lower="-3" upper="3"', 'lower="1" upper="-1"'))
+    with pytest.raises(EngineRefusalError) as err:
+        DrakeTerms(crossed)
+    assert str(err.value).split(": ", 1)[1].startswith(
+        "a joint's lower limit is above its upper limit, which Drake does not accept (Joint(): "
+        "condition '(pos_lower_limits.array() <= pos_upper_limits.array()).all()' failed")
     with pytest.raises(DescriptionError, match="Drake reads a .urdf, .sdf or MJCF"):
         DrakeTerms(arm.with_suffix(".obj"))
 
