@@ -1,7 +1,7 @@
 """Your own robot: a user's hand-derived model (``dynval.model``'s protocol) audited against
-its URDF or MJCF in MuJoCo, PyBullet and Pinocchio, rung by rung as the papers' robots are;
-or, without a model, the engines audited against each other (Pinocchio's terms standing
-in for the model).
+its URDF or MJCF in MuJoCo, PyBullet, Pinocchio and Drake, rung by rung as the papers'
+robots are; or, without a model, the engines audited against each other (Pinocchio's
+terms standing in for the model).
 
 * the description is loaded as it comes (``loading``): packages looked up, geometry left
   out, and what each engine adds beyond rigid-body dynamics switched off and said; an
