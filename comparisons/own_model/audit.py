@@ -23,8 +23,9 @@ the coordinate, the state and what each side computed. A fixed root, or a floati
 on an explicit six-joint base chain (three slides and three hinges through massless links:
 q means the same in every engine). A free root (``base = "free"``): q and v in MuJoCo's
 free-joint convention, audited in MuJoCo (a free joint added to a URDF's root link, or an
-MJCF's own), PyBullet (its floating base converted, ``PybulletFreeRoot``) and Pinocchio
-(its free flyer converted, ``PinocchioFreeRoot``); its L3 starts from a seeded state (at
+MJCF's own), PyBullet (its floating base converted, ``PybulletFreeRoot``), Pinocchio (its
+free flyer converted, ``PinocchioFreeRoot``) and Drake (its quaternion floating joint
+converted, ``DrakeTerms``); its L3 starts from a seeded state (at
 rest it would only fall).
 """
 
@@ -465,8 +466,8 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
     values, scales and tolerances), for ``diagnose`` to read the failures' pattern."""
     lacking = sorted({(e, t.method) for t in terms for e, eng in engines.items()
                       if not callable(getattr(eng, t.method, None))})
-    audit.unchecked += [f"{e} has no {method} here (a free root's frames are read in MuJoCo "
-                        "and Pinocchio): not compared" for e, method in lacking]
+    audit.unchecked += [f"{e} has no {method} here (a free root's frames are read in MuJoCo, "
+                        "Pinocchio and Drake): not compared" for e, method in lacking]
     damped = sorted((e, "inverse_dynamics") for e in undamped)
     audit.unchecked += [f"{e}'s inverse dynamics has no joint damping: tau not compared"
                         for e, _ in damped]
