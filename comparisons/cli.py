@@ -111,7 +111,7 @@ def audit(
 ) -> int:
     """The dynamics audit (L1/L2) of ROBOT, hand-rolled terms against each engine; of your
     own --model against its --description (L0-L3); or of a --description alone, MuJoCo,
-    PyBullet and Pinocchio against each other.  Exit 0 when everything compared agrees,
+    PyBullet, Pinocchio and Drake against each other.  Exit 0 when everything compared agrees,
     1 when a figure differs (the model, or an engine's reading of the file), 5 when
     nothing could be compared, 6 when the file itself is at fault (an engine refuses an
     impossible inertia) and everything that could be compared agrees; an engine that
@@ -136,7 +136,7 @@ def corpus(
     no_cache: opt.NoCacheOpt = False,
 ) -> int:
     """Every robot description of example-robot-data and pybullet_data audited engine
-    against engine (MuJoCo, PyBullet, Pinocchio), as 'dynval audit --description' audits
+    against engine (MuJoCo, PyBullet, Pinocchio, Drake), as 'dynval audit --description' audits
     one; writes corpus.json and corpus.md.  Exit 1 when a description does not pass or a
     visible mutant is not caught."""
     from dynval.comparisons.commands.corpus import corpus as run_corpus

@@ -1,4 +1,4 @@
-"""Engine adapters: MuJoCo, PyBullet and Pinocchio behind the protocols of
+"""Engine adapters: MuJoCo, PyBullet, Pinocchio and Drake behind the protocols of
 :mod:`dynval.engines.base` (a simulation, dynamics terms, description facts).
 Nothing here imports a hand-rolled model; engines load description files by path."""
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from dynval.engines.base import DescriptionFacts, DynamicsTerms
 
 ENGINE_NAMES: tuple[str, ...] = ("mujoco", "pybullet")
-TERM_ENGINES: tuple[str, ...] = ("mujoco", "pybullet", "pinocchio")
+TERM_ENGINES: tuple[str, ...] = ("mujoco", "pybullet", "pinocchio", "drake")
 
 
 class UnknownEngineError(KeyError):
@@ -55,8 +55,9 @@ def check_engine(name: str, allowed: tuple[str, ...] = ENGINE_NAMES) -> str:
 def load_terms(mjcf: Path | str | None, urdf: Path | str,
                gravity: Sequence[float] = (0.0, 0.0, -9.81),
                joint_names: Sequence[str] | None = None) -> dict[str, DynamicsTerms]:
-    """The dynamics terms of one fixed-base robot in every term engine, by engine name in
-    the order of TERM_ENGINES: MuJoCo from the MJCF (left out when ``mjcf`` is None),
+    """The dynamics terms of one fixed-base robot in MuJoCo, PyBullet and Pinocchio (the
+    papers' robots' audits; Drake reads a user's description in ``dynval audit``), by
+    engine name in the order of TERM_ENGINES: MuJoCo from the MJCF (left out when ``mjcf`` is None),
     PyBullet and Pinocchio from the URDF, all with the same gravity [m/s^2] and, when
     given, the same joint order."""
     from dynval.engines.mujoco_engine import MujocoTerms
@@ -73,10 +74,11 @@ def load_terms(mjcf: Path | str | None, urdf: Path | str,
 
 def load_description(mjcf: Path | str | None, urdf: Path | str,
                      floating: bool) -> dict[str, DescriptionFacts]:
-    """What each engine made of one robot's description files, by engine name in the order
-    of TERM_ENGINES (MuJoCo left out when ``mjcf`` is None).  Loading is itself the check
-    that every file loads.  ``floating`` loads PyBullet's root as a free body, which keeps
-    its inertial (PyBullet discards a fixed base's); Pinocchio reads the URDF as written."""
+    """What MuJoCo, PyBullet and Pinocchio made of one robot's description files, by engine
+    name in the order of TERM_ENGINES (MuJoCo left out when ``mjcf`` is None).  Loading is
+    itself the check that every file loads.  ``floating`` loads PyBullet's root as a free
+    body, which keeps its inertial (PyBullet discards a fixed base's); Pinocchio reads the
+    URDF as written."""
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletTerms
@@ -92,7 +94,8 @@ def load_description(mjcf: Path | str | None, urdf: Path | str,
 def versions() -> dict[str, str]:
     """Installed engine versions, for the report cover and the cache keys: PyBullet's
     release as its package gives it (its module knows only a protocol date) with that
-    date."""
+    date; Drake's as its package gives it (importing pydrake is not needed for that), where
+    it is installed."""
     from importlib.metadata import PackageNotFoundError, version
 
     import mujoco
@@ -103,8 +106,13 @@ def versions() -> dict[str, str]:
         release = version("pybullet")
     except PackageNotFoundError:  # built from source without metadata
         release = "unknown release"
-    return {
+    out = {
         "mujoco": mujoco.__version__,
         "pybullet": f"{release} (API {pybullet.getAPIVersion()})",
         "pinocchio": pinocchio.__version__,
     }
+    try:
+        out["drake"] = version("drake")
+    except PackageNotFoundError:  # not installed: the audits say so and go on without it
+        pass
+    return out

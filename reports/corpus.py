@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-ENGINES = ("mujoco", "pybullet", "pinocchio")
+ENGINES = ("mujoco", "pybullet", "pinocchio", "drake")
 TERMS = ("M", "bias", "G", "tau", "frames")
 
 

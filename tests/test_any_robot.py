@@ -76,7 +76,7 @@ def test_a_correct_model_of_a_real_looking_arm_passes_every_rung(tmp_path):
     the limit and damping forces, and L0 would compare the welded sensor alone."""
     path = arm(tmp_path)
     audit = audit_model(model_of(path), path, 40, 0)
-    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert audit.passed, ([audit.explain(r) for r in audit.failures]
                           + [r for r in audit.l0_failures]
                           + [audit.explain_l3(r) for r in audit.l3_failures])
@@ -161,29 +161,39 @@ def test_package_paths_resolve_and_a_missing_mesh_is_a_note(tmp_path):
 
 def test_an_impossible_inertia_is_a_finding_and_the_others_are_audited(tmp_path):
     """A + B < C on the forearm: MuJoCo refuses the file, which is named with the link and
-    the condition; PyBullet and Pinocchio are audited; the verdict fails on the file."""
+    the condition; PyBullet, Pinocchio and Drake are audited (Drake reads the inertia its
+    own way, which the file's finding explains); the verdict fails on the file."""
     path = arm(tmp_path, lower=inertial(0.7, ixx=0.01, iyy=0.01, izz=0.05, ixy=0.0))
     audit = parity_audit(path, 20, 0)
     assert "mujoco" in audit.refused and "link 'fore' violates the triangle inequality" in \
         audit.refused["mujoco"]
-    assert audit.engines == ("pybullet",) and audit.results
+    assert audit.engines == ("pybullet", "drake") and audit.results
+    assert any(f.startswith("Drake warns of link 'fore': ") for f in audit.findings)
     assert not audit.passed and audit.l0_failures[0]["quantity"] == "loads the file"
-    assert audit.outcome == "file at fault"  # PyBullet and Pinocchio agree
+    assert audit.outcome == "file at fault"  # PyBullet, Pinocchio and Drake agree
     res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20"])
     assert res.exit_code == 6 and "not checked: MuJoCo refuses arm.urdf" in res.output
     assert "the file itself is at fault" in res.output
 
 
-def test_an_engine_limitation_is_not_checked_and_not_a_finding(tmp_path):
+def test_an_engine_limitation_is_not_checked_and_not_a_finding(tmp_path, monkeypatch):
     """A free base whose root link has no <inertial>: PyBullet would give it 1 kg and
-    MuJoCo refuses a massless moving body, so neither is checked, the file is not at
-    fault, and with nothing compared the audit does not pass."""
+    MuJoCo refuses a massless moving body, so neither is checked and the file is not at
+    fault; Drake reads it as Pinocchio does (a massless root carried by its links) and
+    agrees.  Without Drake nothing is compared and the audit does not pass."""
+    from dynval.engines import drake_engine
+
     path = arm(tmp_path, root="base")  # its root link has none
     audit = parity_audit(path, 20, 0, base="free")
     assert "1 kg" in audit.refused["pybullet"]
     assert "without mass" in audit.refused["mujoco"]
-    assert audit.engines == () and not audit.results and not audit.passed
     assert not any(r["quantity"] == "loads the file" for r in audit.l0)
+    assert audit.engines == ("drake",) and audit.results and audit.passed
+    monkeypatch.setattr(drake_engine, "available", lambda: False)
+    audit = parity_audit(path, 20, 0, base="free", l3=False)
+    assert audit.engines == () and not audit.results and not audit.passed
+    assert "dynval does not run Drake on arm.urdf: pydrake is not installed" in " ".join(
+        audit.unchecked)
     res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",
                               "--base", "free"])
     assert res.exit_code == 5 and "nothing could be compared" in res.output, res.output
@@ -293,7 +303,7 @@ def test_an_mjcf_free_joint_is_audited_not_frozen(tmp_path):
     path = tmp_path / "hopper.xml"
     path.write_text(FREE_MJCF)
     audit = parity_audit(path, 30, 0)
-    assert audit.label == "pinocchio" and audit.engines == ("mujoco",)
+    assert audit.label == "pinocchio" and audit.engines == ("mujoco", "drake")
     assert audit.dof == 8  # six of the free joint, two joints
     assert audit.passed and audit.results is not None
     fixed = model_of  # a model that leaves the free joint out is told so
@@ -334,7 +344,7 @@ def test_an_mjcf_with_unnamed_bodies_is_compared_body_by_body(tmp_path, names, f
     assert mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, 3) is None
     assert set(MujocoTerms(path).body_inertials()) == set(PinocchioTerms(path).body_inertials())
     audit = parity_audit(path, 20, 0, l3=False)
-    assert audit.label == "pinocchio" and audit.engines == ("mujoco",)
+    assert audit.label == "pinocchio" and audit.engines == ("mujoco", "drake")
     quantities = {r["quantity"] for r in audit.l0}
     assert {f"body {foot}: mass, centre of mass", f"body {foot}: inertia"} <= quantities
     assert {"M", "bias", "tau", f"p[{foot}]", f"J[{foot}]"} <= {r.term for r in audit.results}
@@ -343,13 +353,16 @@ def test_an_mjcf_with_unnamed_bodies_is_compared_body_by_body(tmp_path, names, f
 
 def test_unnamed_sibling_bodies_are_a_limitation_of_pinocchios_reader(tmp_path):
     """Pinocchio gives two unnamed children of one body one name and builds another tree:
-    it is not checked, and that is no finding about the file."""
+    it is not checked, and that is no finding about the file; MuJoCo stands for the model
+    and Drake, which names them apart, is compared with it."""
     toe = ('<body pos="0.1 0 -0.4"><joint name="toe" axis="0 1 0"/>'
            '<inertial pos="0 0 -0.05" mass="0.1" diaginertia="0.001 0.001 0.001"/></body>')
     audit = parity_audit(unnamed(tmp_path, "foot", extra=toe), 10, 0, l3=False)
     assert "calls both body #3 (child of 'leg') and body #4 (child of 'leg') 'legBis'" in \
         audit.refused["pinocchio"]
-    assert audit.engines == () and not any(r["quantity"] == "loads the file" for r in audit.l0)
+    assert audit.label == "mujoco" and audit.engines == ("drake",)
+    assert not any(r["quantity"] == "loads the file" for r in audit.l0)
+    assert audit.passed and "p[#4 (child of 'leg')]" in {r.term for r in audit.results}
 
 
 def test_parity_cli_on_a_urdf_fixed_and_free(tmp_path):
@@ -362,7 +375,7 @@ def test_parity_cli_on_a_urdf_fixed_and_free(tmp_path):
         res = runner.invoke(app, ["audit", "--description", str(path), "--samples", "20",
                                   *extra])
         assert res.exit_code == 0, res.output
-        assert "engines compared with pinocchio: mujoco, pybullet" in res.output
+        assert "engines compared with pinocchio: mujoco, pybullet, drake" in res.output
 
 
 @pytest.mark.parametrize("args, sentence", [
@@ -548,7 +561,7 @@ def test_a_model_that_includes_limits_is_compared_with_the_engines_limits_on(tmp
     assert "includes the file's joint limits" in said
     judged = [r for r in audit.l3 if r["tolerance"] is not None]
     assert {r["comparison"].split(" vs ")[1].split(" ")[0] for r in judged} == {
-        "mujoco", "pybullet", "pinocchio"}
+        "mujoco", "pybullet", "pinocchio", "drake"}
     assert all(0.25 < r["horizon"] < 0.35 and "until joint 'shoulder' reaches its limit"
                in r["reason"] for r in judged)
     loaded = loading.load(loading.prepare(path), ["shoulder", "elbow"], (0, 0, -9.81),
@@ -611,7 +624,7 @@ def test_a_model_that_includes_mimic_couplings_is_audited_in_its_own_coordinates
         return m
 
     audit = audit_model(model(1.5), path, 30, 0)
-    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert audit.passed, ([audit.explain(r) for r in audit.failures]
                           + [audit.explain_l3(r) for r in audit.l3_failures])
     assert any("mimic couplings (finger_mimic)" in n for n in audit.notes)

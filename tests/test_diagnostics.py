@@ -149,7 +149,7 @@ def test_the_first_failing_term_is_on_the_reports_first_page(tmp_path):
     assert "finding: only entry (0, 1) of M" in note, note
     assert "first failing: M differs from mujoco by " in note and "(SI, per joint)" in note
     assert [a.unit for a in chapter.audit if a.term in ("M", "tau")] == \
-        ["SI, per joint", "N m or N"] * 3
+        ["SI, per joint", "N m or N"] * 4  # MuJoCo, PyBullet, Pinocchio, Drake
 
 
 def test_a_correct_model_has_nothing_to_diagnose(tmp_path):

@@ -21,9 +21,9 @@ URDF = EX / "acrobot.urdf"
 runner = CliRunner()
 
 
-def test_acrobot_closed_forms_match_all_three_engines():
+def test_acrobot_closed_forms_match_all_four_engines():
     audit = audit_model(load_object(ACROBOT), URDF, 200, 1)
-    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio"}
+    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert {r.term for r in audit.results} >= {"M", "bias", "G", "C v", "tau", "p[hand]"}
     assert not audit.failures, [audit.explain(r) for r in audit.failures]
     assert audit.l0 and all(r["passed"] for r in audit.l0)
@@ -42,11 +42,11 @@ def test_sympy_double_pendulum_matches():
 
 def test_a_floating_body_on_a_six_joint_base_chain_matches_pybullet_and_pinocchio():
     """The floating body's SymPy equations against its explicit base chain: round-off in
-    both engines that load it; MuJoCo's refusal of the massless base links is said, not
+    the engines that load it; MuJoCo's refusal of the massless base links is said, not
     reported as passed; its free fall follows PyBullet's."""
     model = load_object(f"{EX / 'floating_body.py'}:FloatingBody")
     audit = audit_model(model, EX / "floating_body.urdf", 100, 2)
-    assert {r.reference for r in audit.results} == {"pybullet", "pinocchio"}
+    assert {r.reference for r in audit.results} == {"pybullet", "pinocchio", "drake"}
     assert {r.term for r in audit.results} == {"M", "bias", "G", "C v"}
     assert not audit.failures, [audit.explain(r) for r in audit.failures]
     assert any("MuJoCo refuses floating_body.urdf" in u and "without mass" in u
@@ -78,10 +78,11 @@ def test_a_free_root_matches_mujoco_and_pinocchio_in_mujocos_convention():
     the step, as does the scheme's own error against RK4."""
     model = load_object(f"{EX / 'free_body.py'}:FreeBody")
     audit = audit_model(model, EX / "free_body.urdf", 200, 3)
-    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio"}
+    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert {r.term for r in audit.results} == {"M", "bias", "G", "C v"}
     assert not audit.failures, [audit.explain(r) for r in audit.failures]
-    assert {r["engine"] for r in audit.l0} == {"mujoco vs pinocchio", "pybullet vs pinocchio"}
+    assert {r["engine"] for r in audit.l0} == {"mujoco vs pinocchio", "pybullet vs pinocchio",
+                                               "drake vs pinocchio"}
     assert all(r["passed"] for r in audit.l0)
     assert audit.l3 and not audit.l3_failures
     mj = [r for r in audit.l3 if "vs mujoco" in r["comparison"]]
@@ -112,7 +113,7 @@ def test_a_free_body_with_its_inertia_about_the_centre_fails_on_the_rotation():
     failed = {r["comparison"].split(" (")[0] for r in audit.l3_failures}
     assert failed == {"handrolled vs mujoco", "handrolled vs pybullet",
                       *(f"handrolled vs {e} accelerations, hand integrator"
-                        for e in ("mujoco", "pybullet", "pinocchio"))}, failed
+                        for e in ("mujoco", "pybullet", "pinocchio", "drake"))}, failed
     assert all(r["ratio_to_half_step"] < 1.2 for r in audit.l3 if "ratio_to_half_step" in r)
     said = [audit.explain_l3(r) for r in audit.l3_failures if "ratio_to_half_step" in r]
     assert said and "a modelling difference, not integration error" in said[0]

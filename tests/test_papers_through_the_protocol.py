@@ -24,7 +24,7 @@ GRAVITY = (0.0, 0.0, -PARAMS.g)
 
 def test_the_corrected_leg_passes_the_generic_audit() -> None:
     audit = audit_model(HopperLeg(), DESCRIPTION, 40, 0, gravity=GRAVITY)
-    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau", "p[leg]",
                                                "J[leg]"}
     assert audit.l0 and audit.l3  # the inertias and the free swings compared too
@@ -41,7 +41,7 @@ def test_the_generic_audit_finds_the_printed_bias_of_eq_12() -> None:
                         l3=False)
     failed = {(r.term, r.reference) for r in audit.failures}
     assert failed == {(term, engine) for term in ("C v", "bias", "tau")
-                      for engine in ("mujoco", "pybullet", "pinocchio")}
+                      for engine in ("mujoco", "pybullet", "pinocchio", "drake")}
 
 
 def test_the_quadruped_legs_pass_the_generic_audit() -> None:
@@ -50,7 +50,7 @@ def test_the_quadruped_legs_pass_the_generic_audit() -> None:
     so L1 is said to be not checked."""
     audit = audit_model(QuadrupedLegs(), ROOT / "quadruped" / "quadruped_fixed.urdf", 40, 0,
                         gravity=(0.0, 0.0, -QUADRUPED.g))
-    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau"}
     assert audit.l0 and audit.l3
     assert any("L1" in u for u in audit.unchecked)
@@ -65,7 +65,7 @@ def test_the_landing_gear_leg_passes_the_generic_audit() -> None:
     """Eqs. (12)-(13) of one leg on its fixed base, corrected: terms at round-off, L0 and
     L3 too."""
     audit = audit_model(LandingGearLeg(), LEG, 40, 0, gravity=(0.0, 0.0, -LANDING_GEAR.g))
-    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert audit.l0 and audit.l3
     assert audit.passed, ([audit.explain(r) for r in audit.failures] + audit.l0_failures
                           + [audit.explain_l3(r) for r in audit.l3_failures])
@@ -79,20 +79,20 @@ def test_the_generic_audit_finds_the_printed_gravity_of_eq_12() -> None:
                         gravity=(0.0, 0.0, -LANDING_GEAR.g), l3=False)
     assert {(r.term, r.reference) for r in audit.failures} == {
         (term, engine) for term in ("G", "bias", "tau")
-        for engine in ("mujoco", "pybullet", "pinocchio")}
+        for engine in ("mujoco", "pybullet", "pinocchio", "drake")}
 
 
 def test_the_hexapod_leg_passes_the_generic_audit() -> None:
     """Eq. (6) of one leg on the sliding body, its foot by eq. (4): the URDF in PyBullet and
-    Pinocchio (MuJoCo refuses its massless slide bodies and says so), the MJCF in MuJoCo
-    (which the other two do not read as one tree): every engine, terms at round-off."""
+    Pinocchio and Drake (MuJoCo refuses its massless slide bodies and says so), the MJCF in
+    MuJoCo and Drake: every engine, terms at round-off."""
     gravity = (0.0, 0.0, -HEXAPOD.g)
     urdf = audit_model(HexapodLeg(), ROOT / "hexapod" / "hexapod_leg.urdf", 40, 0,
                        gravity=gravity)
     mjcf = audit_model(HexapodLeg(), ROOT / "hexapod" / "hexapod_leg.xml", 40, 0,
                        gravity=gravity)
-    assert set(urdf.engines) == {"pybullet", "pinocchio"} and "mujoco" in urdf.refused
-    assert set(mjcf.engines) == {"mujoco"}
+    assert set(urdf.engines) == {"pybullet", "pinocchio", "drake"} and "mujoco" in urdf.refused
+    assert set(mjcf.engines) == {"mujoco", "drake"}
     for audit in (urdf, mjcf):
         assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau",
                                                    "p[LF_foot]", "J[LF_foot]"}
@@ -109,12 +109,12 @@ def _passed(audit) -> list[str]:
 
 
 def test_the_whole_hexapod_passes_the_generic_audit() -> None:
-    """Eq. (6) summed over the shared segments, all six feet by eq. (4): PyBullet and
-    Pinocchio read the URDF (MuJoCo refuses its massless slide bodies and says so); terms,
+    """Eq. (6) summed over the shared segments, all six feet by eq. (4): PyBullet,
+    Pinocchio and Drake read the URDF (MuJoCo refuses its massless slide bodies and says so); terms,
     inertias and free swings at round-off."""
     audit = audit_model(HexapodRobot(), ROOT / "hexapod" / "hexapod.urdf", 40, 0,
                         gravity=(0.0, 0.0, -HEXAPOD.g))
-    assert set(audit.engines) == {"pybullet", "pinocchio"} and "mujoco" in audit.refused
+    assert set(audit.engines) == {"pybullet", "pinocchio", "drake"} and "mujoco" in audit.refused
     assert {f"p[{leg}_foot]" for leg in ("LF", "RF", "LM", "RM", "LB", "RB")} <= {
         r.term for r in audit.results}
     assert audit.l0 and audit.l3
@@ -123,10 +123,10 @@ def test_the_whole_hexapod_passes_the_generic_audit() -> None:
 
 def test_the_hopper_chain_passes_the_generic_audit() -> None:
     """The 8-DoF chain of Fig. 3 (the body on six base joints, then hip and leg), corrected
-    bias: PyBullet and Pinocchio (MuJoCo refuses the massless base links); L0-L2."""
+    bias: PyBullet, Pinocchio and Drake (MuJoCo refuses the massless base links); L0-L2."""
     audit = audit_model(HopperChain(), ROOT / "hopper" / "hopper_6dof.urdf", 20, 0,
                         gravity=GRAVITY, l3=False)
-    assert set(audit.engines) == {"pybullet", "pinocchio"}
+    assert set(audit.engines) == {"pybullet", "pinocchio", "drake"}
     assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau", "p[leg]",
                                                "J[leg]"}
     assert audit.passed, _passed(audit)
@@ -137,6 +137,6 @@ def test_the_rover_chain_passes_the_generic_audit() -> None:
     3.1: every engine, terms, inertias and free swings at round-off."""
     audit = audit_model(RoverChain(), ROOT / "rover" / "rover_chain.urdf", 40, 0,
                         gravity=(0.0, 0.0, -ROVER.g))
-    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert audit.l0 and audit.l3
     assert audit.passed, _passed(audit)

@@ -1,7 +1,7 @@
 """Your own robot: a user's hand-derived model (``dynval.model``'s protocol) audited against
-its URDF or MJCF in MuJoCo, PyBullet and Pinocchio, rung by rung as the papers' robots are;
-or, without a model, the engines audited against each other (Pinocchio's terms standing
-in for the model).
+its URDF or MJCF in MuJoCo, PyBullet, Pinocchio and Drake, rung by rung as the papers'
+robots are; or, without a model, the engines audited against each other (Pinocchio's
+terms standing in for the model).
 
 * the description is loaded as it comes (``loading``): packages looked up, geometry left
   out, and what each engine adds beyond rigid-body dynamics switched off and said; an
@@ -23,8 +23,9 @@ the coordinate, the state and what each side computed. A fixed root, or a floati
 on an explicit six-joint base chain (three slides and three hinges through massless links:
 q means the same in every engine). A free root (``base = "free"``): q and v in MuJoCo's
 free-joint convention, audited in MuJoCo (a free joint added to a URDF's root link, or an
-MJCF's own), PyBullet (its floating base converted, ``PybulletFreeRoot``) and Pinocchio
-(its free flyer converted, ``PinocchioFreeRoot``); its L3 starts from a seeded state (at
+MJCF's own), PyBullet (its floating base converted, ``PybulletFreeRoot``), Pinocchio (its
+free flyer converted, ``PinocchioFreeRoot``) and Drake (its quaternion floating joint
+converted, ``DrakeTerms``); its L3 starts from a seeded state (at
 rest it would only fall).
 """
 
@@ -38,10 +39,14 @@ from typing import Any
 import numpy as np
 
 from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, random_states
-from dynval.comparisons.own_model import loading, swing
+from dynval.comparisons.own_model import loading, readings, swing
 from dynval.comparisons.own_model.coupled import Coupled
 from dynval.comparisons.own_model.diagnose import Diagnosis, Layout, Side, diagnose
-from dynval.comparisons.own_model.l0 import PYBULLET_REASON, l0_rows, name_findings
+from dynval.comparisons.own_model.l0 import (
+    l0_rows,
+    name_findings,
+    odd_readings,
+)
 from dynval.comparisons.own_model.regressor import join_names
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
@@ -322,6 +327,7 @@ def _with_l0(label: str, description: Path, loaded: loading.Loaded) -> OwnAudit:
                 for e in sorted(loaded.faulted)] + l0_rows(description.name, loaded.engines)
     if "pinocchio" in loaded.engines and loaded.findings:
         name_findings(audit.l0, loaded.engines["pinocchio"].welded_links(), loaded.findings)
+    audit.findings += odd_readings(loaded.engines)  # with three readings, the odd one named
     return audit
 
 
@@ -370,9 +376,10 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     frames = list(getattr(model, "frames", ()) or ())
     terms = term_list(checked, has, n, frames)
     _say_unchecked(audit, label, has, frames)
-    with_pb = _with_pybullet_inertias(loaded)
+    with_reading = readings.with_readings(loaded.engines, audit.l0)
     mine, sides = _audit_terms(audit, terms, engines, states, coords, seed, tolerance,
-                               loaded, with_pb, undamped)
+                               loaded, with_reading, undamped)
+    audit.findings += readings.odd_terms(terms, sides, reference, mine, coords, tolerance)
     if reference is None:  # an engine standing for the model mistypes nothing
         audit.diagnoses = diagnose(terms, mine, sides, states, coords,
                                    Layout(tuple(names), 7 * free, 6 * free))
@@ -397,7 +404,8 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
             return audit
         swingers = {e: t for e, t in engines.items() if e not in undamped}
         audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free,
-                                    _swing_readings(loaded, with_pb),
+                                    readings.swing_readings(loaded.engines.get("pinocchio"),
+                                                            with_reading),
                                     [(q, v) for q, v, _ in states],
                                     None if ranges is None else (*ranges, names),
                                     who=reference or "handrolled")
@@ -447,31 +455,32 @@ def _say_unchecked(audit: OwnAudit, label: str, has: Sequence[str],
 
 def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any],
                  states: list[tuple], coords: Sequence[str], seed: int, tolerance: float,
-                 loaded: loading.Loaded, with_pb: Any | None,
+                 loaded: loading.Loaded, with_reading: dict[str, Any],
                  undamped: set[str] = frozenset()
                  ) -> tuple[dict[str, np.ndarray], list[Side]]:
     """Every term against every engine that has its method.  The model is evaluated once
-    per state; PyBullet's rows allow, on top of round-off, the measured effect of its
-    principal-axes conversion of the inertias (Pinocchio's terms with PyBullet's inertias
-    against Pinocchio's own).  Returns the model's values and each engine's side (its
+    per state; PyBullet's rows (and Drake's, where the file's own findings explain its
+    reading) allow, on top of round-off, the measured effect of that engine's reading of
+    the inertias (``readings``: Pinocchio's terms with its inertias against Pinocchio's
+    own).  Returns the model's values and each engine's side (its
     values, scales and tolerances), for ``diagnose`` to read the failures' pattern."""
     lacking = sorted({(e, t.method) for t in terms for e, eng in engines.items()
                       if not callable(getattr(eng, t.method, None))})
-    audit.unchecked += [f"{e} has no {method} here (a free root's frames are read in MuJoCo "
-                        "and Pinocchio): not compared" for e, method in lacking]
+    audit.unchecked += [f"{e} has no {method} here (a free root's frames are read in MuJoCo, "
+                        "Pinocchio and Drake): not compared" for e, method in lacking]
     damped = sorted((e, "inverse_dynamics") for e in undamped)
     audit.unchecked += [f"{e}'s inverse dynamics has no joint damping: tau not compared"
                         for e, _ in damped]
     lacking = sorted({*lacking, *damped})
     mine = {t.term: values(t.model, states) for t in terms}
-    effect = _pybullet_inertia_effect(terms, loaded, states, with_pb)
+    effect = readings.effects(terms, loaded.engines.get("pinocchio"), states, with_reading)
     sides = []
     for e, eng in engines.items():
         own = [t for t in terms if (e, t.method) not in lacking]
         theirs = {t.term: values(t.engine(eng), states) for t in own}
         scale = scales(own, mine, theirs)
-        tol = {t.term: tolerance + (effect.get(t.term, 0.0) / scale[t.term]
-                                    if e == "pybullet" and scale[t.term] > 0.0 else 0.0)
+        tol = {t.term: tolerance + (effect.get(e, {}).get(t.term, 0.0) / scale[t.term]
+                                    if scale[t.term] > 0.0 else 0.0)
                for t in own}
         for t in own:
             row, worst = compare(t, e, mine[t.term], theirs[t.term], scale[t.term], states,
@@ -479,49 +488,10 @@ def _audit_terms(audit: OwnAudit, terms: Sequence[Term], engines: dict[str, Any]
             audit.results.append(row)
             audit.worst[(t.term, e)] = worst
         sides.append(Side(e, eng, theirs, scale, tol))
-    allowed = max((x - tolerance for s in sides for x in s.tolerance.values()), default=0.0)
-    if allowed > 0.01 * tolerance:
-        audit.notes.append(f"PyBullet's rows allow the effect of {PYBULLET_REASON}, measured "
-                           f"as Pinocchio's terms with PyBullet's inertias: up to {allowed:.2g} "
-                           "of a term's scale on top of round-off")
+    audit.notes += readings.allowance_notes(
+        {s.engine: max((x - tolerance for x in s.tolerance.values()), default=0.0)
+         for s in sides if s.engine in effect}, tolerance)
     return mine, sides
-
-
-def _with_pybullet_inertias(loaded: loading.Loaded) -> Any | None:
-    """Pinocchio's terms with PyBullet's reading of the inertias (body_inertials), which
-    tells that reading's effect apart from PyBullet's arithmetic; None where either engine
-    did not load the file."""
-    pin, pb = loaded.engines.get("pinocchio"), loaded.engines.get("pybullet")
-    return None if pin is None or pb is None else pin.with_body_inertials(pb.body_inertials())
-
-
-def _pybullet_inertia_effect(terms: Sequence[Term], loaded: loading.Loaded,
-                             states: list[tuple], with_pb: Any | None) -> dict[str, float]:
-    """How far PyBullet's reading of the inertias alone moves each term: Pinocchio's
-    terms with PyBullet's body inertials (``with_pb``) against Pinocchio's own, worst over
-    the states (absolute).  Empty where either engine did not load the file."""
-    pin = loaded.engines.get("pinocchio")
-    if with_pb is None:
-        return {}
-    return {t.term: float(np.max(np.abs(values(t.engine(with_pb), states)
-                                         - values(t.engine(pin), states)), initial=0.0))
-            for t in terms if t.family != "length" and callable(getattr(pin, t.method, None))}
-
-
-def _swing_readings(loaded: loading.Loaded, with_pb: Any | None
-                    ) -> dict[str, tuple[Callable, Callable]]:
-    """The ablation of PyBullet's L3 rows: Pinocchio's accelerations with PyBullet's
-    inertias (``with_pb``) and with its own, where both engines loaded the file and
-    PyBullet's inertias differ from Pinocchio's."""
-    pin = loaded.engines.get("pinocchio")
-    if with_pb is None:
-        return {}
-    if all(np.array_equal(a.inertia, b.inertia) and a.mass == b.mass
-           and np.array_equal(a.com, b.com) for a, b in
-           zip(pin.body_inertials().values(), with_pb.body_inertials().values(), strict=True)):
-        return {}
-    return {"pybullet": (swing.engine_accelerations(with_pb),
-                         swing.engine_accelerations(pin))}
 
 
 def _trace_parameters(audit: OwnAudit, model: Any, loaded: loading.Loaded,

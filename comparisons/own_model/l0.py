@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from dynval.comparisons.own_model.loading import ENGINE_LABELS
+from dynval.comparisons.own_model.regressor import join_names
+
 L0_TOL = 1e-9  # relative: two engines reading one file differ by parsing round-off only
 L0_REASON = "what two engines read from one file: parsing round-off, relative to the body"
 # PyBullet keeps an inertia as principal moments and axes, found by Bullet's Jacobi
@@ -100,3 +103,79 @@ def l0_rows(file: str, engines: dict[str, Any]) -> list[dict]:
                          "max_error": err, "tolerance": L0_TOL, "passed": err <= L0_TOL,
                          "reason": L0_REASON})
     return rows
+
+
+def odd_one_out(readings: dict[str, Any], differ: Any) -> tuple[str, list[str]] | None:
+    """The one reading that differs from every other while the others (two or more) agree
+    with each other (``differ(a, b)``: whether two readings differ beyond tolerance), and
+    those others; None where no single reading stands out so."""
+    names = list(readings)
+    for odd in names:
+        rest = [e for e in names if e != odd]
+        if len(rest) >= 2 and all(differ(readings[odd], readings[e]) for e in rest) \
+                and not any(differ(readings[a], readings[b])
+                            for i, a in enumerate(rest) for b in rest[i + 1:]):
+            return odd, rest
+    return None
+
+
+def _vector(x: np.ndarray) -> str:
+    return "(" + ", ".join(f"{float(c):.6g}" for c in x) + ")"
+
+
+def _body_quantities(engine_of: dict[int, str]) -> list[tuple[str, Any, Any, str]]:
+    """(quantity, whether two readings of a body differ in it, the reading in words, its
+    unit); ``engine_of`` says whose each reading is (PyBullet's inertia has its own
+    tolerance)."""
+    def mass(a: Any, b: Any) -> bool:
+        m = max(abs(a.mass), abs(b.mass))
+        return m > 0 and abs(a.mass - b.mass) / m > L0_TOL
+
+    def com(a: Any, b: Any) -> bool:  # relative to the body's size, as its L0 row
+        return body_error(a, b)[0] > L0_TOL
+
+    def inertia(a: Any, b: Any) -> bool:
+        pybullet = "pybullet" in (engine_of[id(a)], engine_of[id(b)])
+        return body_error(a, b)[1] > (PYBULLET_INERTIA_TOL if pybullet else L0_TOL)
+
+    return [("mass", mass, lambda y: f"{y.mass:.6g}", "kg"),
+            ("centre of mass", com, lambda y: _vector(y.com), "m"),
+            ("inertia about the centre (xx, yy, zz, xy, xz, yz)", inertia,
+             lambda y: _vector(y.inertia[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]]), "kg m^2")]
+
+
+def odd_readings(engines: dict[str, Any]) -> list[str]:
+    """With three readings of the file or more, each body and joint axis on which one
+    engine's reader differs from all the others, which agree among themselves: one sentence
+    naming that engine, the body (its first such quantity: mass, centre, inertia) or joint
+    and both values (its, then theirs)."""
+    if len(engines) < 3:
+        return []
+    bodies = {e: eng.body_inertials() for e, eng in engines.items()}
+    axes = {e: eng.joint_axes() for e, eng in engines.items()}
+    labels = {e: ENGINE_LABELS.get(e, e) for e in engines}
+    out = []
+
+    def say(odd: str, rest: list[str], what: str) -> None:
+        out.append(f"{labels[odd]}'s reader differs from "
+                   f"{join_names([labels[e] for e in rest])}: {what}")
+
+    for body in sorted(set.intersection(*(set(b) for b in bodies.values()))):
+        readings = {e: bodies[e][body] for e in engines}
+        for quantity, differ, show, unit in _body_quantities(
+                {id(y): e for e, y in readings.items()}):
+            found = odd_one_out(readings, differ)
+            if found:  # the first quantity only: a mass apart moves a merged centre too
+                odd, rest = found
+                say(odd, rest, f"body `{body}` {quantity} {show(readings[odd])} vs "
+                               f"{show(readings[rest[0]])} {unit}")
+                break
+    for joint in sorted(set.intersection(*(set(a) for a in axes.values()))):
+        readings = {e: np.asarray(axes[e][joint], dtype=float) for e in engines}
+        found = odd_one_out(readings, lambda a, b: float(np.max(np.abs(a - b))) > L0_TOL)
+        if found:
+            odd, rest = found
+            say(odd, rest, f"joint `{joint}` axis {_vector(readings[odd])} vs "
+                           f"{_vector(readings[rest[0]])}")
+    return out
+

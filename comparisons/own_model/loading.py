@@ -28,7 +28,8 @@ from dynval.model import ModelError
 if TYPE_CHECKING:
     from dynval.engines.description_files import Prepared
 
-ENGINE_LABELS = {"mujoco": "MuJoCo", "pybullet": "PyBullet", "pinocchio": "Pinocchio"}
+ENGINE_LABELS = {"mujoco": "MuJoCo", "pybullet": "PyBullet", "pinocchio": "Pinocchio",
+                 "drake": "Drake"}
 
 
 @dataclass
@@ -121,10 +122,12 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
     """Every term engine that reads the description, each with rigid-body dynamics only;
     a refusal is recorded and the others go on.  A free root is MuJoCo's free joint,
     PyBullet's floating base and Pinocchio's free flyer, the last two converted to MuJoCo's
-    convention.  ``prepared`` is ``prepare``'s; ``damping`` keeps the file's joint damping
+    convention; Drake's quaternion floating joint too, the fourth reading.  ``prepared`` is
+    ``prepare``'s; ``damping`` keeps the file's joint damping
     in MuJoCo, the one engine whose terms and steps include it; ``limits`` keeps the joint
     limits in MuJoCo's and PyBullet's steps.  No engine at all loading the file is a
     DescriptionError."""
+    from dynval.engines import drake_engine
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
@@ -151,7 +154,13 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
         "pinocchio": (lambda: PinocchioFreeRoot(prepared.path, gravity, joint_names=names))
         if free else (lambda: PinocchioTerms(prepared.path, gravity, joint_names=names,
                                              rigid_body=True)),
+        "drake": lambda: drake_engine.DrakeTerms(prepared.path, gravity, joint_names=names,
+                                                 free_root=free),
     }
+    if not drake_engine.available():
+        loaded.refused["drake"] = "pydrake is not installed (pip install drake)"
+        loaded.decided.add("drake")
+        del makers["drake"]
     if kind == "MJCF":
         loaded.refused["pybullet"] = ("dynval reads an MJCF in MuJoCo and Pinocchio only: "
                                       "PyBullet's MJCF importer builds the bodies as separate "
@@ -167,6 +176,8 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
                 loaded.faulted.add(name)
             continue
         loaded.engines[name] = engine
+        loaded.findings += getattr(engine, "findings", [])  # what its reader warns of
+        loaded.notes += getattr(engine, "notes", [])
         if engine.switched_off:
             loaded.switched_off[name] = list(engine.switched_off)
     if not loaded.engines:

@@ -20,7 +20,7 @@ from dynval.comparisons.own_model import loading
 from dynval.comparisons.own_model.audit import OwnAudit, audit_model
 from dynval.engines import DescriptionError
 
-PREFERENCE = ("pinocchio", "mujoco", "pybullet")
+PREFERENCE = ("pinocchio", "mujoco", "pybullet", "drake")
 
 
 class EngineModel:

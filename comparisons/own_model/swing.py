@@ -439,19 +439,22 @@ def l3_within(row: dict) -> bool:
 
 
 READING = "PyBullet's principal-axes reading of the file's inertias"
+READINGS = {"pybullet": READING,  # what an engine's reading of the inertias is, in words
+            "drake": "Drake's own reading of an inertia its parser judges impossible"}
 
 
 def _ablate(row: dict, ablated: dict, engine: str) -> None:
     """Mark ``row`` known by ablation where ``ablated`` (the same comparison with the
     engine's reading of the inertias taken out of its run, _without) is within its
     envelope: the reading, and nothing else, makes the difference."""
+    reading = READINGS.get(engine, f"{engine}'s reading of the file's inertias")
     if not l3_within(ablated) or "diverged" in ablated:
-        row["ablation"] = (f"without the effect of {READING} the difference is still "
+        row["ablation"] = (f"without the effect of {reading} the difference is still "
                            f"{ablated['max_abs']:.3g} (envelope {ablated['tolerance']:.3g}):"
                            " the reading does not explain it")
         return
     row.update(evidence="ablation", evidence_value=ablated["max_abs"],
-               known=f"{READING}: with its measured effect taken out of {engine}'s run, "
+               known=f"{reading}: with its measured effect taken out of {engine}'s run, "
                      f"the difference falls to {ablated['max_abs']:.3g} (envelope "
                      f"{ablated['tolerance']:.3g})")
 
