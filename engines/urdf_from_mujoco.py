@@ -6,9 +6,10 @@ One link per MuJoCo body (its name, its frame, MuJoCo's mass, centre of mass and
 inertia), one massless link per hinge or slide at the joint's anchor; a body with several
 joints is a chain of them.  A joint's ``ref`` is built into its origin (a hinge's origin
 turned by -ref about its axis, a slide's moved by -ref along it), so that the URDF's joint
-coordinate is MuJoCo's qpos (and a limited joint's range is the file's).  The robot is the tree of the audited joints: on a free joint
-its body is the root link (a floating base), else a massless ``world`` link is.  Bodies of
-other trees (a ball beside the robot) are left out: they share no term with the robot.
+coordinate is MuJoCo's qpos (and a limited joint's range is the file's).  The robot is
+the tree of the audited joints: on a free joint its body is the root link (a floating
+base), else a massless ``world`` link is.  Bodies of other trees (a ball beside the robot)
+are left out: they share no term with the robot.
 A ball joint in the robot's tree has no URDF counterpart here: an EngineRefusalError that
 says dynval does not write it.
 """
