@@ -26,6 +26,7 @@ READER_TOL = 1e-9  # relative: two readings of one number differ by parsing roun
 # precision (a capsule's 2.2787018714 kg read as 2.2787017935 kg, 3e-8), far below a
 # mass read otherwise (a default class, a geom left out: tens of percent)
 PB_MASS_TOL = 1e-6
+MASS_SENTENCES = 8  # bodies named one by one; the rest counted, with the total mass
 PIN = "Pinocchio's MJCF reader"
 PB = "PyBullet's loadMJCF"
 
@@ -59,14 +60,21 @@ def pinocchio_reader(path: Path, m: mujoco.MjModel) -> list[str]:
         renamed = {}
     ids = {body_name(m, b): b for b in range(1, m.nbody)}
     seen: set[int] = set()
+    masses: list[str] = []
+    theirs = mine = 0.0
     for j in range(1, model.njoints):
         names = [renamed.get(f.name, f.name) for f in model.frames
                  if f.type == pin.FrameType.BODY and f.parentJoint == j]
         found = [ids[n] for n in names if n in ids]
         seen.update(found)
         mujocos = float(sum(m.body_mass[b] for b in found))
+        theirs, mine = theirs + model.inertias[j].mass, mine + mujocos
         if names and _differs(model.inertias[j].mass, mujocos, mujocos):
-            out.append(_mass_sentence(PIN, names, float(model.inertias[j].mass), mujocos))
+            masses.append(_mass_sentence(PIN, names, float(model.inertias[j].mass), mujocos))
+    out += masses[:MASS_SENTENCES]
+    if len(masses) > MASS_SENTENCES:
+        out.append(f"{PIN}: {len(masses) - MASS_SENTENCES} more bodies' masses differ; the "
+                   f"moving bodies it keeps weigh {theirs:.6g} kg, MuJoCo {mine:.6g} kg")
     moving = [b for b in range(1, m.nbody) if _moves(m, b)]
     left_out = [body_name(m, b) for b in moving if b not in seen]
     if left_out:
@@ -188,9 +196,59 @@ def _pybullet_bodies(client: int, bodies, m: mujoco.MjModel,
     if len(split) > 1:
         out.append(f"{PB} split the file into {len(bodies)} multibodies, the audited joints "
                    f"among {len(split)} of them")
-    for b in range(1, m.nbody):
-        name = body_name(m, b)
-        if name in masses and abs(masses[name] - m.body_mass[b]) > \
-                PB_MASS_TOL * max(float(m.body_mass[b]), 1.0):
-            out.append(_mass_sentence(PB, [name], masses[name], float(m.body_mass[b])))
+    differ = [(name, masses[name], float(m.body_mass[b])) for b in range(1, m.nbody)
+              if (name := body_name(m, b)) in masses and abs(masses[name] - m.body_mass[b])
+              > PB_MASS_TOL * max(float(m.body_mass[b]), 1.0)]
+    out += [_mass_sentence(PB, [n], a, b) for n, a, b in differ[:MASS_SENTENCES]]
+    if len(differ) > MASS_SENTENCES:
+        out.append(f"{PB}: {len(differ) - MASS_SENTENCES} more bodies' masses differ")
     return out, not missing and len(split) <= 1
+
+
+READER_SECONDS = 300  # a reader that has not answered by then is said to hang
+
+
+def ask_readers(path: Path, joints: list[str]) -> list[str]:
+    """Both readers' differences from MuJoCo, each reader asked in a process of its own:
+    a reader that aborts (Pinocchio's and Bullet's parsers stop the process on some files)
+    or hangs is said to, and the audit goes on."""
+    import json
+    import subprocess
+    import sys
+
+    out: list[str] = []
+    for reader, label in (("pinocchio", PIN), ("pybullet", PB)):
+        try:
+            done = subprocess.run([sys.executable, "-m", __name__, reader, str(path), *joints],
+                                  capture_output=True, text=True, timeout=READER_SECONDS)
+        except subprocess.TimeoutExpired:
+            out.append(f"{label} did not finish reading it in {READER_SECONDS} s")
+            continue
+        lines = done.stdout.strip().splitlines()
+        if done.returncode != 0 or not lines:
+            code = done.returncode
+            how = f"signal {-code}" if code < 0 else f"exit status {code}"
+            out.append(f"{label} stops the process reading it ({how})")
+            continue
+        out += json.loads(lines[-1])
+    return out
+
+
+def _main(argv: list[str]) -> None:
+    """``python -m dynval.engines.mjcf_readers READER FILE JOINT...``: the reader's
+    sentences as one JSON line."""
+    import json
+
+    from dynval.engines.mujoco_engine import load_model
+
+    reader, path, joints = argv[0], Path(argv[1]), argv[2:]
+    m = load_model(path)
+    said = pinocchio_reader(path, m) if reader == "pinocchio" else \
+        pybullet_reader(path, m, joints)[0]
+    print(json.dumps(said), flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    _main(sys.argv[1:])

@@ -145,6 +145,12 @@ class PinocchioCompiled(PinocchioTerms):
         out[self._iq] = q
         return out - self._ref
 
+    def _frame(self, name: str) -> int:
+        """A site of that name, else a body (MuJoCo's order of lookup)."""
+        if self.model.existFrame(name, pin.FrameType.OP_FRAME):
+            return self.model.getFrameId(name, pin.FrameType.OP_FRAME)
+        return super()._frame(name)
+
     def body_inertials(self) -> dict[str, LinkInertial]:
         """Every moving body with the bodies welded to it, in the body's own frame (as
         MuJoCo's ``body_inertials`` gives it)."""

@@ -78,6 +78,12 @@ def _with_ref(seg: Segment) -> Pose:
     return seg.placement * Pose(np.eye(3), -seg.ref * axis)
 
 
+def body_link(body: str, sites: set[str]) -> str:
+    """A body's link: its name, unless a site has it (a frame looked up by that name is
+    the site's, in MuJoCo as here)."""
+    return f"{body} (body)" if body in sites else body
+
+
 def urdf_text(m: mujoco.MjModel, joints: Sequence[str], free: bool) -> str:
     """The URDF of the tree of ``joints`` in MuJoCo's compiled model (module docstring);
     ``free``: the tree's root moves on its free joint."""
@@ -101,9 +107,10 @@ def urdf_text(m: mujoco.MjModel, joints: Sequence[str], free: bool) -> str:
     link_of = {root: WORLD_LINK} if not free else {}
     if not free:
         _link(robot, WORLD_LINK)
+    sites = {name for name, _, _ in site_places(m, bodies)}
     for place in bodies:  # the free root's body is the URDF's root link
         if free and place.segment == root and int(m.jnt_bodyid[segs[root].joint]) == place.body:
-            link_of[root] = place.name
+            link_of[root] = body_link(place.name, sites)
     for k in sorted(keep):
         seg = segs[k]
         if seg.kind == "free":
@@ -118,10 +125,11 @@ def urdf_text(m: mujoco.MjModel, joints: Sequence[str], free: bool) -> str:
         if place.segment not in link_of:
             continue
         inertial = Pose.of(m.body_ipos[place.body], m.body_iquat[place.body])
-        _link(robot, place.name, place.mass, inertial, m.body_inertia[place.body])
-        if not (free and place.name == link_of[root]):  # the free root is no joint's child
-            _joint(robot, f"{place.name} (weld)", "fixed", link_of[place.segment],
-                   place.name, place.frame)
+        link = body_link(place.name, sites)
+        _link(robot, link, place.mass, inertial, m.body_inertia[place.body])
+        if not (free and link == link_of[root]):  # the free root is no joint's child
+            _joint(robot, f"{place.name} (weld)", "fixed", link_of[place.segment], link,
+                   place.frame)
     for name, seg, pose in site_places(m, bodies):
         if seg in link_of:
             _link(robot, name)
@@ -147,8 +155,10 @@ def body_links(m: mujoco.MjModel, joints: Sequence[str], free: bool
         seg = segs[place.segment]
         if int(m.jnt_bodyid[seg.joint]) != place.body:
             continue  # welded to a moving body
-        link = place.name if seg.kind == "free" else f"{seg.name} (joint frame)"
-        if place.name in kept:
+        sites = {name for name, _, _ in site_places(m, bodies)}
+        link = body_link(place.name, sites) if seg.kind == "free" else \
+            f"{seg.name} (joint frame)"
+        if body_link(place.name, sites) in kept:
             out[link] = (place.name, place.frame)
         else:
             left_out.append(place.name)

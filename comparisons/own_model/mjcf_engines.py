@@ -34,7 +34,7 @@ def mjcf_makers(path: Path, names: list[str], gravity: Sequence[float], free: bo
     model, and put their readers' differences in ``loaded.readers``.  Where MuJoCo itself
     refuses the file there is no compiled model: Pinocchio reads the file alone and PyBullet
     is not run (dynval's decision, said)."""
-    from dynval.engines.mjcf_readers import pinocchio_reader, pybullet_reader
+    from dynval.engines.mjcf_readers import ask_readers
     from dynval.engines.mujoco_engine import load_model
 
     try:
@@ -45,8 +45,7 @@ def mjcf_makers(path: Path, names: list[str], gravity: Sequence[float], free: bo
         loaded.decided.add("pybullet")
         del makers["pybullet"]
         return
-    loaded.readers += pinocchio_reader(path, m)
-    loaded.readers += pybullet_reader(path, m, names)[0]
+    loaded.readers += ask_readers(path, names)
     loaded.notes.append(COMPILED_NOTE)
     if m.ntendon:
         loaded.notes.append(f"the MJCF's tendons ({m.ntendon}) are switched off: they add no "
