@@ -650,7 +650,9 @@ class MujocoTerms(_MujocoModel):
         # kept, joint damping enters inverse dynamics and, explicitly, the Euler step (the
         # model's semi-implicit Euler; MuJoCo's own treats damping implicitly by default)
         m.opt.disableflags |= int(off.mjDSBL_EULERDAMP if damping else off.mjDSBL_DAMPER)
-        m.dof_armature[:] = 0.0
+        if np.any(m.dof_armature):  # MuJoCo 4 builds M from dof_M0, set when compiled
+            m.dof_armature[:] = 0.0
+            mujoco.mj_setConst(m, mujoco.MjData(m))
         m.body_gravcomp[:] = 0.0
         m.opt.density = m.opt.viscosity = 0.0
         m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER  # the scheme L3 compares

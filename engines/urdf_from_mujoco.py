@@ -93,6 +93,8 @@ def urdf_text(m: mujoco.MjModel, joints: Sequence[str], free: bool) -> str:
         root_of[k] = k if s.parent < 0 else root_of[s.parent]
     named = [k for k, s in enumerate(segs) if s.name in joints]
     frees = {root_of[k] for k in named if segs[root_of[k]].kind == "free"}
+    if not named:  # a free body alone: the first free root, as MuJoCo's terms take it
+        frees = {next((k for k, s in enumerate(segs) if s.kind == "free"), -1)} - {-1}
     if free and len(frees) != 1:
         raise EngineRefusalError("dynval writes a URDF of one tree on one free joint")
     root = next(iter(frees)) if free else -1
@@ -134,6 +136,7 @@ def urdf_text(m: mujoco.MjModel, joints: Sequence[str], free: bool) -> str:
         if seg in link_of:
             _link(robot, name)
             _joint(robot, f"{name} (site)", "fixed", link_of[seg], name, pose)
+    ET.indent(robot)  # Bullet's XML parser fails on a long line (a robot of 50 bodies)
     return ET.tostring(robot, encoding="unicode")
 
 
@@ -142,24 +145,20 @@ def body_links(m: mujoco.MjModel, joints: Sequence[str], free: bool
                ) -> tuple[dict[str, tuple[str, Pose]], list[str]]:
     """For :func:`urdf_text`'s URDF: each moving link a body's last joint moves (``<joint>
     (joint frame)``, or the free root's body) mapped to the MuJoCo body and the body's
-    frame in the link's frame; and the moving bodies of MuJoCo's model the URDF leaves out
-    (other trees)."""
+    frame in the link's frame; and the bodies of MuJoCo's model the URDF leaves out (other
+    trees)."""
     segs, bodies = segments(m)
     text = urdf_text(m, joints, free)
     kept = {el.get("name") for el in ET.fromstring(text).iter("link")}
+    sites = {name for name, _, _ in site_places(m, bodies)}
     out: dict[str, tuple[str, Pose]] = {}
-    left_out = []
     for place in bodies:
-        if place.segment < 0:
+        if place.segment < 0 or body_link(place.name, sites) not in kept:
             continue
         seg = segs[place.segment]
         if int(m.jnt_bodyid[seg.joint]) != place.body:
             continue  # welded to a moving body
-        sites = {name for name, _, _ in site_places(m, bodies)}
         link = body_link(place.name, sites) if seg.kind == "free" else \
             f"{seg.name} (joint frame)"
-        if body_link(place.name, sites) in kept:
-            out[link] = (place.name, place.frame)
-        else:
-            left_out.append(place.name)
-    return out, left_out
+        out[link] = (place.name, place.frame)
+    return out, [p.name for p in bodies if body_link(p.name, sites) not in kept]

@@ -87,9 +87,14 @@ def _pybullet(path: Path, names: list[str], gravity: Sequence[float], free: bool
                             f"{', '.join(repr(b) for b in left_out)} (another tree) left out")
 
     def make() -> Any:
-        engine = (PybulletFreeRoot(urdf, gravity, joint_names=names, limits=limits) if free
-                  else PybulletTerms(urdf, gravity, joint_names=names, rigid_body=True,
-                                     limits=limits))
+        try:
+            engine = (PybulletFreeRoot(urdf, gravity, joint_names=names, limits=limits)
+                      if free else PybulletTerms(urdf, gravity, joint_names=names,
+                                                 rigid_body=True, limits=limits))
+        except DescriptionError as exc:  # the URDF is dynval's, not the user's file
+            raise EngineRefusalError(f"{path}: PyBullet does not load the URDF dynval writes "
+                                     f"from MuJoCo's model ({str(exc).split(': ', 1)[-1]})"
+                                     ) from None
         read = engine.body_inertials
         engine.body_inertials = lambda: in_body_frames(read(), links)
         engine.left_out = tuple(left_out)
