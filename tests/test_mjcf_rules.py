@@ -185,3 +185,22 @@ def test_a_height_field_is_geometry_not_a_stop(tmp_path):
     audit = audit_model(Pendulum(2.0), path, 20, 0)
     assert audit.outcome == "agrees", audit.failure_sentences()
     assert "pinocchio" in {r.reference for r in audit.results}
+
+
+def test_real_mjcfs_shipped_with_pybullet(tmp_path):
+    """Two of the gym MJCFs in pybullet_data: the reacher (a target on slides beside the
+    arm, which PyBullet's loadMJCF splits off) and the pusher (armature in a default class,
+    an object and a target beside the arm): every engine is compared on MuJoCo's compiled
+    model and agrees; what the readers did is said, naming PyBullet's split."""
+    from dynval.engines.description_files import pybullet_data_dir
+
+    reacher = parity_audit(pybullet_data_dir() / "mjcf" / "reacher.xml", 10, 0, l3=False)
+    assert reacher.engines == ("mujoco", "pybullet") and reacher.outcome == "agrees"
+    assert any(s.startswith("PyBullet's loadMJCF split the file into ")
+               for s in reacher.readers), reacher.readers
+    pusher = parity_audit(pybullet_data_dir() / "mjcf" / "pusher.xml", 10, 0, l3=False)
+    assert pusher.engines == ("mujoco", "pybullet") and pusher.outcome == "agrees", \
+        pusher.failure_sentences()
+    assert any("armature" in n for n in pusher.notes)
+    assert any(s.startswith("Pinocchio's MJCF reader: body 'shoulder_pan_link' mass 0 kg")
+               for s in pusher.readers), pusher.readers
