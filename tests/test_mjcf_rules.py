@@ -204,3 +204,19 @@ def test_real_mjcfs_shipped_with_pybullet(tmp_path):
     assert any("armature" in n for n in pusher.notes)
     assert any(s.startswith("Pinocchio's MJCF reader: body 'shoulder_pan_link' mass 0 kg")
                for s in pusher.readers), pusher.readers
+
+
+def test_a_ball_joint_is_built_in_pinocchio_and_dynval_says_why_pybullet_is_not_run(tmp_path):
+    """A shoulder on a ball joint (turned at qpos0 by the body's quat) and a hinged elbow:
+    Pinocchio's build agrees with MuJoCo on the elbow's terms; dynval writes no URDF of a
+    ball joint and says that it decided so."""
+    body = """<body name="upper" pos="0 0 1" quat="0.9 0.3 0.2 0.1">
+      <joint name="shoulder" type="ball"/><geom type="capsule" fromto="0 0 0 0 0 -0.4" size="0.04"/>
+      <body name="fore" pos="0 0 -0.4"><joint name="elbow" axis="0 1 0" pos="0 0 0.01"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 -0.1" size="0.03"/></body></body>"""
+    path = write(tmp_path, body)
+    assert compare(path, ["elbow"]) < ROUND_OFF
+    audit = parity_audit(path, 10, 0, l3=False)
+    assert audit.outcome == "agrees" and "pybullet" in audit.decided
+    assert any(s.startswith("dynval does not run PyBullet on robot.xml: dynval writes no URDF "
+                            "of ball joint 'shoulder'") for s in audit.unchecked), audit.unchecked
