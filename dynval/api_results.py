@@ -45,10 +45,11 @@ class AuditResult:
 
     @property
     def findings(self) -> list[str]:
-        """The facts found about the file or the model, then each figure outside its
+        """The facts found about the file or the model (and how an engine's own MJCF
+        reader reads the file otherwise than MuJoCo), then each figure outside its
         tolerance in words (term, coordinate, state and both values), one sentence each;
         where nothing could be compared, why."""
-        said = [*self.audit.findings, *self.audit.failure_sentences()]
+        said = [*self.audit.findings, *self.audit.readers, *self.audit.failure_sentences()]
         if not self.audit.results:
             why = "; ".join(self.audit.unchecked) or "no engine had a term to compare"
             said.append(f"{self.audit.label}: nothing was compared ({why})")

@@ -168,13 +168,16 @@ class _MujocoModel:
         """Axis of every hinge and slide joint in its body's frame."""
         return {name: self.model.jnt_axis[j].copy() for j, name, _ in self._one_dof_joints()}
 
-    def free_joint(self) -> int | None:
+    def free_joint(self, names: Sequence[str] = ()) -> int | None:
         """The id of the free joint of a body attached to the world (a URDF's added one,
-        or an MJCF's own), or None."""
+        or an MJCF's own), or None; with joint ``names``, the one at the root of their tree
+        (an MJCF may hold free objects beside the robot), None when that tree has none."""
         m = self.model
+        roots = {int(m.body_rootid[m.jnt_bodyid[self.joint_id(n)]]) for n in names}
         for j in range(m.njnt):
             if (int(m.jnt_type[j]) == int(_J.mjJNT_FREE)
-                    and m.body_parentid[m.jnt_bodyid[j]] == 0):
+                    and m.body_parentid[m.jnt_bodyid[j]] == 0
+                    and (not roots or int(m.jnt_bodyid[j]) in roots)):
                 return j
         return None
 
@@ -610,7 +613,7 @@ class MujocoTerms(_MujocoModel):
         if joint_names is None:
             self._iq, self._iv = np.arange(self.model.nq), np.arange(self.model.nv)
         elif free_root:
-            free = self.free_joint()
+            free = self.free_joint(joint_names)
             if free is None:
                 raise DescriptionError(f"{path}: no free joint at the root")
             iq, iv = self._joint_addresses(joint_names)
@@ -647,7 +650,9 @@ class MujocoTerms(_MujocoModel):
         # kept, joint damping enters inverse dynamics and, explicitly, the Euler step (the
         # model's semi-implicit Euler; MuJoCo's own treats damping implicitly by default)
         m.opt.disableflags |= int(off.mjDSBL_EULERDAMP if damping else off.mjDSBL_DAMPER)
-        m.dof_armature[:] = 0.0
+        if np.any(m.dof_armature):  # MuJoCo 4 builds M from dof_M0, set when compiled
+            m.dof_armature[:] = 0.0
+            mujoco.mj_setConst(m, mujoco.MjData(m))
         m.body_gravcomp[:] = 0.0
         m.opt.density = m.opt.viscosity = 0.0
         m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER  # the scheme L3 compares

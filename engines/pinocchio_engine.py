@@ -298,8 +298,12 @@ class PinocchioFreeRoot:
 
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
                  joint_names: Sequence[str] | None = None) -> None:
-        self.terms = PinocchioTerms(path, gravity, joint_names=joint_names, floating=True,
-                                    rigid_body=True)
+        self._adopt(PinocchioTerms(path, gravity, joint_names=joint_names, floating=True,
+                                   rigid_body=True))
+
+    def _adopt(self, terms: PinocchioTerms) -> None:
+        """Answer through ``terms``, a floating PinocchioTerms (or one built otherwise)."""
+        self.terms = terms
         self.switched_off = self.terms.switched_off
         self.joint_axes = self.terms.joint_axes
         self.link_inertials = self.terms.link_inertials

@@ -85,14 +85,15 @@ def test_the_generic_audit_finds_the_printed_gravity_of_eq_12() -> None:
 def test_the_hexapod_leg_passes_the_generic_audit() -> None:
     """Eq. (6) of one leg on the sliding body, its foot by eq. (4): the URDF in PyBullet and
     Pinocchio and Drake (MuJoCo refuses its massless slide bodies and says so), the MJCF in
-    MuJoCo and Drake: every engine, terms at round-off."""
+    MuJoCo and Drake and in the other two built from MuJoCo's compiled model: every engine,
+    terms at round-off."""
     gravity = (0.0, 0.0, -HEXAPOD.g)
     urdf = audit_model(HexapodLeg(), ROOT / "hexapod" / "hexapod_leg.urdf", 40, 0,
                        gravity=gravity)
     mjcf = audit_model(HexapodLeg(), ROOT / "hexapod" / "hexapod_leg.xml", 40, 0,
                        gravity=gravity)
     assert set(urdf.engines) == {"pybullet", "pinocchio", "drake"} and "mujoco" in urdf.refused
-    assert set(mjcf.engines) == {"mujoco", "drake"}
+    assert set(mjcf.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     for audit in (urdf, mjcf):
         assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau",
                                                    "p[LF_foot]", "J[LF_foot]"}

@@ -95,6 +95,7 @@ def print_own_audit(res, samples: int, seed: int, out_dir: Path | None = None) -
     failures, more = res.first_failures()
     lead = min(len(res.diagnoses), len(failures))  # what the failures point at, first
     said += failures[:lead] + [f"finding: {line}" for line in res.findings] + failures[lead:]
+    said += [f"reader finding: {line}" for line in getattr(res, "readers", ())]
     for line in said:
         out.print(line, markup=False, highlight=False)
     if more:

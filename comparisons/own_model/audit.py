@@ -85,6 +85,7 @@ class OwnAudit:
     engines: tuple[str, ...] = ()
     refused: dict[str, str] = field(default_factory=dict)
     decided: set[str] = field(default_factory=set)  # of ``refused``, those dynval chose
+    readers: list[str] = field(default_factory=list)  # an engine's reader, not the file
     dof: int = 0  # entries of v (a free root's six included)
     implied: Any = None  # the regressor's account of the model's inertias, where it ran
     diagnoses: list[Diagnosis] = field(default_factory=list)  # what failing terms point at
@@ -320,7 +321,7 @@ def _with_l0(label: str, description: Path, loaded: loading.Loaded) -> OwnAudit:
                                                 *loading.switched_off_sentence(loaded)],
                      unchecked=loading.not_checked(loaded), refused=dict(loaded.refused),
                      decided=set(loaded.decided),
-                     findings=list(loaded.findings))
+                     findings=list(loaded.findings), readers=list(loaded.readers))
     audit.l0 = [{"file": description.name, "engine": e, "quantity": "loads the file",
                  "max_error": float("inf"), "tolerance": 0.0, "passed": False,
                  "reason": f"{loading.ENGINE_LABELS[e]} refuses it: {loaded.refused[e]}"}

@@ -46,6 +46,7 @@ class Loaded:
     switched_off: dict[str, list[str]] = field(default_factory=dict)
     faulted: set[str] = field(default_factory=set)  # engines that refused a fault of the file
     decided: set[str] = field(default_factory=set)  # engines dynval chose not to run, not refusals
+    readers: list[str] = field(default_factory=list)  # an MJCF read otherwise than by MuJoCo
 
 
 def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:
@@ -76,7 +77,8 @@ def description_joints(path: Path) -> tuple[list[str], bool]:
     reasons = []
     try:
         mj = MujocoTerms(path)
-        return list(mj.joint_axes()), mj.free_joint() is not None
+        joints = list(mj.joint_axes())
+        return joints, mj.free_joint(joints) is not None
     except DescriptionError as exc:
         reasons.append(f"MuJoCo: {str(exc).split(': ', 1)[-1]}")
     try:
@@ -161,12 +163,10 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
         loaded.refused["drake"] = "pydrake is not installed (pip install drake)"
         loaded.decided.add("drake")
         del makers["drake"]
-    if kind == "MJCF":
-        loaded.refused["pybullet"] = ("dynval reads an MJCF in MuJoCo and Pinocchio only: "
-                                      "PyBullet's MJCF importer builds the bodies as separate "
-                                      "multibodies, not one tree")
-        loaded.decided.add("pybullet")  # dynval's choice: PyBullet was not asked
-        del makers["pybullet"]
+    if kind == "MJCF":  # the others given MuJoCo's compiled model; their readers asked
+        from dynval.comparisons.own_model.mjcf_engines import mjcf_makers
+
+        mjcf_makers(prepared.path, names, gravity, free, limits, makers, loaded)
     for name, make in makers.items():
         try:
             engine = make()

@@ -102,7 +102,11 @@ def parity_audit(description: Path | str, samples: int = 200, seed: int = 0,
                                "free motion with base 'free'")
     loaded = loading.load(prepared, joints, gravity, free)
     reference = next(e for e in PREFERENCE if e in loaded.engines)
-    frames = leaf_links(prepared.path)
+    left_out = {b for e in loaded.engines.values() for b in getattr(e, "left_out", ())}
+    frames = [f for f in leaf_links(prepared.path) if f not in left_out]
+    if left_out:  # another tree's bodies: no audited joint moves them
+        loaded.notes.append(f"bodies of trees no audited joint moves ("
+                            f"{', '.join(sorted(left_out))}) are not compared as frames")
     model = EngineModel(loaded.engines[reference], joints, frames,
                         "free" if free else "fixed")
     audit = audit_model(model, description, samples, seed, gravity, label=reference,

@@ -92,7 +92,8 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
     ch.trajectories = [TrajectoryRow(r["step"], r["comparison"], r["max_abs"], r["tolerance"],
                                      r["reason"], "rad or m") for r in audit.l3]
     ch.notes = ([f"Not checked: {line}" for line in audit.unchecked]
-                + [f"Finding: {line}" for line in audit.findings] + list(audit.notes))
+                + [f"Finding: {line}" for line in audit.findings]
+                + [f"Reader finding: {line}" for line in audit.readers] + list(audit.notes))
     for rung, what in (("L0", "the description in each engine"),
                        ("L1", "frames named by the model"), ("L2", "dynamics terms"),
                        ("L3", "free swing (a free root: from a seeded state)")):
