@@ -70,6 +70,10 @@ SeedOpt = Annotated[int, typer.Option("--seed", metavar="K",
                                       help="seed of the audit states (0 or more)")]
 ForceOpt = Annotated[bool, typer.Option(
     "--force", help="overwrite results files in --out that no dynval run wrote")]
+MutantsOpt = Annotated[str | None, typer.Option(
+    "--mutants", metavar="all|NAME,...",
+    help="also run each declared mutant of the hand-rolled models (all, or names) and "
+         "show which rows catch it (mutants.parquet, the report's mutation table)")]
 NoCacheOpt = Annotated[bool, typer.Option(
     "--no-cache", help="recompute every task (the results cache is neither read nor written)")]
 
@@ -522,6 +526,7 @@ def validate(
     scheduler: SchedulerOpt = None,
     no_cache: NoCacheOpt = False,
     force: ForceOpt = False,
+    mutants: MutantsOpt = None,
 ) -> None:
     """Every robot, default scenarios, all engines, then the report."""
     import os
@@ -534,9 +539,15 @@ def validate(
         n, cache_dir = workers or os.cpu_count() or 1, None if no_cache else default_cache_dir()
         with Prerender(out, n, cache_dir) as ahead:  # each chapter's figures, once written
             metrics = _validate(out, set_, robot, scenario, samples, seed, tier, workers,
-                                scheduler, no_cache, force, assembled=ahead.chapter)
+                                scheduler, no_cache, force, assembled=ahead.chapter,
+                                mutants=mutants)
         pdf = _checked_report(lambda: build_report(out, workers=n, cache_dir=cache_dir))
         _say(f"wrote {pdf}")
+    if mutants:
+        from dynval.comparisons.run.mutants import printed_summary
+
+        for line in printed_summary(out):
+            _say(line)
     line, failed = verdict_line(out, metrics)
     _say(line)
     if failed:
@@ -579,17 +590,29 @@ def _warn_unused(robots: list[str], overrides: list[str] | None,
 
 
 def _validate(out, set_, robot, scenario, samples, seed, tier="full", workers=None,
-              scheduler=None, no_cache=False, force=False, assembled=None, perturb=()):
+              scheduler=None, no_cache=False, force=False, assembled=None, perturb=(),
+              mutants=None):
     from dynval.comparisons.run.validation import check_validation, run_validation
 
     robots = check_validation(robot, scenario, set_, samples, seed, tier, workers, scheduler)
+    chosen = _mutants_chosen(robots, mutants) if mutants is not None else None
     _warn_unused(robots, set_, scenario)
     with TaskProgress(console) as prog:
         metrics = run_validation(out, robot, scenario, [*(set_ or []), *perturb], samples,
                                  seed, tier=tier, workers=workers, scheduler=scheduler,
                                  cache=not no_cache, report=prog.report, force=force,
-                                 assembled=assembled)
+                                 assembled=assembled, mutants=chosen)
     return metrics
+
+
+def _mutants_chosen(robots: list[str], spec: str) -> dict:
+    """The mutants ``--mutants`` names, by robot (UserError for one no robot declares)."""
+    from dynval.comparisons.ladder.mutation import UnknownMutantError, chosen
+
+    try:
+        return chosen(robots, spec)
+    except UnknownMutantError as exc:
+        raise UserError(str(exc)) from None
 
 
 @app.command()
