@@ -131,3 +131,25 @@ def test_bad_mutants_input_is_one_sentence_and_exit_2(args, said, tmp_path: Path
     assert res.exit_code == 2, res.output
     assert said in res.output and "known" in res.output and "Traceback" not in res.output
     assert not (tmp_path / "o" / "mutants.parquet").exists()
+
+
+def test_the_report_shows_the_mutation_table_and_what_was_missed(tmp_path):
+    from reportlab.lib.units import cm
+
+    from dynval.reports import mutants as section
+    from dynval.reports.pdf import _p, _table
+
+    caught = mutation.Caught("hopper", declared("hopper")["k_c*1.1"], pd.DataFrame(
+        {"rung": ["L4"], "scenario": ["height"], "variant": ["shared"],
+         "candidate": ["handrolled"], "signal": ["com.z"], "metric": ["nrmse"],
+         "value": [0.2], "limit": [0.05]}), "", 1.0, 0.2)
+    missed = mutation.Caught("hopper", declared("hopper")["eq23-sign"], caught.failing.iloc[:0],
+                             "", 1.0)
+    mutation.table([caught, missed]).to_parquet(tmp_path / "mutants.parquet")
+    story = section.section(tmp_path, {"mutants": {"rule": "r", "cannot_fail": ["x y"]}},
+                            _p, _table, cm)
+    text = " ".join(getattr(f, "text", "") for f in story)
+    assert "1 of 2 mutants caught" in text
+    assert "Not caught by any rung (a finding about the checks): hopper eq23-sign" in text
+    assert "cannot fail" in text and "x y" in text
+    assert section.section(tmp_path, {}, _p, _table, cm) == []  # a run without mutants
