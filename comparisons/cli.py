@@ -158,12 +158,13 @@ def validate(
     scheduler: opt.SchedulerOpt = None,
     no_cache: opt.NoCacheOpt = False,
     force: opt.ForceOpt = False,
+    mutants: opt.MutantsOpt = None,
 ) -> int:
     """Every robot, default scenarios, all engines, then the report."""
     from dynval.comparisons.commands.validation import validate as run_validate
 
     return run_validate(out, set_ or [], robot, scenario, samples, seed, tier, workers,
-                        scheduler, no_cache, force)
+                        scheduler, no_cache, force, mutants)
 
 
 @app.command()

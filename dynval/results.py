@@ -438,6 +438,9 @@ def _plain(x: Any) -> Any:
     return x
 
 
+MUTANTS_FILE = "mutants.parquet"  # a run's mutation table (dynval validate --mutants)
+
+
 def traces_path(out: Path, robot: str, scenario: str, variant: str) -> Path:
     """Where the traces of one scenario and variant are stored under an output folder."""
     return Path(out) / "runs" / robot / scenario / variant / "traces.parquet"

@@ -28,6 +28,7 @@ from reportlab.platypus import (  # noqa: E402
 
 from dynval import _stored  # noqa: E402
 from dynval.reports.figures import Rendered, chapter_jobs, render_all  # noqa: E402
+from dynval.reports.mutants import section as mutation_section  # noqa: E402
 from dynval.reports.pngimage import png_flowable  # noqa: E402
 from dynval.results import (  # noqa: E402
     RUNGS,
@@ -212,6 +213,7 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                                       + [[k, v] for k, v in VERDICTS.items()],
                                       [3 * cm, 14 * cm]),
               Spacer(1, 6), _table(notes, [2.5 * cm, 1.5 * cm, 13 * cm])]
+    story += mutation_section(out_dir, summary, _p, _table, cm)
     for ch in chapters:
         story += _chapter(out_dir, ch, metrics, images)
     story += [PageBreak(), _p("Appendix: parameters and conventions", "Heading1")]

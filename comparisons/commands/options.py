@@ -47,6 +47,10 @@ SeedOpt = Annotated[int, typer.Option("--seed", metavar="K",
                                       help="seed of the audit states (0 or more)")]
 ForceOpt = Annotated[bool, typer.Option(
     "--force", help="overwrite results files in --out that no dynval run wrote")]
+MutantsOpt = Annotated[str | None, typer.Option(
+    "--mutants", metavar="all|NAME,...",
+    help="also run each declared mutant of the hand-rolled models (all, or names) and "
+         "show which rows catch it (mutants.parquet, the report's mutation table)")]
 NoCacheOpt = Annotated[bool, typer.Option(
     "--no-cache", help="recompute every task (the results cache is neither read nor written)")]
 

@@ -33,9 +33,10 @@ def cores(workers: int | None) -> int:
 
 def validate(out: Path, overrides: list[str], robot: list[str] | None,
              scenario: list[str] | None, samples: int, seed: int, tier: str,
-             workers: int | None, scheduler: str | None, no_cache: bool, force: bool) -> int:
-    """Every chosen robot through the ladder, then the report; 1 where a figure failed
-    that is not a known difference."""
+             workers: int | None, scheduler: str | None, no_cache: bool, force: bool,
+             mutants: str | None = None) -> int:
+    """Every chosen robot through the ladder (with the ``mutants`` named, all or a comma
+    list), then the report; 1 where a figure failed that is not a known difference."""
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.reports import build_report
     from dynval.reports.figures import Prerender
@@ -44,9 +45,15 @@ def validate(out: Path, overrides: list[str], robot: list[str] | None,
         n, cache_dir = cores(workers), None if no_cache else default_cache_dir()
         with Prerender(out, n, cache_dir) as ahead:  # each chapter's figures, once written
             metrics = run_ladder(out, overrides, robot, scenario, samples, seed, tier,
-                                 workers, scheduler, no_cache, force, assembled=ahead.chapter)
+                                 workers, scheduler, no_cache, force, assembled=ahead.chapter,
+                                 mutants=mutants)
         pdf = checked_report(lambda: build_report(out, workers=n, cache_dir=cache_dir))
         say(f"wrote {pdf}")
+    if mutants:
+        from dynval.comparisons.run.mutants import printed_summary
+
+        for line in printed_summary(out):
+            say(line)
     line, failed = verdict_line(out, metrics)
     say(line)
     return 1 if failed else 0
@@ -56,20 +63,31 @@ def run_ladder(out: Path, overrides: list[str], robot: list[str] | None,
                scenario: list[str] | None, samples: int, seed: int, tier: str = "full",
                workers: int | None = None, scheduler: str | None = None,
                no_cache: bool = False, force: bool = False,
-               assembled: Callable | None = None, perturb: tuple[str, ...] | list[str] = ()
-               ) -> Any:
+               assembled: Callable | None = None, perturb: tuple[str, ...] | list[str] = (),
+               mutants: str | None = None) -> Any:
     """The validation run (run.validation) with its options checked, unused overrides
     warned about and its progress shown; the metric table."""
     from dynval.comparisons.run.validation import check_validation, run_validation
 
     robots = check_validation(robot, scenario, overrides, samples, seed, tier, workers,
                               scheduler)
+    chosen = _mutants_chosen(robots, mutants) if mutants is not None else None
     warn_unused(robots, overrides, scenario)
     with TaskProgress(console) as prog:
         return run_validation(out, robot, scenario, [*overrides, *perturb], samples, seed,
                               tier=tier, workers=workers, scheduler=scheduler,
                               cache=not no_cache, report=prog.report, force=force,
-                              assembled=assembled)
+                              assembled=assembled, mutants=chosen)
+
+
+def _mutants_chosen(robots: list[str], spec: str) -> dict:
+    """The mutants ``--mutants`` names, by robot (a mistake for one no robot declares)."""
+    from dynval.comparisons.ladder.mutation import UnknownMutantError, chosen
+
+    try:
+        return chosen(robots, spec)
+    except UnknownMutantError as exc:
+        raise UserError(str(exc)) from None
 
 
 def checked_report(build: Callable[[], Path]) -> Path:

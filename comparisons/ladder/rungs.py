@@ -116,6 +116,8 @@ class Inputs:
     samples: int
     seed: int
     tier: str = "full"
+    # a wrong hand-rolled model (ladder.mutation.Mutant) run against the original engines
+    mutant: Any = None
 
     @property
     def until(self) -> float | None:
@@ -374,19 +376,29 @@ class RobotLadder:
             return Task(f"{self.robot} {name}", self.robot, fn, args, kwargs,
                         inputs=(inp.desc_dir,))
 
-        out = [task("L0 descriptions", self.l0_rows, inp),
-               task("L1/L2 audit", self.audit_terms, inp), task("L3", self.l3, inp)]
+        # a mutant reaches the hand-rolled runs only (its model tasks where it says so);
+        # every other task takes the original inputs, and its cached result
+        base, m = replace(inp, mutant=None), inp.mutant
+        hand_p = inp.params if m is None else m.params(inp.params)
+        hand_kw = {} if m is None else m.kwargs
+        model = replace(base, params=hand_p) if m is not None and m.model_terms else base
+
+        def run(key: str, sc: str, impl: str, contact: str, **kwargs: Any) -> Task:
+            hand = impl == "handrolled"
+            return task(key, self.run_one, hand_p if hand else inp.params, self.scenarios[sc],
+                        impl, contact, inp.desc_dir, **kwargs, **(hand_kw if hand else {}))
+
+        out = [task("L0 descriptions", self.l0_rows, base),
+               task("L1/L2 audit", self.audit_terms, model), task("L3", self.l3, model)]
         for name in inp.scenarios:
-            sc = self.scenarios[name]
-            for variant in self.variants(sc):
-                out += [task(_run_name(name, variant.name, impl), self.run_one, inp.params, sc,
-                             impl, contact, inp.desc_dir, until=inp.until)
-                        for impl, contact in variant.runs]
+            for variant in self.variants(self.scenarios[name]):
+                out += [run(_run_name(name, variant.name, impl), name, impl, contact,
+                            until=inp.until) for impl, contact in variant.runs]
         out += [task(name, fn, *args, **kwargs)
-                for name, (fn, args, kwargs) in self.extra_tasks(inp).items()]
-        out += [task(_readable_name(name), self.run_one, inp.params, self.scenarios[name],
-                     "handrolled", "shared", inp.desc_dir, until=self.readable_seconds,
-                     fast=False) for name in self._readable_scenarios(inp)]
+                for name, (fn, args, kwargs) in self.extra_tasks(base).items()]
+        out += [run(_readable_name(name), name, "handrolled", "shared",
+                    until=self.readable_seconds, fast=False)
+                for name in self._readable_scenarios(inp)]
         return out
 
     def _readable_scenarios(self, inp: Inputs) -> list[str]:

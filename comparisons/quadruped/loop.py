@@ -18,7 +18,13 @@ from dynval.handrolled.quadruped.robot import build_model
 from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
 from dynval.handrolled.so3 import euler_zyx
 from dynval.robots.quadruped.model_description import joint_names, link_name
-from dynval.robots.quadruped.params import JOINTS, LEGS, QuadrupedParams, total_mass
+from dynval.robots.quadruped.params import (
+    JOINTS,
+    LEGS,
+    R_B0_PRINTED,
+    QuadrupedParams,
+    total_mass,
+)
 
 
 class HandrolledPlant:
@@ -27,9 +33,11 @@ class HandrolledPlant:
 
     name = "handrolled"
 
-    def __init__(self, p: QuadrupedParams, fast: bool = True) -> None:
+    def __init__(self, p: QuadrupedParams, fast: bool = True, frame0: str = "corrected"
+                 ) -> None:
         sim = CompiledPinnedFeetSimulation if fast else PinnedFeetSimulation
-        self.sim = sim(build_model(p), np.array([0.0, 0.0, -p.g]), p.dt)
+        self.model = build_model(p, R_B0=R_B0_PRINTED if frame0 == "printed" else None)
+        self.sim = sim(self.model, np.array([0.0, 0.0, -p.g]), p.dt)
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(p_WB, R_WB, theta, nu, stance)
@@ -75,10 +83,13 @@ class EnginePlant:
         return np.array([f[foot] for foot in self.feet])
 
 
-def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bool = True):
-    """A plant of the named implementation (``fast``: the hand-rolled one compiled)."""
+def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bool = True,
+               frame0: str = "corrected"):
+    """A plant of the named implementation (``fast``: the hand-rolled one compiled;
+    ``frame0`` "printed": the hand-rolled one with section 2's frame 0 as printed, a
+    mutant of the model, see comparisons/quadruped/mutants.py)."""
     if implementation == "handrolled":
-        return HandrolledPlant(p, fast)
+        return HandrolledPlant(p, fast, frame0)
     feet = tuple(f"{leg}_foot" for leg in LEGS)
     if implementation == "mujoco":
         from dynval.engines.mujoco_engine import MujocoSimulation
@@ -105,7 +116,8 @@ class QuadrupedLoop:
     def __init__(self, plant, p: QuadrupedParams, gait: Gait) -> None:
         self.plant, self.p, self.gait = plant, p, gait
         self.implementation = plant.name
-        self.model = build_model(p)
+        # the hand-rolled plant's own model (its compiled chunk steps the plan's links)
+        self.model = plant.model if isinstance(plant, HandrolledPlant) else build_model(p)
         self.g_W = np.array([0.0, 0.0, -p.g])
         self.height = standing_height(p)
         self.t = 0.0

@@ -34,6 +34,7 @@ DERIVED = ("report.pdf", "sweep.pdf", MANIFEST)  # built from the parts, not par
 # The files at a folder's top that runs write: a user's file of one of these names is not
 # overwritten without --force.
 RESULTS = ("metrics.parquet", "metrics.json", "summary.json", "report.pdf", "sweep.parquet",
+           "mutants.parquet",
            "sweep.pdf", MANIFEST)
 
 _run: dict[str, Any] = {}  # the run being written by this process: its folder and parts

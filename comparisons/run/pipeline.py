@@ -8,6 +8,7 @@ import subprocess
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ from dynval.comparisons.ladder.registry import apply_overrides, comparison, desc
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
 from dynval.comparisons.run.tasks import Outcome, Report, execute
-from dynval.results import Chapter, metrics_frame
+from dynval.results import MUTANTS_FILE, Chapter, metrics_frame
 from dynval.robots import ROBOT_NAMES
 
 
@@ -51,14 +52,17 @@ def validate_all(out: Path, robots: list[str] | None = None,
                  scheduler: str | None = None, cache_dir: Path | None = None,
                  timings_path: Path | None = None, report: Report | None = None,
                  force: bool = False,
-                 assembled: Callable[[Chapter], None] | None = None) -> pd.DataFrame:
+                 assembled: Callable[[Chapter], None] | None = None,
+                 mutants: dict[str, list[Any]] | None = None) -> pd.DataFrame:
     """Run every rung of every robot as one graph of tasks; write the traces,
     metrics.parquet/json and summary.json.  With a ``cache_dir`` the tasks' results and
     each robot's assembled chapter are read from it where nothing they depend on changed
     (``dynval.comparisons.run.tasks``, ``dynval.comparisons.run.assembly``).
     ``assembled`` is given each chapter assembled afresh as soon as it is written (the
     report's figures can be drawn from it while the next robot is assembled); a chapter
-    read from the assembly cache has its figures in the figure cache, as a rule."""
+    read from the assembly cache has its figures in the figure cache, as a rule.
+    ``mutants`` (robot -> ``ladder.mutation.Mutant``s) are then run through the same graph
+    and mutants.parquet written (``dynval.comparisons.run.mutants``)."""
     manifest.begin(out, force)  # an unwritable or foreign folder is found now
     started, checks_failed = manifest.now(), _stored.failures()
     plans = plan(robots, scenarios, overrides, samples, seed, out, tier)
@@ -70,15 +74,21 @@ def validate_all(out: Path, robots: list[str] | None = None,
     summary = run_summary(tier, seed, plans[0][1].samples if plans else samples,
                           overrides or [], len(outcomes),
                           sum(o.cached for o in outcomes.values()))
-    rows = []
+    rows, rows_by_robot = [], []
     for (ladder, inp), robot_tasks in zip(plans, by_robot, strict=True):
         robot_rows, chapter, was_cached = assembly.assemble(ladder, inp, robot_tasks,
                                                             outcomes, out, cache_dir)
         rows += robot_rows
+        rows_by_robot.append(robot_rows)
         summary["robots"][ladder.robot] = chapter.to_dict()
         if assembled is not None and not was_cached:  # as the report reads it back
             assembled(Chapter.from_dict(json.loads(json.dumps(
                 summary["robots"][ladder.robot], default=_json_default))))
+    if mutants:
+        summary["mutants"] = _mutants(out, plans, rows_by_robot, outcomes, mutants,
+                                      workers=workers,
+                                      scheduler=scheduler, cache_dir=cache_dir, report=report,
+                                      timings=timings)
     metrics = metrics_frame(rows)
     # the report's cover claims a recomputation's bits only when no entry failed its check
     summary["cache"] = {"checks_failed": _stored.failures() - checks_failed}
@@ -90,6 +100,26 @@ def validate_all(out: Path, robots: list[str] | None = None,
         "source_digest": summary["source_digest"],
         "versions": summary["versions"]})
     return metrics
+
+
+def _mutants(out: Path, plans: list[tuple[RobotLadder, Inputs]], rows_by_robot: list,
+             outcomes: dict[str, Outcome], mutants: dict[str, list[Any]], **run: Any) -> dict:
+    """Each robot's mutants through the graph: mutants.parquet written, and summary.json's
+    record of them (the judged rows that cannot fail, the seconds each robot took)."""
+    from dynval.comparisons.run import mutants as mutation
+
+    results, cannot, seconds = [], [], {}
+    for (ladder, inp), robot_rows in zip(plans, rows_by_robot, strict=True):
+        got = mutation.run_robot(ladder, inp, robot_rows, outcomes,
+                                 mutants.get(ladder.robot, []), **run)
+        results += got
+        cannot += mutation.cannot_fail(out, robot_rows, got)
+        seconds[ladder.robot] = sum(c.seconds for c in got)
+    table = mutation.table(results)
+    manifest.write_atomic(out / MUTANTS_FILE,
+                          lambda tmp: table.to_parquet(tmp, index=False))
+    return {"caught": int(table["caught"].sum()), "total": len(table),
+            "cannot_fail": cannot, "seconds": seconds, "rule": mutation.RULE}
 
 
 def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks: int,

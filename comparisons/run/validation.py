@@ -45,14 +45,16 @@ def run_validation(out: Path, robots: list[str] | None, scenarios: list[str] | N
                    overrides: list[str], samples: int, seed: int, *, tier: str,
                    workers: int | None, scheduler: str | None = None, cache: bool = True,
                    report: Report | None = None, force: bool = False,
-                   assembled: Callable[[Chapter], None] | None = None) -> pd.DataFrame:
+                   assembled: Callable[[Chapter], None] | None = None,
+                   mutants: dict | None = None) -> pd.DataFrame:
     """``validate_all`` with the command line's defaults: every core, the results cache
-    (unless ``cache`` is False) and the tier's task timings kept beside it."""
+    (unless ``cache`` is False) and the tier's task timings kept beside it; ``mutants``
+    (robot -> declared mutants) run after it (``dynval.comparisons.run.mutants``)."""
     return validate_all(out, robots, scenarios, overrides, samples, seed, tier=tier,
                         workers=workers or os.cpu_count() or 1, scheduler=scheduler,
                         cache_dir=default_cache_dir() if cache else None,
                         timings_path=default_cache_dir() / f"timings-{tier}.json",
-                        report=report, force=force, assembled=assembled)
+                        report=report, force=force, assembled=assembled, mutants=mutants)
 
 
 @contextlib.contextmanager
