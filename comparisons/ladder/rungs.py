@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from dynval.comparisons.ladder import assumed, description_check, harness, readable
+from dynval.comparisons.ladder import assumed, description_check, evidence, harness, readable
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
@@ -38,7 +38,9 @@ from dynval.results import (
     DescriptionRow,
     Erratum,
     Figure,
+    Known,
     MetricRow,
+    NotReproduced,
     ParameterRow,
     Rung,
     ScenarioInfo,
@@ -229,6 +231,9 @@ class RobotLadder:
     # how long the ci tier runs the hand-rolled model by its readable path to hold its
     # compiled copy to it (ladder.readable); None where the robot has no compiled copy
     readable_seconds: float | None = None
+    # where a run may amplify round-off: how to perturb its start (ladder.evidence.Chaos);
+    # an agreement figure within the declared factor of that spread is known (chaos)
+    chaos: evidence.Chaos | None = None
 
     # --- found by the layout: robots/<robot>/params.py (PARAMS, table),
     # comparisons/<robot>/scenarios.py (SCENARIOS, run_one), comparisons/<robot>/audit.py
@@ -322,9 +327,19 @@ class RobotLadder:
     def scenario_description(self, scenario: Any) -> str:
         return scenario.description
 
-    def known_difference(self, row: MetricRow, ctx: Context) -> str | None:
-        """The declared reason when a failing row is a known, explained difference (``ctx``
-        holds the runs and task results that give the evidence)."""
+    def known_difference(self, row: MetricRow, ctx: Context) -> Known | None:
+        """A failing L4 row's declared cause with its measured evidence (``ctx`` holds the
+        runs and task results that give it; ladder.evidence.ablation finds a
+        counterfactual row). The ladder checks the evidence (evidence.verified) and
+        measures chaos itself where the robot declares ``chaos``."""
+        return None
+
+    def premise(self, ctx: Context, scenario: Any, variant: Variant, wide: Wide
+                ) -> NotReproduced | None:
+        """The scenario's premise measured on a full-length run (the gait walks, the run
+        settles, the event occurs): what failed and the evidence, or None where it holds
+        or the robot declares none. A scenario not reproduced has its figures drawn and
+        its requirement rows counted as not reproduced, not judged."""
         return None
 
     def recomputed(self, ctx: Context) -> None:
@@ -384,10 +399,23 @@ class RobotLadder:
                         for impl, contact in variant.runs]
         out += [task(name, fn, *args, **kwargs)
                 for name, (fn, args, kwargs) in self.extra_tasks(inp).items()]
+        out += [task(evidence.task_name(name), self.run_one, inp.params, self.scenarios[name],
+                     self.chaos.implementation, self.chaos.contact, inp.desc_dir,
+                     until=inp.until, **{self.chaos.keyword: self.chaos.shift})
+                for name in self._chaos_scenarios(inp)]
         out += [task(_readable_name(name), self.run_one, inp.params, self.scenarios[name],
                      "handrolled", "shared", inp.desc_dir, until=self.readable_seconds,
                      fast=False) for name in self._readable_scenarios(inp)]
         return out
+
+    def _chaos_scenarios(self, inp: Inputs) -> list[str]:
+        """The scenarios that have a perturbed run: where the robot declares ``chaos``,
+        every one with a run of the declared implementation and contact."""
+        if self.chaos is None:
+            return []
+        run = (self.chaos.implementation, self.chaos.contact)
+        return [name for name in inp.scenarios
+                if any(run in v.runs for v in self.variants(self.scenarios[name]))]
 
     def _readable_scenarios(self, inp: Inputs) -> list[str]:
         """The scenarios whose hand-rolled run is held to its readable path: in the ci
@@ -493,6 +521,10 @@ class RobotLadder:
                 wide[impl] = ctx.result(_run_name(sc.name, variant.name, impl))
                 ctx.rows += self.requirements(ctx, sc, variant, impl, wide[impl])
             ctx.wide[(sc.name, variant.name)] = wide
+            failed = (self.premise(ctx, sc, variant, wide) if ctx.inputs.until is None
+                      else None)  # a shortened run (ci) is not the scenario's premise
+            if failed is not None and sc.name not in _not_reproduced(ctx):
+                ctx.chapter.not_reproduced.append(failed)
             extra, rows, tables = self.scenario_extras(ctx, sc, variant, wide)
             traces = harness.tidy({**wide, **extra})
             stored = traces.assign(robot=self.robot, scenario=sc.name, variant=variant.name)
@@ -505,7 +537,8 @@ class RobotLadder:
                                 variant.tolerances)
             ctx.rows += rows
             ctx.chapter.tables += tables
-            tag = self.figure_tag(sc, variant)
+            tag = self.figure_tag(sc, variant) + ("; not reproduced"
+                                                  if sc.name in _not_reproduced(ctx) else "")
             for fig in self.figures(ctx, sc, variant):
                 if isinstance(fig, PathPlot):
                     ctx.chapter.xy_figures.append(XYFigure(
@@ -529,31 +562,97 @@ class RobotLadder:
                                          ctx.result(_readable_name(sc.name)))
 
     def _l4_rung(self, ctx: Context) -> None:
-        ctx.rows = [replace(r, known=self.known_difference(r, ctx) or "")
-                    if r.rung == "L4" and not r.passed else r for r in ctx.rows]
-        judged = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
+        """L4's verdict: ``differs`` where a judged figure is outside tolerance (known ones
+        with their verified evidence, counted by kind), else ``not reproduced`` where a
+        scenario's premise failed, else ``agrees``; the note lists the scenarios not
+        reproduced with their evidence."""
+        missed = _not_reproduced(ctx)
+        ctx.rows = [self._judged(r, ctx) if r.rung == "L4" and r.tolerance is not None
+                    and not r.passed and not _premised(r, missed) else r for r in ctx.rows]
+        toleranced = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
+        judged = [r for r in toleranced if not _premised(r, missed)]
         failed = [r for r in judged if not r.passed]
-        known = {id(r): r.known or None for r in failed}
-        unexplained = [r for r in failed if known[id(r)] is None]
+        unexplained = [r for r in failed if not r.known]
+        kinds: dict[str, int] = {}
+        for r in failed:
+            if r.known:
+                kinds[r.evidence] = kinds.get(r.evidence, 0) + 1
         n_var = sum(len(self.variants(self.scenarios[s])) for s in ctx.scenarios)
-        verdict = "agrees" if not failed else "differs"
+        verdict = "differs" if failed else "not reproduced" if missed else "agrees"
         note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
-                f"{len(judged)} toleranced figures outside tolerance"
-                + (f" ({len(failed) - len(unexplained)} known)" if failed else ""))
-        listed = failed if len(failed) - len(unexplained) <= KNOWN_LISTED else unexplained
-        note += "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
-                        f"{r.value:.3g} (tol {r.tolerance:.3g})"
-                        + (f", known: {known[id(r)]}" if known[id(r)] else "")
-                        for r in listed)
-        if listed is unexplained:  # many known rows: one example per scenario
-            by_scenario: dict[str, list[MetricRow]] = {}
-            for r in failed:
-                if known[id(r)]:
-                    by_scenario.setdefault(r.scenario, []).append(r)
-            note += "".join(f"; {len(rs)} known in {sc}, e.g. {rs[0].candidate} "
-                            f"{rs[0].signal} {rs[0].metric}: {rs[0].known}"
-                            for sc, rs in by_scenario.items())
+                f"{len(judged)} judged toleranced figures outside tolerance"
+                + (" (" + ", ".join([f"{len(unexplained)} differ"] + [
+                    f"{n} known ({k})" for k, n in sorted(kinds.items())]) + ")"
+                   if failed else ""))
+        note += _listed(failed, unexplained)
+        for nr in ctx.chapter.not_reproduced:
+            held = sum(1 for r in toleranced if r.scenario == nr.scenario
+                       and _premised(r, missed) and not r.passed)
+            note += (f"; {nr.scenario} not reproduced ({nr.premise}: {nr.evidence}; "
+                     f"{held} requirement figures outside tolerance, not judged)")
         ctx.chapter.rungs["L4"] = Rung(verdict, note)
+
+    def _judged(self, row: MetricRow, ctx: Context) -> MetricRow:
+        """A failing L4 row with its known difference where measured evidence verifies
+        one, else as it is (its reason noting a declared cause the evidence refutes)."""
+        known = self.known_difference(row, ctx)
+        if known is not None and not isinstance(known, Known):
+            raise TypeError(f"{type(self).__name__}.known_difference must return a Known "
+                            f"(reason, evidence, evidence_value) or None, not {known!r}")
+        factor = self.chaos.factor if self.chaos else evidence.CHAOS_FACTOR
+        if known is None:
+            known = self._chaos_known(row, ctx)
+        if known is None:
+            return row
+        if not evidence.verified(known, row, factor):
+            return replace(row, reason=f"{row.reason}; declared cause not verified by its "
+                                       f"{known.evidence} evidence "
+                                       f"({known.evidence_value:.3g}): {known.reason}")
+        return replace(row, known=known.reason, evidence=known.evidence,
+                       evidence_value=float(known.evidence_value))
+
+    def _chaos_known(self, row: MetricRow, ctx: Context) -> Known | None:
+        """The chaos evidence the ladder measures itself where the robot declares
+        ``chaos``: the perturbed run against the declared implementation's run in the
+        row's variant."""
+        if self.chaos is None:
+            return None
+        key = f"{self.robot} {evidence.task_name(row.scenario)}"
+        base = ctx.wide.get((row.scenario, row.variant), {}).get(self.chaos.implementation)
+        v = next((v for v in self.variants(self.scenarios[row.scenario])
+                  if v.name == row.variant), None)
+        if (key not in ctx.outcomes or base is None or v is None
+                or (self.chaos.implementation, self.chaos.contact) not in v.runs):
+            return None
+        return evidence.chaos(row, base, ctx.outcomes[key].get(), self.chaos)
+
+
+def _not_reproduced(ctx: Context) -> set[str]:
+    return {nr.scenario for nr in ctx.chapter.not_reproduced}
+
+
+def _premised(row: MetricRow, missed: set[str]) -> bool:
+    """A requirement of a scenario not reproduced: counted there, not judged."""
+    return row.kind == "requirement" and row.scenario in missed
+
+
+def _listed(failed: list[MetricRow], unexplained: list[MetricRow]) -> str:
+    """The failing figures for L4's note: each while few are known, else the unexplained
+    ones and one known example per scenario."""
+    many = len(failed) - len(unexplained) > KNOWN_LISTED
+    note = "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
+                   f"{r.value:.3g} (tol {r.tolerance:.3g})"
+                   + (f", known ({r.evidence}): {r.known}" if r.known else "")
+                   for r in (unexplained if many else failed))
+    if many:
+        by_scenario: dict[str, list[MetricRow]] = {}
+        for r in failed:
+            if r.known:
+                by_scenario.setdefault(r.scenario, []).append(r)
+        note += "".join(f"; {len(rs)} known in {sc}, e.g. {rs[0].candidate} "
+                        f"{rs[0].signal} {rs[0].metric} ({rs[0].evidence}): {rs[0].known}"
+                        for sc, rs in by_scenario.items())
+    return note
 
 
 def _reported_only(row: MetricRow, until: float) -> MetricRow:
