@@ -23,7 +23,14 @@ from typing import Any
 
 import pandas as pd
 
-from dynval.comparisons.ladder import assumed, description_check, evidence, harness, readable
+from dynval.comparisons.ladder import (
+    assumed,
+    description_check,
+    evidence,
+    harness,
+    l4,
+    readable,
+)
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
@@ -103,7 +110,6 @@ TIERS = ("full", "ci")
 # each state costs an engine query per frame and leg
 KINEMATICS_SAMPLES = 200
 CI_SECONDS = 1.0  # [s]
-KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else per scenario
 CI_SAMPLES = 100
 
 
@@ -523,7 +529,7 @@ class RobotLadder:
             ctx.wide[(sc.name, variant.name)] = wide
             failed = (self.premise(ctx, sc, variant, wide) if ctx.inputs.until is None
                       else None)  # a shortened run (ci) is not the scenario's premise
-            if failed is not None and sc.name not in _not_reproduced(ctx):
+            if failed is not None and sc.name not in l4.not_reproduced(ctx):
                 ctx.chapter.not_reproduced.append(failed)
             extra, rows, tables = self.scenario_extras(ctx, sc, variant, wide)
             traces = harness.tidy({**wide, **extra})
@@ -538,7 +544,7 @@ class RobotLadder:
             ctx.rows += rows
             ctx.chapter.tables += tables
             tag = self.figure_tag(sc, variant) + ("; not reproduced"
-                                                  if sc.name in _not_reproduced(ctx) else "")
+                                                  if sc.name in l4.not_reproduced(ctx) else "")
             for fig in self.figures(ctx, sc, variant):
                 if isinstance(fig, PathPlot):
                     ctx.chapter.xy_figures.append(XYFigure(
@@ -562,97 +568,8 @@ class RobotLadder:
                                          ctx.result(_readable_name(sc.name)))
 
     def _l4_rung(self, ctx: Context) -> None:
-        """L4's verdict: ``differs`` where a judged figure is outside tolerance (known ones
-        with their verified evidence, counted by kind), else ``not reproduced`` where a
-        scenario's premise failed, else ``agrees``; the note lists the scenarios not
-        reproduced with their evidence."""
-        missed = _not_reproduced(ctx)
-        ctx.rows = [self._judged(r, ctx) if r.rung == "L4" and r.tolerance is not None
-                    and not r.passed and not _premised(r, missed) else r for r in ctx.rows]
-        toleranced = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
-        judged = [r for r in toleranced if not _premised(r, missed)]
-        failed = [r for r in judged if not r.passed]
-        unexplained = [r for r in failed if not r.known]
-        kinds: dict[str, int] = {}
-        for r in failed:
-            if r.known:
-                kinds[r.evidence] = kinds.get(r.evidence, 0) + 1
-        n_var = sum(len(self.variants(self.scenarios[s])) for s in ctx.scenarios)
-        verdict = "differs" if failed else "not reproduced" if missed else "agrees"
-        note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
-                f"{len(judged)} judged toleranced figures outside tolerance"
-                + (" (" + ", ".join([f"{len(unexplained)} differ"] + [
-                    f"{n} known ({k})" for k, n in sorted(kinds.items())]) + ")"
-                   if failed else ""))
-        note += _listed(failed, unexplained)
-        for nr in ctx.chapter.not_reproduced:
-            held = sum(1 for r in toleranced if r.scenario == nr.scenario
-                       and _premised(r, missed) and not r.passed)
-            note += (f"; {nr.scenario} not reproduced ({nr.premise}: {nr.evidence}; "
-                     f"{held} requirement figures outside tolerance, not judged)")
-        ctx.chapter.rungs["L4"] = Rung(verdict, note)
-
-    def _judged(self, row: MetricRow, ctx: Context) -> MetricRow:
-        """A failing L4 row with its known difference where measured evidence verifies
-        one, else as it is (its reason noting a declared cause the evidence refutes)."""
-        known = self.known_difference(row, ctx)
-        if known is not None and not isinstance(known, Known):
-            raise TypeError(f"{type(self).__name__}.known_difference must return a Known "
-                            f"(reason, evidence, evidence_value) or None, not {known!r}")
-        factor = self.chaos.factor if self.chaos else evidence.CHAOS_FACTOR
-        if known is None:
-            known = self._chaos_known(row, ctx)
-        if known is None:
-            return row
-        if not evidence.verified(known, row, factor):
-            return replace(row, reason=f"{row.reason}; declared cause not verified by its "
-                                       f"{known.evidence} evidence "
-                                       f"({known.evidence_value:.3g}): {known.reason}")
-        return replace(row, known=known.reason, evidence=known.evidence,
-                       evidence_value=float(known.evidence_value))
-
-    def _chaos_known(self, row: MetricRow, ctx: Context) -> Known | None:
-        """The chaos evidence the ladder measures itself where the robot declares
-        ``chaos``: the perturbed run against the declared implementation's run in the
-        row's variant."""
-        if self.chaos is None:
-            return None
-        key = f"{self.robot} {evidence.task_name(row.scenario)}"
-        base = ctx.wide.get((row.scenario, row.variant), {}).get(self.chaos.implementation)
-        v = next((v for v in self.variants(self.scenarios[row.scenario])
-                  if v.name == row.variant), None)
-        if (key not in ctx.outcomes or base is None or v is None
-                or (self.chaos.implementation, self.chaos.contact) not in v.runs):
-            return None
-        return evidence.chaos(row, base, ctx.outcomes[key].get(), self.chaos)
-
-
-def _not_reproduced(ctx: Context) -> set[str]:
-    return {nr.scenario for nr in ctx.chapter.not_reproduced}
-
-
-def _premised(row: MetricRow, missed: set[str]) -> bool:
-    """A requirement of a scenario not reproduced: counted there, not judged."""
-    return row.kind == "requirement" and row.scenario in missed
-
-
-def _listed(failed: list[MetricRow], unexplained: list[MetricRow]) -> str:
-    """The failing figures for L4's note: each while few are known, else the unexplained
-    ones and one known example per scenario."""
-    many = len(failed) - len(unexplained) > KNOWN_LISTED
-    note = "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
-                   f"{r.value:.3g} (tol {r.tolerance:.3g})"
-                   + (f", known ({r.evidence}): {r.known}" if r.known else "")
-                   for r in (unexplained if many else failed))
-    if many:
-        by_scenario: dict[str, list[MetricRow]] = {}
-        for r in failed:
-            if r.known:
-                by_scenario.setdefault(r.scenario, []).append(r)
-        note += "".join(f"; {len(rs)} known in {sc}, e.g. {rs[0].candidate} "
-                        f"{rs[0].signal} {rs[0].metric} ({rs[0].evidence}): {rs[0].known}"
-                        for sc, rs in by_scenario.items())
-    return note
+        """L4's verdict and note (ladder.l4.l4_rung)."""
+        l4.l4_rung(self, ctx)
 
 
 def _reported_only(row: MetricRow, until: float) -> MetricRow:
