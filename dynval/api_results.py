@@ -97,9 +97,11 @@ class ValidationResult:
     def findings(self) -> list[str]:
         """Each figure outside its tolerance that no declared difference explains, then
         each rung whose verdict is "differs", one sentence each."""
-        from dynval.results import unexplained
+        from dynval.results import summary_not_reproduced, unexplained
 
-        return ([_figure_sentence(row) for row in unexplained(self.metrics).itertuples()]
+        missed = summary_not_reproduced(self.summary)
+        return ([_figure_sentence(row)
+                 for row in unexplained(self.metrics, missed).itertuples()]
                 + [f"{robot} {rung}: differs ({r['note']})"
                    for robot, chapter in self.summary["robots"].items()
                    for rung, r in chapter["rungs"].items() if r["verdict"] == "differs"])

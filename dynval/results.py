@@ -12,7 +12,12 @@ rows (the design's Verdicts):
   difference is declared as such;
 - ``recomputed``: no published number to compare against; what was recomputed;
 - ``erratum``: a printed equation or table shown wrong, with evidence;
-- ``not applicable``: the rung has nothing to compare for this robot.
+- ``not applicable``: the rung has nothing to compare for this robot;
+- ``not reproduced``: a scenario's premise failed (the gait did not walk, the run did not
+  settle, the event did not occur): its figures are drawn, its requirements not judged.
+
+A figure outside its tolerance is a known difference only with measured evidence
+(:class:`Known`, one of EVIDENCE), else it ``differs``.
 """
 
 from __future__ import annotations
@@ -33,6 +38,19 @@ VERDICTS: dict[str, str] = {
     "recomputed": "no published number to compare against; the figure was recomputed",
     "erratum": "a printed equation or table shown wrong, with evidence",
     "not applicable": "nothing to compare on this rung for this robot",
+    "not reproduced": "a scenario's premise failed (the gait did not walk, the run did not "
+                      "settle, the event did not occur): its figures are drawn and its "
+                      "requirements are not judged; the note gives the measured evidence",
+}
+# What may make a figure outside tolerance a known difference, each a measurement:
+EVIDENCE: dict[str, str] = {
+    "chaos": "within a stated factor of the same implementation's spread under a perturbed "
+             "start (evidence_value: that spread)",
+    "ablation": "the declared cause switched off or aligned in a counterfactual run brings "
+                "the figure within its tolerance (evidence_value: the counterfactual's "
+                "figure)",
+    "convergence": "the difference falls at the integrator's order under step halving "
+                   "(evidence_value: the observed order)",
 }
 RUNGS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4", "L5", "budget")
 
@@ -84,9 +102,33 @@ class MetricRow:
                 and not math.isfinite(float(self.value))):
             raise ValueError(f"metric row {self.metric} of {self.signal}: a value of "
                              f"{self.value} cannot pass its tolerance {self.tolerance}")
+        if self.known and self.evidence not in EVIDENCE:
+            raise ValueError(f"metric row known ({self.known!r}) without measured evidence, "
+                             f"one of {', '.join(EVIDENCE)}")
 
 
 METRIC_COLUMNS: list[str] = [f.name for f in fields(MetricRow)]
+
+
+@dataclass(frozen=True)
+class Known:
+    """A figure outside tolerance explained by a measurement: the declared cause
+    (``reason``), the kind of evidence (one of EVIDENCE) and its figure.  A Known without
+    measured evidence is refused; whether the evidence explains the figure is the
+    ladder's check (``dynval.comparisons.ladder.evidence``)."""
+
+    reason: str
+    evidence: str
+    evidence_value: float
+    order: float = 1.0  # convergence only: the integrator's order the difference must show
+
+    def __post_init__(self) -> None:
+        if self.evidence not in EVIDENCE:
+            raise ValueError(f"a known difference needs measured evidence, one of "
+                             f"{', '.join(EVIDENCE)}; got {self.evidence!r}")
+        if not self.reason or not math.isfinite(float(self.evidence_value)):
+            raise ValueError("a known difference needs its reason and a finite evidence "
+                             f"value; got {self.reason!r}, {self.evidence_value!r}")
 
 
 def metrics_frame(rows: list[MetricRow]) -> pd.DataFrame:
@@ -203,6 +245,17 @@ class DataTable:
             [s if isinstance(s, Series) else Series(**s) for s in p["series"]]) for p in plot]
         return cls(d["title"], list(d["columns"]), [list(r) for r in d["rows"]], d["caption"],
                    d.get("scenario"), panels)
+
+
+@dataclass(frozen=True)
+class NotReproduced:
+    """A scenario whose premise failed on the paper's set-up (``premise``: what the
+    scenario presupposes, ``evidence``: what was measured): its figures are drawn, its
+    requirement rows stay failing but are counted here, not judged."""
+
+    scenario: str
+    premise: str
+    evidence: str
 
 
 @dataclass(frozen=True)
@@ -324,6 +377,7 @@ class Chapter:
     conventions: list[str] = field(default_factory=list)
     parameters: list[ParameterRow] = field(default_factory=list)
     assumptions: list[AssumptionRow] = field(default_factory=list)
+    not_reproduced: list[NotReproduced] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(asdict(self))
@@ -345,16 +399,18 @@ class Chapter:
             errata=each("errata", Erratum), budget=each("budget", BudgetRow),
             notes=list(d.get("notes", [])), conventions=list(d.get("conventions", [])),
             parameters=each("parameters", ParameterRow),
-            assumptions=each("assumptions", AssumptionRow))
+            assumptions=each("assumptions", AssumptionRow),
+            not_reproduced=each("not_reproduced", NotReproduced))
 
 
 @dataclass(frozen=True)
 class RunVerdict:
-    """A run's verdict in counts: each rung verdict's count, the figures outside tolerance
-    and how many of those are declared, explained differences (``known``), and the papers'
-    statements measured, how many of them the runs cannot test (their premise not met) and
-    how many of the tested ones do not hold (a finding about a paper, not a disagreement
-    between implementations)."""
+    """A run's verdict in counts: each rung verdict's count, the figures outside tolerance,
+    how many of those are known differences (``known``, by kind of evidence in
+    ``known_by``), the scenarios not reproduced (``robot scenario``) with the failing
+    requirement figures they hold, and the papers' statements measured, how many of them
+    the runs cannot test (their premise not met) and how many of the tested ones do not
+    hold (a finding about a paper, not a disagreement between implementations)."""
 
     rungs: dict[str, int]
     outside: int
@@ -362,15 +418,33 @@ class RunVerdict:
     statements: int = 0
     not_holding: int = 0
     not_testable: int = 0
+    known_by: dict[str, int] = field(default_factory=dict)
+    not_reproduced: tuple[str, ...] = ()
+    not_reproduced_rows: int = 0
 
     @property
     def unexplained(self) -> int:
-        """Figures outside tolerance that no declared difference explains."""
-        return self.outside - self.known
+        """Figures outside tolerance that neither measured evidence explains nor a
+        scenario's failed premise accounts for: they differ."""
+        return self.outside - self.known - self.not_reproduced_rows
 
     def rung_counts(self) -> str:
         """"2 agrees, 1 erratum": each verdict's count, in the verdicts' alphabetical order."""
         return ", ".join(f"{n} {v}" for v, n in sorted(self.rungs.items()))
+
+    def outside_clause(self) -> str:
+        """"68 figures outside tolerance: 0 differ (unexplained), 28 known (chaos), ..."
+        then the scenarios not reproduced with the requirement figures they hold."""
+        parts = [f"{self.unexplained} differ (unexplained)"]
+        parts += [f"{n} known ({kind})" for kind, n in sorted(self.known_by.items())]
+        if self.not_reproduced_rows:
+            parts.append(f"{self.not_reproduced_rows} in scenarios not reproduced")
+        line = f"{self.outside} figures outside tolerance: " + ", ".join(parts)
+        if self.not_reproduced:
+            n = len(self.not_reproduced)
+            line += (f"; {n} scenario{'s' * (n != 1)} not reproduced "
+                     f"({', '.join(self.not_reproduced)})")
+        return line
 
     def statements_clause(self) -> str:
         """"; 12 of 30 of the papers' statements do not hold", or with some not testable
@@ -386,23 +460,38 @@ class RunVerdict:
                 f"cannot be tested here; of {tested}, {self.not_holding} {fails}")
 
 
-def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame) -> RunVerdict:
-    """The counts of :class:`RunVerdict` from the rungs' verdicts and the metric table."""
+def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame,
+                not_reproduced: list[tuple[str, str]] | None = None) -> RunVerdict:
+    """The counts of :class:`RunVerdict` from the rungs' verdicts, the metric table and
+    the scenarios not reproduced ((robot, scenario) pairs)."""
     counts: dict[str, int] = {}
     for v in rung_verdicts:
         counts[v] = counts.get(v, 0) + 1
     said = _statements(metrics)
     bad = outside_tolerance(metrics)
-    return RunVerdict(counts, len(bad), len(bad) - len(unexplained(metrics)),
-                      int(said.sum()), int((said & failed(metrics["passed"])).sum()),
-                      int((said & not_judged(metrics["passed"])).sum()))
+    known = bad[_known(bad)]
+    by = known["evidence"].value_counts() if len(known) else pd.Series(dtype=int)
+    pairs = list(not_reproduced or [])
+    return RunVerdict(counts, len(bad), len(known), int(said.sum()),
+                      int((said & failed(metrics["passed"])).sum()),
+                      int((said & not_judged(metrics["passed"])).sum()),
+                      {str(k): int(n) for k, n in by.items()},
+                      tuple(f"{r} {s}" for r, s in pairs),
+                      int(_in_not_reproduced(bad, pairs).sum()))
 
 
 def summary_verdict(summary: dict[str, Any], metrics: pd.DataFrame) -> RunVerdict:
     """:func:`run_verdict` of a run as written: every rung of every chapter in its
-    summary.json (``summary``) and its metric table."""
+    summary.json (``summary``), its scenarios not reproduced and its metric table."""
     return run_verdict([r["verdict"] for ch in summary["robots"].values()
-                        for r in ch["rungs"].values()], metrics)
+                        for r in ch["rungs"].values()], metrics,
+                       summary_not_reproduced(summary))
+
+
+def summary_not_reproduced(summary: dict[str, Any]) -> list[tuple[str, str]]:
+    """(robot, scenario) of every scenario not reproduced in a run's summary.json."""
+    return [(robot, nr["scenario"]) for robot, ch in summary["robots"].items()
+            for nr in ch.get("not_reproduced", [])]
 
 
 def _statements(metrics: pd.DataFrame) -> pd.Series:
@@ -412,17 +501,34 @@ def _statements(metrics: pd.DataFrame) -> pd.Series:
             else pd.Series(False, index=metrics.index))
 
 
+def _known(rows: pd.DataFrame) -> pd.Series:
+    """Which rows are known differences with measured evidence."""
+    if "known" not in rows or "evidence" not in rows:
+        return pd.Series(False, index=rows.index)
+    return (rows["known"] != "") & rows["evidence"].isin(list(EVIDENCE))
+
+
+def _in_not_reproduced(rows: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.Series:
+    """Which rows are requirements of a scenario not reproduced (and not known)."""
+    if not pairs or not len(rows):
+        return pd.Series(False, index=rows.index)
+    keys = pd.Series(list(zip(rows["robot"], rows["scenario"], strict=True)),
+                     index=rows.index)
+    return keys.isin(pairs) & (rows["kind"] == "requirement") & ~_known(rows)
+
+
 def outside_tolerance(metrics: pd.DataFrame) -> pd.DataFrame:
     """The figures outside their tolerance, the papers' statements aside (a row with
     ``passed`` None was not judged)."""
     return metrics[failed(metrics["passed"]) & ~_statements(metrics)]
 
 
-def unexplained(metrics: pd.DataFrame) -> pd.DataFrame:
-    """The figures outside their tolerance that no declared difference (``known``)
-    explains: what fails a run."""
+def unexplained(metrics: pd.DataFrame,
+                not_reproduced: list[tuple[str, str]] | None = None) -> pd.DataFrame:
+    """The figures outside their tolerance that no measured evidence explains (``known``
+    with its ``evidence``) and no scenario not reproduced holds: what fails a run."""
     bad = outside_tolerance(metrics)
-    return bad[bad["known"] == ""] if "known" in bad else bad
+    return bad[~_known(bad) & ~_in_not_reproduced(bad, list(not_reproduced or []))]
 
 
 def _plain(x: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import reportlab.rl_config
 
@@ -44,7 +45,8 @@ STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),
                    "differs": colors.HexColor("#f2a7a7"), "recomputed": colors.HexColor("#cfe0f5"),
                    "erratum": colors.HexColor("#f7d79a"),
-                   "not applicable": colors.HexColor("#dddddd")}
+                   "not applicable": colors.HexColor("#dddddd"),
+                   "not reproduced": colors.HexColor("#e2cdf0")}
 
 
 class ReportInputError(ValueError):
@@ -267,19 +269,13 @@ def _run_line(summary: dict, figures_failed: int = 0) -> str:
     return line + " (every entry passed its content check: the same bits as a recomputation)."
 
 
-def _ok(row) -> str:
-    """A metric row's "ok" cell: yes, NO, known (outside, explained) or "-" where nothing
-    was judged (``passed`` empty: a statement that cannot be tested)."""
-    v = verdict_of(row.passed)
-    return "-" if v is None else "yes" if v else "known" if row.known else "NO"
-
-
 def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
     """The first page's verdict: rung verdicts counted, figures outside tolerance, errata."""
-    v = run_verdict([r.verdict for ch in chapters for r in ch.rungs.values()], metrics)
+    v = run_verdict([r.verdict for ch in chapters for r in ch.rungs.values()], metrics,
+                    [(ch.robot, nr.scenario) for ch in chapters for nr in ch.not_reproduced])
     return (f"Verdict: {v.rung_counts()} (rungs of {len(chapters)} "
-            f"robot{'s' if len(chapters) != 1 else ''}); {v.outside} figures outside "
-            f"tolerance ({v.known} known differences){v.statements_clause()}; "
+            f"robot{'s' if len(chapters) != 1 else ''}); {v.outside_clause()}"
+            f"{v.statements_clause()}; "
             f"{sum(len(ch.errata) for ch in chapters)} errata in the papers.")
 
 
@@ -313,6 +309,17 @@ def _audit_table(audit: list[AuditRow]) -> Table:
          else "agrees" if a.passed else "DIFFERS"] for a in audit])
 
 
+def _row_word(r: Any, not_reproduced: bool) -> str:
+    """A figure's verdict in the chapter's table ("-" where nothing was judged)."""
+    if verdict_of(r.passed) is None:
+        return "-"
+    if r.passed:
+        return "yes"
+    if r.known:
+        return f"known ({r.evidence})"
+    return "not reproduced" if not_reproduced and r.kind == "requirement" else "NO"
+
+
 def _footer(canvas, doc) -> None:
     canvas.saveState()
     canvas.setFont("Helvetica", 7)
@@ -327,8 +334,13 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
     robot = ch.robot
     story = [PageBreak(), _p(f"{robot}: {ch.title}", "Heading1"), _p(ch.paper)]
     story += [_p(n) for n in ch.notes]
+    missed = {nr.scenario: nr for nr in ch.not_reproduced}
     for sc in ch.scenarios:
         story += [_p(sc.title, "Heading2"), _p(sc.description)]
+        if sc.name in missed:
+            nr = missed[sc.name]
+            story.append(_p(f"Not reproduced: {nr.premise} fails ({nr.evidence}). Its figures "
+                            "are drawn; its requirements are not judged."))
         for fig in [f for f in ch.figures if f.scenario == sc.name]:
             story.append(KeepTogether([_p(fig.title, "Heading4"),
                                        *_image(images[id(fig)], 16 * cm), _p(fig.caption)]))
@@ -344,15 +356,18 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
                 [["variant", "signal", "ref", "candidate", "metric", "value", "tol", "ok",
                   "reason"]]
                 + [[r.variant, r.signal, r.reference, r.candidate, r.metric, r.value,
-                    r.tolerance, _ok(r),
-                    r.reason + (f" Known difference: {r.known}" if r.known else "")]
+                    r.tolerance, _row_word(r, sc.name in missed),
+                    r.reason + (f" Known difference ({r.evidence}, evidence "
+                                f"{r.evidence_value:.3g}): {r.known}" if r.known else "")]
                    for r in sub.itertuples()],
                 [1.3 * cm, 2.6 * cm, 1.3 * cm, 1.6 * cm, 2.2 * cm, 1.4 * cm, 1.2 * cm,
                  1.0 * cm, 5.4 * cm])
             for i, r in enumerate(sub.itertuples(), start=1):  # failing rows stand out
                 if verdict_of(r.passed) is False:
-                    t.setStyle([("BACKGROUND", (0, i), (-1, i),
-                                 VERDICT_COLOURS["erratum" if r.known else "differs"])])
+                    word = _row_word(r, sc.name in missed)
+                    t.setStyle([("BACKGROUND", (0, i), (-1, i), VERDICT_COLOURS[
+                        "erratum" if r.known else word if word == "not reproduced"
+                        else "differs"])])
             story += [_p("Toleranced figures", "Heading4"), t]
     loose = [t for t in ch.tables if t.scenario is None]
     if loose:

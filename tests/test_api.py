@@ -110,7 +110,8 @@ def test_a_validation_finds_each_unexplained_figure_and_differing_rung() -> None
 
     def row(passed: bool, kind: str = "agreement", known: str = "") -> MetricRow:
         return MetricRow("hopper", "hop", "L4", "shared", "body.z", "mujoco", "handrolled",
-                         "rmse", 0.02, 0.01, passed, "contact law", kind, known)
+                         "rmse", 0.02, 0.01, passed, "contact law", kind, known,
+                         "ablation" if known else "", 0.005 if known else float("nan"))
 
     summary = {"tier": "ci", "robots": {"hopper": {"rungs": {
         "L4": {"verdict": "differs", "note": "1 of 4 figures outside"},

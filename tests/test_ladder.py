@@ -12,6 +12,7 @@ from dynval.results import (
     Chapter,
     DataTable,
     Erratum,
+    Known,
     MetricRow,
     Panel,
     Rung,
@@ -74,8 +75,8 @@ class _Known(RobotLadder):
     def scenarios(self):
         return {"s": None}
 
-    def known_difference(self, row, ctx):
-        return "explained" if row.signal == "body.pitch" else None
+    def known_difference(self, row, ctx):  # a counterfactual figure within the 0.05 tol
+        return Known("explained", "ablation", 0.01) if row.signal == "body.pitch" else None
 
 
 @pytest.mark.parametrize("signals,verdict", [((), "agrees"), (("body.pitch",), "differs"),
@@ -87,7 +88,8 @@ def test_l4_verdict_names_failures_and_known_differences(signals, verdict):
     rung = ctx.chapter.rungs["L4"]
     assert rung.verdict == verdict
     if signals == ("body.pitch",):
-        assert "known: explained" in rung.note and "(1 known)" in rung.note
+        assert "known (ablation): explained" in rung.note
+        assert "(0 differ, 1 known (ablation))" in rung.note
 
 
 def test_the_ci_tier_reports_whole_run_tolerances_without_judging_them():

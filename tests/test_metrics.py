@@ -29,7 +29,8 @@ def test_the_run_verdict_counts_rungs_and_unexplained_figures_once():
     from dynval.results import run_verdict
 
     metrics = pd.DataFrame({"passed": [True, False, False, False],
-                            "known": ["", "", "MuJoCo's soft contact", ""]})
+                            "known": ["", "", "MuJoCo's soft contact", ""],
+                            "evidence": ["", "", "ablation", ""]})
     v = run_verdict(["agrees", "erratum", "agrees", "differs"], metrics)
     assert v.rungs == {"agrees": 2, "erratum": 1, "differs": 1}
     assert (v.outside, v.known, v.unexplained) == (3, 1, 2)

@@ -355,7 +355,10 @@ def test_validate_ends_with_a_verdict_line_and_exit_1_on_an_unexplained_failure(
     assert failed == 1 and "1 unexplained: exit 1" in line
     m.loc[i, "known"] = "declared in the chapter with its reason"
     line, failed = verdict_line(out, m)
-    assert failed == 0 and "1 of them known differences" in line
+    assert failed == 1  # a reason without measured evidence explains nothing
+    m.loc[i, "evidence"], m.loc[i, "evidence_value"] = "ablation", 0.0
+    line, failed = verdict_line(out, m)
+    assert failed == 0 and "0 differ (unexplained), 1 known (ablation)" in line
     # and the command itself: its last line is that verdict, its exit code follows it
     code, *lines = (done.parent / "done.log").read_text().strip().splitlines()
     assert lines[-1].startswith("verdict: ")

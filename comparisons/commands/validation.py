@@ -102,15 +102,16 @@ def checked_report(build: Callable[[], Path]) -> Path:
 
 
 def verdict_line(out: Path, metrics) -> tuple[str, int]:
-    """One line of counts per rung verdict and of figures outside tolerance, and how many
-    of those are not declared as known, explained differences."""
+    """One line of counts per rung verdict and of figures outside tolerance: how many
+    differ unexplained, how many are known by each kind of evidence, the scenarios not
+    reproduced; and the number that fails the run (the unexplained ones)."""
     import json
 
     from dynval.results import summary_verdict
 
     v = summary_verdict(json.loads((out / "summary.json").read_text()), metrics)
-    line = (f"verdict: {v.rung_counts()} (rungs); {v.outside} figures outside tolerance, "
-            f"{v.known} of them known differences" + v.statements_clause()
+    line = (f"verdict: {v.rung_counts()} (rungs); {v.outside_clause()}"
+            + v.statements_clause()
             + (f"; {v.unexplained} unexplained: exit 1" if v.unexplained else ""))
     return line, v.unexplained
 

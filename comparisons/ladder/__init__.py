@@ -14,6 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below, as __getattr__ finds them (and the source digest too)
+    from dynval.comparisons.ladder.evidence import Chaos, ablation
     from dynval.comparisons.ladder.implementations import CONTACT_MODES, IMPLEMENTATIONS
     from dynval.comparisons.ladder.metrics import (
         Tolerance,
@@ -35,10 +36,12 @@ if TYPE_CHECKING:  # the names below, as __getattr__ finds them (and the source 
         rows_verdict,
     )
 
-__all__ = ["CI_SECONDS", "CONTACT_MODES", "IMPLEMENTATIONS", "AuditResults", "Context", "Inputs",
+__all__ = ["CI_SECONDS", "CONTACT_MODES", "IMPLEMENTATIONS", "AuditResults", "Chaos", "Context",
+           "Inputs", "ablation",
            "PathPlot", "RobotLadder", "TimePlot", "Tolerance", "Variant", "budget_rows",
            "check_row", "compare", "recomputed_row", "rms_diff", "rows_verdict"]
-_PARTS = ("rungs", "metrics", "implementations")  # where the names of __all__ are defined
+# where the names of __all__ are defined
+_PARTS = ("rungs", "metrics", "implementations", "evidence")
 
 
 def __getattr__(name: str) -> Any:

@@ -23,7 +23,14 @@ from typing import Any
 
 import pandas as pd
 
-from dynval.comparisons.ladder import assumed, description_check, harness, readable
+from dynval.comparisons.ladder import (
+    assumed,
+    description_check,
+    evidence,
+    harness,
+    l4,
+    readable,
+)
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
@@ -38,7 +45,9 @@ from dynval.results import (
     DescriptionRow,
     Erratum,
     Figure,
+    Known,
     MetricRow,
+    NotReproduced,
     ParameterRow,
     Rung,
     ScenarioInfo,
@@ -101,7 +110,6 @@ TIERS = ("full", "ci")
 # each state costs an engine query per frame and leg
 KINEMATICS_SAMPLES = 200
 CI_SECONDS = 1.0  # [s]
-KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else per scenario
 CI_SAMPLES = 100
 
 
@@ -231,6 +239,9 @@ class RobotLadder:
     # how long the ci tier runs the hand-rolled model by its readable path to hold its
     # compiled copy to it (ladder.readable); None where the robot has no compiled copy
     readable_seconds: float | None = None
+    # where a run may amplify round-off: how to perturb its start (ladder.evidence.Chaos);
+    # an agreement figure within the declared factor of that spread is known (chaos)
+    chaos: evidence.Chaos | None = None
 
     # --- found by the layout: robots/<robot>/params.py (PARAMS, table),
     # comparisons/<robot>/scenarios.py (SCENARIOS, run_one), comparisons/<robot>/audit.py
@@ -324,9 +335,19 @@ class RobotLadder:
     def scenario_description(self, scenario: Any) -> str:
         return scenario.description
 
-    def known_difference(self, row: MetricRow, ctx: Context) -> str | None:
-        """The declared reason when a failing row is a known, explained difference (``ctx``
-        holds the runs and task results that give the evidence)."""
+    def known_difference(self, row: MetricRow, ctx: Context) -> Known | None:
+        """A failing L4 row's declared cause with its measured evidence (``ctx`` holds the
+        runs and task results that give it; ladder.evidence.ablation finds a
+        counterfactual row). The ladder checks the evidence (evidence.verified) and
+        measures chaos itself where the robot declares ``chaos``."""
+        return None
+
+    def premise(self, ctx: Context, scenario: Any, variant: Variant, wide: Wide
+                ) -> NotReproduced | None:
+        """The scenario's premise measured on a full-length run (the gait walks, the run
+        settles, the event occurs): what failed and the evidence, or None where it holds
+        or the robot declares none. A scenario not reproduced has its figures drawn and
+        its requirement rows counted as not reproduced, not judged."""
         return None
 
     def recomputed(self, ctx: Context) -> None:
@@ -396,10 +417,23 @@ class RobotLadder:
                             until=inp.until) for impl, contact in variant.runs]
         out += [task(name, fn, *args, **kwargs)
                 for name, (fn, args, kwargs) in self.extra_tasks(base).items()]
+        out += [task(evidence.task_name(name), self.run_one, inp.params, self.scenarios[name],
+                     self.chaos.implementation, self.chaos.contact, inp.desc_dir,
+                     until=inp.until, **{self.chaos.keyword: self.chaos.shift})
+                for name in self._chaos_scenarios(inp)]
         out += [run(_readable_name(name), name, "handrolled", "shared",
                     until=self.readable_seconds, fast=False)
                 for name in self._readable_scenarios(inp)]
         return out
+
+    def _chaos_scenarios(self, inp: Inputs) -> list[str]:
+        """The scenarios that have a perturbed run: where the robot declares ``chaos``,
+        every one with a run of the declared implementation and contact."""
+        if self.chaos is None:
+            return []
+        run = (self.chaos.implementation, self.chaos.contact)
+        return [name for name in inp.scenarios
+                if any(run in v.runs for v in self.variants(self.scenarios[name]))]
 
     def _readable_scenarios(self, inp: Inputs) -> list[str]:
         """The scenarios whose hand-rolled run is held to its readable path: in the ci
@@ -505,6 +539,10 @@ class RobotLadder:
                 wide[impl] = ctx.result(_run_name(sc.name, variant.name, impl))
                 ctx.rows += self.requirements(ctx, sc, variant, impl, wide[impl])
             ctx.wide[(sc.name, variant.name)] = wide
+            failed = (self.premise(ctx, sc, variant, wide) if ctx.inputs.until is None
+                      else None)  # a shortened run (ci) is not the scenario's premise
+            if failed is not None and sc.name not in l4.not_reproduced(ctx):
+                ctx.chapter.not_reproduced.append(failed)
             extra, rows, tables = self.scenario_extras(ctx, sc, variant, wide)
             traces = harness.tidy({**wide, **extra})
             stored = traces.assign(robot=self.robot, scenario=sc.name, variant=variant.name)
@@ -517,7 +555,8 @@ class RobotLadder:
                                 variant.tolerances)
             ctx.rows += rows
             ctx.chapter.tables += tables
-            tag = self.figure_tag(sc, variant)
+            tag = self.figure_tag(sc, variant) + ("; not reproduced"
+                                                  if sc.name in l4.not_reproduced(ctx) else "")
             for fig in self.figures(ctx, sc, variant):
                 if isinstance(fig, PathPlot):
                     ctx.chapter.xy_figures.append(XYFigure(
@@ -541,31 +580,8 @@ class RobotLadder:
                                          ctx.result(_readable_name(sc.name)))
 
     def _l4_rung(self, ctx: Context) -> None:
-        ctx.rows = [replace(r, known=self.known_difference(r, ctx) or "")
-                    if r.rung == "L4" and r.passed is False else r for r in ctx.rows]
-        judged = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
-        failed = [r for r in judged if not r.passed]
-        known = {id(r): r.known or None for r in failed}
-        unexplained = [r for r in failed if known[id(r)] is None]
-        n_var = sum(len(self.variants(self.scenarios[s])) for s in ctx.scenarios)
-        verdict = "agrees" if not failed else "differs"
-        note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
-                f"{len(judged)} toleranced figures outside tolerance"
-                + (f" ({len(failed) - len(unexplained)} known)" if failed else ""))
-        listed = failed if len(failed) - len(unexplained) <= KNOWN_LISTED else unexplained
-        note += "".join(f"; {r.candidate} {r.variant} {r.scenario} {r.signal} {r.metric} = "
-                        f"{r.value:.3g} (tol {r.tolerance:.3g})"
-                        + (f", known: {known[id(r)]}" if known[id(r)] else "")
-                        for r in listed)
-        if listed is unexplained:  # many known rows: one example per scenario
-            by_scenario: dict[str, list[MetricRow]] = {}
-            for r in failed:
-                if known[id(r)]:
-                    by_scenario.setdefault(r.scenario, []).append(r)
-            note += "".join(f"; {len(rs)} known in {sc}, e.g. {rs[0].candidate} "
-                            f"{rs[0].signal} {rs[0].metric}: {rs[0].known}"
-                            for sc, rs in by_scenario.items())
-        ctx.chapter.rungs["L4"] = Rung(verdict, note)
+        """L4's verdict and note (ladder.l4.l4_rung)."""
+        l4.l4_rung(self, ctx)
 
 
 def _reported_only(row: MetricRow, until: float) -> MetricRow:
