@@ -72,7 +72,7 @@ def test_several_joints_in_one_body_and_an_unnamed_body_agree_to_round_off(tmp_p
     path = write(tmp_path, WALKER, "<compiler angle='degree'/>")
     assert compare(path, WALKER_JOINTS) < ROUND_OFF
     audit = parity_audit(path, 20, 0, l3=False)
-    assert set(audit.engines) == {"mujoco", "pybullet"} and not audit.refused
+    assert set(audit.engines) == {"mujoco", "pybullet", "drake"} and not audit.refused
     assert audit.outcome == "agrees", audit.failure_sentences() + audit.l0_failures
     assert any(r.term == "M" and r.reference == "pybullet" for r in audit.results)
     assert any("#3 (child of 'thigh')" in r["quantity"] for r in audit.l0)
@@ -120,7 +120,7 @@ def test_a_compiled_mass_pinocchios_reader_misses_is_a_reader_finding(tmp_path, 
     said = f"Pinocchio's MJCF reader: body 'bob' mass {volume:.6g} kg, MuJoCo {mass:.6g} kg"
     assert said in audit.readers, audit.readers
     assert audit.outcome == "agrees" and audit.passed, audit.failure_sentences()
-    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio"}
+    assert {r.reference for r in audit.results} == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert audit_model(Pendulum(volume), path, 20, 0).outcome == "differs"
 
 
@@ -146,7 +146,7 @@ def test_gravity_disabled_is_honoured_by_every_engine(tmp_path):
 
     def gravity_rows(model):
         rows = [r for r in audit_model(model, path, 20, 0).results if r.term == "G"]
-        assert {r.reference for r in rows} == {"mujoco", "pinocchio", "pybullet"}
+        assert {r.reference for r in rows} == {"mujoco", "pinocchio", "pybullet", "drake"}
         return rows
 
     assert all(r.passed for r in gravity_rows(Weightless(2.0)))
@@ -171,7 +171,7 @@ def test_a_free_object_beside_the_robot_is_a_tree_of_its_own(tmp_path):
     assert compare(path, ["j1", "j2"], free=True) < ROUND_OFF
     audit = parity_audit(path, 15, 0, l3=False)
     assert audit.dof == 8 and audit.outcome == "agrees", audit.failure_sentences()
-    assert set(audit.engines) == {"mujoco", "pybullet"}
+    assert set(audit.engines) == {"mujoco", "pybullet", "drake"}
     assert any("leaves out body" in s for s in audit.readers), audit.readers
     assert any("'ball' (another tree) left out" in n for n in audit.notes)
 
@@ -195,11 +195,11 @@ def test_real_mjcfs_shipped_with_pybullet(tmp_path):
     from dynval.engines.description_files import pybullet_data_dir
 
     reacher = parity_audit(pybullet_data_dir() / "mjcf" / "reacher.xml", 10, 0, l3=False)
-    assert reacher.engines == ("mujoco", "pybullet") and reacher.outcome == "agrees"
+    assert reacher.engines == ("mujoco", "pybullet", "drake") and reacher.outcome == "agrees"
     assert any(s.startswith("PyBullet's loadMJCF split the file into ")
                for s in reacher.readers), reacher.readers
     pusher = parity_audit(pybullet_data_dir() / "mjcf" / "pusher.xml", 10, 0, l3=False)
-    assert pusher.engines == ("mujoco", "pybullet") and pusher.outcome == "agrees", \
+    assert pusher.engines == ("mujoco", "pybullet", "drake") and pusher.outcome == "agrees", \
         pusher.failure_sentences()
     assert any("armature" in n for n in pusher.notes)
     assert any(s.startswith("Pinocchio's MJCF reader: body 'shoulder_pan_link' mass 0 kg")

@@ -22,15 +22,16 @@ from dynval.engines import DescriptionError, EngineRefusalError
 if TYPE_CHECKING:
     from dynval.comparisons.own_model.loading import Loaded
 
-COMPILED_NOTE = ("Pinocchio and PyBullet are given MuJoCo's compiled model of the MJCF "
-                 "(Pinocchio built joint by joint from it, PyBullet a URDF written from it): "
+COMPILED_NOTE = ("Pinocchio, PyBullet and Drake are given MuJoCo's compiled model of the "
+                 "MJCF (Pinocchio built joint by joint from it, PyBullet and Drake a URDF "
+                 "written from it): "
                  "their algorithms are compared on MuJoCo's numbers; how their own MJCF "
                  "readers read the file is said in the reader findings")
 
 
 def mjcf_makers(path: Path, names: list[str], gravity: Sequence[float], free: bool,
                 limits: bool, makers: dict[str, Any], loaded: Loaded) -> None:
-    """Replace ``makers``' Pinocchio and PyBullet with their builds from MuJoCo's compiled
+    """Replace ``makers``' Pinocchio, PyBullet and Drake with their builds from MuJoCo's compiled
     model, and put their readers' differences in ``loaded.readers``.  Where MuJoCo itself
     refuses the file there is no compiled model: Pinocchio reads the file alone and PyBullet
     is not run (dynval's decision, said)."""
@@ -44,6 +45,10 @@ def mjcf_makers(path: Path, names: list[str], gravity: Sequence[float], free: bo
                                       "and MuJoCo does not compile this one")
         loaded.decided.add("pybullet")
         del makers["pybullet"]
+        if "drake" in makers:
+            loaded.refused["drake"] = loaded.refused["pybullet"].replace("PyBullet", "Drake")
+            loaded.decided.add("drake")
+            del makers["drake"]
         return
     loaded.readers += ask_readers(path, names)
     loaded.notes.append(COMPILED_NOTE)
@@ -76,9 +81,11 @@ def _pybullet(path: Path, names: list[str], gravity: Sequence[float], free: bool
     try:
         text = urdf_text(m, names, free)
     except EngineRefusalError as exc:
-        loaded.refused["pybullet"] = str(exc)
-        loaded.decided.add("pybullet")
-        del makers["pybullet"]
+        for engine in ("pybullet", "drake"):
+            if engine in makers:
+                loaded.refused[engine] = str(exc)
+                loaded.decided.add(engine)
+                del makers[engine]
         return
     urdf = _write_copy(f"{path.stem}.from-mujoco.urdf", text.encode())
     links, left_out = body_links(m, names, free)
@@ -101,6 +108,29 @@ def _pybullet(path: Path, names: list[str], gravity: Sequence[float], free: bool
         return engine
 
     makers["pybullet"] = make
+    if "drake" in makers:
+        makers["drake"] = _drake(path, urdf, names, gravity, free, links, left_out)
+
+
+def _drake(path: Path, urdf: Path, names: list[str], gravity: Sequence[float], free: bool,
+           links: dict[str, tuple[str, Any]], left_out: list[str]) -> Any:
+    """Drake's maker on the URDF written from MuJoCo's compiled model (its own MJCF reader
+    does not follow MuJoCo's defaults, total masses or geometry-derived inertias)."""
+    from dynval.engines.drake_engine import DrakeTerms
+
+    def make() -> Any:
+        try:
+            engine = DrakeTerms(urdf, gravity, joint_names=names, free_root=free)
+        except DescriptionError as exc:  # the URDF is dynval's, not the user's file
+            raise EngineRefusalError(f"{path}: Drake does not load the URDF dynval writes "
+                                     f"from MuJoCo's model ({str(exc).split(': ', 1)[-1]})"
+                                     ) from None
+        read = engine.body_inertials
+        engine.body_inertials = lambda: in_body_frames(read(), links)
+        engine.left_out = tuple(left_out)
+        return engine
+
+    return make
 
 
 def in_body_frames(inertials: dict[str, Any], links: dict[str, tuple[str, Any]]
