@@ -349,7 +349,7 @@ def audit(
     from dynval.comparisons.ladder.registry import comparison
 
     comp = comparison(robot)
-    from dynval.comparisons.ladder.registry import description_dir
+    from dynval.comparisons.run.descriptions import description_dir
 
     desc = description_dir(robot, comp.default_params, comp.default_params, Path("."))
     results = comp.full_audit(comp.default_params, desc, samples, seed)

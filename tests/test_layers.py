@@ -1,6 +1,7 @@
 """The layers' import contracts (pyproject.toml, [tool.importlinter]): the hand-rolled models
 import no engine, the engines no model, results and reports nothing above them, and the
-run layer and the ladder framework no robot, a readable model no compiled copy of itself.
+run layer and the ladder framework no robot's package (any robot, by wildcards), a readable
+model no compiled copy of itself.
 Checked with import-linter on dynval's source laid out as the wheel installs it (the
 layers inside ``dynval/``), since the development tree maps them there from the repository
 root."""
@@ -55,3 +56,38 @@ def test_a_readable_model_that_imports_its_compiled_copy_breaks_its_contract(tmp
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode != 0
     assert "dynval.handrolled.hexapod.robot -> dynval.handrolled.hexapod.fast" in done.stdout
+
+
+def _robot_package(pkg: Path, layer: str, name: str) -> str:
+    """A robot package ``dynval.<layer>.<name>`` written into the copy (a name that no
+    contract spells out); its module name."""
+    folder = pkg / layer / name
+    folder.mkdir()
+    (folder / "__init__.py").write_text('"""A robot added after the contracts."""\n')
+    (folder / "model.py").write_text("G = 9.81\n")
+    return f"dynval.{layer}.{name}.model"
+
+
+def test_a_new_robot_imported_by_the_run_layer_breaks_its_contract(tmp_path):
+    """The contract names no robot: a robot package written now, under a name no line of
+    pyproject.toml spells, is still forbidden to the run layer."""
+    pkg = _layout.copy_as_installed(tmp_path)
+    robot = _robot_package(pkg, "handrolled", "unicycle")
+    pipeline = pkg / "comparisons" / "run" / "pipeline.py"
+    pipeline.write_text(pipeline.read_text() + f"\nimport {robot}  # noqa\n")
+    done = _lint(tmp_path, PYPROJECT)
+    assert done.returncode != 0
+    assert "The run layer and the ladder framework import no robot's package BROKEN" in (
+        done.stdout)
+    assert f"dynval.comparisons.run.pipeline -> {robot}" in done.stdout
+
+
+def test_a_robot_imported_by_the_ladder_breaks_its_contract(tmp_path):
+    """The same for the ladder framework and a robot's comparison package."""
+    pkg = _layout.copy_as_installed(tmp_path)
+    robot = _robot_package(pkg, "comparisons", "unicycle")
+    registry = pkg / "comparisons" / "ladder" / "registry.py"
+    registry.write_text(registry.read_text() + f"\nimport {robot}  # noqa\n")
+    done = _lint(tmp_path, PYPROJECT)
+    assert done.returncode != 0
+    assert f"dynval.comparisons.ladder.registry -> {robot}" in done.stdout

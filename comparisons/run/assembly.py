@@ -70,17 +70,16 @@ def store(cache_dir: Path, digest: str, done: Assembled) -> None:
 def assemble(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
              outcomes: dict[str, Outcome], out: Path, cache_dir: Path | None
              ) -> tuple[list[MetricRow], Chapter, bool]:
-    """The robot's metric rows and chapter, with its parts written under ``out``, and
-    whether they came from the assembly cache (where the same outcomes were assembled by
-    the same code before); else they are assembled (and stored)."""
+    """The robot's metric rows and chapter, with its parts written under ``out`` (each
+    atomically, as a part of the run's manifest), and whether they came from the assembly
+    cache (where the same outcomes were assembled by the same code before); else they are
+    assembled (and stored)."""
     digest = (assembly_digest(ladder, inp, tasks, outcomes) if cache_dir is not None
               else None)
     hit = load(cache_dir, digest) if digest else None
-    if hit is not None:
-        for rel, data in hit.files.items():
-            write_atomic(out / rel, lambda tmp, d=data: tmp.write_bytes(d))
-        return hit.rows, hit.chapter, True
-    done = ladder.assembled(inp, outcomes, out)
-    if digest:
+    done = hit if hit is not None else ladder.assembled(inp, outcomes, out)
+    if hit is None and digest:
         store(cache_dir, digest, done)
-    return done.rows, done.chapter, False
+    for rel, data in done.files.items():  # the ladder returns the bytes; they are written here
+        write_atomic(out / rel, lambda tmp, d=data: tmp.write_bytes(d))
+    return done.rows, done.chapter, hit is not None

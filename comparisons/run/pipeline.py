@@ -14,9 +14,10 @@ import pandas as pd
 
 import dynval
 from dynval import _stored
-from dynval.comparisons.ladder.registry import apply_overrides, comparison, description_dir
+from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
+from dynval.comparisons.run.descriptions import description_dir
 from dynval.comparisons.run.tasks import Outcome, Report, execute
 from dynval.results import Chapter, metrics_frame
 from dynval.robots import ROBOT_NAMES

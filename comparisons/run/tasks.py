@@ -22,49 +22,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from functools import cache
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
 
 from dynval import _layout, _numba_cache, _stored
+from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.comparisons.run import interrupts
 
 CACHE_FORMAT = 2  # bump when the stored form of a result changes (2: content hash checked)
-
-
-@dataclass(frozen=True)
-class Task:
-    """One unit of work: ``fn(*args, **kwargs)`` for robot ``robot``; ``key`` names it in
-    progress lines and in the chapter's lookups."""
-
-    key: str
-    robot: str
-    fn: Callable[..., Any]
-    args: tuple = ()
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    inputs: tuple[Path, ...] = ()  # files or folders the result depends on besides code
-
-
-@dataclass
-class Outcome:
-    """What a task gave: its value, or the exception it raised; where it came from."""
-
-    key: str
-    value: Any = None
-    error: BaseException | None = None
-    seconds: float = 0.0
-    cached: bool = False
-    digest: str = ""  # the task's content address where the cache is used, else ""
-    source: str = ""  # the digest of the dynval source the computing process loaded
-    compile_seconds: float = 0.0  # of ``seconds``, spent compiling with numba
-
-    def get(self) -> Any:
-        """The value, or the task's exception raised again."""
-        if self.error is not None:
-            raise self.error
-        return self.value
 
 
 class WorkerDiedError(Exception):
