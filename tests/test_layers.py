@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import tomllib
 
 from dynval import _layout
@@ -91,3 +92,50 @@ def test_a_robot_imported_by_the_ladder_breaks_its_contract(tmp_path):
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode != 0
     assert f"dynval.comparisons.ladder.registry -> {robot}" in done.stdout
+
+
+# The source sets (dynval._layout.source_sets) hold only where a robot's modules are
+# imported by that robot's own modules, and the command line and the report by nothing a
+# task runs: otherwise an edit to one robot would leave another's (or the framework's)
+# compiled code and results in place.
+_CROSSING = """
+import grimp
+from dynval import _layout
+
+def owner(module):  # a robot's name, None (the framework's) or "not run"
+    f = _layout.module_file(module)  # None: the package dynval itself
+    name = "" if f is None else f.relative_to(_layout.package_dir()).as_posix()
+    return "not run" if name.startswith(_layout.NOT_RUN) else _layout.owner(name)
+
+graph = grimp.build_graph("dynval", cache_dir=None)
+for importer in sorted(graph.modules):
+    for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+        if imported.startswith("dynval.") and owner(imported) not in (None, owner(importer)):
+            print(importer, "->", imported)
+"""
+
+
+def _crossing(src: Path) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run([sys.executable, "-c", _CROSSING], env=env, cwd=src,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_each_robots_modules_are_imported_by_its_own_only(tmp_path):
+    _layout.copy_as_installed(tmp_path)
+    assert _crossing(tmp_path) == []
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("comparisons/rover/validate.py", "dynval.handrolled.hopper.contact"),  # another robot
+    ("engines/base.py", "dynval.robots.hexapod.params"),  # the framework
+    ("comparisons/ladder/harness.py", "dynval.reports.figures"),  # what no task runs
+])
+def test_an_import_across_source_sets_is_found(tmp_path, importer, imported):
+    pkg = _layout.copy_as_installed(tmp_path)
+    f = pkg / importer
+    f.write_text(f.read_text() + f"\nimport {imported}  # noqa\n")
+    module = "dynval." + importer.removesuffix(".py").replace("/", ".")
+    assert _crossing(tmp_path) == [f"{module} -> {imported}"]
