@@ -282,7 +282,7 @@ def _optimise_dynval_at_level() -> None:
 
 def njit(*args: Any, **options: Any) -> Any:
     """``numba.njit`` for dynval's modules, used as ``@njit(cache=True)``: with
-    ``cache=True`` the function is cached under the source digest (:func:`cache_dir`) and
+    ``cache=True`` the function is cached under its source set's digest (:func:`cache_dir`) and
     compiled by one process at a time (:class:`OneCompilerCache`)."""
     _watch_failed_compiles()
     _optimise_dynval_at_level()
