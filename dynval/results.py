@@ -260,6 +260,19 @@ class ParameterRow:
     source: str
 
 
+@dataclass(frozen=True)
+class AssumptionRow:
+    """A value the paper does not give that the suite chose (or the form of a printed
+    equation it selected), for the report's first page: ``holds_over`` says what the
+    chapter measured of its verdicts at other values, or that nothing was swept."""
+
+    symbol: str
+    value: str
+    unit: str
+    why: str
+    holds_over: str
+
+
 @dataclass
 class Chapter:
     """One robot's chapter of the report."""
@@ -280,6 +293,7 @@ class Chapter:
     notes: list[str] = field(default_factory=list)
     conventions: list[str] = field(default_factory=list)
     parameters: list[ParameterRow] = field(default_factory=list)
+    assumptions: list[AssumptionRow] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(asdict(self))
@@ -300,7 +314,8 @@ class Chapter:
             audit=each("audit", AuditRow), trajectories=each("trajectories", TrajectoryRow),
             errata=each("errata", Erratum), budget=each("budget", BudgetRow),
             notes=list(d.get("notes", [])), conventions=list(d.get("conventions", [])),
-            parameters=each("parameters", ParameterRow))
+            parameters=each("parameters", ParameterRow),
+            assumptions=each("assumptions", AssumptionRow))
 
 
 @dataclass(frozen=True)

@@ -79,15 +79,17 @@ def _row(cells: Sequence[str]) -> str:
 
 
 def variants_markdown(rows: Sequence[Any]) -> str:
-    """The broken variants' section: caught per variant, named per inertial variant, and
-    one row per variant that was run."""
+    """The mutants' section: caught per mutant, named per inertial mutant, and the
+    visible ones missed, one row each."""
     run = [r for r in rows if not r.error]
-    lines = ["## Broken variants", "",
+    lines = ["## Mutants", "",
              "A correct model of each URDF (Pinocchio's algorithms on it) broken one way at "
-             "a time on its heaviest revolute link, audited (L0-L2) against the unbroken "
+             "a time, as engines' importers and robot packages break them (the library in "
+             "comparisons/own_model/variants.py), audited (L0-L2) against the unbroken "
              "file.  A break is visible when it moves a term by more than the audit's "
-             "tolerance.", "", _row(["variant", "run", "visible", "caught (of visible)",
-                                     "link named by the regressor (fixed base)"]),
+             "tolerance; a description with nothing to break one way has no such mutant.",
+             "", _row(["mutant", "run", "visible", "caught (of visible)",
+                       "link named by the regressor (fixed base)"]),
              _row(["---"] * 5)]
     for variant in dict.fromkeys(r.variant for r in rows):
         mine = [r for r in run if r.variant == variant]

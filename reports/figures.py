@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynval import _stored
+from dynval import _orphans, _stored
 from dynval.results import Chapter, DataTable, Figure, Panel, XYFigure, traces_path
 
 COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
@@ -182,7 +182,7 @@ def render_all(jobs: list[Job], workers: int, cache_dir: Path | None) -> list[Re
     out: list[Rendered | str] = [_cached(path) for path in paths]
     todo = [i for i, r in enumerate(out) if isinstance(r, str)]
     if workers > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with _orphans.pool(workers) as pool:
             drawn = list(pool.map(render, [jobs[i] for i in todo], chunksize=4))
     else:
         drawn = [render(jobs[i]) for i in todo]
@@ -220,7 +220,7 @@ class Prerender:
             path = _cache_path(self.cache_dir, job, digests)
             if path is not None and not path.is_file():
                 if self._pool is None:
-                    self._pool = ProcessPoolExecutor(max_workers=self.workers)
+                    self._pool = _orphans.pool(self.workers)
                 self._pending.append((path, self._pool.submit(render, job)))
 
     def __enter__(self) -> Prerender:

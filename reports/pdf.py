@@ -195,8 +195,8 @@ def build_report(out_dir: Path, pdf_path: Path | None = None, *, compress: bool 
                 f"{summary['date']}; {summary['machine']}"),
              _p("Engines: " + ", ".join(f"{k} {v}" for k, v in summary["versions"].items())),
              _p(_run_line(summary, checks_failed))]
-    story += [_p(_verdict_line(chapters, metrics), "Heading3"), Spacer(1, 8),
-              _p("Summary", "Heading1")]
+    story += [_p(_verdict_line(chapters, metrics), "Heading3"), *_assumptions(chapters),
+              Spacer(1, 8), _p("Summary", "Heading1")]
     rows = [["robot", *RUNGS]]
     notes = [["robot", "rung", "note"]]
     for ch in chapters:
@@ -271,6 +271,22 @@ def _verdict_line(chapters: list[Chapter], metrics: pd.DataFrame) -> str:
             f"robot{'s' if len(chapters) != 1 else ''}); {v.outside} figures outside "
             f"tolerance ({v.known} known differences){v.statements_clause()}; "
             f"{sum(len(ch.errata) for ch in chapters)} errata in the papers.")
+
+
+def _assumptions(chapters: list[Chapter]) -> list:
+    """The first page's list of what the suite chose where the papers are silent, with
+    what was measured of the verdicts across it (the appendix gives each one's reason)."""
+    rows = [[ch.robot, a.symbol, f"{a.value} {a.unit}".strip() if a.unit not in ("", "-")
+             else a.value, a.holds_over]
+            for ch in chapters for a in ch.assumptions]
+    if not rows:
+        return []
+    return [Spacer(1, 4), _p(f"Assumptions: {len(rows)} values the papers do not give (or "
+                             "forms of printed equations) that this suite chose; the verdicts "
+                             "were measured at these values, and where a run swept one, the "
+                             "sweep is given", "BodyText"),
+            _table([["robot", "symbol", "value", "verdicts across other values"], *rows],
+                   [2 * cm, 2.2 * cm, 2.6 * cm, 10.2 * cm], font=6.5)]
 
 
 def _audit_table(audit: list[AuditRow]) -> Table:

@@ -454,8 +454,45 @@ def test_the_variants_break_what_they_say(tmp_path):
             assert target == "sensor" and after.count("<inertial>") == 2
         elif variant == "axis reversed":
             assert target == "elbow" and 'xyz="-0.0 -1.0 -0.0"' in after
+        elif variant in ("armature added", "joint damping added"):
+            assert after == before and target == "every joint"
+        elif variant == "inertia's rotation lost":  # the heaviest moved link, turned
+            assert target == "upper" and after.count('rpy="0.3 0.2 0.1"') == 2
+        elif variant == "welded child's inertia unrotated":
+            assert target == "sensor" and after.count('rpy="0.3 0.2 0.1"') == 2
+            assert after.count('ixx="0.02"') == 2  # the sensor's moments rewritten
+        elif variant == "root link's mass lost":
+            assert target is None and after == before  # the world link has no mass
         else:
             assert target == "fore" and after != before  # its parent moves; upper's not
+
+
+@pytest.mark.parametrize("mutant", ["inertia's rotation lost", "welded child's inertia unrotated",
+                                    "armature added", "joint damping added"])
+def test_the_trackers_mutants_are_caught_by_the_term_they_break(tmp_path, mutant):
+    """An importer that drops an inertia's rpy, a lumping that leaves a welded child's
+    inertia in its own axes, an armature or a damping the file does not have: each moves
+    its terms past the tolerance and fails them (M for the inertias and the armature,
+    the bias for the damping); an inertial one is named by the regressor."""
+    from dynval.comparisons.own_model.variants import INERTIAL, variant_entry
+
+    row = variant_entry("arm", str(arm(tmp_path)), "fixed", mutant, 40, 0)
+    assert not row.error and row.visible and row.caught, row
+    assert ("bias" if mutant == "joint damping added" else "M") in row.failed
+    if mutant in INERTIAL:
+        assert row.named == "named", row
+
+
+def test_a_lost_root_mass_is_invisible_on_a_fixed_base_and_caught_on_a_free_one(tmp_path):
+    """A URDF-to-MJCF conversion that drops the base's inertial: nothing a fixed base's
+    joints feel (not a miss), 2 kg of a free base's M."""
+    from dynval.comparisons.own_model.variants import variant_entry
+
+    path = arm(tmp_path, root_inertial=inertial(2.0, "0 0 0.1"))
+    fixed = variant_entry("arm", str(path), "fixed", "root link's mass lost", 40, 0)
+    assert fixed.target == "world" and not fixed.visible and not fixed.caught
+    free = variant_entry("arm", str(path), "free", "root link's mass lost", 40, 0)
+    assert free.visible and free.caught and "M" in free.failed
 
 
 def test_a_model_that_includes_damping_is_compared_with_mujocos_damping(tmp_path):

@@ -326,14 +326,14 @@ def test_list_shows_every_parameter_name_whole_at_80_columns(monkeypatch):
 
     from rich.console import Console
 
-    import dynval.comparisons.cli as cli
+    from dynval.comparisons.commands import validation
     from dynval.comparisons.ladder.registry import comparison
     from dynval.robots import ROBOT_NAMES
     from dynval.robots.parameters import describe
 
     buf = io.StringIO()
-    monkeypatch.setattr(cli, "_stdout", lambda: Console(file=buf, width=80,
-                                                         force_terminal=True))
+    monkeypatch.setattr(validation, "stdout", lambda: Console(file=buf, width=80,
+                                                               force_terminal=True))
     assert runner.invoke(app, ["list"]).exit_code == 0
     names = [r["parameter"] for robot in ROBOT_NAMES
              for r in describe(comparison(robot).default_params)]

@@ -245,11 +245,11 @@ def test_a_failing_row_is_highlighted(done, tmp_path, monkeypatch):
 
 def test_axis_labels_carry_no_offset():
     """Item 10: a signal near 0.83 with a 1e-12 ripple was labelled "1e-12+8.3e-1"."""
-    import matplotlib.pyplot as plt
     import numpy as np
 
-    import dynval.reports.figures  # noqa: F401 - sets the report's rcParams
+    from dynval.reports.figures import pyplot
 
+    plt = pyplot()  # the report's pyplot, with its settings
     fig, ax = plt.subplots()
     t = np.linspace(0.0, 1.0, 50)
     ax.plot(t, 0.8305153076 + 1e-12 * np.sin(6 * t))
@@ -341,7 +341,7 @@ def test_validate_ends_with_a_verdict_line_and_exit_1_on_an_unexplained_failure(
 
     import pandas as pd
 
-    from dynval.comparisons.cli import verdict_line
+    from dynval.comparisons.commands.validation import verdict_line
 
     out = tmp_path / "v"
     shutil.copytree(done, out)

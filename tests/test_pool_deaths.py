@@ -125,22 +125,26 @@ def _sleep_noting_pid(folder: str) -> None:
 MAIN = """
 import sys
 sys.path.insert(0, {tests!r})
-from dynval.comparisons.run import interrupts
+from dynval import _orphans
 from dynval.comparisons.run.tasks import Task, execute
 from test_pool_deaths import _sleep_noting_pid
 if {how!r} == "watch":
-    interrupts._killed_with_parent = lambda: None
+    _orphans._killed_with_parent = lambda: None
+if {how!r} == "figures":  # the report's pool, as reports.figures starts it
+    with _orphans.pool(2) as pool:
+        list(pool.map(_sleep_noting_pid, [{folder!r}] * 2))
 execute([Task(f"r {{i}}", "r", _sleep_noting_pid, ({folder!r},)) for i in range(2)],
         workers=2)
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
-@pytest.mark.parametrize("how", ["kernel", "watch"])
+@pytest.mark.parametrize("how", ["kernel", "watch", "figures"])
 def test_workers_end_with_a_main_process_killed_by_sigkill(tmp_path, how):
     """kill -9 of the main process left both workers running, orphaned, for as long as
     anyone looked (11 minutes, ~290 MB each): now they end within seconds, by Linux's
-    parent-death signal or, without it, by their own watch on the parent."""
+    parent-death signal or, without it, by their own watch on the parent; the report's
+    figure pool likewise."""
     script = MAIN.format(tests=str(TESTS), how=how, folder=str(tmp_path))
     main = subprocess.Popen([sys.executable, "-c", script])
     deadline = time.monotonic() + 60

@@ -73,6 +73,7 @@ def test_an_edit_to_one_robot_moves_its_set_and_its_compiled_code_only(copy):
     ("engines/base.py", "all"),  # the framework: every set
     ("comparisons/ladder/rungs.py", "all"),
     ("comparisons/cli.py", set()),  # the command line and the report: none
+    ("comparisons/commands/check.py", set()),
     ("reports/pdf.py", set()),
 ])
 def test_which_sets_an_edit_moves(copy, edited, moves):

@@ -106,4 +106,5 @@ def test_a_run_says_which_statements_hold_and_reproduces_only_published_numbers(
             assert len(matched), f"{robot} {rung} reproduced without a published number"
     t2 = m[m["scenario"] == "Table II"]
     assert list(t2["kind"]) == ["recomputed"] and "fitted" in t2["metric"].iloc[0]
-    assert any(e["equation"] == "Table II vs Sec. IV" for e in chapter["errata"])
+    sec4 = next(e for e in chapter["errata"] if e["equation"].startswith("Sec. IV, M"))
+    assert "M_b n^-1" in sec4["printed"] and "(M_i1 + M_i2) = 100 kg" in sec4["corrected"]

@@ -5,6 +5,7 @@ their effect and the error budget of the speed run (dynval.comparisons.ladder.ru
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,8 @@ class HopperLadder(ladder.RobotLadder):
     l2_what = "M, C, gravity, tau and M_b of eq. (19) as operator products vs engines"
     audit_reason = ("round-off: the operator products and the engines describe the same "
                     "chain")
+    assumption_budget = {"contact_law": "contact law (24)", "dt": "integrator step",
+                         "v_eps": "friction regularisation"}
     budget_what = ("integrator step, friction regularisation, controller sampling, contact "
                    "law and formulation toggled one at a time on the speed run")
 
@@ -107,7 +110,7 @@ class HopperLadder(ladder.RobotLadder):
                                 "Body forward speed; its hop means with the reference x_dot_d of "
                                 "eq. (21) on the same axes are in the tracking figure of the "
                                 "chapter's tables."))
-        return [
+        plots = [
             main,
             ladder.TimePlot("Body attitude", ["body.pitch"], "Body pitch phi (eq. 23)."),
             ladder.TimePlot("Hip", ["joint.hip.angle", "joint.hip.torque"],
@@ -120,6 +123,12 @@ class HopperLadder(ladder.RobotLadder):
             ladder.PathPlot("Body path in the x-z plane", "com.x", "com.z", "m", 1.0, False,
                             "Body centre in the plane of motion."),
         ]
+        if variant.name != "shared":
+            return plots
+        law = (f" Shared contact: eq. (24) {ctx.params.contact_law}"
+               + (" (the ground can pull the foot near lift-off; an erratum, see the "
+                  "chapter)." if ctx.params.contact_law == "printed" else "."))
+        return [replace(f, caption=f.caption + law) for f in plots]
 
     def recomputed(self, ctx: ladder.Context) -> None:
         """The paper's claims measured: steady state per reference step (Figs. 6-7) by the

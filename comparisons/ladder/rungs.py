@@ -23,13 +23,14 @@ from typing import Any
 
 import pandas as pd
 
-from dynval.comparisons.ladder import description_check, harness, readable
+from dynval.comparisons.ladder import assumed, description_check, harness, readable
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
 from dynval.comparisons.ladder.signals import display
 from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.results import (
+    AssumptionRow,
     BudgetRow,
     Chapter,
     DataTable,
@@ -222,6 +223,8 @@ class RobotLadder:
     l2_what: str = "dynamics terms vs engines"
     audit_reason: str = "round-off: the hand model and the engines describe the same tree"
     budget_what: str = ""
+    # an assumed parameter -> the start of the budget component that changes it alone
+    assumption_budget: dict[str, str] = {}  # read only, overridden whole
     # how long the ci tier runs the hand-rolled model by its readable path to hold its
     # compiled copy to it (ladder.readable); None where the robot has no compiled copy
     readable_seconds: float | None = None
@@ -339,6 +342,16 @@ class RobotLadder:
     def notes(self, ctx: Context) -> list[str]:
         return []
 
+    def assumptions(self, ctx: Context) -> list[AssumptionRow]:
+        """The values the paper does not give that the suite chose (module assumed); a
+        robot whose runs sweep one fills in what its verdicts do across it
+        (:func:`assumed.measured`); an assumption the error budget toggles carries what
+        the budget measured (``assumption_budget``). Called last: the budget and studies
+        are in ``ctx``."""
+        return assumed.measured(assumed.assumed(ctx.params),
+                                assumed.from_budget(ctx.chapter.budget, self.assumption_budget),
+                                ctx.inputs.until)
+
     def conventions(self, p: Any) -> list[str]:
         """The paragraphs of robots/<robot>/FRAMES.md, for the report appendix."""
         text = (ROOT / self.robot / "FRAMES.md").read_text()
@@ -424,6 +437,7 @@ class RobotLadder:
                                            "the budget's scenario was not run")
         chapter.errata = self.errata(ctx)
         chapter.notes = self.notes(ctx)
+        chapter.assumptions = self.assumptions(ctx)
         return Assembled(ctx.rows, chapter, ctx.files)
 
     def l0_rows(self, inp: Inputs) -> tuple[list[str], list[DescriptionRow]]:

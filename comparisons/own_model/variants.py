@@ -1,14 +1,28 @@
-"""Must-catch variants: a correct model of a corpus robot (Pinocchio's algorithms on the
+"""Must-catch mutants: a correct model of a corpus robot (Pinocchio's algorithms on the
 description) broken one way at a time, audited against the unbroken description.  Each
 must fail, and for an inertial break the regressor must name the link and the parameter.
 
-The breaks, on the heaviest link a revolute joint moves (``_target``, directly or through
-welded links; that joint for the axis): its mass 1 % up (centre and inertia about the
-centre kept), its centre of mass moved 1 mm across its joint's axis, its joint's axis
-reversed, the mass of a link welded to a moving link dropped (its ``<inertial>``
-removed), and the sign of C v flipped in the model.  A description without a welded link
-with mass has no welded-child variant.  Each row also says how far the break moves the
-terms (``effect``): a break the dynamics cannot see is no miss.
+The library holds the errors that fill engines' and robot packages' trackers:
+
+- on the heaviest link a revolute joint moves (``_target``, directly or through welded
+  links; that joint for the axis): its mass 1 % up (centre and inertia about the centre
+  kept), its centre of mass moved 1 mm across its joint's axis, its joint's axis
+  reversed;
+- the mass of a link welded to a moving link dropped (its ``<inertial>`` removed), and a
+  welded child's inertia left in its own axes when merged into its parent (an importer
+  that lumps fixed joints without rotating the child's inertia);
+- an ``<inertial><origin rpy>`` rotation lost by an importer (the heaviest moved link
+  whose inertia is turned and not a sphere's);
+- the root link's mass lost (as a URDF-to-MJCF conversion that drops the base's
+  ``<inertial>`` does);
+- in the model, not the file: the sign of C v flipped, a joint armature of 0.01 kg m^2
+  that the file does not have (as an MJCF ``armature`` one engine keeps and another
+  drops), and a joint damping of 0.1 N m s/rad the file does not have.
+
+A description that has nothing to break one way has no such mutant. Each row also says
+how far the break moves the terms (``effect``): a break the dynamics cannot see (a root
+mass on a fixed base) is no miss. A default-class mass ignored by a reader is an MJCF
+error; the corpus's URDFs cannot carry it (the MJCF readers' findings cover it).
 """
 
 from __future__ import annotations
@@ -21,12 +35,19 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import ROUND_OFF
+from dynval.comparisons.own_model.parity import EngineModel
 from dynval.engines import DescriptionError
 from dynval.model import ModelError
 
 VARIANTS = ("mass +1 %", "centre of mass +1 mm", "axis reversed", "welded child's mass dropped",
-            "C v sign flipped")
-INERTIAL = ("mass +1 %", "centre of mass +1 mm", "welded child's mass dropped")
+            "C v sign flipped", "inertia's rotation lost", "welded child's inertia unrotated",
+            "root link's mass lost", "armature added", "joint damping added")
+INERTIAL = ("mass +1 %", "centre of mass +1 mm", "welded child's mass dropped",
+            "inertia's rotation lost", "welded child's inertia unrotated")
+MODEL_ONLY = ("C v sign flipped", "armature added", "joint damping added")  # the file kept
+ARMATURE = 0.01  # [kg m^2] a typical MJCF joint armature (a small geared motor's rotor)
+DAMPING = 0.1  # [N m s/rad] a typical joint damping of a description
+ISOTROPIC = 1e-9  # relative spread of principal moments below which turning changes nothing
 MOVING = ("revolute", "continuous", "prismatic")
 
 
@@ -104,6 +125,92 @@ def _welded_child(robot: ET.Element) -> ET.Element | None:
     return None
 
 
+def _inertia(inertial: ET.Element) -> np.ndarray:
+    """The ``<inertia>`` of an ``<inertial>`` as a matrix, in its own (origin rpy) axes."""
+    el = inertial.find("inertia")
+    g = {k: float(el.get(k, "0")) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
+    return np.array([[g["ixx"], g["ixy"], g["ixz"]], [g["ixy"], g["iyy"], g["iyz"]],
+                     [g["ixz"], g["iyz"], g["izz"]]])
+
+
+def _turned(inertial: ET.Element | None) -> bool:
+    """The inertia's axes turn (a non-zero origin rpy) and its moments differ: losing the
+    rotation changes it."""
+    if inertial is None or inertial.find("inertia") is None:
+        return False
+    origin = inertial.find("origin")
+    rpy = np.array([float(x) for x in (origin.get("rpy", "0 0 0") if origin is not None
+                                       else "0 0 0").split()])
+    moments = np.linalg.eigvalsh(_inertia(inertial))
+    return bool(np.any(rpy != 0.0)) and np.ptp(moments) > ISOTROPIC * max(moments.max(), 1e-300)
+
+
+def _set_inertia(inertial: ET.Element, inertia: np.ndarray) -> None:
+    """Write ``inertia`` (link axes) as the ``<inertia>``, its origin's rpy cleared."""
+    origin = inertial.find("origin")
+    if origin is not None:
+        origin.set("rpy", "0 0 0")
+    el = inertial.find("inertia")
+    for key, (i, j) in {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1),
+                        "iyz": (1, 2), "izz": (2, 2)}.items():
+        el.set(key, repr(float(inertia[i, j])))
+
+
+def _rotation_lost(robot: ET.Element) -> str | None:
+    """The heaviest link a joint moves whose inertia is turned: its rpy dropped."""
+    moved = {j.find("child").get("link") for j in robot.findall("joint")
+             if j.find("child") is not None}
+    turned = [lk for lk in robot.findall("link")
+              if lk.get("name") in moved and _turned(lk.find("inertial"))]
+    if not turned:
+        return None
+    link = max(turned, key=lambda lk: float(lk.find("inertial/mass").get("value")))
+    link.find("inertial/origin").set("rpy", "0 0 0")
+    return link.get("name")
+
+
+def _merged_unrotated(robot: ET.Element) -> str | None:
+    """A link welded to a moving link by a turned joint, its inertia expressed as if the
+    weld did not turn it: I' = R^T I R in its own axes, so that the parent receives I
+    (unrotated) where R I R^T belongs."""
+    links = {lk.get("name"): lk for lk in robot.findall("link")}
+    moved = {j.find("child").get("link") for j in robot.findall("joint")
+             if j.get("type") in MOVING}
+    for joint in robot.findall("joint"):
+        origin = joint.find("origin")
+        if (joint.get("type") != "fixed" or joint.find("parent").get("link") not in moved
+                or origin is None):
+            continue
+        R = _rpy(origin.get("rpy", "0 0 0"))
+        child = links.get(joint.find("child").get("link"))
+        inertial = child.find("inertial") if child is not None else None
+        if np.allclose(R, np.eye(3)) or inertial is None or inertial.find("inertia") is None:
+            continue
+        own = inertial.find("origin")
+        R_c = _rpy(own.get("rpy", "0 0 0")) if own is not None else np.eye(3)
+        inertia = R_c @ _inertia(inertial) @ R_c.T  # in the child link's axes
+        wrong = R.T @ inertia @ R
+        if np.allclose(wrong, inertia, rtol=0.0, atol=ISOTROPIC * np.abs(inertia).max()):
+            continue  # the turn leaves it (a sphere's inertia, a half turn about an axis)
+        _set_inertia(inertial, wrong)
+        return child.get("name")
+    return None
+
+
+def _root_mass_lost(robot: ET.Element) -> str | None:
+    """The root link's ``<inertial>`` removed, where it has mass."""
+    children = {j.find("child").get("link") for j in robot.findall("joint")
+                if j.find("child") is not None}
+    roots = [lk for lk in robot.findall("link") if lk.get("name") not in children]
+    if len(roots) != 1:
+        return None
+    mass = roots[0].find("inertial/mass")
+    if mass is None or float(mass.get("value")) <= 0.0:
+        return None
+    roots[0].remove(roots[0].find("inertial"))
+    return roots[0].get("name")
+
+
 def break_description(robot: ET.Element, variant: str) -> str | None:
     """Apply one break to the parsed description in place; what it broke (a link or joint
     name), or None where the description has nothing to break that way."""
@@ -114,6 +221,14 @@ def break_description(robot: ET.Element, variant: str) -> str | None:
             return None
         child.remove(child.find("inertial"))
         return child.get("name")
+    if variant == "inertia's rotation lost":
+        return _rotation_lost(robot)
+    if variant == "welded child's inertia unrotated":
+        return _merged_unrotated(robot)
+    if variant == "root link's mass lost":
+        return _root_mass_lost(robot)
+    if variant in ("armature added", "joint damping added"):
+        return "every joint"  # the model, not the file
     if target is None:
         return None
     joint_name, link, axis = target
@@ -142,7 +257,7 @@ def break_description(robot: ET.Element, variant: str) -> str | None:
             axis = ET.SubElement(joint, "axis", xyz="1 0 0")
         axis.set("xyz", " ".join(repr(-float(x)) for x in axis.get("xyz").split()))
         return joint_name
-    return link.get("name")  # the model's C v, not the description, is broken
+    return link.get("name")  # the model, not the description, is broken (MODEL_ONLY)
 
 
 def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
@@ -151,7 +266,6 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
     description (the task the corpus's variants run)."""
     from dynval.comparisons.own_model import loading
     from dynval.comparisons.own_model.audit import audit_model
-    from dynval.comparisons.own_model.parity import EngineModel
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
 
     start = time.perf_counter()
@@ -171,12 +285,7 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
         terms = (PinocchioFreeRoot(broken, joint_names=joints) if free
                  else PinocchioTerms(broken, joint_names=joints, rigid_body=True))
 
-        class Flipped(EngineModel):
-            def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-                return 2.0 * self.gravity(q) - super().bias(q, v)
-
-        make = Flipped if variant == "C v sign flipped" else EngineModel
-        model = make(terms, joints, [], base)
+        model = _model(variant, terms, joints, base)
         audit = audit_model(model, Path(path), samples, seed, label=variant, l3=False)
     except (DescriptionError, ModelError) as exc:
         row.error = str(exc).replace(str(Path(path).parent) + "/", "")
@@ -195,6 +304,56 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
     if variant in INERTIAL and not free:  # the regressor answers on a fixed base
         row.named = _named(audit.implied, target)
     return row
+
+
+class _Flipped(EngineModel):
+    """C v with the wrong sign."""
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return 2.0 * self.gravity(q) - super().bias(q, v)
+
+
+class _Joints(EngineModel):
+    """An armature and a damping on every joint that the file does not have (the model's
+    M, bias, inverse and forward dynamics all carry them); a free root's six are left
+    alone."""
+
+    armature = damping = 0.0
+
+    def _per_dof(self, n: int, value: float) -> np.ndarray:
+        out = np.zeros(n)
+        out[n - len(self.joint_names):] = value
+        return out
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        M = super().mass_matrix(q)
+        return M + np.diag(self._per_dof(len(M), self.armature))
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return super().bias(q, v) + self._per_dof(len(v), self.damping) * v
+
+    def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
+        return (super().inverse_dynamics(q, v, vdot)
+                + self._per_dof(len(v), self.armature) * vdot
+                + self._per_dof(len(v), self.damping) * v)
+
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        return np.linalg.solve(self.mass_matrix(q), tau - self.bias(q, v))
+
+
+class _Armature(_Joints):
+    armature = ARMATURE
+
+
+class _Damping(_Joints):
+    damping = DAMPING
+
+
+def _model(variant: str, terms: object, joints: list[str], base: str) -> EngineModel:
+    """The correct model (Pinocchio on the file as given to it), or its model mutant."""
+    make = {"C v sign flipped": _Flipped, "armature added": _Armature,
+            "joint damping added": _Damping}.get(variant, EngineModel)
+    return make(terms, joints, [], base)
 
 
 def _named(found: object, target: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from dynval.comparisons import ladder
-from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder import assumed, harness
 from dynval.comparisons.rover import (
     audit,
     drawbar_readings,
@@ -29,7 +29,15 @@ from dynval.comparisons.rover.scenarios import (
     run_one,
     scenario_params,
 )
-from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung, TrajectoryRow
+from dynval.results import (
+    AssumptionRow,
+    BudgetRow,
+    DataTable,
+    Erratum,
+    MetricRow,
+    Rung,
+    TrajectoryRow,
+)
 from dynval.robots.rover.model_description import segment_name
 from dynval.robots.rover.params import ASSUMPTIONS, SIDES, RoverParams
 from dynval.robots.rover.soil import load_soil
@@ -331,6 +339,7 @@ class RoverLadder(ladder.RobotLadder):
             return None
         return _step_convergence(inp.params, inp.desc_dir)
 
+    assumption_budget = {"w": "half track w"}
     budget_what = ("maneuver at 1.5 m/s, hand-rolled: the integrator step, the integrator "
                    "(semi-implicit Euler vs RK4) and the assumed half track w changed one at a "
                    "time, and the formulation (hand-rolled vs MuJoCo, shared wheel-soil law)")
@@ -463,6 +472,13 @@ class RoverLadder(ladder.RobotLadder):
         errata.append(_table_47_erratum(ctx.result("Table 4.8 test 2"),
                                         ctx.runs("shared").get("drawbar_175")))
         return [Erratum(**e) for e in errata]
+
+    def assumptions(self, ctx: ladder.Context) -> list[AssumptionRow]:
+        """The assumed parameters, and the thesis' lost values that are not parameters."""
+        rows = super().assumptions(ctx)
+        named = {r.symbol for r in rows}
+        return rows + [AssumptionRow(k, "-", "-", why, assumed.NOT_SWEPT)
+                       for k, why in ASSUMPTIONS.items() if k not in named]
 
     def notes(self, ctx: ladder.Context) -> list[str]:
         levels_out = ctx.store.get("levels_out")

@@ -25,7 +25,7 @@ from functools import cache
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from dynval import _layout, _numba_cache, _stored
+from dynval import _layout, _numba_cache, _orphans, _stored
 from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.comparisons.run import interrupts
 
@@ -253,7 +253,7 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
     starts them, and they watch its pid; with forkserver the server does, and they watch
     the server's, which ends with this process."""
     ctx = multiprocessing.get_context()
-    parent = 0 if ctx.get_start_method() == "forkserver" else os.getpid()
+    parent = _orphans.parent_pid(ctx)
     try:
         return ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                    initializer=interrupts.in_worker, initargs=(parent,))
