@@ -3,7 +3,8 @@ the product card names (``dynval.robots``, ``dynval.handrolled``, ...), wherever
 install put them (inside ``dynval/`` in a wheel, beside it in a source tree).
 
 Everything that keys a cache by source (numba's compiled code, the results cache) asks
-here, so both see the same files whatever the layout."""
+here, so both see the same files whatever the layout, and the same source sets: the
+framework's files, and each robot's own folders beside them (:func:`source_sets`)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,62 @@ def source_digest() -> str:
     for name, f in source_files().items():
         h.update(name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
+
+
+# --- source sets: what a robot's compiled code and results are keyed by ------------------
+# A robot's own source is its folder in each layer that has one per robot; the framework's
+# is every other file but the command line and the report, which no task's code imports
+# (tests/test_layers.py holds both with the import graph: a robot's modules are imported by
+# that robot's modules only, the command line and the report by nothing a task runs).
+ROBOT_LAYERS = ("robots", "handrolled", "comparisons")
+# the command line and the report: read by no task, in no source set
+NOT_RUN = ("comparisons/cli.py", "comparisons/commands/", "reports/")
+
+
+def robot_names() -> tuple[str, ...]:
+    """The registered robots (``dynval.robots.ROBOT_NAMES``): the names whose folders are a
+    robot's own source."""
+    from dynval.robots import ROBOT_NAMES
+
+    return tuple(ROBOT_NAMES)
+
+
+def owner(name: str, robots: tuple[str, ...] | None = None) -> str | None:
+    """The robot whose own folders hold a source file (named as in :func:`source_files`),
+    or None for a file of the framework."""
+    parts = name.split("/")
+    if len(parts) >= 3 and parts[0] in ROBOT_LAYERS and parts[1] in (robots or robot_names()):
+        return parts[1]
+    return None
+
+
+def file_owner(path: str | Path) -> str | None:
+    """:func:`owner` of a file given by its path (None where it is not in a robot's
+    folders)."""
+    p = Path(path).resolve()
+    for layer in ROBOT_LAYERS:
+        root = layer_dir(layer)
+        if p.is_relative_to(root):
+            return owner(f"{layer}/{p.relative_to(root).as_posix()}")
+    return None
+
+
+def source_sets() -> dict[str | None, str]:
+    """The digest of each source set, from one reading of the source: ``None`` names the
+    framework's files; a robot's name, the framework's files and that robot's own (its
+    folders in robots/, handrolled/ and comparisons/). An edit to one robot's files moves
+    that robot's digest only; an edit to the framework moves every one."""
+    robots = robot_names()
+    parts: dict[str | None, hashlib._Hash] = {r: hashlib.sha256() for r in (None, *robots)}
+    for name, f in source_files().items():
+        if not name.startswith(NOT_RUN):
+            parts[owner(name, robots)].update(name.encode() + b"\0" + f.read_bytes())
+    framework = parts[None].hexdigest()[:16]
+    out: dict[str | None, str] = {None: framework}
+    for r in robots:
+        out[r] = hashlib.sha256(f"{framework}:{r}:{parts[r].hexdigest()}".encode()
+                                ).hexdigest()[:16]
+    return out
 
 
 def owns(path: str | Path) -> bool:

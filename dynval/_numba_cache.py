@@ -5,11 +5,19 @@ cached function itself changes. A compiled function that calls compiled function
 other files (the engine loops call the laws, the laws call the kinematics) would keep the
 old callees' machine code when only a callee's file is edited, run it silently, and
 dynval's results cache, keyed by the new source, would store what it computed. So every
-dynval function is cached under ``<base>/<digest of the source>/``:
+dynval function is cached under a digest of the source set it belongs to
+(``dynval._layout.source_sets``):
 
+- ``<base>/<framework digest>/`` for the framework's functions (the engines' C calls,
+  the shared laws), ``<base>/<framework digest>/<robot>-<digest>/`` for a robot's, the
+  robot's digest covering the framework's files and that robot's own folders;
 - ``<base>`` is ``~/.cache/dynval-numba`` (``XDG_CACHE_HOME`` respected), or
   ``$NUMBA_CACHE_DIR/dynval-numba`` where the user chose a numba cache folder;
-- an edit anywhere in dynval names a fresh folder, and a run recompiles what it uses, once.
+- an edit to one robot names a fresh folder for that robot, an edit to the framework a
+  fresh folder for everything, and a run recompiles what it uses, once. A robot's modules
+  are imported by that robot's modules only (never by the framework's, nor by another
+  robot's), so a compiled function calls code of its own set only (tests/test_layers.py
+  holds this with the import graph).
 
 A first run compiles in every worker process at once; two workers that reach the same
 function would both compile it (seconds each) and one would throw its work away. So a
@@ -44,34 +52,54 @@ from dynval import _layout
 
 
 @cache
-def loaded_digest() -> str:
-    """The source digest of the dynval this process runs, taken once, when dynval's first
-    compiled function is placed (or a caller asks): the name of the code it loaded."""
-    return _layout.source_digest()
+def _loaded() -> tuple[str, dict[str | None, str]]:
+    """The digests of the source this process runs (the whole, and each source set), taken
+    once, when dynval's first compiled function is placed (or a caller asks)."""
+    return _layout.source_digest(), _layout.source_sets()
+
+
+def loaded_digest(robot: str | None = None) -> str:
+    """The digest of a source set as this process loaded it: the framework's (no robot,
+    or one that is not registered), else the framework's and the robot's own folders'."""
+    sets = _loaded()[1]
+    return sets.get(robot, sets[None])
+
+
+def loaded_source() -> str:
+    """The digest of all of dynval's source as this process loaded it: the name of the
+    code it runs."""
+    return _loaded()[0]
 
 
 def cache_root() -> Path:
-    """The folder holding one numba cache per source digest."""
+    """The folder holding one numba cache per version of the framework's source."""
     if config.CACHE_DIR:
         return Path(config.CACHE_DIR) / "dynval-numba"
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "dynval-numba"
 
 
-def cache_dir() -> Path:
-    """Where this process's dynval functions are cached: cache_root()/<source digest>."""
-    return cache_root() / loaded_digest()
+def cache_dir(robot: str | None = None) -> Path:
+    """Where this process's dynval functions are cached: the framework's in
+    ``cache_root()/<framework digest>``, a robot's in ``<robot>-<its set digest>`` inside
+    that folder."""
+    base = cache_root() / loaded_digest()
+    if robot is None or robot not in _loaded()[1]:
+        return base
+    return base / f"{robot}-{loaded_digest(robot)}"
 
 
 class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """numba's cache locator for dynval's files: ``cache_dir()/<folder of the file>``.
+    """numba's cache locator for dynval's files: ``cache_dir(<the file's robot>)/<folder of
+    the file>``.
     A folder that cannot be written falls back to one that lives as long as the process,
     never to numba's other locators (which key by the file alone)."""
 
     def __init__(self, py_func, py_file: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = str(cache_dir() / self.get_suitable_cache_subpath(py_file))
+        self._cache_path = str(cache_dir(_layout.file_owner(py_file))
+                               / self.get_suitable_cache_subpath(py_file))
 
     def get_cache_path(self) -> str:
         return self._cache_path
@@ -254,7 +282,7 @@ def _optimise_dynval_at_level() -> None:
 
 def njit(*args: Any, **options: Any) -> Any:
     """``numba.njit`` for dynval's modules, used as ``@njit(cache=True)``: with
-    ``cache=True`` the function is cached under the source digest (:func:`cache_dir`) and
+    ``cache=True`` the function is cached under its source set's digest (:func:`cache_dir`) and
     compiled by one process at a time (:class:`OneCompilerCache`)."""
     _watch_failed_compiles()
     _optimise_dynval_at_level()

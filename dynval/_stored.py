@@ -1,5 +1,5 @@
-"""One stored cache entry (a task's outcome, an assembled chapter, a drawn figure, the
-import lists): the pickled payload behind a header that carries its content hash.
+"""One stored cache entry (a task's outcome, an assembled chapter, a drawn figure): the
+pickled payload behind a header that carries its content hash.
 
 A cached entry is trusted to be the same bits as a recomputation, so every read proves
 it: the header (``MAGIC``, the SHA-256 of the payload in hex, a newline) is checked

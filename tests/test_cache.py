@@ -82,16 +82,21 @@ def test_cache_info_prune_and_clear_from_the_command_line(tmp_path, monkeypatch)
     (code / _numba_cache.loaded_digest() / "a.nbi").write_bytes(b"z" * 100)
     (code / "0000000000000000").mkdir()
     (code / "0000000000000000" / "b.nbi").write_bytes(b"z" * 700)
+    hopper = _numba_cache.cache_dir("hopper").name
+    for robot_folder in (hopper, "hopper-0000000000000000"):  # the hopper now, and before
+        (code / _numba_cache.loaded_digest() / robot_folder).mkdir()
+        (code / _numba_cache.loaded_digest() / robot_folder / "c.nbi").write_bytes(b"z" * 50)
     res = runner.invoke(app, ["cache", "info"], env=_env(tmp_path))
     assert res.exit_code == 0, res.output
     assert "3 entries, 5.4 kB (cap 1.0 MB" in res.output
     assert "task results: 2 entries" in res.output and "drawn figures: 1 entries" in res.output
-    assert "2 source versions" in res.output and "(the source installed now)" in res.output
+    assert "3 source versions" in res.output and "(the source installed now)" in res.output
     res = runner.invoke(app, ["cache", "prune", "--older-than", "7d"], env=_env(tmp_path))
     assert res.exit_code == 0, res.output
-    assert "removed 1 results entries (2.0 kB) and the compiled code of 1 older sources" \
+    assert "removed 1 results entries (2.0 kB) and the compiled code of 2 older sources" \
         in res.output
-    assert (code / _numba_cache.loaded_digest()).is_dir()
+    assert (code / _numba_cache.loaded_digest() / hopper).is_dir()
+    assert not (code / _numba_cache.loaded_digest() / "hopper-0000000000000000").exists()
     assert not (code / "0000000000000000").exists()
     res = runner.invoke(app, ["cache", "prune", "--max-size", "lots"], env=_env(tmp_path))
     assert res.exit_code == 2 and "cannot read the size 'lots'" in res.output

@@ -1,6 +1,7 @@
 """The layers' import contracts (pyproject.toml, [tool.importlinter]): the hand-rolled models
 import no engine, the engines no model, results and reports nothing above them, and the
-run layer and the ladder framework no robot, a readable model no compiled copy of itself.
+run layer and the ladder framework no robot's package (any robot, by wildcards), a readable
+model no compiled copy of itself.
 Checked with import-linter on dynval's source laid out as the wheel installs it (the
 layers inside ``dynval/``), since the development tree maps them there from the repository
 root."""
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import tomllib
 
 from dynval import _layout
@@ -55,3 +57,85 @@ def test_a_readable_model_that_imports_its_compiled_copy_breaks_its_contract(tmp
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode != 0
     assert "dynval.handrolled.hexapod.robot -> dynval.handrolled.hexapod.fast" in done.stdout
+
+
+def _robot_package(pkg: Path, layer: str, name: str) -> str:
+    """A robot package ``dynval.<layer>.<name>`` written into the copy (a name that no
+    contract spells out); its module name."""
+    folder = pkg / layer / name
+    folder.mkdir()
+    (folder / "__init__.py").write_text('"""A robot added after the contracts."""\n')
+    (folder / "model.py").write_text("G = 9.81\n")
+    return f"dynval.{layer}.{name}.model"
+
+
+def test_a_new_robot_imported_by_the_run_layer_breaks_its_contract(tmp_path):
+    """The contract names no robot: a robot package written now, under a name no line of
+    pyproject.toml spells, is still forbidden to the run layer."""
+    pkg = _layout.copy_as_installed(tmp_path)
+    robot = _robot_package(pkg, "handrolled", "unicycle")
+    pipeline = pkg / "comparisons" / "run" / "pipeline.py"
+    pipeline.write_text(pipeline.read_text() + f"\nimport {robot}  # noqa\n")
+    done = _lint(tmp_path, PYPROJECT)
+    assert done.returncode != 0
+    assert "The run layer and the ladder framework import no robot's package BROKEN" in (
+        done.stdout)
+    assert f"dynval.comparisons.run.pipeline -> {robot}" in done.stdout
+
+
+def test_a_robot_imported_by_the_ladder_breaks_its_contract(tmp_path):
+    """The same for the ladder framework and a robot's comparison package."""
+    pkg = _layout.copy_as_installed(tmp_path)
+    robot = _robot_package(pkg, "comparisons", "unicycle")
+    registry = pkg / "comparisons" / "ladder" / "registry.py"
+    registry.write_text(registry.read_text() + f"\nimport {robot}  # noqa\n")
+    done = _lint(tmp_path, PYPROJECT)
+    assert done.returncode != 0
+    assert f"dynval.comparisons.ladder.registry -> {robot}" in done.stdout
+
+
+# The source sets (dynval._layout.source_sets) hold only where a robot's modules are
+# imported by that robot's own modules, and the command line and the report by nothing a
+# task runs: otherwise an edit to one robot would leave another's (or the framework's)
+# compiled code and results in place.
+_CROSSING = """
+import grimp
+from dynval import _layout
+
+def owner(module):  # a robot's name, None (the framework's) or "not run"
+    f = _layout.module_file(module)  # None: the package dynval itself
+    name = "" if f is None else f.relative_to(_layout.package_dir()).as_posix()
+    return "not run" if name.startswith(_layout.NOT_RUN) else _layout.owner(name)
+
+graph = grimp.build_graph("dynval", cache_dir=None)
+for importer in sorted(graph.modules):
+    for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+        if imported.startswith("dynval.") and owner(imported) not in (None, owner(importer)):
+            print(importer, "->", imported)
+"""
+
+
+def _crossing(src: Path) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run([sys.executable, "-c", _CROSSING], env=env, cwd=src,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_each_robots_modules_are_imported_by_its_own_only(tmp_path):
+    _layout.copy_as_installed(tmp_path)
+    assert _crossing(tmp_path) == []
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("comparisons/rover/validate.py", "dynval.handrolled.hopper.contact"),  # another robot
+    ("engines/base.py", "dynval.robots.hexapod.params"),  # the framework
+    ("comparisons/ladder/harness.py", "dynval.reports.figures"),  # what no task runs
+])
+def test_an_import_across_source_sets_is_found(tmp_path, importer, imported):
+    pkg = _layout.copy_as_installed(tmp_path)
+    f = pkg / importer
+    f.write_text(f.read_text() + f"\nimport {imported}  # noqa\n")
+    module = "dynval." + importer.removesuffix(".py").replace("/", ".")
+    assert _crossing(tmp_path) == [f"{module} -> {imported}"]

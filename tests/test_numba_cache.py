@@ -1,7 +1,8 @@
-"""numba's cache of dynval's functions is keyed by the source of the whole package
-(dynval._numba_cache): an edit to any module moves every compiled function to a fresh
-folder, so no caller keeps the machine code of a callee whose file changed, whether or not
-the user chose a numba cache folder (NUMBA_CACHE_DIR)."""
+"""numba's cache of dynval's functions is keyed by source sets (dynval._numba_cache): an
+edit to the framework moves every compiled function to a fresh folder, an edit to a robot
+moves that robot's (tests/test_source_sets.py), so no caller keeps the machine code of a
+callee whose file changed, whether or not the user chose a numba cache folder
+(NUMBA_CACHE_DIR)."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def _env(tmp_path: Path, numba_dir: Path | None) -> dict[str, str]:
 
 
 def test_dynval_functions_go_to_the_source_keyed_folder_and_nothing_else(tmp_path):
-    digest = _layout.source_digest()
+    digest = _layout.source_sets()[None]  # so3: the framework's
     setting, users, ours = _run(_WHERE, _env(tmp_path, None), tmp_path)[:3]
     assert setting == ""  # numba's own setting untouched by import dynval
     assert Path(ours).parent == tmp_path / "xdg" / "dynval-numba" / digest
@@ -126,8 +127,13 @@ def test_a_callee_edit_moves_the_figure(tmp_path, numba_dir):
 
 
 def test_loaded_digest_names_the_folder():
-    assert _numba_cache.cache_dir().name == _numba_cache.loaded_digest()
-    assert _numba_cache.loaded_digest() == _layout.source_digest()
+    sets = _layout.source_sets()
+    assert _numba_cache.cache_dir().name == _numba_cache.loaded_digest() == sets[None]
+    hopper = _numba_cache.cache_dir("hopper")
+    assert hopper == _numba_cache.cache_dir() / f"hopper-{sets['hopper']}"
+    assert _numba_cache.loaded_digest("hopper") == sets["hopper"]
+    assert _numba_cache.cache_dir("corpus") == _numba_cache.cache_dir()  # not a robot
+    assert _numba_cache.loaded_source() == _layout.source_digest()
 
 
 # Two processes compile the hopper's input update (seconds of compiling, with its callees)

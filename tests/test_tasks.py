@@ -115,7 +115,7 @@ def test_a_result_from_other_source_is_never_cached(tmp_path, monkeypatch):
     from dynval.comparisons.run.tasks import SourceChangedError
 
     task = Task("r boom", "landing_gear", _diverge, (1e9,))
-    monkeypatch.setattr(_numba_cache, "loaded_digest", lambda: "0123456789abcdef")
+    monkeypatch.setattr(_numba_cache, "loaded_digest", lambda robot=None: "0123456789abcdef")
     with pytest.raises(SourceChangedError, match="r boom ran dynval source 0123456789abcdef"):
         execute([task], cache_dir=tmp_path)
     assert not any(tmp_path.rglob("*.pkl"))
@@ -158,45 +158,21 @@ def test_task_keys_are_unique():
         execute([t, t])
 
 
-def test_a_task_depends_on_the_code_it_imports_and_not_on_the_rest():
-    from dynval.comparisons.run.tasks import _closure, _roots
+def test_a_task_depends_on_its_robots_source_set_and_not_on_the_rest():
+    """A task's address follows its robot's source set (the framework and the robot's own
+    folders): another robot's edit leaves it, its own robot's or the framework's moves it."""
+    from dynval import _layout
 
-    run = next(t for t in _tasks() if t.key.endswith("flat shared handrolled"))
-    code = _closure(_roots(run))
-    for needed in ("dynval.handrolled.landing_gear.model", "dynval.comparisons.landing_gear.loop",
-                   "dynval.engines.mujoco_engine", "dynval.robots.landing_gear.params",
-                   "dynval.handrolled.so3"):
-        assert needed in code
-    for unrelated in ("dynval.comparisons.cli", "dynval.reports.pdf",
-                      "dynval.handrolled.rover.model", "dynval.comparisons.quadruped.validate"):
-        assert unrelated not in code
-
-
-def test_a_warm_run_reads_the_import_lists_instead_of_parsing(tmp_path, monkeypatch):
-    """The import lists behind the tasks' addresses are parsed once per version of the
-    source and kept in the results cache: a second run parses nothing and gives the same
-    addresses; the cache lists them as what they are."""
-    from dynval.comparisons.run import cache, tasks
-
-    parsed, real = [], tasks._imported_names
-    monkeypatch.setattr(tasks, "_imported_names", lambda f: parsed.append(f) or real(f))
-
-    def addresses() -> list[str]:  # as a fresh process computes them
-        monkeypatch.setattr(tasks, "_parsed", {})
-        monkeypatch.setattr(tasks, "_parsed_new", False)
-        tasks._imports.cache_clear()
-        tasks._roots_digest.cache_clear()
-        tasks._load_parsed(tmp_path)
-        out = [task_digest(t) for t in _tasks()]
-        tasks._store_parsed(tmp_path)
-        return out
-
-    first = addresses()
-    assert len(parsed) > 20
-    parsed.clear()
-    assert addresses() == first and parsed == []
-    kept = cache.entries(tmp_path)
-    assert [cache.kind(tmp_path, e) for e in kept] == ["module import lists"]
+    sets = _layout.source_sets()
+    base = [task_digest(t, sets) for t in _tasks()]
+    assert base == [task_digest(t) for t in _tasks()]  # the sets, taken here or by the caller
+    for changed, moves in (("hopper", False), ("hexapod", False), ("landing_gear", True),
+                           (None, True)):
+        edited = {**sets, changed: "0" * 16}
+        if changed is None:  # the framework's edit moves every robot's set
+            edited = {r: "1" * 16 for r in sets}
+        now = [task_digest(t, edited) for t in _tasks()]
+        assert all((a != b) == moves for a, b in zip(now, base, strict=True)), changed
 
 
 def test_a_first_run_orders_its_tasks_by_the_shipped_timings(tmp_path):

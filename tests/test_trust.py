@@ -33,8 +33,9 @@ def test_each_implementation_of_the_stiff_landing_is_stopped(tmp_path, implement
     """Item 1, engine by engine: PyBullet neither warns nor resets; its blow-up is caught as
     the hand model's is, by the body leaving the landing's workspace."""
     from dynval.comparisons.ladder import harness
-    from dynval.comparisons.ladder.registry import comparison, description_dir
+    from dynval.comparisons.ladder.registry import comparison
     from dynval.comparisons.landing_gear.scenarios import SCENARIOS, run_one
+    from dynval.comparisons.run.descriptions import description_dir
 
     p0 = comparison("landing_gear").default_params
     p = p0.with_(k=1e9)
@@ -128,7 +129,8 @@ def test_run_warns_about_an_unused_override(tmp_path):
 
 def _bounce_run(tmp_path, **overrides):
     from dynval.comparisons.hopper.scenarios import BOUNCE, run_one
-    from dynval.comparisons.ladder.registry import comparison, description_dir
+    from dynval.comparisons.ladder.registry import comparison
+    from dynval.comparisons.run.descriptions import description_dir
 
     p0 = comparison("hopper").default_params
     p = p0.with_(**overrides)

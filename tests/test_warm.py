@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from dynval import _layout
 from dynval.comparisons.cli import app
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.landing_gear.validate import LADDER
 from dynval.comparisons.run import assembly
-from dynval.comparisons.run.tasks import Outcome, Task, _closure, _roots
+from dynval.comparisons.run.tasks import Outcome
 from dynval.robots import ROOT
 
 runner = CliRunner()
@@ -178,7 +179,7 @@ def test_a_figure_with_a_flipped_byte_is_drawn_again_and_counted(runs, cache, tm
         e.name for e in figures]  # drawn again and stored
 
 
-def test_the_address_follows_every_outcome_the_inputs_and_the_code():
+def test_the_address_follows_every_outcome_the_inputs_and_the_code(monkeypatch):
     inp = Inputs(LADDER.default_params, ROOT / "landing_gear", ("flat",), 20, 0, "ci")
     tasks = LADDER.tasks(inp)
     outcomes = {t.key: Outcome(t.key, digest=f"d{i}") for i, t in enumerate(tasks)}
@@ -192,8 +193,11 @@ def test_the_address_follows_every_outcome_the_inputs_and_the_code():
     # without the results cache (--no-cache) there is no address: nothing is stored
     unaddressed = {**outcomes, tasks[0].key: Outcome(tasks[0].key)}
     assert assembly.assembly_digest(LADDER, inp, tasks, unaddressed) is None
-    code = _closure(_roots(Task("assemble", "landing_gear", LADDER.assembled)))
-    for needed in ("dynval.comparisons.ladder.rungs", "dynval.comparisons.ladder.metrics",
-                   "dynval.comparisons.ladder.harness", "dynval.comparisons.landing_gear.validate",
-                   "dynval.results"):
-        assert needed in code
+    # the code: the robot's source set (the framework and the robot's own folders), not
+    # another robot's
+    sets = _layout.source_sets()
+    other = {**sets, "hopper": "0" * 16}
+    own = {**sets, "landing_gear": "0" * 16}
+    for changed, moves in ((other, False), (own, True)):
+        monkeypatch.setattr(_layout, "source_sets", lambda changed=changed: changed)
+        assert (assembly.assembly_digest(LADDER, inp, tasks, outcomes) != base) == moves

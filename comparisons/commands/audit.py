@@ -51,7 +51,8 @@ def _own(model: str | None, description: Path, samples: int, seed: int,
 
 
 def _built_in(robot: str, samples: int, seed: int) -> int:
-    from dynval.comparisons.ladder.registry import comparison, description_dir
+    from dynval.comparisons.ladder.registry import comparison
+    from dynval.comparisons.run.descriptions import description_dir
 
     comp = comparison(robot)
     desc = description_dir(robot, comp.default_params, comp.default_params, Path("."))

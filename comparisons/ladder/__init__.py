@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the names below, as __getattr__ finds them (and the source digest too)
+if TYPE_CHECKING:  # the names below, as __getattr__ finds them, for type checkers
     from dynval.comparisons.ladder.evidence import Chaos, ablation
     from dynval.comparisons.ladder.implementations import CONTACT_MODES, IMPLEMENTATIONS
     from dynval.comparisons.ladder.metrics import (

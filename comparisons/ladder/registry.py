@@ -2,7 +2,9 @@
 
 Adding a robot: a ``robots/<name>/`` folder, a ``handrolled/<name>`` module, a
 ``comparisons/<name>`` package whose ``LADDER`` is a
-``dynval.comparisons.ladder.rungs.RobotLadder``, and its name in ``dynval.robots.ROBOT_NAMES``."""
+``dynval.comparisons.ladder.rungs.RobotLadder``, and its name in ``dynval.robots.ROBOT_NAMES``.
+A robot is reached by that name (``importlib``), never by an import statement: the
+framework's import contracts forbid every robot's packages, whatever their names."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dynval.comparisons.run.manifest import write_atomic
 from dynval.robots import ROBOT_NAMES, UnknownRobotError, robot_module
 from dynval.robots.parameters import ParameterError, spec, validate_params
 
@@ -113,10 +114,13 @@ def unused_overrides(robots: list[str], overrides: list[str],
     return out
 
 
-def description_dir(robot: str, params: Any, default: Any, out: Path) -> Path:
-    """The shipped description folder, or freshly generated files under ``out`` when the
-    parameters differ from the shipped ones.  Either way every file is checked against the
-    parameters before anything runs: a description edited by hand, or left stale after a
+def description_files(robot: str, params: Any, default: Any, out: Path
+                      ) -> tuple[Path, dict[str, str]]:
+    """The folder a run reads the robot's descriptions from, and the files (name -> text)
+    to be written there first: the shipped folder and none where the parameters are the
+    shipped ones, else ``out/descriptions/<robot>`` and the descriptions the parameters
+    generate (``dynval.comparisons.run.descriptions`` writes them). A shipped file is
+    checked against the parameters now: one edited by hand, or left stale after a
     parameter change, is refused with the file and its first differing line."""
     from dynval.robots import ROOT
     from dynval.robots.description import to_mjcf, to_urdf
@@ -130,12 +134,8 @@ def description_dir(robot: str, params: Any, default: Any, out: Path) -> Path:
         d = ROOT / robot
         for name, text in expected.items():
             _same_description(d / name, text)
-        return d
-    d = out / "descriptions" / robot
-    d.mkdir(parents=True, exist_ok=True)
-    for name, text in expected.items():
-        write_atomic(d / name, lambda tmp, text=text: tmp.write_text(text))
-    return d
+        return d, {}
+    return out / "descriptions" / robot, expected
 
 
 def _same_description(path: Path, expected: str) -> None:

@@ -6,8 +6,8 @@ with their variants, figures, requirements, extra runs, recomputed tables, errat
 budget); the ladder does the rest in two steps.  :meth:`RobotLadder.tasks` lists every
 independent piece of work (each scenario run of each implementation, the audit, L3, the
 budget and errata runs) as pure function calls, which ``dynval.comparisons.run.tasks.execute`` runs
-on any back end or reads from the cache; :meth:`RobotLadder.assemble` then stores the
-traces, compares every implementation with the reference, judges each rung with one
+on any back end or reads from the cache; :meth:`RobotLadder.assembled` then returns the
+traces' bytes, compares every implementation with the reference, judges each rung with one
 verdict and returns the metric rows and the chapter (``dynval.comparisons.run.pipeline`` runs both
 steps for every robot at once)."""
 
@@ -35,8 +35,7 @@ from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
 from dynval.comparisons.ladder.metrics import Tolerance, compare
 from dynval.comparisons.ladder.signals import display
-from dynval.comparisons.run.manifest import write_atomic
-from dynval.comparisons.run.tasks import Outcome, Task
+from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.results import (
     AssumptionRow,
     BudgetRow,
@@ -150,9 +149,9 @@ class Context:
     files: dict[str, bytes] = field(default_factory=dict)  # parts written under out
 
     def write(self, path: Path, data: bytes) -> None:
-        """Write a part of the output folder (atomically) and remember its bytes, so that
-        a cached assembly (dynval.comparisons.run.assembly) writes the very same file again."""
-        write_atomic(path, lambda tmp: tmp.write_bytes(data))
+        """A part of the output folder, as bytes: the run layer writes every part once the
+        chapter is assembled (``dynval.comparisons.run.assembly``), the same bytes whether
+        assembled now or read from the assembly cache."""
         self.files[path.relative_to(self.out).as_posix()] = data
 
     @property
@@ -444,15 +443,9 @@ class RobotLadder:
         return [name for name in inp.scenarios
                 if _shared_variant(self.variants(self.scenarios[name])) is not None]
 
-    def assemble(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path
-                 ) -> tuple[list[MetricRow], Chapter]:
-        """The chapter and metric rows from the tasks' outcomes; traces are written under
-        ``out/runs``."""
-        done = self.assembled(inp, outcomes, out)
-        return done.rows, done.chapter
-
     def assembled(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path) -> Assembled:
-        """:meth:`assemble`, with the bytes of the parts written (for the assembly cache)."""
+        """The chapter and metric rows from the tasks' outcomes, with the bytes of each part
+        of the output folder (the traces under ``out/runs``), which the run layer writes."""
         p = inp.params
         chapter = Chapter(self.robot, self.title, self.paper,
                           conventions=self.conventions(p),

@@ -4,8 +4,8 @@ Assembling a chapter from the tasks' outcomes (comparisons, tidy traces, Parquet
 pure function of those outcomes, the robot's inputs and the assembling code, so a warm
 ``validate`` (every task read from the results cache) need not redo it. The entry's
 address is derived from the outcomes' own content addresses (``Outcome.digest``), the
-inputs and the source digest of the assembling code (``dynval.comparisons.ladder.rungs``
-and the robot's modules, closed over their imports); the entry holds the metric rows, the
+inputs and the robot's source set (the framework's files and the robot's own folders:
+``dynval.comparisons.run.tasks.code_digest``); the entry holds the metric rows, the
 chapter and the bytes of every part written under the output folder, which a hit writes
 again unchanged. Without a digest for every outcome (``--no-cache``) nothing is read or
 stored; an entry that fails its content check (``dynval._stored``) is removed, counted
@@ -21,7 +21,7 @@ from pathlib import Path
 from dynval import _stored
 from dynval.comparisons.ladder.rungs import Assembled, Inputs, RobotLadder
 from dynval.comparisons.run.manifest import write_atomic
-from dynval.comparisons.run.tasks import Outcome, Task, inputs_digest, source_digest
+from dynval.comparisons.run.tasks import Outcome, Task, code_digest, inputs_digest
 from dynval.results import Chapter, MetricRow
 
 ASSEMBLY_FORMAT = 2  # bump when the stored form of an assembly changes (2: hashed)
@@ -34,7 +34,7 @@ def assembly_digest(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
     digests = [(t.key, outcomes[t.key].digest) for t in tasks]
     if not digests or not all(d for _, d in digests):
         return None
-    code = source_digest(Task("assemble", ladder.robot, ladder.assembled))
+    code = code_digest(ladder.robot)
     h = hashlib.sha256(f"{ASSEMBLY_FORMAT}:{ladder.robot}:{code}".encode())
     h.update(repr(digests).encode())
     # the inputs themselves (hooks read the parameters; the description folder counts by
@@ -70,17 +70,16 @@ def store(cache_dir: Path, digest: str, done: Assembled) -> None:
 def assemble(ladder: RobotLadder, inp: Inputs, tasks: list[Task],
              outcomes: dict[str, Outcome], out: Path, cache_dir: Path | None
              ) -> tuple[list[MetricRow], Chapter, bool]:
-    """The robot's metric rows and chapter, with its parts written under ``out``, and
-    whether they came from the assembly cache (where the same outcomes were assembled by
-    the same code before); else they are assembled (and stored)."""
+    """The robot's metric rows and chapter, with its parts written under ``out`` (each
+    atomically, as a part of the run's manifest), and whether they came from the assembly
+    cache (where the same outcomes were assembled by the same code before); else they are
+    assembled (and stored)."""
     digest = (assembly_digest(ladder, inp, tasks, outcomes) if cache_dir is not None
               else None)
     hit = load(cache_dir, digest) if digest else None
-    if hit is not None:
-        for rel, data in hit.files.items():
-            write_atomic(out / rel, lambda tmp, d=data: tmp.write_bytes(d))
-        return hit.rows, hit.chapter, True
-    done = ladder.assembled(inp, outcomes, out)
-    if digest:
+    done = hit if hit is not None else ladder.assembled(inp, outcomes, out)
+    if hit is None and digest:
         store(cache_dir, digest, done)
-    return done.rows, done.chapter, False
+    for rel, data in done.files.items():  # the ladder returns the bytes; they are written here
+        write_atomic(out / rel, lambda tmp, d=data: tmp.write_bytes(d))
+    return done.rows, done.chapter, hit is not None

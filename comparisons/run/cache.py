@@ -1,6 +1,6 @@
 """The caches on disk, seen and kept in bounds: the results cache (the tasks' outcomes,
 the assembled chapters, the drawn figures) and numba's compiled code (one folder per
-version of dynval's source).
+version of the framework's source, holding one folder per version of each robot's).
 
 A results entry's modification time is its last use (a hit touches it), so pruning by
 age or by size removes the least recently used first. After every run the results cache
@@ -23,7 +23,7 @@ from dynval import _stored
 
 DEFAULT_MAX_SIZE = 2 * 1024**3
 KINDS = {"assembled": "assembled chapters", "figures": "drawn figures",
-         "imports": "module import lists"}  # else: task results
+         "imports": "module import lists"}  # else: task results (imports: earlier versions')
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
@@ -155,12 +155,33 @@ class NumbaFolder:
     current: bool  # compiled from the source installed now
 
 
+# a robot's compiled code inside its framework's folder: <robot>-<its source set's digest>
+_ROBOT_FOLDER = re.compile(r"[a-z0-9_]+-[0-9a-f]{16}")
+
+
 def numba_folders(root: Path, current: str) -> list[NumbaFolder]:
-    """The compiled-code folders, one per source digest."""
+    """The compiled-code folders: one per version of the framework's source, and inside
+    the ``current`` one, each robot's older versions (a robot edited since) on their own."""
     if not root.is_dir():
         return []
-    return [NumbaFolder(d, folder_size(d), d.name == current)
-            for d in sorted(root.iterdir()) if d.is_dir()]
+    out = []
+    for d in sorted(root.iterdir()):
+        if not d.is_dir():
+            continue
+        older = _older_robot_folders(d) if d.name == current else []
+        out.append(NumbaFolder(d, folder_size(d) - sum(o.size for o in older),
+                               d.name == current))
+        out += older
+    return out
+
+
+def _older_robot_folders(folder: Path) -> list[NumbaFolder]:
+    """The robots' compiled-code folders in ``folder`` that no robot's source set names now."""
+    from dynval import _layout, _numba_cache
+
+    now = {_numba_cache.cache_dir(r).name for r in _layout.robot_names()}
+    return [NumbaFolder(d, folder_size(d), False) for d in sorted(folder.iterdir())
+            if d.is_dir() and _ROBOT_FOLDER.fullmatch(d.name) and d.name not in now]
 
 
 def prune(results: Path, older_than: float | None = None, size: int | None = None,

@@ -15,9 +15,10 @@ import pandas as pd
 
 import dynval
 from dynval import _stored
-from dynval.comparisons.ladder.registry import apply_overrides, comparison, description_dir
+from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
+from dynval.comparisons.run.descriptions import description_dir
 from dynval.comparisons.run.tasks import Outcome, Report, execute
 from dynval.results import MUTANTS_FILE, Chapter, metrics_frame
 from dynval.robots import ROBOT_NAMES
@@ -126,13 +127,13 @@ def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks:
                 from_cache: int) -> dict:
     """summary.json's record of a run (code, machine, engines, inputs); the chapters go
     under "robots"."""
-    from dynval._numba_cache import loaded_digest
+    from dynval._numba_cache import loaded_source
     from dynval.engines import versions
 
     return {"dynval_version": dynval.__version__, "git_commit": git_commit(),
             # the code this process loaded (the executor refuses workers that ran other
             # code): it names the code where git cannot (a wheel)
-            "source_digest": loaded_digest(),
+            "source_digest": loaded_source(),
             "date": date.today().isoformat(),
             "machine": f"{platform.system()} {platform.machine()}, "
                        f"Python {platform.python_version()}",

@@ -58,8 +58,9 @@ def run_scenario(run: SingleRun, out: Path, force: bool,
     """Run every implementation of ``run`` (``step(label)`` gives each one's progress
     callback) and write the traces and the manifest into ``out``; the traces' path."""
     from dynval.comparisons.ladder import harness
-    from dynval.comparisons.ladder.registry import comparison, description_dir
+    from dynval.comparisons.ladder.registry import comparison
     from dynval.comparisons.run import manifest
+    from dynval.comparisons.run.descriptions import description_dir
     from dynval.results import traces_path
 
     comp = comparison(run.robot)

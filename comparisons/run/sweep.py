@@ -24,11 +24,11 @@ from dynval.comparisons.ladder.registry import (
     apply_overrides,
     comparison,
     decimal,
-    description_dir,
 )
 from dynval.comparisons.ladder.rungs import Context, Inputs, TimePlot
 from dynval.comparisons.ladder.signals import UnknownSignalError, display
 from dynval.comparisons.run import manifest
+from dynval.comparisons.run.descriptions import description_dir
 from dynval.comparisons.run.tasks import Report, Task, execute
 from dynval.results import Chapter, MetricRow, metrics_frame
 

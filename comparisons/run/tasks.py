@@ -10,7 +10,6 @@ runs give identical figures."""
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import multiprocessing
 import os
@@ -19,52 +18,18 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from functools import cache
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
 
 from dynval import _layout, _numba_cache, _orphans, _stored
+from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.comparisons.run import interrupts
 
 CACHE_FORMAT = 2  # bump when the stored form of a result changes (2: content hash checked)
-
-
-@dataclass(frozen=True)
-class Task:
-    """One unit of work: ``fn(*args, **kwargs)`` for robot ``robot``; ``key`` names it in
-    progress lines and in the chapter's lookups."""
-
-    key: str
-    robot: str
-    fn: Callable[..., Any]
-    args: tuple = ()
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    inputs: tuple[Path, ...] = ()  # files or folders the result depends on besides code
-
-
-@dataclass
-class Outcome:
-    """What a task gave: its value, or the exception it raised; where it came from."""
-
-    key: str
-    value: Any = None
-    error: BaseException | None = None
-    seconds: float = 0.0
-    cached: bool = False
-    digest: str = ""  # the task's content address where the cache is used, else ""
-    source: str = ""  # the digest of the dynval source the computing process loaded
-    compile_seconds: float = 0.0  # of ``seconds``, spent compiling with numba
-
-    def get(self) -> Any:
-        """The value, or the task's exception raised again."""
-        if self.error is not None:
-            raise self.error
-        return self.value
 
 
 class WorkerDiedError(Exception):
@@ -96,7 +61,7 @@ def run_task(task: Task) -> Outcome:
             raise KeyboardInterrupt from exc
         value, error = None, exc
     return Outcome(task.key, value, error, time.perf_counter() - t0,
-                   source=_numba_cache.loaded_digest(),
+                   source=_numba_cache.loaded_digest(task.robot),
                    compile_seconds=_numba_cache.compile_seconds() - c0)
 
 
@@ -121,102 +86,6 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-# Each module's imported names as its source lists them, by module: parsed once per
-# version of the source and kept in the results cache (_load_parsed), so that a warm run
-# parses nothing.
-_parsed: dict[str, frozenset[str]] = {}
-_parsed_new = False
-
-
-@cache
-def _imports(name: str) -> frozenset[str]:
-    """The project modules a module imports anywhere in its source (inside functions too),
-    its parent packages included."""
-    global _parsed_new
-    f = _layout.module_file(name)
-    if f is None:
-        return frozenset()
-    if name not in _parsed:
-        _parsed[name], _parsed_new = _imported_names(f), True
-    found = _parsed[name]
-    parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
-    return frozenset(m for m in found | parents if _layout.module_file(m) is not None)
-
-
-def _imported_names(f: Path) -> frozenset[str]:
-    """The names a module's import statements bring in (absolute imports only)."""
-    found: set[str] = set()
-    for node in _statements(ast.parse(f.read_text())):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
-    return frozenset(found)
-
-
-def _parsed_path(cache_dir: Path) -> Path:
-    """Where the import lists of the source loaded now are kept: a name of that source."""
-    key = hashlib.sha256(f"imports:{CACHE_FORMAT}:{_layout.source_digest()}".encode()
-                         ).hexdigest()
-    return Path(cache_dir) / "imports" / f"{key}.pkl"
-
-
-def _load_parsed(cache_dir: Path) -> None:
-    """The import lists kept by an earlier run of the same source, if any (an entry that
-    fails its check is parsed again)."""
-    known = _stored.read(_parsed_path(cache_dir), lambda v: isinstance(v, dict))
-    for name, found in (known or {}).items():
-        _parsed.setdefault(name, frozenset(found))
-
-
-def _store_parsed(cache_dir: Path) -> None:
-    """Keep the import lists for the next run of the same source, when this run parsed a
-    module the stored lists lacked."""
-    global _parsed_new
-    if not _parsed_new:
-        return
-    _stored.write(_parsed_path(cache_dir), dict(_parsed))
-    _parsed_new = False
-
-
-def _statements(tree: ast.Module) -> Iterator[ast.stmt]:
-    """Every statement of a module, at any depth (in functions, classes, branches and
-    handlers): where imports can be, without visiting the expressions (ast.walk's
-    many more nodes)."""
-    todo: list = list(tree.body)
-    while todo:
-        node = todo.pop()
-        yield node
-        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
-            todo.extend(getattr(node, block, None) or ())
-
-
-def _closure(roots: set[str]) -> list[str]:
-    seen: set[str] = set()
-    todo = [r for r in roots if _layout.module_file(r) is not None]
-    while todo:
-        m = todo.pop()
-        if m not in seen:
-            seen.add(m)
-            todo.extend(_imports(m) - seen)
-    return sorted(seen)
-
-
-def _roots(task: Task) -> set[str]:
-    """Where a task's code starts: its function's module (and, for a method, its object's
-    class), and every module of the robot's own folders."""
-    fn = task.fn
-    roots = {fn.__module__}
-    owner = getattr(fn, "__self__", None)
-    if owner is not None:
-        roots.add(type(owner).__module__)
-    for layer in _layout.LAYERS:
-        folder = _layout.layer_dir(layer) / task.robot
-        roots.update(f"dynval.{layer}.{task.robot}.{f.stem}" for f in folder.glob("*.py"))
-    return roots
-
-
 @cache
 def _data_digest(robot: str) -> str:
     """The robot's data files (parameter table, descriptions, soils, frames) and the
@@ -231,19 +100,15 @@ def _data_digest(robot: str) -> str:
     return h.hexdigest()
 
 
-def source_digest(task: Task) -> str:
-    """Digest of the source a task depends on: the project modules its code imports
-    (closed over their imports), the robot's data files and the engine versions.  A
-    change elsewhere (the command line, the report) leaves its results valid."""
-    return _roots_digest(task.robot, frozenset(_roots(task)))
-
-
-@cache  # a robot's tasks share a few roots: the closure is walked once per root set
-def _roots_digest(robot: str, roots: frozenset[str]) -> str:
-    h = hashlib.sha256(_data_digest(robot).encode())
-    for m in _closure(set(roots)):
-        h.update(m.encode() + _file_digest(_layout.module_file(m)).encode())
-    return h.hexdigest()
+def code_digest(robot: str, sets: dict[str | None, str] | None = None) -> str:
+    """Digest of what a robot's tasks depend on besides their call and input files: its
+    source set (the framework's files and the robot's own folders, as the layout declares
+    them: ``dynval._layout.source_sets``), its data files and the engine versions. An edit
+    to another robot, or to the command line or the report, leaves its results valid.
+    ``sets``: the source sets' digests where the caller took them already."""
+    sets = _layout.source_sets() if sets is None else sets
+    return hashlib.sha256(f"{sets.get(robot, sets[None])}:{_data_digest(robot)}".encode()
+                          ).hexdigest()
 
 
 def inputs_digest(path: Path) -> str:
@@ -255,10 +120,10 @@ def inputs_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def task_digest(task: Task) -> str:
-    """The content address of a task: the call (function and arguments), the source of
-    the modules it depends on and the engine versions, and its input files."""
-    h = hashlib.sha256(f"{CACHE_FORMAT}:{source_digest(task)}".encode())
+def task_digest(task: Task, sets: dict[str | None, str] | None = None) -> str:
+    """The content address of a task: the call (function and arguments), its robot's
+    :func:`code_digest`, and its input files."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}:{code_digest(task.robot, sets)}".encode())
     # functions pickle by qualified name, dataclasses of parameters by value
     # an input folder counts by its content (below), not by where it happens to lie
     where = {Path(p): f"<input {i}>" for i, p in enumerate(task.inputs)}
@@ -323,20 +188,24 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     sends them to a Dask cluster.  Cached outcomes are taken as they are; the rest run in
     :func:`interleaved` order (``timings``: seconds by key from an earlier run).
     A result is stored only when the process that computed it ran the source its key was
-    computed from; :class:`SourceChangedError` when the source changed during the run."""
+    computed from (its robot's source set: ``dynval._layout.source_sets``);
+    :class:`SourceChangedError` when that source changed during the run."""
     tasks = list(tasks)
     keys = [t.key for t in tasks]
     if len(set(keys)) != len(keys):
         dup = next(k for k in keys if keys.count(k) > 1)
         raise ValueError(f"two tasks share the key {dup!r}")
     cache_ = ResultCache(cache_dir) if cache_dir is not None else None
+    sets = _layout.source_sets()
     digests = {}
     if cache_:
         _stored.probe(cache_.directory)
-        _load_parsed(cache_.directory)
-        digests = {t.key: task_digest(t) for t in tasks}
-        _store_parsed(cache_.directory)
-    source = _layout.source_digest()
+        digests = {t.key: task_digest(t, sets) for t in tasks}
+    robot = {t.key: t.robot for t in tasks}
+
+    def source(key: str) -> str:  # the source set a task's outcome must come from
+        return sets.get(robot[key], sets[None])
+
     stale: list[Outcome] = []
     done: dict[str, Outcome] = {}
     todo = []
@@ -354,7 +223,7 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
     def finished(o: Outcome) -> None:
         interrupts.check()  # a signal lost in a finalizer stops the run here
         done[o.key] = o
-        if o.source != source:
+        if o.source != source(o.key):
             stale.append(o)
         elif cache_ and not isinstance(o.error, ENVIRONMENT_ERRORS):
             o.digest = digests[o.key]
@@ -370,10 +239,11 @@ def execute(tasks: Iterable[Task], workers: int = 1, scheduler: str | None = Non
         for t in todo:
             finished(run_task(t))
     if stale:
+        first = stale[0]
         raise SourceChangedError(
-            f"task {stale[0].key} ran dynval source {stale[0].source}, not this run's "
-            f"{source} (the source changed during the run, or a worker runs another "
-            "version): none of its results were cached; run again")
+            f"task {first.key} ran dynval source {first.source}, not this run's "
+            f"{source(first.key)} (the source changed during the run, or a worker runs "
+            "another version): none of its results were cached; run again")
     return {k: done[k] for k in keys}
 
 
@@ -483,7 +353,8 @@ class _Pools:
                 again.append(t)
             else:
                 error = WorkerDiedError(f"the worker running {t.key} died twice ({how})")
-                self.finished(Outcome(t.key, error=error, source=_numba_cache.loaded_digest()))
+                self.finished(Outcome(t.key, error=error,
+                                     source=_numba_cache.loaded_digest(t.robot)))
         self.waiting[:0] = again
         if again:
             self.note(_retried([t.key for t in again], how))
