@@ -132,7 +132,7 @@ def corpus(
     workers: opt.WorkersOpt = None,
     out: opt.OutOpt = Path("dynval-out/corpus"),
     docs: opt.DocsOpt = None,
-    mutants: opt.MutantsOpt = False,
+    mutants: opt.CorpusMutantsOpt = False,
     no_cache: opt.NoCacheOpt = False,
 ) -> int:
     """Every robot description of example-robot-data and pybullet_data audited engine

@@ -80,7 +80,7 @@ SubsetOpt = Annotated[str | None, typer.Option(
     metavar="ci", help="a small fixed subset of pybullet_data (CI runs it)")]
 DocsOpt = Annotated[Path | None, typer.Option(
     metavar="FILE", help="also write the table there (docs/corpus.md)")]
-MutantsOpt = Annotated[bool, typer.Option(
+CorpusMutantsOpt = Annotated[bool, typer.Option(
     "--mutants", help="also break a correct model of each URDF ten ways (a mass, a centre "
                       "of mass, an axis, a welded child's mass or its inertia's axes, an "
                       "inertia's rotation, the root's mass, the sign of C v, an armature, "
