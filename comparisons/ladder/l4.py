@@ -39,6 +39,11 @@ def l4_rung(ladder: RobotLadder, ctx: Context) -> None:
                 f"{n} known ({k})" for k, n in sorted(kinds.items())]) + ")"
                if failed else ""))
     note += _listed(failed, unexplained)
+    unjudged = [sc for sc in ctx.scenarios
+                if not any(r.scenario == sc for r in toleranced)]
+    if unjudged:
+        note += (f"; {len(unjudged)} of {len(ctx.scenarios)} scenarios drawn, not judged "
+                 f"(no toleranced figure): {', '.join(unjudged)}")
     for nr in ctx.chapter.not_reproduced:
         held = sum(1 for r in toleranced if r.scenario == nr.scenario
                    and _premised(r, missed) and not r.passed)
