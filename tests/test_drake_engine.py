@@ -54,8 +54,7 @@ def _robots() -> Path:
     from dynval.engines.description_files import example_robot_data_robots
 
     folder = example_robot_data_robots()
-    if folder is None:
-        pytest.skip("example-robot-data is not installed")
+    assert folder is not None, "example-robot-data, a test dependency, is not installed"
     return folder
 
 

@@ -69,29 +69,21 @@ def _robot_package(pkg: Path, layer: str, name: str) -> str:
     return f"dynval.{layer}.{name}.model"
 
 
-def test_a_new_robot_imported_by_the_run_layer_breaks_its_contract(tmp_path):
+@pytest.mark.parametrize("layer, importer", [("handrolled", ("run", "pipeline")),
+                                             ("comparisons", ("ladder", "registry"))])
+def test_a_new_robot_imported_by_the_run_layer_or_the_ladder_breaks_its_contract(
+        tmp_path, layer, importer):
     """The contract names no robot: a robot package written now, under a name no line of
-    pyproject.toml spells, is still forbidden to the run layer."""
+    pyproject.toml spells, is still forbidden to the run layer and the ladder framework."""
     pkg = _layout.copy_as_installed(tmp_path)
-    robot = _robot_package(pkg, "handrolled", "unicycle")
-    pipeline = pkg / "comparisons" / "run" / "pipeline.py"
-    pipeline.write_text(pipeline.read_text() + f"\nimport {robot}  # noqa\n")
+    robot = _robot_package(pkg, layer, "unicycle")
+    module = pkg / "comparisons" / importer[0] / f"{importer[1]}.py"
+    module.write_text(module.read_text() + f"\nimport {robot}  # noqa\n")
     done = _lint(tmp_path, PYPROJECT)
     assert done.returncode != 0
     assert "The run layer and the ladder framework import no robot's package BROKEN" in (
         done.stdout)
-    assert f"dynval.comparisons.run.pipeline -> {robot}" in done.stdout
-
-
-def test_a_robot_imported_by_the_ladder_breaks_its_contract(tmp_path):
-    """The same for the ladder framework and a robot's comparison package."""
-    pkg = _layout.copy_as_installed(tmp_path)
-    robot = _robot_package(pkg, "comparisons", "unicycle")
-    registry = pkg / "comparisons" / "ladder" / "registry.py"
-    registry.write_text(registry.read_text() + f"\nimport {robot}  # noqa\n")
-    done = _lint(tmp_path, PYPROJECT)
-    assert done.returncode != 0
-    assert f"dynval.comparisons.ladder.registry -> {robot}" in done.stdout
+    assert f"dynval.comparisons.{importer[0]}.{importer[1]} -> {robot}" in done.stdout
 
 
 # The source sets (dynval._layout.source_sets) hold only where a robot's modules are

@@ -41,14 +41,9 @@ def mjcf_makers(path: Path, names: list[str], gravity: Sequence[float], free: bo
     try:
         m = load_model(path)
     except DescriptionError:  # MuJoCo's refusal is recorded by its own maker
-        loaded.refused["pybullet"] = ("dynval gives PyBullet an MJCF as MuJoCo compiles it, "
-                                      "and MuJoCo does not compile this one")
-        loaded.decided.add("pybullet")
-        del makers["pybullet"]
-        if "drake" in makers:
-            loaded.refused["drake"] = loaded.refused["pybullet"].replace("PyBullet", "Drake")
-            loaded.decided.add("drake")
-            del makers["drake"]
+        for engine, name in (("pybullet", "PyBullet"), ("drake", "Drake")):
+            _not_given(engine, f"dynval gives {name} an MJCF as MuJoCo compiles it, and "
+                       "MuJoCo does not compile this one", makers, loaded)
         return
     loaded.readers += ask_readers(path, names)
     loaded.notes.append(COMPILED_NOTE)
@@ -56,7 +51,7 @@ def mjcf_makers(path: Path, names: list[str], gravity: Sequence[float], free: bo
         loaded.notes.append(f"the MJCF's tendons ({m.ntendon}) are switched off: they add no "
                             "body to the tree, and only MuJoCo models them")
     makers["pinocchio"] = _pinocchio(path, names, gravity, free, m)
-    _pybullet(path, names, gravity, free, limits, makers, loaded, m)
+    _urdf_engines(path, names, gravity, free, limits, makers, loaded, m)
 
 
 def _pinocchio(path: Path, names: list[str], gravity: Sequence[float], free: bool, m: Any):
@@ -70,10 +65,10 @@ def _pinocchio(path: Path, names: list[str], gravity: Sequence[float], free: boo
     return lambda: PinocchioCompiled(path, gravity, joint_names=names, mj_model=m)
 
 
-def _pybullet(path: Path, names: list[str], gravity: Sequence[float], free: bool,
-              limits: bool, makers: dict[str, Any], loaded: Loaded, m: Any) -> None:
-    """PyBullet's maker on the URDF written from the compiled model, or dynval's reason
-    for not writing one."""
+def _urdf_engines(path: Path, names: list[str], gravity: Sequence[float], free: bool,
+                  limits: bool, makers: dict[str, Any], loaded: Loaded, m: Any) -> None:
+    """PyBullet's and Drake's makers on the URDF written from the compiled model, or
+    dynval's reason for not writing one."""
     from dynval.engines.description_files import _write_copy
     from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
     from dynval.engines.urdf_from_mujoco import body_links, urdf_text
@@ -82,49 +77,44 @@ def _pybullet(path: Path, names: list[str], gravity: Sequence[float], free: bool
         text = urdf_text(m, names, free)
     except EngineRefusalError as exc:
         for engine in ("pybullet", "drake"):
-            if engine in makers:
-                loaded.refused[engine] = str(exc)
-                loaded.decided.add(engine)
-                del makers[engine]
+            _not_given(engine, str(exc), makers, loaded)
         return
     urdf = _write_copy(f"{path.stem}.from-mujoco.urdf", text.encode())
     links, left_out = body_links(m, names, free)
     if left_out:
-        loaded.notes.append(f"PyBullet is given the robot's tree only: "
+        loaded.notes.append(f"PyBullet and Drake are given the robot's tree only: "
                             f"{', '.join(repr(b) for b in left_out)} (another tree) left out")
+    makers["pybullet"] = _on_urdf("PyBullet", path, links, left_out, lambda: (
+        PybulletFreeRoot(urdf, gravity, joint_names=names, limits=limits) if free
+        else PybulletTerms(urdf, gravity, joint_names=names, rigid_body=True, limits=limits)))
+    if "drake" in makers:  # its own MJCF reader follows neither defaults nor total masses
+        from dynval.engines.drake_engine import DrakeTerms
+
+        makers["drake"] = _on_urdf("Drake", path, links, left_out, lambda: DrakeTerms(
+            urdf, gravity, joint_names=names, free_root=free))
+
+
+def _not_given(engine: str, why: str, makers: dict[str, Any], loaded: Loaded) -> None:
+    """dynval's decision not to run ``engine`` (where it is to run at all), said."""
+    if engine in makers:
+        loaded.refused[engine] = why
+        loaded.decided.add(engine)
+        del makers[engine]
+
+
+def _on_urdf(engine_name: str, path: Path, links: dict[str, tuple[str, Any]],
+             left_out: list[str], build: Any) -> Any:
+    """The maker of an engine (``build``) on the URDF written from MuJoCo's compiled model
+    of ``path``: its links read back as MuJoCo's bodies (:func:`in_body_frames`), and its
+    refusal of that URDF said as dynval's file, not the user's."""
 
     def make() -> Any:
         try:
-            engine = (PybulletFreeRoot(urdf, gravity, joint_names=names, limits=limits)
-                      if free else PybulletTerms(urdf, gravity, joint_names=names,
-                                                 rigid_body=True, limits=limits))
+            engine = build()
         except DescriptionError as exc:  # the URDF is dynval's, not the user's file
-            raise EngineRefusalError(f"{path}: PyBullet does not load the URDF dynval writes "
-                                     f"from MuJoCo's model ({str(exc).split(': ', 1)[-1]})"
-                                     ) from None
-        read = engine.body_inertials
-        engine.body_inertials = lambda: in_body_frames(read(), links)
-        engine.left_out = tuple(left_out)
-        return engine
-
-    makers["pybullet"] = make
-    if "drake" in makers:
-        makers["drake"] = _drake(path, urdf, names, gravity, free, links, left_out)
-
-
-def _drake(path: Path, urdf: Path, names: list[str], gravity: Sequence[float], free: bool,
-           links: dict[str, tuple[str, Any]], left_out: list[str]) -> Any:
-    """Drake's maker on the URDF written from MuJoCo's compiled model (its own MJCF reader
-    does not follow MuJoCo's defaults, total masses or geometry-derived inertias)."""
-    from dynval.engines.drake_engine import DrakeTerms
-
-    def make() -> Any:
-        try:
-            engine = DrakeTerms(urdf, gravity, joint_names=names, free_root=free)
-        except DescriptionError as exc:  # the URDF is dynval's, not the user's file
-            raise EngineRefusalError(f"{path}: Drake does not load the URDF dynval writes "
-                                     f"from MuJoCo's model ({str(exc).split(': ', 1)[-1]})"
-                                     ) from None
+            raise EngineRefusalError(f"{path}: {engine_name} does not load the URDF dynval "
+                                     "writes from MuJoCo's model "
+                                     f"({str(exc).split(': ', 1)[-1]})") from None
         read = engine.body_inertials
         engine.body_inertials = lambda: in_body_frames(read(), links)
         engine.left_out = tuple(left_out)
