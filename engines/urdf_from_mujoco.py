@@ -162,3 +162,11 @@ def body_links(m: mujoco.MjModel, joints: Sequence[str], free: bool
             f"{seg.name} (joint frame)"
         out[link] = (place.name, place.frame)
     return out, [p.name for p in bodies if body_link(p.name, sites) not in kept]
+
+
+def compiled_urdf(path: str, joints: Sequence[str], free: bool) -> str:
+    """:func:`urdf_text` of the MJCF at ``path`` as MuJoCo compiles it (a correct model of
+    the file that a URDF's tools can break one way at a time)."""
+    from dynval.engines.mujoco_engine import load_model
+
+    return urdf_text(load_model(path), joints, free)

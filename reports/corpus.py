@@ -83,8 +83,9 @@ def variants_markdown(rows: Sequence[Any]) -> str:
     visible ones missed, one row each."""
     run = [r for r in rows if not r.error]
     lines = ["## Mutants", "",
-             "A correct model of each URDF (Pinocchio's algorithms on it) broken one way at "
-             "a time, as engines' importers and robot packages break them (the library in "
+             "A correct model of each description (Pinocchio's algorithms on the URDF, or on "
+             "the URDF of MuJoCo's compiled model of an MJCF) broken one way at a time, "
+             "as engines' importers and robot packages break them (the library in "
              "comparisons/own_model/variants.py), audited (L0-L2) against the unbroken "
              "file.  A break is visible when it moves a term by more than the audit's "
              "tolerance; a description with nothing to break one way has no such mutant.",

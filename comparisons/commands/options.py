@@ -73,15 +73,14 @@ AuditOutOpt = Annotated[Path | None, typer.Option(
                                  "here")]
 # dynval corpus
 SourceOpt = Annotated[list[str] | None, typer.Option(
-    "--source", metavar="example-robot-data|pybullet_data",
-    help="where the descriptions come from (repeatable; default: both, where "
-         "installed)")]
+    "--source", metavar="example-robot-data|pybullet_data|gymnasium|dm_control",
+    help="where the descriptions come from (repeatable; default: every one installed)")]
 SubsetOpt = Annotated[str | None, typer.Option(
-    metavar="ci", help="a small fixed subset of pybullet_data (CI runs it)")]
+    metavar="ci", help="a small fixed subset of pybullet_data and gymnasium (CI runs it)")]
 DocsOpt = Annotated[Path | None, typer.Option(
     metavar="FILE", help="also write the table there (docs/corpus.md)")]
 CorpusMutantsOpt = Annotated[bool, typer.Option(
-    "--mutants", help="also break a correct model of each URDF ten ways (a mass, a centre "
+    "--mutants", help="also break a correct model of each description ten ways (a mass, a centre "
                       "of mass, an axis, a welded child's mass or its inertia's axes, an "
                       "inertia's rotation, the root's mass, the sign of C v, an armature, "
                       "a damping) and check that each visible one is caught")]

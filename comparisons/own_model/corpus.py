@@ -22,12 +22,26 @@ from pathlib import Path
 from dynval.engines import DescriptionError
 from dynval.model import ModelError
 
-SOURCES = ("example-robot-data", "pybullet_data")
+SOURCES = ("example-robot-data", "pybullet_data", "gymnasium", "dm_control")
+# the MJCF collections: an installed package's folder and its robot files (a file that is
+# only included by others, a scene or a schema is no robot of its own)
+MJCF_COLLECTIONS = {
+    "gymnasium": ("envs/mujoco/assets/*.xml",),
+    "dm_control": ("suite/*.xml", "third_party/ant/ant.xml", "third_party/kinova/jaco_arm.xml",
+                   "locomotion/walkers/assets/*.xml", "locomotion/walkers/assets/*/dog.xml",
+                   "locomotion/walkers/assets/fruitfly_v2/fruitfly.xml",
+                   "locomotion/walkers/assets/jumping_ball/*.xml",
+                   "locomotion/soccer/assets/boxhead/boxhead.xml",
+                   "mujoco/testing/assets/*.xml"),
+}
 # the ci subset: small, quick robots of pybullet_data (it ships with PyBullet, so every CI
-# machine has it), a fixed and a free base, a chain, a branched tree and an MJCF
+# machine has it) and of gymnasium (a test dependency): a fixed and a free base, a chain, a
+# branched tree, and MJCFs with several joints on one body (the humanoid's abdomen and
+# hips), default classes and a total mass set by the compiler (the cheetah's settotalmass)
 CI_SUBSET = ("pybullet_data/cartpole.urdf", "pybullet_data/kuka_iiwa/model.urdf",
              "pybullet_data/pendulum5.urdf", "pybullet_data/quadruped/minitaur.urdf",
-             "pybullet_data/mjcf/inverted_double_pendulum.xml")
+             "pybullet_data/mjcf/inverted_double_pendulum.xml",
+             "pybullet_data/mjcf/humanoid.xml", "gymnasium/half_cheetah.xml")
 TERMS = ("M", "bias", "G", "tau", "frames")
 MOVING = ("revolute", "continuous", "prismatic")
 
@@ -90,6 +104,18 @@ def classify(path: Path) -> str | None:
     return None
 
 
+def _package_folder(name: str) -> Path:
+    """An installed package's folder, found without importing it (dm_control's import
+    sets up rendering)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise DescriptionError(f"{name} is not installed: pip install {name.replace('_', '-')} "
+                               "(or dynval[corpus])")
+    return Path(spec.submodule_search_locations[0])
+
+
 def entries(sources: tuple[str, ...] = SOURCES) -> list[Entry]:
     """Every robot description of the sources installed here, sorted by name (pybullet_data's
     thousand random_urdfs are test data, not robots)."""
@@ -107,6 +133,12 @@ def entries(sources: tuple[str, ...] = SOURCES) -> list[Entry]:
             folder = pybullet_data_dir()
             files = sorted([*folder.rglob("*.urdf"), *(folder / "mjcf").glob("*.xml")])
             files = [f for f in files if "random_urdfs" not in f.parts]
+        elif source in MJCF_COLLECTIONS:
+            folder = _package_folder(source)
+            files = sorted({f for pattern in MJCF_COLLECTIONS[source]
+                            for f in folder.glob(pattern)})
+            if source == "gymnasium":
+                folder = folder / "envs/mujoco/assets"
         else:
             raise DescriptionError(f"unknown corpus source {source!r}; known: "
                                    f"{', '.join(SOURCES)}")
@@ -173,7 +205,8 @@ def select(sources: tuple[str, ...], subset: str | None) -> list[Entry]:
         return entries(sources)
     if subset != "ci":
         raise DescriptionError(f"unknown corpus subset {subset!r}; known: ci")
-    chosen = [e for e in entries(("pybullet_data",)) if e.name in CI_SUBSET]
+    sources = tuple(dict.fromkeys(name.split("/", 1)[0] for name in CI_SUBSET))
+    chosen = [e for e in entries(sources) if e.name in CI_SUBSET]
     if len(chosen) != len(CI_SUBSET):
         missing = sorted(set(CI_SUBSET) - {e.name for e in chosen})
         raise DescriptionError(f"the ci subset names {missing[0]}, which is not installed")

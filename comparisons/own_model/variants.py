@@ -267,25 +267,30 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
     from dynval.comparisons.own_model import loading
     from dynval.comparisons.own_model.audit import audit_model
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
+    from dynval.engines.urdf_from_mujoco import compiled_urdf
 
     start = time.perf_counter()
     row = VariantRow(name, variant)
     try:
         prepared = loading.prepare(Path(path))
-        robot = ET.parse(str(prepared.path)).getroot()
+        joints, own_free = loading.description_joints(prepared.path)
+        mjcf = prepared.path.suffix.lower() == ".xml"
+        free = own_free if mjcf else base == "free"
+        # an MJCF is broken as the URDF of MuJoCo's compiled model of it (its masses,
+        # inertias and joints as MuJoCo reads them), then audited against the MJCF itself
+        robot = (ET.fromstring(compiled_urdf(str(prepared.path), joints, free)) if mjcf
+                 else ET.parse(str(prepared.path)).getroot())
         target = break_description(robot, variant)
         if target is None:
             row.error = "nothing to break this way"
             return row
         row.target = target
-        broken = prepared.path.with_name(f"broken-{VARIANTS.index(variant)}-{prepared.path.name}")
-        ET.ElementTree(robot).write(broken, encoding="utf-8", xml_declaration=True)
-        joints, _ = loading.description_joints(prepared.path)
-        free = base == "free"
-        terms = (PinocchioFreeRoot(broken, joint_names=joints) if free
-                 else PinocchioTerms(broken, joint_names=joints, rigid_body=True))
+        broken = _broken_copy(robot, prepared.path, variant)
+        gravity = prepared.gravity or loading.STANDARD_GRAVITY
+        terms = (PinocchioFreeRoot(broken, gravity, joint_names=joints) if free
+                 else PinocchioTerms(broken, gravity, joint_names=joints, rigid_body=True))
 
-        model = _model(variant, terms, joints, base)
+        model = _model(variant, terms, joints, "free" if free else "fixed")
         audit = audit_model(model, Path(path), samples, seed, label=variant, l3=False)
     except (DescriptionError, ModelError) as exc:
         row.error = str(exc).replace(str(Path(path).parent) + "/", "")
@@ -304,6 +309,19 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
     if variant in INERTIAL and not free:  # the regressor answers on a fixed base
         row.named = _named(audit.implied, target)
     return row
+
+
+def _broken_copy(robot: ET.Element, prepared: Path, variant: str) -> Path:
+    """The broken description written as a URDF of its own (beside a URDF's prepared
+    copy; in the temporary folder for an MJCF, whose own folder may not be writable)."""
+    name = f"broken-{VARIANTS.index(variant)}-{prepared.stem}.urdf"
+    if prepared.suffix.lower() == ".xml":
+        from dynval.engines.description_files import _write_copy
+
+        return _write_copy(name, ET.tostring(robot, encoding="utf-8"))
+    broken = prepared.with_name(name)
+    ET.ElementTree(robot).write(broken, encoding="utf-8", xml_declaration=True)
+    return broken
 
 
 class _Flipped(EngineModel):
@@ -374,10 +392,10 @@ def _named(found: object, target: str) -> str:
 
 def run(chosen: list, samples: int, seed: int, workers: int, cache_dir: Path | None,
         report=None) -> list[VariantRow]:
-    """Every variant of every chosen URDF (an MJCF is not broken here), one task each."""
+    """Every variant of every chosen description, one task each."""
     from dynval.comparisons.run.tasks import Task, execute
 
-    todo = [(e, v) for e in chosen if e.path.suffix == ".urdf" for v in VARIANTS]
+    todo = [(e, v) for e in chosen for v in VARIANTS]
     tasks = [Task(f"{e.name} [{v}]", "corpus", variant_entry,
                   (e.name, str(e.path), e.base, v, samples, seed), inputs=(e.path,))
              for e, v in todo]
