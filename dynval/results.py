@@ -38,6 +38,9 @@ VERDICTS: dict[str, str] = {
     "recomputed": "no published number to compare against; the figure was recomputed",
     "erratum": "a printed equation or table shown wrong, with evidence",
     "not applicable": "nothing to compare on this rung for this robot",
+    "drawn, not judged": "the scenarios ran and their figures are drawn, but none of their "
+                         "figures carries a tolerance: nothing was judged (the note counts "
+                         "the scenarios)",
     "not reproduced": "a scenario's premise failed (the gait did not walk, the run did not "
                       "settle, the event did not occur): its figures are drawn and its "
                       "requirements are not judged; the note gives the measured evidence",

@@ -46,6 +46,7 @@ VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.He
                    "differs": colors.HexColor("#f2a7a7"), "recomputed": colors.HexColor("#cfe0f5"),
                    "erratum": colors.HexColor("#f7d79a"),
                    "not applicable": colors.HexColor("#dddddd"),
+                   "drawn, not judged": colors.HexColor("#eeeeee"),
                    "not reproduced": colors.HexColor("#e2cdf0")}
 
 

@@ -103,6 +103,44 @@ def test_chaos_within_the_tolerance_explains_nothing():
     assert ctx.rows[0].known == "" and ctx.chapter.rungs["L4"].verdict == "differs"
 
 
+def test_l4_agrees_only_where_a_toleranced_figure_was_judged():
+    """Reported-only figures compare nothing: L4 says "drawn, not judged", never agrees;
+    one judged figure within tolerance makes it agree."""
+    ladder = _Toy()
+    ctx = _ctx(ladder)
+    ctx.rows = [_row(tolerance=None, passed=None, kind="recomputed", value=0.3)]
+    ladder._l4_rung(ctx)
+    rung = ctx.chapter.rungs["L4"]
+    assert rung.verdict == "drawn, not judged"
+    assert "1 of 1 scenarios drawn, not judged" in rung.note
+    ctx.rows.append(_row(value=1e-9, passed=True))
+    ladder._l4_rung(ctx)
+    assert ctx.chapter.rungs["L4"].verdict == "agrees"
+
+
+def test_a_figure_on_a_constant_signal_is_not_counted_as_judged():
+    """A run at rest agrees by construction: its figures are said apart, and a scenario
+    of nothing else is drawn, not judged; the same constants apart still fail."""
+    ladder = _Toy()
+    ctx = _ctx(ladder)
+    t = np.linspace(0.0, 1.0, 11)
+    rest = pd.DataFrame({"time": t, "x": np.full_like(t, 0.25)})
+    ctx.wide[("s", "shared")] = {"mujoco": rest, "pybullet": rest}
+    ctx.rows = [_row(value=0.0, passed=True)]
+    ladder._l4_rung(ctx)
+    rung = ctx.chapter.rungs["L4"]
+    assert rung.verdict == "drawn, not judged"
+    assert "1 toleranced figures within tolerance on signals constant" in rung.note
+    ctx.wide[("s", "shared")]["pybullet"] = rest.assign(x=0.5)  # two constants apart
+    ctx.rows = [_row(value=0.25, passed=False)]
+    ladder._l4_rung(ctx)
+    assert ctx.chapter.rungs["L4"].verdict == "differs"
+    ctx.wide[("s", "shared")]["pybullet"] = rest.assign(x=0.25 + 1e-3 * t)  # it moves
+    ctx.rows = [_row(value=1e-9, passed=True)]
+    ladder._l4_rung(ctx)
+    assert ctx.chapter.rungs["L4"].verdict == "agrees"
+
+
 def test_an_ablation_is_verified_on_its_counterfactual_row():
     native = _row(variant="native", kind="requirement", reference="-", value=0.2,
                   tolerance=0.05, metric="settled_spread_rel")

@@ -13,18 +13,23 @@ if TYPE_CHECKING:
     from dynval.comparisons.ladder.rungs import Context, RobotLadder
 
 KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else per scenario
+# a signal whose range over the run is below this (SI units) in every implementation is
+# constant: at rest, or round-off
+CONSTANT = 1e-12
 
 
 def l4_rung(ladder: RobotLadder, ctx: Context) -> None:
     """L4's verdict: ``differs`` where a judged figure is outside tolerance (known ones
     with their verified evidence, counted by kind), else ``not reproduced`` where a
-    scenario's premise failed, else ``agrees``; the note lists the scenarios not
-    reproduced with their evidence."""
+    scenario's premise failed, else ``agrees`` where a toleranced figure was judged and
+    ``drawn, not judged`` where none was (no rung agrees on figures that compare
+    nothing); the note lists the scenarios not reproduced with their evidence."""
     missed = not_reproduced(ctx)
     ctx.rows = [judge(ladder, r, ctx) if r.rung == "L4" and r.tolerance is not None
                 and r.passed is False and not _premised(r, missed) else r for r in ctx.rows]
     toleranced = [r for r in ctx.rows if r.rung == "L4" and r.tolerance is not None]
-    held_to = [r for r in toleranced if not _premised(r, missed)]
+    constant = [r for r in toleranced if r.passed and _constant(r, ctx)]
+    held_to = [r for r in toleranced if not _premised(r, missed) and r not in constant]
     failed = [r for r in held_to if not r.passed]
     unexplained = [r for r in failed if not r.known]
     kinds: dict[str, int] = {}
@@ -32,18 +37,23 @@ def l4_rung(ladder: RobotLadder, ctx: Context) -> None:
         if r.known:
             kinds[r.evidence] = kinds.get(r.evidence, 0) + 1
     n_var = sum(len(ladder.variants(ladder.scenarios[s])) for s in ctx.scenarios)
-    verdict = "differs" if failed else "not reproduced" if missed else "agrees"
+    verdict = ("differs" if failed else "not reproduced" if missed
+               else "agrees" if held_to else "drawn, not judged")
     note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
             f"{len(held_to)} judged toleranced figures outside tolerance"
             + (" (" + ", ".join([f"{len(unexplained)} differ"] + [
                 f"{n} known ({k})" for k, n in sorted(kinds.items())]) + ")"
                if failed else ""))
     note += _listed(failed, unexplained)
-    unjudged = [sc for sc in ctx.scenarios
-                if not any(r.scenario == sc for r in toleranced)]
+    if constant:
+        note += (f"; {len(constant)} toleranced figures within tolerance on signals constant "
+                 f"in every implementation not counted (they cannot fail), e.g. "
+                 f"{constant[0].scenario} {constant[0].variant} {constant[0].signal}")
+    unjudged = [sc for sc in ctx.scenarios if sc not in missed
+                and not any(r.scenario == sc for r in held_to)]
     if unjudged:
         note += (f"; {len(unjudged)} of {len(ctx.scenarios)} scenarios drawn, not judged "
-                 f"(no toleranced figure): {', '.join(unjudged)}")
+                 f"(no toleranced figure that can fail): {', '.join(unjudged)}")
     for nr in ctx.chapter.not_reproduced:
         held = sum(1 for r in toleranced if r.scenario == nr.scenario
                    and _premised(r, missed) and not r.passed)
@@ -86,6 +96,21 @@ def chaos_known(ladder: RobotLadder, row: MetricRow, ctx: Context) -> Known | No
             or (ladder.chaos.implementation, ladder.chaos.contact) not in v.runs):
         return None
     return evidence.chaos(row, base, ctx.outcomes[key].get(), ladder.chaos)
+
+
+def _constant(row: MetricRow, ctx: Context) -> bool:
+    """Whether the row's signal stays within CONSTANT over the run in each implementation
+    it compares (at rest, or round-off): a figure no model can move, which agrees by
+    construction unless the constants themselves differ (then it fails and is judged)."""
+    wide = ctx.wide.get((row.scenario, row.variant), {})
+    spans = []
+    for impl in {row.reference, row.candidate} - {"-", ""}:
+        trace = wide.get(impl)
+        if trace is None or row.signal not in trace:
+            return False  # a figure not read from a trace (an event, a count) is judged
+        values = trace[row.signal].to_numpy(dtype=float)
+        spans.append(float(values.max() - values.min()) if len(values) else float("nan"))
+    return bool(spans) and all(s <= CONSTANT for s in spans)
 
 
 def not_reproduced(ctx: Context) -> set[str]:

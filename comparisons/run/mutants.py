@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons.ladder.harness import DivergenceError
+from dynval.comparisons.ladder.l4 import CONSTANT
 from dynval.comparisons.ladder.mutation import Mutant
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly
@@ -38,9 +39,6 @@ RULE = ("a row catches a mutant when it is judged, passes on the original model 
         "on the mutant; in the ci tier a scenario figure of the shortened run is held to the "
         "tolerance of the full run; a mutant whose hand-rolled run diverges is caught by the "
         "divergence")
-# a signal whose range over the run is below this (SI units) in every implementation is
-# constant: at rest, or round-off
-CONSTANT = 1e-12
 
 
 @dataclass
