@@ -1,5 +1,5 @@
-"""How Pinocchio's and PyBullet's own MJCF readers read a file, against MuJoCo's compiled
-model, which defines what an MJCF means.
+"""How Pinocchio's, PyBullet's and Drake's own MJCF readers read a file, against MuJoCo's
+compiled model, which defines what an MJCF means.
 
 Each reader is asked for what it made of the file: the mass each of its bodies carries
 (welded bodies merged, as Pinocchio merges them), the bodies and joints it kept, and, for
@@ -29,6 +29,7 @@ PB_MASS_TOL = 1e-6
 MASS_SENTENCES = 8  # bodies named one by one; the rest counted, with the total mass
 PIN = "Pinocchio's MJCF reader"
 PB = "PyBullet's loadMJCF"
+DRAKE = "Drake's MJCF reader"
 
 
 def _mass_sentence(reader: str, bodies: list[str], theirs: float, mujocos: float) -> str:
@@ -205,19 +206,54 @@ def _pybullet_bodies(client: int, bodies, m: mujoco.MjModel,
     return out, not missing and len(split) <= 1
 
 
+def drake_reader(path: Path, m: mujoco.MjModel) -> list[str]:
+    """What Drake's own MJCF parser reads otherwise than MuJoCo: each body's mass, by the
+    file's body names (the massless bodies Drake adds between a body's several joints have
+    no counterpart and are left out), one sentence per body that differs."""
+    from dynval.engines import DescriptionError
+    from dynval.engines.drake_engine import _read
+
+    try:
+        plant, _, _ = _read(path, free_root=False)
+    except (RuntimeError, ValueError, DescriptionError) as exc:
+        return [f"{DRAKE} refuses it ({' '.join(str(exc).split())})"]
+    theirs = {n: float(plant.GetBodyByName(n).default_mass()) for n in _body_names(plant)}
+    differ = [(name, theirs[name], float(m.body_mass[b])) for b in range(1, m.nbody)
+              if (name := body_name(m, b)) in theirs
+              and _differs(theirs[name], float(m.body_mass[b]), float(m.body_mass[b]))]
+    out = [_mass_sentence(DRAKE, [n], a, b) for n, a, b in differ[:MASS_SENTENCES]]
+    if len(differ) > MASS_SENTENCES:
+        out.append(f"{DRAKE}: {len(differ) - MASS_SENTENCES} more bodies' masses differ")
+    return out
+
+
+def _body_names(plant) -> list[str]:
+    """The names of a Drake plant's bodies other than the world, each once (a name two
+    model instances share is ambiguous and left out)."""
+    from pydrake.multibody.tree import BodyIndex
+
+    names = [plant.get_body(BodyIndex(i)).name() for i in range(1, plant.num_bodies())]
+    return [n for n in names if names.count(n) == 1]
+
+
 READER_SECONDS = 300  # a reader that has not answered by then is said to hang
 
 
 def ask_readers(path: Path, joints: list[str]) -> list[str]:
-    """Both readers' differences from MuJoCo, each reader asked in a process of its own:
+    """The readers' differences from MuJoCo (Drake's where it is installed), each reader
+    asked in a process of its own:
     a reader that aborts (Pinocchio's and Bullet's parsers stop the process on some files)
     or hangs is said to, and the audit goes on."""
     import json
     import subprocess
     import sys
 
+    from dynval.engines.drake_engine import available
+
     out: list[str] = []
-    for reader, label in (("pinocchio", PIN), ("pybullet", PB)):
+    readers = [("pinocchio", PIN), ("pybullet", PB)] + ([("drake", DRAKE)] if available()
+                                                        else [])
+    for reader, label in readers:
         try:
             done = subprocess.run([sys.executable, "-m", __name__, reader, str(path), *joints],
                                   capture_output=True, text=True, timeout=READER_SECONDS)
@@ -243,8 +279,8 @@ def _main(argv: list[str]) -> None:
 
     reader, path, joints = argv[0], Path(argv[1]), argv[2:]
     m = load_model(path)
-    said = pinocchio_reader(path, m) if reader == "pinocchio" else \
-        pybullet_reader(path, m, joints)[0]
+    said = (pinocchio_reader(path, m) if reader == "pinocchio" else drake_reader(path, m)
+            if reader == "drake" else pybullet_reader(path, m, joints)[0])
     print(json.dumps(said), flush=True)
 
 

@@ -26,6 +26,42 @@ def _cause_kind(cause: str) -> str:
     return cause.split(":")[0].split(" at dt")[0]
 
 
+READERS = ("Pinocchio's MJCF reader", "PyBullet's loadMJCF", "Drake's MJCF reader")
+READS = (("refuses", "refuses the file"), ("stops the process", "stops its process"),
+         ("did not finish", "hangs"), ("leaves out", "leaves out a body or joint"),
+         ("split", "splits the robot into several multibodies"),
+         ("mass matrix", "a mass matrix otherwise"), ("mass", "a body's mass otherwise"))
+
+
+def _reader_kind(sentence: str) -> tuple[str, str] | None:
+    """(reader, what it did) of a reader finding, in a few words."""
+    reader = next((r for r in READERS if sentence.startswith(r)), None)
+    if reader is None:
+        return None
+    rest = sentence[len(reader):]
+    return reader, next((said for key, said in READS if key in rest), "reads it otherwise")
+
+
+def readers_markdown(rows: Sequence[Any]) -> list[str]:
+    """The MJCF readers' section: per reader and kind, the files it read otherwise than
+    MuJoCo's compiled model (a finding about the reader; the algorithms are compared on
+    MuJoCo's numbers and these never fail a description)."""
+    mjcf = [r for r in rows if r.name.endswith(".xml") and not r.error]
+    seen: Counter = Counter()
+    for r in mjcf:
+        seen.update({k for s in r.readers if (k := _reader_kind(s))})
+    if not seen:
+        return []
+    lines = ["## MJCF readers", "",
+             f"Each engine's own MJCF reader against MuJoCo's compiled model, on {len(mjcf)} "
+             "audited MJCFs: what the reader did, in how many files. These are findings "
+             "about the readers, apart from the algorithms' agreement, which is measured on "
+             "MuJoCo's numbers.", "", "| reader | reads | files |", "|---|---|---|"]
+    lines += [f"| {reader} | {kind} | {n} |"
+              for (reader, kind), n in sorted(seen.items(), key=lambda kv: (kv[0][0], -kv[1]))]
+    return [*lines, ""]
+
+
 def markdown(rows: Sequence[Any], title: str, command: str, versions: dict[str, str]) -> str:
     """The page: counts first, then the table."""
     loaded = Counter(e for r in rows for e in r.loaded)
@@ -44,6 +80,7 @@ def markdown(rows: Sequence[Any], title: str, command: str, versions: dict[str, 
         lines += ["## Findings by cause", "", "| cause | descriptions |", "|---|---|"]
         lines += [f"| {c} | {n} |" for c, n in causes.most_common()]
         lines.append("")
+    lines += readers_markdown(rows)
     if errors:
         lines += ["## Not audited", "", "| reason | descriptions |", "|---|---|"]
         lines += [f"| {c} | {n} |" for c, n in errors.most_common()]
@@ -66,7 +103,7 @@ def markdown(rows: Sequence[Any], title: str, command: str, versions: dict[str, 
                     else [""] * 3)
             lines.append(_row([*head, e, *(_cell(worst.get(t)) for t in TERMS), *tail]))
         notes = [*(f"{k} not checked: {v}" for k, v in r.refused.items()),
-                 *r.findings, *r.causes]
+                 *r.findings, *r.causes, *r.readers]
         if notes:
             lines.append(_row(["", "", "", "", "", "; ".join(notes)]
                               + [""] * (len(header) - 6)))

@@ -405,6 +405,27 @@ def test_corpus_entries_are_the_robots_with_their_bases():
     assert [e.name for e in select(("pybullet_data",), "ci")] == sorted(CI_SUBSET)
 
 
+def test_the_corpus_counts_the_mjcf_readers_apart():
+    """A reader's finding is counted by reader and kind, apart from the causes of a
+    description that does not pass (it never fails one)."""
+    from dynval.comparisons.own_model.corpus import CorpusRow
+    from dynval.reports.corpus import markdown
+
+    said = ["Drake's MJCF reader: body 'torso' mass 9.45733 kg, MuJoCo 6.25021 kg",
+            "Pinocchio's MJCF reader: body 'torso' mass 9.45733 kg, MuJoCo 6.25021 kg",
+            "PyBullet's loadMJCF leaves out joint 'rootx' and 2 more"]
+    rows = [CorpusRow("g/half_cheetah.xml", 9, "fixed", "pinocchio", ("pinocchio", "mujoco"),
+                      passed=True, readers=said),
+            CorpusRow("g/hopper.xml", 6, "fixed", "pinocchio", ("pinocchio", "mujoco"),
+                      passed=True, readers=said[:1])]
+    page = markdown(rows, "T", "dynval corpus", {"mujoco": "4"})
+    assert "| Drake's MJCF reader | a body's mass otherwise | 2 |" in page
+    assert "| Pinocchio's MJCF reader | a body's mass otherwise | 1 |" in page
+    assert "| PyBullet's loadMJCF | leaves out a body or joint | 1 |" in page
+    assert "passing (every compared figure within its tolerance, no engine kept out by a " \
+           "fault of the file): 2 of 2" in page
+
+
 def test_the_corpus_table_counts_engines_passes_and_causes():
     from dynval.comparisons.own_model.corpus import CorpusRow
     from dynval.reports.corpus import markdown

@@ -69,6 +69,7 @@ class CorpusRow:
     l0: str = ""
     l3: str = ""
     findings: list[str] = field(default_factory=list)
+    readers: list[str] = field(default_factory=list)  # an MJCF read otherwise than by MuJoCo
     causes: list[str] = field(default_factory=list)
     passed: bool = False
     error: str = ""
@@ -193,6 +194,7 @@ def audit_entry(name: str, path: str, base: str, samples: int, seed: int) -> Cor
     row.l3 = ("differs" if audit.l3_failures else "known" if audit.l3_known
               else "agrees" if judged else "not run")
     row.findings = list(audit.findings)
+    row.readers = list(audit.readers)
     row.passed = audit.passed
     row.causes = [] if audit.passed else _causes(audit)
     row.seconds = time.perf_counter() - start
