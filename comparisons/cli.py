@@ -52,11 +52,16 @@ def _options(version: Annotated[bool, typer.Option(
 
 def _user_errors(fn):
     """Run a command; its exit code ends it, and an expected failure is one sentence with
-    its exit code (commands.exits.failure), never a traceback."""
+    its exit code (commands.exits.failure), never a traceback.  ``--set`` is parsed here,
+    once, into typed overrides that everything after uses."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
+            if kwargs.get("set_"):
+                from dynval.comparisons.ladder.overrides import parse_overrides
+
+                kwargs["set_"] = list(parse_overrides(kwargs["set_"]))
             code = fn(*args, **kwargs)
         except BaseException as exc:
             said = failure(exc, kwargs.get("set_"))

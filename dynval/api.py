@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from dynval.api_results import AuditResult, ValidationResult
+from dynval.comparisons.ladder.overrides import parse_overrides
 from dynval.comparisons.ladder.registry import unused_overrides
 from dynval.comparisons.own_model.run import GRAVITY, audit_of
 from dynval.comparisons.run.options import check_options
@@ -67,7 +68,8 @@ def validate(robots: Sequence[str] | str | None = None, tier: str = "full",
     files go to ``out``, or to a new temporary folder that is kept (the result's ``out``);
     ``dynval report --out`` draws their PDF.  A warning says which override no run uses;
     a mistake in the options raises before any work, in one sentence."""
-    robots, scenarios, overrides = _names(robots), _names(scenarios), list(overrides)
+    robots, scenarios = _names(robots), _names(scenarios)
+    overrides = list(parse_overrides(overrides))  # parsed once, as --set is
     chosen = check_validation(robots, scenarios, overrides, SAMPLES, 0, tier, workers, None)
     for line in unused_overrides(chosen, overrides, scenarios):
         _warn(line)

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
-from dynval.comparisons.ladder.registry import BadOverrideError, decimal
+from dynval.comparisons.ladder.overrides import BadOverrideError, decimal
 from dynval.comparisons.run.manifest import ForeignFileError, begin
 
 runner = CliRunner()

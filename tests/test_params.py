@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from dynval.comparisons.ladder.registry import BadOverrideError, apply_overrides
+from dynval.comparisons.ladder.overrides import BadOverrideError
+from dynval.comparisons.ladder.registry import apply_overrides
 from dynval.robots import ROBOT_NAMES
 from dynval.robots.parameters import ParameterError, Range, describe, specs, validate_params
 
@@ -229,3 +230,25 @@ def test_a_malformed_table_is_refused_naming_the_file_and_parameter(tmp_path, ta
 def test_a_parameter_is_declared_in_one_place_only(tmp_path):
     with pytest.raises(TypeError, match=r"ToyParams\.m is declared both in .*params\.toml"):
         _parameter_class(tmp_path, TOY_TABLE, "    m: float = 2.0\n")
+
+
+def test_overrides_are_parsed_once_into_typed_values(monkeypatch):
+    """``--set`` is parsed where it enters: typed as each parameter is (a count as an int,
+    a choice as a name), kept as given for the manifest, and an Override given again is
+    used as it is, never parsed a second time."""
+    from dynval.comparisons.ladder import overrides
+
+    parsed = overrides.parse_overrides(["rover.n_segments=3", "rover.rover=B",
+                                        "hopper.k_L=1.2e3"])
+    assert [(o.robot, o.name, o.value) for o in parsed] == [
+        ("rover", "n_segments", 3), ("rover", "rover", "B"), ("hopper", "k_L", 1200.0)]
+    assert isinstance(parsed[0].value, int) and str(parsed[2]) == "hopper.k_L=1.2e3"
+
+    def parsed_again(*args):
+        raise AssertionError("an Override was parsed again")
+
+    monkeypatch.setattr(overrides, "_typed", parsed_again)
+    assert overrides.parse_overrides(parsed) == parsed
+    assert apply_overrides("hopper", defaults("hopper"), parsed).k_L == 1200.0
+    with pytest.raises(BadOverrideError, match="no parameter 'k_X'"):
+        overrides.parse_overrides(["hopper.k_X=1"])

@@ -4,6 +4,7 @@ their baselines, or the baselines rewritten; for the built-in robots or a user's
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.table import Table
@@ -11,6 +12,7 @@ from rich.table import Table
 from dynval.comparisons.commands.exits import UserError
 from dynval.comparisons.commands.terminal import say, stdout
 from dynval.comparisons.commands.validation import cache_held, run_ladder
+from dynval.comparisons.ladder.overrides import Override
 
 # The audit states the shipped baselines were computed with (a check recomputes the same
 # figures): the robots' with validate's default, a user's model with the own-model
@@ -20,7 +22,7 @@ MODEL_SAMPLES = 200
 SEED = 0
 
 
-def check(baseline: Path | None, junit: Path | None, out: Path, overrides: list[str],
+def check(baseline: Path | None, junit: Path | None, out: Path, overrides: Sequence[Override],
           robot: list[str] | None, scenario: list[str] | None, update: bool, tier: str,
           run_dir: Path | None, workers: int | None, scheduler: str | None, no_cache: bool,
           model: str | None, description: Path | None, force: bool) -> int:
@@ -56,7 +58,8 @@ def _check_model(model: str, description: Path, directory: Path, update: bool, t
 
 
 def _check_robots(directory: Path | None, junit: Path | None, out: Path,
-                  overrides: list[str], robot: list[str] | None, scenario: list[str] | None,
+                  overrides: Sequence[Override], robot: list[str] | None,
+                  scenario: list[str] | None,
                   update: bool, tier: str, run_dir: Path | None, workers: int | None,
                   scheduler: str | None, no_cache: bool, force: bool) -> int:
     from dynval.comparisons.run.check import (

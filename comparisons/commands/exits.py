@@ -5,8 +5,14 @@ a bug in dynval and keeps its traceback."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from dynval import _stored
 from dynval.comparisons.run import interrupts
+
+if TYPE_CHECKING:
+    from dynval.comparisons.ladder.overrides import Override
 
 EXIT_INPUT = 2
 EXIT_DIVERGED = 3
@@ -20,7 +26,7 @@ class UserError(Exception):
 def _input_errors() -> tuple[type[BaseException], ...]:
     """The exceptions that are the user's to fix (imported here, when a command failed,
     so that a command's start pays for none of their modules)."""
-    from dynval.comparisons.ladder.registry import BadOverrideError
+    from dynval.comparisons.ladder.overrides import BadOverrideError
     from dynval.comparisons.run.check import BaselineError
     from dynval.comparisons.run.manifest import ForeignFileError, IncompleteRunError
     from dynval.comparisons.run.options import RunOptionError
@@ -34,13 +40,14 @@ def _input_errors() -> tuple[type[BaseException], ...]:
             SourceChangedError, RunOptionError)
 
 
-def overridden(overrides: list[str] | None) -> str:
+def overridden(overrides: Sequence[Override] | None) -> str:
     """Where a run with overrides could not go on, the overrides it ran with: the likely
     cause, named (a stiffness of 1e308 shows up as a foot out of reach)."""
-    return f" (this run's overrides: {', '.join(overrides)})" if overrides else ""
+    return f" (this run's overrides: {', '.join(map(str, overrides))})" if overrides else ""
 
 
-def failure(exc: BaseException, overrides: list[str] | None = None) -> tuple[int, str] | None:
+def failure(exc: BaseException, overrides: Sequence[Override] | None = None
+            ) -> tuple[int, str] | None:
     """The exit code and sentence for ``exc``, raised by a command run with
     ``overrides``; None where it is not an expected failure (re-raise it)."""
     from dynval.comparisons.ladder.harness import DivergenceError

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from rich.table import Table
 from dynval import _stored
 from dynval.comparisons.commands.exits import UserError
 from dynval.comparisons.commands.terminal import console, say, stdout, warn
+from dynval.comparisons.ladder.overrides import Override
 from dynval.comparisons.run.progress import StepProgress, TaskProgress
 
 
@@ -31,7 +32,7 @@ def cores(workers: int | None) -> int:
     return workers or os.cpu_count() or 1
 
 
-def validate(out: Path, overrides: list[str], robot: list[str] | None,
+def validate(out: Path, overrides: Sequence[Override], robot: list[str] | None,
              scenario: list[str] | None, samples: int, seed: int, tier: str,
              workers: int | None, scheduler: str | None, no_cache: bool, force: bool,
              mutants: str | None = None) -> int:
@@ -59,7 +60,7 @@ def validate(out: Path, overrides: list[str], robot: list[str] | None,
     return 1 if failed else 0
 
 
-def run_ladder(out: Path, overrides: list[str], robot: list[str] | None,
+def run_ladder(out: Path, overrides: Sequence[Override], robot: list[str] | None,
                scenario: list[str] | None, samples: int, seed: int, tier: str = "full",
                workers: int | None = None, scheduler: str | None = None,
                no_cache: bool = False, force: bool = False,
@@ -116,7 +117,8 @@ def verdict_line(out: Path, metrics) -> tuple[str, int]:
     return line, v.unexplained
 
 
-def warn_unused(robots: list[str], overrides: list[str], scenarios: list[str] | None) -> None:
+def warn_unused(robots: list[str], overrides: Sequence[Override],
+                scenarios: list[str] | None) -> None:
     """Say which overrides what runs will not use (ladder.registry.unused_overrides)."""
     from dynval.comparisons.ladder.registry import unused_overrides
 
@@ -125,7 +127,7 @@ def warn_unused(robots: list[str], overrides: list[str], scenarios: list[str] | 
 
 
 def run_one(robot: str, scenario: str | None, engine: list[str] | None, contact: str,
-            out: Path, overrides: list[str], force: bool) -> int:
+            out: Path, overrides: Sequence[Override], force: bool) -> int:
     """One scenario of a robot with the hand-rolled model and the chosen engines."""
     from dynval.comparisons.run.single import prepare, run_scenario
 
@@ -139,7 +141,7 @@ def run_one(robot: str, scenario: str | None, engine: list[str] | None, contact:
     return 0
 
 
-def sweep(robot: str, scenario: str, vary: list[str], out: Path, overrides: list[str],
+def sweep(robot: str, scenario: str, vary: list[str], out: Path, overrides: Sequence[Override],
           tier: str, workers: int | None, scheduler: str | None, no_cache: bool,
           force: bool) -> int:
     """One scenario over a grid of values; sweep.parquet and sweep.pdf."""

@@ -9,13 +9,12 @@ framework's import contracts forbid every robot's packages, whatever their names
 from __future__ import annotations
 
 import importlib
-import re
-from dataclasses import fields, replace
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dynval.robots import ROBOT_NAMES, UnknownRobotError, robot_module
-from dynval.robots.parameters import ParameterError, spec, validate_params
+from dynval.comparisons.ladder.overrides import Override, applied, parse_overrides
+from dynval.robots import robot_module
 
 if TYPE_CHECKING:
     from dynval.comparisons.ladder.rungs import RobotLadder
@@ -27,77 +26,22 @@ def comparison(robot: str) -> RobotLadder:
     return importlib.import_module(f"dynval.comparisons.{robot}").LADDER
 
 
-class BadOverrideError(ValueError):
-    """A ``--set`` override that is malformed, names no parameter or gives a value outside
-    the parameter's declared range (one sentence)."""
+def apply_overrides(robot: str, params: Any, overrides: Iterable[str | Override]) -> Any:
+    """Parameters with this robot's overrides applied (``overrides.parse_overrides``: a
+    text is parsed and checked once, an Override is used as it is), every parameter
+    checked against its declared range."""
+    return applied(robot, params, parse_overrides(overrides))
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-                      r"|[+-]?(?:inf|nan)", re.IGNORECASE)
-
-
-def decimal(text: str) -> float:
-    """A number written in ASCII decimal (``1500``, ``-0.25``, ``1e-3``; ``inf`` and
-    ``nan`` too, which the parameter's range then refuses by name), as a float;
-    ValueError for anything else, such as full-width digits or ``1_5``, which Python's own
-    float() would take."""
-    if not _DECIMAL.fullmatch(text.strip()):
-        raise ValueError(f"{text!r} is not a decimal number")
-    return float(text)
-
-
-def _override_value(params: Any, name: str, value: str, item: str) -> Any:
-    """The override's text as the parameter's type: a name for a text or choice parameter,
-    an int for a count (when the number is whole), a float otherwise. Ranges are checked
-    afterwards by ``validate_params``, which also refuses NaN, infinities and fractions."""
-    kind = spec(params, name).range.kind
-    if kind in ("text", "choice"):
-        return value.strip()
-    try:
-        number = decimal(value)
-    except ValueError:
-        raise BadOverrideError(f"override {item!r}: {value!r} is not a number written in "
-                               "ASCII decimal (such as 1500, -0.25 or 1e-3)") from None
-    if kind == "integer" and number.is_integer():
-        return int(number)
-    return number
-
-
-def apply_overrides(robot: str, params: Any, overrides: list[str]) -> Any:
-    """Parameters with the ``ROBOT.FIELD=VALUE`` overrides for this robot applied, checked
-    against every parameter's declared unit and range before anything runs."""
-    names = {f.name for f in fields(params)}
-    changes = {}
-    for item in overrides:
-        key, sep, value = item.partition("=")
-        r, dot, field = key.partition(".")
-        if not sep or not dot:
-            raise BadOverrideError(f"override {item!r} must read ROBOT.PARAMETER=VALUE")
-        if r not in ROBOT_NAMES:
-            raise UnknownRobotError(f"unknown robot {r!r} in override {item!r}")
-        if r != robot:
-            continue
-        if field not in names:
-            raise BadOverrideError(f"robot {robot} has no parameter {field!r} (override {item!r})")
-        changes[field] = _override_value(params, field, value, item)
-    new = replace(params, **changes) if changes else params
-    try:
-        validate_params(new)
-    except ParameterError as exc:
-        raise BadOverrideError(str(exc)) from None
-    return new
-
-
-def unused_overrides(robots: list[str], overrides: list[str],
+def unused_overrides(robots: list[str], overrides: Sequence[Override],
                      scenarios: list[str] | None = None) -> list[str]:
     """A sentence for each override that what runs will not use: one for a robot not in
     the run, or a parameter that a scenario replaces with its own value (the rover's B and
     C scenarios run their own segment masses). Overrides are checked first
     (``apply_overrides``); this only says where a valid one has no effect."""
     out = []
-    for item in overrides:
-        key, _, _ = item.partition("=")
-        robot, _, name = key.partition(".")
+    for item in parse_overrides(overrides):
+        robot, name = item.robot, item.name
         if robot not in robots:
             out.append(f"override {item} is not used: {robot} is not in this run "
                        f"({', '.join(robots)})")

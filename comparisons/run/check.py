@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -36,6 +37,7 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 from dynval._layout import layer_dir
+from dynval.comparisons.ladder.overrides import Override
 from dynval.results import verdict_of
 
 KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
@@ -132,7 +134,8 @@ def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str,
     return paths
 
 
-def perturbed_overrides(robots: list[str], overrides: list[str], step: float) -> list[str]:
+def perturbed_overrides(robots: list[str], overrides: Sequence[Override], step: float
+                        ) -> list[Override]:
     """Overrides, to follow ``overrides``, that move every real parameter of each robot
     (as ``overrides`` leave it) by ``step`` SPREAD_DELTA of itself, or the other way where
     that would leave its range: a run that measures each figure's spread."""
@@ -149,7 +152,7 @@ def perturbed_overrides(robots: list[str], overrides: list[str], step: float) ->
             moved = value * (1.0 + step * SPREAD_DELTA)
             if s.range.problem(moved, s.unit) is not None:
                 moved = value * (1.0 - step * SPREAD_DELTA)
-            out.append(f"{robot}.{name}={moved!r}")
+            out.append(Override(robot, name, moved))
     return out
 
 

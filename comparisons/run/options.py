@@ -4,6 +4,9 @@ fails now, in one sentence, not after minutes of tasks."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from dynval.comparisons.ladder.overrides import Override
 from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import TIERS
 from dynval.comparisons.run.cache import CacheOptionError, max_size
@@ -58,7 +61,7 @@ def check_scenarios(robots: list[str], scenarios: list[str] | None, named: bool)
                                  "them all")
 
 
-def check_overrides(robots: list[str], overrides: list[str] | None) -> None:
+def check_overrides(robots: list[str], overrides: Sequence[Override] | None) -> None:
     """Every --set valid for the robots it names (ladder.registry.BadOverrideError)."""
     for r in robots:
         apply_overrides(r, comparison(r).default_params, overrides or [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ import pandas as pd
 
 import dynval
 from dynval import _stored
+from dynval.comparisons.ladder.overrides import Override
 from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
@@ -34,7 +35,7 @@ def git_commit() -> str:
 
 
 def plan(robots: list[str] | None = None, scenarios: list[str] | None = None,
-         overrides: list[str] | None = None, samples: int = 1000, seed: int = 0,
+         overrides: Sequence[Override] | None = None, samples: int = 1000, seed: int = 0,
          out: Path = Path("dynval-out"), tier: str = "full") -> list[tuple[RobotLadder, Inputs]]:
     """Each robot's declaration and inputs (overrides applied; descriptions regenerated
     under ``out`` when the parameters differ from the shipped ones)."""
@@ -48,7 +49,7 @@ def plan(robots: list[str] | None = None, scenarios: list[str] | None = None,
 
 
 def validate_all(out: Path, robots: list[str] | None = None,
-                 scenarios: list[str] | None = None, overrides: list[str] | None = None,
+                 scenarios: list[str] | None = None, overrides: Sequence[Override] | None = None,
                  samples: int = 1000, seed: int = 0, *, tier: str = "full", workers: int = 1,
                  scheduler: str | None = None, cache_dir: Path | None = None,
                  timings_path: Path | None = None, report: Report | None = None,
@@ -97,7 +98,7 @@ def validate_all(out: Path, robots: list[str] | None = None,
     manifest.finish(out, "validate", started, {
         "robots": [ladder.robot for ladder, _ in plans], "scenarios": scenarios,
         "tier": tier, "samples": summary["samples"], "seed": seed,
-        "overrides": overrides or [], "git_commit": summary["git_commit"],
+        "overrides": [str(o) for o in overrides or []], "git_commit": summary["git_commit"],
         "source_digest": summary["source_digest"],
         "versions": summary["versions"]})
     return metrics
@@ -123,7 +124,7 @@ def _mutants(out: Path, plans: list[tuple[RobotLadder, Inputs]], rows_by_robot: 
             "cannot_fail": cannot, "seconds": seconds, "rule": mutation.RULE}
 
 
-def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks: int,
+def run_summary(tier: str, seed: int, samples: int, overrides: Sequence[Override], tasks: int,
                 from_cache: int) -> dict:
     """summary.json's record of a run (code, machine, engines, inputs); the chapters go
     under "robots"."""
@@ -138,7 +139,8 @@ def run_summary(tier: str, seed: int, samples: int, overrides: list[str], tasks:
             "machine": f"{platform.system()} {platform.machine()}, "
                        f"Python {platform.python_version()}",
             "versions": {**versions(), "numpy": np.__version__},
-            "tier": tier, "seed": seed, "samples": samples, "overrides": overrides,
+            "tier": tier, "seed": seed, "samples": samples,
+            "overrides": [str(o) for o in overrides],
             "tasks": {"total": tasks, "from_cache": from_cache}, "robots": {}}
 
 

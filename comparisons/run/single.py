@@ -3,11 +3,12 @@ a run folder: its traces and manifest (``dynval run``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dynval.comparisons.ladder.overrides import Override
 from dynval.comparisons.run.options import RunOptionError
 
 
@@ -26,7 +27,7 @@ class SingleRun:
 
 
 def prepare(robot: str, scenario: str | None, engines: list[str] | None, contact: str,
-            overrides: list[str] | None) -> SingleRun:
+            overrides: Sequence[Override] | None) -> SingleRun:
     """The run of ``scenario`` (default: the robot's first) with ``engines`` (default:
     MuJoCo and PyBullet, those that run this contact mode); an engine named that cannot
     run the contact mode, an unknown scenario or contact mode, or a bad override is a
@@ -50,7 +51,7 @@ def prepare(robot: str, scenario: str | None, engines: list[str] | None, contact
                              f"use --contact {'native' if contact == 'shared' else 'shared'}")
     params = apply_overrides(robot, comp.default_params, overrides or [])
     return SingleRun(robot, name, contact, tuple(chosen), tuple(impls), tuple(refused),
-                     params, tuple(overrides or ()))
+                     params, tuple(str(o) for o in overrides or ()))
 
 
 def run_scenario(run: SingleRun, out: Path, force: bool,

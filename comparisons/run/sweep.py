@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,8 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons.ladder.metrics import compare
-from dynval.comparisons.ladder.registry import (
-    BadOverrideError,
-    apply_overrides,
-    comparison,
-    decimal,
-)
+from dynval.comparisons.ladder.overrides import BadOverrideError, Override, decimal, split_key
+from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import Context, Inputs, TimePlot
 from dynval.comparisons.ladder.signals import UnknownSignalError, display
 from dynval.comparisons.run import manifest
@@ -46,10 +43,7 @@ class Axis:
 
 def parse_axis(robot: str, spec: str, params: Any, scenario: Any) -> Axis:
     """``ROBOT.NAME=LO:HI:N`` as an Axis, or one clear sentence on what is wrong."""
-    key, sep, rng = spec.partition("=")
-    r, dot, name = key.partition(".")
-    if not sep or not dot:
-        raise BadOverrideError(f"--vary {spec!r} must read ROBOT.NAME=LO:HI:N")
+    r, name, rng = split_key(spec, "ROBOT.NAME=LO:HI:N", "--vary")
     if r != robot:
         raise BadOverrideError(f"--vary {spec!r} varies {r!r}, but the sweep runs {robot!r}")
     parts = rng.split(":")
@@ -71,7 +65,7 @@ def parse_axis(robot: str, spec: str, params: Any, scenario: Any) -> Axis:
 
 
 def sweep(out: Path, robot: str, scenario: str, specs: list[str],
-          overrides: list[str] | None = None, tier: str = "full", *, workers: int = 1,
+          overrides: Sequence[Override] | None = None, tier: str = "full", *, workers: int = 1,
           scheduler: str | None = None, cache_dir: Path | None = None,
           report: Report | None = None, force: bool = False) -> pd.DataFrame:
     """Run the grid and write ``sweep.parquet`` and the manifest under ``out``."""
@@ -88,7 +82,7 @@ def sweep(out: Path, robot: str, scenario: str, specs: list[str],
     started = manifest.now()
     points = []  # (values, inputs, scenario)
     for k, values in enumerate(itertools.product(*(a.values for a in axes))):
-        param_over = [f"{robot}.{a.name}={v!r}" for a, v in zip(axes, values, strict=True)
+        param_over = [Override(robot, a.name, v) for a, v in zip(axes, values, strict=True)
                       if not a.on_scenario]
         params = apply_overrides(robot, base, param_over)
         sc = dataclasses.replace(sc0, **{a.name: v for a, v in zip(axes, values, strict=True)
@@ -114,7 +108,8 @@ def sweep(out: Path, robot: str, scenario: str, specs: list[str],
     table = pd.concat(frames, ignore_index=True)
     manifest.write_atomic(out / SWEEP_FILE, lambda tmp: table.to_parquet(tmp, index=False))
     manifest.finish(out, "sweep", started, {
-        "robot": robot, "scenario": scenario, "vary": specs, "overrides": overrides or [],
+        "robot": robot, "scenario": scenario, "vary": specs,
+        "overrides": [str(o) for o in overrides or []],
         "tier": tier, "axes": {a.name: list(a.values) for a in axes},
         "display": _display_units(table)})
     return table

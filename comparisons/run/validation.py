@@ -7,12 +7,13 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from dynval import _stored
+from dynval.comparisons.ladder.overrides import Override
 from dynval.comparisons.run import cache as results_cache
 from dynval.comparisons.run.options import (
     cache_cap,
@@ -29,7 +30,7 @@ SAMPLES = 1000  # audit states of a validation (the ci tier takes fewer)
 
 
 def check_validation(robots: list[str] | None, scenarios: list[str] | None,
-                     overrides: list[str] | None, samples: int, seed: int, tier: str,
+                     overrides: Sequence[Override] | None, samples: int, seed: int, tier: str,
                      workers: int | None, scheduler: str | None) -> list[str]:
     """Every option of a validation checked now, not after minutes of tasks (a
     RunOptionError or a BadOverrideError, one sentence); the robots it runs (all where
@@ -42,7 +43,7 @@ def check_validation(robots: list[str] | None, scenarios: list[str] | None,
 
 
 def run_validation(out: Path, robots: list[str] | None, scenarios: list[str] | None,
-                   overrides: list[str], samples: int, seed: int, *, tier: str,
+                   overrides: Sequence[Override], samples: int, seed: int, *, tier: str,
                    workers: int | None, scheduler: str | None = None, cache: bool = True,
                    report: Report | None = None, force: bool = False,
                    assembled: Callable[[Chapter], None] | None = None,
