@@ -53,15 +53,24 @@ def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:
     """The prepared description (URDF: a copy without geometry; MJCF: the file itself).
     A name instead of a file is looked up in example-robot-data (``description_names``):
     ``source`` is then the file found, and the first note says so."""
-    from dynval.engines.description_files import prepare_mjcf, prepare_urdf
+    from dynval.engines.description_files import (
+        Prepared,
+        prepare_mjcf,
+        prepare_urdf,
+        read_xml,
+    )
     from dynval.engines.description_names import find_description
 
     description, found = find_description(description)
     if not description.is_file():
         raise DescriptionError(f"{description}: no such description file")
     kind = description.suffix.lower()
-    if kind not in (".urdf", ".xml"):
-        raise DescriptionError(f"{description}: a description is a .urdf or an MJCF .xml")
+    if kind not in (".urdf", ".xml", ".sdf"):
+        raise DescriptionError(f"{description}: a description is a .urdf, an MJCF .xml or "
+                               "an .sdf")
+    if kind == ".sdf":  # read by Drake alone (own_model.sdf_engines), which checks it
+        read_xml(description, "SDF")  # unreadable, not UTF-8 or cut short: one sentence
+        return Prepared(description, description)
     validity.check(description)  # a value no engine should be given, named before any is
     prepared = (prepare_urdf if kind == ".urdf" else prepare_mjcf)(description, package_paths)
     return prepared if found is None else replace(prepared, notes=(found, *prepared.notes))
@@ -74,6 +83,10 @@ def description_joints(path: Path) -> tuple[list[str], bool]:
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioTerms
 
+    if path.suffix.lower() == ".sdf":  # Drake alone reads an SDF
+        from dynval.engines.drake_engine import DrakeTerms
+
+        return list(DrakeTerms(path).joint_axes()), False
     reasons = []
     try:
         mj = MujocoTerms(path)
@@ -135,7 +148,7 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
     from dynval.engines.pybullet_engine import PybulletFreeRoot, PybulletTerms
 
     description = prepared.source
-    kind = "URDF" if description.suffix.lower() == ".urdf" else "MJCF"
+    kind = {".urdf": "URDF", ".sdf": "SDF"}.get(description.suffix.lower(), "MJCF")
     root_note = f"root link '{prepared.root_link}' has no <inertial>"
     loaded = Loaded(description, prepared.path, kind,  # the root's mass matters when free
                     notes=[n for n in prepared.notes if free or not n.startswith(root_note)],
@@ -167,6 +180,10 @@ def load(prepared: Prepared, joint_names: Sequence[str], gravity: Sequence[float
         from dynval.comparisons.own_model.mjcf_engines import mjcf_makers
 
         mjcf_makers(prepared.path, names, gravity, free, limits, makers, loaded)
+    if kind == "SDF":  # the others given Drake's reading of it
+        from dynval.comparisons.own_model.sdf_engines import sdf_makers
+
+        sdf_makers(prepared.path, names, gravity, free, limits, makers, loaded)
     for name, make in makers.items():
         try:
             engine = make()
