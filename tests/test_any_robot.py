@@ -653,3 +653,36 @@ def test_a_model_that_includes_mimic_couplings_is_audited_in_its_own_coordinates
     plain.includes = ()  # the coupling not declared: the model must name every joint
     with pytest.raises(ModelError, match="leaves out 'finger_mimic'"):
         audit_model(plain, path, 3, 0)
+
+
+MJCF_TWO_JOINTS = """<mujoco model="two_joint_arm">
+  <default><default class="heavy"><geom mass="2.0"/></default></default>
+  <worldbody>
+    <body name="upper" pos="0 0 1">
+      <joint name="yaw" type="hinge" axis="0 0 1"/>
+      <joint name="pitch" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.04" class="heavy"/>
+      <body name="fore" pos="0.4 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0.1" size="0.03"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("mutant", ["mass +1 %", "centre of mass +1 mm", "axis reversed",
+                                    "C v sign flipped"])
+def test_an_mjcfs_mutants_are_broken_on_mujocos_compiled_model(tmp_path, mutant):
+    """An MJCF (two joints in one body, a default class's mass) is broken through the URDF
+    of MuJoCo's compiled model of it and audited against the MJCF itself: each mutant is
+    caught, and an inertial one named on the heaviest moved body."""
+    from dynval.comparisons.own_model.variants import INERTIAL, variant_entry
+
+    path = tmp_path / "arm.xml"
+    path.write_text(MJCF_TWO_JOINTS)
+    row = variant_entry("arm", str(path), "fixed", mutant, 40, 0)
+    assert not row.error and row.visible and row.caught, row
+    if mutant in INERTIAL:
+        assert row.target == "upper" and row.named == "named", row
