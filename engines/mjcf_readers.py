@@ -13,6 +13,7 @@ file or the user's model: the engines' algorithms are compared on MuJoCo's numbe
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import mujoco
@@ -240,10 +241,18 @@ READER_SECONDS = 300  # a reader that has not answered by then is said to hang
 
 
 def ask_readers(path: Path, joints: list[str]) -> list[str]:
+    """The readers' differences from MuJoCo (:func:`_asked`), asked once per file version
+    in a process: the corpus audits ten mutants of each file, and a reader's answer
+    depends on the file alone."""
+    st = Path(path).stat()
+    return list(_asked(str(path), st.st_size, st.st_mtime_ns, tuple(joints)))
+
+
+@functools.lru_cache(maxsize=64)
+def _asked(path: str, size: int, mtime_ns: int, joints: tuple[str, ...]) -> tuple[str, ...]:
     """The readers' differences from MuJoCo (Drake's where it is installed), each reader
-    asked in a process of its own:
-    a reader that aborts (Pinocchio's and Bullet's parsers stop the process on some files)
-    or hangs is said to, and the audit goes on."""
+    asked in a process of its own: a reader that aborts (Pinocchio's and Bullet's parsers
+    stop the process on some files) or hangs is said to, and the audit goes on."""
     import json
     import subprocess
     import sys
@@ -267,7 +276,7 @@ def ask_readers(path: Path, joints: list[str]) -> list[str]:
             out.append(f"{label} stops the process reading it ({how})")
             continue
         out += json.loads(lines[-1])
-    return out
+    return tuple(out)
 
 
 def _main(argv: list[str]) -> None:
