@@ -11,7 +11,16 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons import ladder
-from dynval.comparisons.hexapod import statements, sweeps, trajectories, walking
+from dynval.comparisons.hexapod import budget as error_budget
+from dynval.comparisons.hexapod import errata as printed_errata
+from dynval.comparisons.hexapod import (
+    figures,
+    statements,
+    sweeps,
+    trajectories,
+    walking,
+)
+from dynval.comparisons.hexapod.budget import BUDGET_RUNS, BUDGET_SCENARIO, GAIN_RUNS
 from dynval.comparisons.hexapod.scenarios import (
     SCENARIOS,
     SETTLE_CYCLES,
@@ -20,7 +29,7 @@ from dynval.comparisons.hexapod.scenarios import (
     run_one,
     scenario_params,
 )
-from dynval.handrolled.hexapod import body, fractional, ground, planning
+from dynval.handrolled.hexapod import fractional, ground
 from dynval.results import (
     AssumptionRow,
     BudgetRow,
@@ -94,39 +103,6 @@ TABLE_III = ([1.0, -2.25, 1.6875, -0.46875, 0.03515625],
 TABLE_III_TOL = 1e-12
 TABLE_II_TOL = 0.5  # the printed integers' rounding
 PADE_FREQUENCIES = (0.5, 1.0, 2.0, 5.0, 20.0, 100.0, 500.0)  # [Hz] eq. (16)'s response table
-# The error budget on WG beta = 50 %: hand-rolled runs with one model choice changed (the
-# scenario runs of Figs. 9-17 and the budget's own runs below), and the signals it measures
-BUDGET_SCENARIO = "WG_50"
-BACKLASH = "WG_50_backlash"
-# name -> (scenario, runner, parameter changes) of a hand-rolled run with one thing changed
-BUDGET_RUNS = {
-    "budget dt/2": (BUDGET_SCENARIO, run_one, lambda p: {"f_sr": 2.0 * p.f_sr}),
-    "budget Grunwald-Letnikov": (BUDGET_SCENARIO, run_one, lambda p: {"fo_form": "gl"}),
-    "budget Pade [2/2]": (BUDGET_SCENARIO, run_one, lambda p: {"fo_order": 2}),
-    "budget Heun": (BUDGET_SCENARIO, heun_run, lambda p: {}),
-    # the position loop alone: G_c1 G_c2 = G_c1, Table IV's gains
-    "budget position loop": (BUDGET_SCENARIO, run_one,
-                             lambda p: {"control": "position", "K_c2": 1.0}),
-    "budget backlash dt/2": (BACKLASH, run_one, lambda p: {"f_sr": 2.0 * p.f_sr}),
-    # h_ij read as the half play (the play 2 h_ij in all)
-    "budget backlash half play": (BACKLASH, run_one, lambda p: {"h_ij": 2.0 * p.h_ij}),
-}
-# What the walks would need: the two gaits of Figs. 4-8, hand-rolled, with G_c2 or the
-# body's vertical spring changed (the paper gives no G_c2; K_yH is Table I's)
-GAIN_RUNS = {f"gains {sc} {label}": (sc, changes)
-             for sc, tries in (
-                 ("WG_50", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 0.7", {"K_c2": 0.7}),
-                            ("K_c2 = 0.78", {"K_c2": 0.78}), ("K_c2 = 0.82", {"K_c2": 0.82}),
-                            ("K_c2 = 0.9", {"K_c2": 0.9}), ("K_c2 = 1", {"K_c2": 1.0}),
-                            ("position loop (K_c2 = 1)",
-                             {"control": "position", "K_c2": 1.0}))),
-                 ("EPFC_35", (("K_c2 = 0.6", {"K_c2": 0.6}), ("K_c2 = 1", {"K_c2": 1.0}),
-                              ("position loop (K_c2 = 1)",
-                               {"control": "position", "K_c2": 1.0}),
-                              ("K_yH = 1e5", {"K_yH": 1e5}),
-                              ("position loop (K_c2 = 1), K_yH = 1e5",
-                               {"control": "position", "K_c2": 1.0, "K_yH": 1e5}))))
-             for label, changes in tries}
 # The premise of every scenario: the paper's set-up (hand-rolled, shared laws) walks by the
 # walking requirements' own bounds (module walking); where it does not, the scenario is
 # not reproduced. Why, where measured so (the 'Does it walk?' table tries other gains):
@@ -149,9 +125,6 @@ SENSITIVITY_SHIFT = 1e-12  # [m], segment 1's start height
 SENSITIVITY_FACTOR = 10.0
 NATIVE_CAUSE = ("the engines' native contact is not eq. (12)'s ground (no touchdown-point "
                 "spring, no penetration-scaled damping)")
-BUDGET_SIGNALS = (("com.y", 1e3, "mm"), (f"foot.{LEG}.y", 1e3, "mm"),
-                  (f"joint.{LEG}.hip.angle", 180.0 / math.pi, "deg"),
-                  (f"foot.{LEG}.force.y", 1.0, "N"), (f"joint.{LEG}.hip.torque", 1.0, "N m"))
 
 
 class HexapodLadder(ladder.RobotLadder):
@@ -233,96 +206,7 @@ class HexapodLadder(ladder.RobotLadder):
                              f"{1e3 * SLIP_TOL:g} mm){why}")
 
     def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
-        runs = ctx.runs("shared")
-        if BUDGET_SCENARIO not in runs:
-            return []
-        base = runs[BUDGET_SCENARIO]
-        hand = base["handrolled"]
-        other = {n: w["handrolled"] for n, w in runs.items()}
-        steps = [("ground model (non-linear (12) vs linear (11))", hand,
-                  other.get("WG_50_linear")),
-                 ("transmission (ideal (7) vs flexible with friction (8))", hand,
-                  other.get("WG_50_flexible")),
-                 ("transmission (flexible (8) vs backlash (9))", other.get("WG_50_flexible"),
-                  other.get("WG_50_backlash")),
-                 ("controller (Pade [4/4] (16) vs Grunwald-Letnikov (15b), whole memory)",
-                  hand, ctx.result("budget Grunwald-Letnikov")),
-                 ("controller (Pade [4/4] vs [2/2])", hand, ctx.result("budget Pade [2/2]")),
-                 ("integrator step (dt = 50 us vs dt/2, semi-implicit Euler)", hand,
-                  ctx.result("budget dt/2")),
-                 ("integrator (semi-implicit Euler vs the paper's Heun RK2)", hand,
-                  ctx.result("budget Heun")),
-                 (f"control (Fig. 3's force loop, K_c2 = {ctx.params.K_c2:g}, vs the position "
-                  "loop alone)", hand,
-                  ctx.result("budget position loop")),
-                 ("formulation (hand-rolled vs MuJoCo, shared laws)", hand, base["mujoco"])]
-        native = ctx.wide.get((BUDGET_SCENARIO, "native"))
-        if native is not None:
-            steps.append(("contact law (eq. (12) vs MuJoCo's native contact)", base["mujoco"],
-                          native["mujoco"]))
-        rows = ladder.budget_rows(BUDGET_SCENARIO, steps, BUDGET_SIGNALS)
-        back = other.get(BACKLASH)
-        if back is not None:
-            rows += ladder.budget_rows(BACKLASH, [
-                ("backlash step (dt = 50 us vs dt/2: one impact a joint a step)", back,
-                 ctx.result("budget backlash dt/2")),
-                ("gear play (h_ij as the total play vs the half play)", back,
-                 ctx.result("budget backlash half play"))], BUDGET_SIGNALS)
-            self._impacts_table(ctx, back, ctx.result("budget backlash dt/2"))
-        self._walking_table(ctx, other)
-        return rows
-
-    def _impacts_table(self, ctx: ladder.Context, back: pd.DataFrame, half: pd.DataFrame) -> None:
-        """The gear impacts of the judged backlash cycle at dt and dt/2: (9b)-(9c) resolve
-        at most one impact a joint a step, so a play that stays closed under load is an
-        impulse train whose count follows the step."""
-        p, rows = ctx.params, []
-        for label, df, f_sr in (("dt = 50 us", back, p.f_sr), ("dt/2 = 25 us", half,
-                                                                 2.0 * p.f_sr)):
-            n = float(df["hexapod.gear_impacts"].iloc[-1])
-            steps = (float(df["time"].iloc[-1]) - float(df["time"].iloc[0])) * f_sr
-            gap = (df[f"joint.{LEG}.hip.motor_angle"] - df[f"joint.{LEG}.hip.gear_angle"]).abs()
-            closed = float(np.mean(gap >= 0.5 * p.h_ij * (1.0 - 1e-6)))
-            rows.append([label, f"{n:.0f}", f"{n / (2 * p.n * steps):.3f}",
-                         f"{100.0 * closed:.1f}"])
-        ctx.chapter.tables.append(DataTable(
-            "Gear impacts (9b)-(9c) in the judged backlash cycle, at two steps",
-            ["step", "impacts (12 joints)", "impacts per joint per step",
-             "hip 1's play closed [% of 1 ms samples]"], rows,
-            "The impacts are resolved once a step after the drive's Euler step "
-            "(loop.SharedDrive): while the motor pushes the gear through a closed play, "
-            "every step ends in one impact, so the count doubles when the step halves; "
-            "the budget's 'backlash step' rows give what this does to the walk.",
-            BACKLASH))
-
-    def _walking_table(self, ctx: ladder.Context, runs: dict) -> None:
-        """Whether the gaits walk with Table IV's G_c1 and several G_c2 (the paper gives
-        none), and with a stiffer body: the walking measures of the judged cycle."""
-        rows = []
-        for sc in ("WG_50", "EPFC_35"):
-            if sc not in runs:
-                continue
-            p = scenario_params(ctx.params, SCENARIOS[sc])
-            named = [(f"force loop, K_c2 = {p.K_c2:g} (the scenario)", runs[sc], {})]
-            named += [(name.split(f"{sc} ", 1)[1], ctx.result(name), ch)
-                      for name, (s, ch) in GAIN_RUNS.items() if s == sc]
-            for label, df, ch in named:
-                q = p.with_(**ch)
-                miss, planned = walking.support_misses(df, q)
-                rows.append([sc, label, walking.airborne(df, q), f"{miss} / {planned}",
-                             f"{walking.slip(df, q) * 1e3:.1f}",
-                             f"{df['com.y'].min():.4f} .. {df['com.y'].max():.4f}",
-                             f"{df['com.vy'].abs().max():.2f}",
-                             f"{df['com.vx'].min():.2f} .. {df['com.vx'].max():.2f}"])
-        if rows:
-            ctx.chapter.tables.append(DataTable(
-                "Does it walk? The judged cycle with Table IV's G_c1 and other G_c2 or "
-                "body springs (hand-rolled)",
-                ["gait", "control", "airborne samples", "support samples off the ground",
-                 "slip [mm]", "hip height [m]", "max |v_y| [m/s]", "v_x [m/s]"], rows,
-                f"Cycle {SETTLE_CYCLES + 1} from the loaded stance (1001 samples at 1 kHz). "
-                "The paper gives no G_c2; K_yH is Table I's 1e4 N/m. A row that is not "
-                "the scenario's is what the walk would need, not the paper's set-up."))
+        return error_budget.budget(ctx)
 
     def figure_tag(self, sc: Scenario, variant: ladder.Variant) -> str:
         contact = "shared laws" if variant.name == "shared" else "native contact"
@@ -351,72 +235,7 @@ class HexapodLadder(ladder.RobotLadder):
                                  PERIODIC_TOL, REQ_PERIODIC)]
 
     def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
-        j, f = f"joint.{LEG}.hip", f"foot.{LEG}"
-        path = ladder.PathPlot("Foot 1 path", f"{f}.x", f"{f}.y", "m", 1.0, False,
-                               "Leg 1's foot in the paper's plane (x forward, y up).")
-        if variant.name == "native":
-            return [ladder.TimePlot("Foot 1 height and ground force, native contact",
-                                    [f"{f}.y", f"{f}.force.x", f"{f}.force.y"],
-                                    "Each engine's own contact (plane at -r_F, K_yF and B_yF of "
-                                    "eq. (11), Coulomb friction mu_native) instead of eq. (12)."),
-                    ladder.TimePlot("Body height, native contact", ["com.y"],
-                                    "Mean hip height of the three segments."), path]
-        if sc.name in ("WG_50", "EPFC_35"):
-            wg = sc.gait == "WG"
-            f_plan, f_tau = ("Fig. 4", "Fig. 7") if wg else ("Fig. 5", "Fig. 8")
-            out = [
-                ladder.TimePlot(f"{f_plan}: planned foot height of leg 1", [f"{f}.y_ref"],
-                                "y_1Fd of eq. (1a) (the same in every implementation)."),
-                ladder.TimePlot(f"{f_plan}: planned foot velocity and acceleration",
-                                [f"{f}.vy_ref", f"{f}.ay_ref"], "Derivatives of eq. (1a)'s y_1Fd."),
-                ladder.TimePlot("Fig. 6: hip joint of leg 1", [f"{j}.reference", f"{j}.angle"],
-                                "theta_11: the plan of eq. (4) and the walk."),
-                _terms(f"{f_tau}: hip torque terms of leg 1")]
-            if wg:
-                out += [ladder.TimePlot("Fig. 9 (left): horizontal ground force on foot 1",
-                                        [f"{f}.force.x"],
-                                        "f_1xF of eq. (12), cycloidal profile (1a)."),
-                        ladder.TimePlot("Fig. 11: foot 1 height and vertical ground force",
-                                        [f"{f}.y", f"{f}.force.y"],
-                                        "y_1F and f_1yF on the non-linear ground of eq. (12).")]
-            return out + [path]
-        if sc.name == "WG_50_sine":
-            return [ladder.TimePlot("Fig. 9 (right): horizontal ground force on foot 1",
-                                    [f"{f}.force.x"],
-                                    "f_1xF of eq. (12), sinusoidal profile (1b)."),
-                    ladder.TimePlot("Planned foot height of leg 1, sinusoidal profile",
-                                    [f"{f}.y_ref", f"{f}.vy_ref", f"{f}.ay_ref"],
-                                    "y_1Fd of eq. (1b) and its derivatives (compare Fig. 4)."),
-                    ladder.TimePlot("Foot 1 vertical ground force, sinusoidal profile",
-                                    [f"{f}.force.y"], "f_1yF of eq. (12)."), path]
-        if sc.name == "WG_50_linear":
-            return [ladder.TimePlot("Fig. 10: foot 1 height and vertical ground force",
-                                    [f"{f}.y", f"{f}.force.y"],
-                                    "y_1F and f_1yF on the linear ground of eq. (11): f_1yF goes "
-                                    "negative (the ground pulls the foot) and jumps at touchdown."),
-                    ladder.TimePlot("Horizontal ground force on foot 1, linear ground",
-                                    [f"{f}.force.x"], "f_1xF of eq. (11)."), path]
-        fig = {"flexible": ("Fig. 12", "Fig. 13", "Fig. 14"),
-               "backlash": ("Fig. 15", "Fig. 16", "Fig. 17")}[sc.transmission]
-        what = ("friction and flexibility (8)" if sc.transmission == "flexible"
-                else "friction, flexibility and backlash (9)")
-        out = [_terms(f"{fig[0]}: hip torque terms of leg 1, drives with {what}"),
-               ladder.TimePlot(f"{fig[1]}: hip joint of leg 1, drives with {what}",
-                               [f"{j}.angle", f"{j}.rate", f"{j}.acceleration"],
-                               "theta_11, its rate and its acceleration (the rate difference "
-                               "over a step)."),
-               ladder.TimePlot(f"{fig[2]}: foot 1 position, drives with {what}",
-                               [f"{f}.x", f"{f}.y"], "x_1F and y_1F (compare Figs. 14 and 17)."),
-               ladder.TimePlot(f"Hip drive of leg 1, {what}",
-                               [f"{j}.torque_motor", f"{j}.torque", f"{j}.motor_angle"],
-                               "The motor torque tau_11m after saturation (7), the torque the link "
-                               "receives and the motor-side angle theta_11m.")]
-        if sc.transmission == "backlash":
-            out.append(ladder.TimePlot("Gear impacts (9b)-(9c), all joints",
-                                       ["hexapod.gear_impacts", f"{j}.gear_angle"],
-                                       "Cumulative count of gear impacts and the hip gear's output "
-                                       "side theta_11T."))
-        return out + [path]
+        return figures.scenario_figures(sc, variant)
 
     def recomputed(self, ctx: ladder.Context) -> None:
         p = ctx.params
@@ -530,7 +349,7 @@ class HexapodLadder(ladder.RobotLadder):
             f"{sum(r.passed is False for r in said)} do not hold (the statements table)."))
 
     def errata(self, ctx: ladder.Context) -> list[Erratum]:
-        return _errata(ctx.params)
+        return printed_errata.errata(ctx.params)
 
     def assumptions(self, ctx: ladder.Context) -> list[AssumptionRow]:
         """K_c2, which the paper does not give, with the walk measured across it."""
@@ -617,15 +436,6 @@ def _walking_note(ctx: ladder.Context) -> str:
             "as not reproduced, not judged.")
 
 
-def _terms(title: str) -> ladder.TimePlot:
-    j = f"joint.{LEG}.hip"
-    return ladder.TimePlot(title, [f"{j}.torque_inertial", f"{j}.torque_coriolis",
-                                   f"{j}.torque_gravity"],
-                           "tau_11I = (H Theta_dd)_3, tau_11CC = c_3, tau_11G = g_3 of eq. (6) "
-                           "from each implementation's state (Theta_dd: the rate difference "
-                           "over a step).")
-
-
 def measured_statements(p, runs: dict[str, pd.DataFrame]) -> list[statements.Statement]:
     """The paper's statements of Sec. V.2 measured on the hand-rolled runs of the
     scenarios (``runs``, by scenario name), each judged or, where its premises are not met
@@ -675,75 +485,3 @@ def _touchdown_force(p, run) -> dict[str, float]:
     eta, eta_dot, eta_0 = np.array([0.0, v * dt]), np.array([0.0, v]), np.zeros(2)
     return {"linear": float(ground.linear_force(eta, eta_dot, eta_0, p)[1]),
             "nonlinear": float(ground.nonlinear_force(eta, eta_dot, eta_0, p)[1])}
-
-
-def _table_ii_damping_ratios(p) -> list[float]:
-    """zeta = B / (2 sqrt(K M)) of every printed Table II damping with Sec. IV's M = M_b/n."""
-    M = p.M_b / p.n
-    return [B / (2.0 * math.sqrt(K * M)) for _, K_x, B_x, K_y, B_y in ground.TABLE_II.values()
-            for K, B in ((K_x, B_x), (K_y, B_y))]
-
-
-def _span(values: list[float]) -> str:
-    lo, hi = f"{min(values):.3f}", f"{max(values):.3f}"
-    return lo if lo == hi else f"{lo} to {hi}"
-
-
-def _table_ii_whole_robot(p) -> tuple[float, float]:
-    """M = M_b + n (M_i1 + M_i2), and the worst |B - printed| of Table II's 14 dampings
-    with that M and zeta = 0.15 (Sec. IV's bound at its edge) [N s/m]."""
-    M = p.M_b + p.n * (p.M_i1 + p.M_i2)
-    rec = ground.table_ii(p.with_(M_eq=M, zeta_F=0.15))
-    worst = max(abs(rec[soil][key] - printed) for soil, (_, _, B_x, _, B_y)
-                in ground.TABLE_II.items() for key, printed in (("B_xF", B_x), ("B_yF", B_y)))
-    return M, worst
-
-
-def _errata(p) -> list[Erratum]:
-    d, v, _ = planning.foot_transfer(p.t_T, p, "cycloid", "printed")
-    fx, _ = body.F_RH(np.asarray([1.0, 0.0, -1.0]) * p.S_P, np.full(3, p.H_B), np.zeros(3),
-                      np.zeros(3), p, "printed")
-    w = fractional.gl_weights(0.5, 100000, printed=True).sum()
-    zeta = _table_ii_damping_ratios(p)
-    M, worst = _table_ii_whole_robot(p)
-    return [
-        Erratum("Sec. IV, M of B = 2 zeta sqrt(K M)", "equivalent mass M of the ground "
-                "dampings B_xF, B_yF",
-                f"M = M_b n^-1 = {p.M_b / p.n:.1f} kg (one segment), zeta < 0.15",
-                f"M = M_b + n (M_i1 + M_i2) = {M:g} kg (the whole robot), zeta = 0.15",
-                f"with M = {M:g} kg and zeta = 0.15, B = 2 zeta sqrt(K M) gives all 14 of "
-                f"Table II's dampings within {worst:.3f} N s/m of the printed integers (their "
-                f"rounding: 0.5); with the text's M = M_b / n the printed dampings need zeta "
-                f"= {_span(zeta)}, against the stated zeta < 0.15: Table II is right, the "
-                "text's M is not",
-                "none on the runs: they use Table I's (= Table II's compact clay) dampings "
-                "as printed"),
-        Erratum("(1a), (1b)", "foot transfer trajectory",
-                "x_iFd, y_iFd with period T and speed V_F", "period t_T = (1 - beta) T and "
-                "speed L_S / t_T (the transfer lasts t_T)",
-                f"as printed, at t = t_T (beta = {p.beta:g}) the foot is at y = {d[1]:.3g} m "
-                f"(its apex F_C = {p.F_C:g} m) moving at {v[0]:.3g} m/s when the stance "
-                "begins", "the printed foot lands at its apex; the walks use the corrected "
-                "form"),
-        Erratum("(10)", "inter-segment spring-dashpot F_RH",
-                "-K_xH (x_iH - x_i'H)", "-K_xH ((x_iH - x_i'H) - (x_i0 - x_i'0)): stretch from "
-                "the nominal spacing S_P",
-                f"as printed, segments at their nominal spacing feel {abs(fx[0]):.3g} N "
-                f"(K_xH S_P; the robot weighs {p.m_total * p.g:.0f} N)",
-                "the printed body collapses; the walks use the rest length"),
-        Erratum("(15b)", "Grunwald-Letnikov sum", "sum from k = 1", "sum from k = 0",
-                f"the printed weights sum to {w:.4f} (the complete ones to 0): D^alpha of a "
-                "constant would be -x / h^alpha, unbounded as h -> 0",
-                "none on the controller: Table III's coefficients follow from the sum from "
-                "k = 0 (reproduced in L5)"),
-        Erratum("(7)", "actuator saturation", "tau_ijm = tau_ijC if |tau_ijm| <= tau_ijMax",
-                "the condition on the demanded torque |tau_ijC|",
-                "the printed condition tests the output it defines", "none: read as corrected"),
-        Erratum("Table I vs (12)-(13)", "non-linear ground damping B'_xF",
-                f"B'_xF = {p.Bp_xF:.0f} with eq. (12)'s nu_x = 1.0",
-                f"B'_xF = B_xF / Delta^{p.nu_y:g}: Table I divided by Delta^nu_y, not nu_x",
-                f"B_xF / 0.0007^0.9 = {ground.nonlinear_damping(3423.0, 7e-4, 0.9):.1f} "
-                f"(Table I); with nu_x = 1 it would be "
-                f"{ground.nonlinear_damping(3423.0, 7e-4, 1.0):.0f}",
-                "the runs use Table I's value with eq. (12)'s nu_x = 1.0, as printed"),
-    ]
