@@ -12,6 +12,8 @@ import pandas as pd
 
 from dynval.comparisons import ladder
 from dynval.comparisons.hopper import claims, trajectories
+from dynval.comparisons.hopper import errata as printed_errata
+from dynval.comparisons.hopper.errata import BUDGET_SCENARIO, ROBOT, other_law
 from dynval.comparisons.hopper.scenarios import (
     HOLD,
     SCENARIOS,
@@ -25,9 +27,7 @@ from dynval.comparisons.ladder import harness
 from dynval.handrolled.hopper.contact import contact_stiffness, static_penetration
 from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Panel, Rung, Series
 
-ROBOT = "hopper"
 DEG = 180.0 / math.pi
-BUDGET_SCENARIO = "speed"
 
 # Shared contact: one model, one integrator, one contact law read from each state; what
 # is left is round-off grown through the controller's phase switches. Each bound is a
@@ -327,7 +327,7 @@ class HopperLadder(ladder.RobotLadder):
                                                          SETTLING["height"], *hand),
                                           {"until": until})
             out["budget height clipped (24)"] = (
-                run_one, (p.with_(contact_law=_other_law(p)), sc, *hand), {"until": until})
+                run_one, (p.with_(contact_law=other_law(p)), sc, *hand), {"until": until})
             out["budget height no clamp (20)"] = (
                 run_one, (p.with_(dl_min=-p.dl_max), sc, *hand), {"until": until})
         if BUDGET_SCENARIO not in inp.scenarios:
@@ -340,7 +340,7 @@ class HopperLadder(ladder.RobotLadder):
                                {"until": until}),
             "budget control 1 kHz": (run_one, (p.with_(control_every=round(1e-3 / p.dt)), sc,
                                                *hand), {"until": until}),
-            "budget clipped (24)": (run_one, (p.with_(contact_law=_other_law(p)), sc, *hand),
+            "budget clipped (24)": (run_one, (p.with_(contact_law=other_law(p)), sc, *hand),
                                     {"until": until}),
             "erratum (12)": (run_one, (p, sc, *hand), {"form": "printed", "until": until}),
             "attitude sign flipped": (run_one, (p, sc, *hand),
@@ -354,7 +354,7 @@ class HopperLadder(ladder.RobotLadder):
         if ("height", "shared") in ctx.wide:
             hand = ctx.wide[("height", "shared")]["handrolled"]
             rows += ladder.budget_rows("height", [
-                (f"contact law (24) {ctx.params.contact_law} vs {_other_law(ctx.params)} "
+                (f"contact law (24) {ctx.params.contact_law} vs {other_law(ctx.params)} "
                  "(hand-rolled)", hand, ctx.result("budget height clipped (24)")),
                 (f"zero-thrust clamp of (20) (dl_min {ctx.params.dl_min:g} vs "
                  f"{-ctx.params.dl_max:g} m, hand-rolled)", hand,
@@ -370,7 +370,7 @@ class HopperLadder(ladder.RobotLadder):
                  ctx.result("budget v_eps/2")),
                 ("controller sampling (every step vs 1 kHz, hand-rolled)", hand,
                  ctx.result("budget control 1 kHz")),
-                (f"contact law (24) {ctx.params.contact_law} vs {_other_law(ctx.params)} "
+                (f"contact law (24) {ctx.params.contact_law} vs {other_law(ctx.params)} "
                  "(hand-rolled)", hand, ctx.result("budget clipped (24)")),
                 ("formulation (hand-rolled vs MuJoCo, shared contact)", hand, shared["mujoco"]),
                 ("contact law (eqs. 24-25 vs MuJoCo's native contact)", shared["mujoco"],
@@ -379,7 +379,7 @@ class HopperLadder(ladder.RobotLadder):
         return rows
 
     def errata(self, ctx: ladder.Context) -> list[Erratum]:
-        return _errata(ctx)
+        return printed_errata.errata(ctx)
 
     def notes(self, ctx: ladder.Context) -> list[str]:
         return _notes(ctx)
@@ -400,11 +400,6 @@ def _speed_steps(run: SettlingRun) -> list[claims.Statement]:
         states.get(t0, claims.StepState(v, t0, t1, 0, None, None, None)), end,
         run.fell_at is not None, "speed settling")
         for (t0, v), t1 in zip(steps[1:], bounds[1:], strict=True)]
-
-
-def _other_law(p) -> str:
-    """The form of eq. (24) that the runs do not use (the budget's toggle)."""
-    return "clipped" if p.contact_law == "printed" else "printed"
 
 
 def _settling_runs(ctx: ladder.Context) -> dict[str, SettlingRun]:
@@ -455,82 +450,6 @@ def _tracking(sc_name: str, sc: Scenario, wide, settling: SettlingRun | None) ->
         f"Each hop's {label} (apex to next apex) beside the reference in force at its "
         "apex; the figure draws both on the same axes, for the paper's run and the settling "
         "run.", sc_name, panels)
-
-
-def _worst(ctx: ladder.Context, term: str) -> str:
-    printed = [r for r in ctx.audit.kinematics + ctx.audit.dynamics
-               if r.term == term and r.form == "printed"]
-    if not printed:
-        return f"the printed {term} was not audited"
-    w = max(printed, key=lambda r: r.max_rel_error)
-    return (f"audit vs {w.reference}: printed {term} off by up to {w.max_abs_error:.3g} "
-            f"(relative {w.max_rel_error:.2g}); the corrected form agrees with every engine "
-            "to round-off")
-
-
-def _errata(ctx: ladder.Context) -> list[Erratum]:
-    out = [Erratum(
-        "(1)-(2)", "velocities through the prismatic leg joint",
-        "w_2 = w_1 + h_2 theta_2_dot; v_2 = v_1 - l_{1,2} x w_1",
-        "w_2 = w_1; v_2 = v_1 - l_{1,2} x w_1 + h_2 theta_2_dot (as (3) with H_2 = [0; h_2] "
-        "of (6) has it)",
-        _worst(ctx, "v_t"),
-        "none on the simulation: the operator form (3), (6) that the paper's SOA computes "
-        "with is right; the scalar equations contradict it")]
-    if (BUDGET_SCENARIO, "shared") in ctx.wide:
-        hand = ctx.wide[(BUDGET_SCENARIO, "shared")]["handrolled"]
-        try:
-            printed = ctx.result("erratum (12)")
-            effect = (f"the speed run with the printed bias: body path differs by "
-                      f"{ladder.rms_diff(hand, printed, 'com.x', 1000.0):.1f} mm RMS in x, forward "
-                      f"speed by {ladder.rms_diff(hand, printed, 'com.vx'):.3f} m/s RMS")
-        except harness.DivergenceError as exc:
-            effect = f"with the printed bias the speed run diverges ({exc})"
-        out.append(Erratum(
-            "(10)-(12)", "bias acceleration a_k of the prismatic leg",
-            "a_2 = [w_1 x w_2; w_1 x (w_1 x l_{1,2})]",
-            "a_2 = [0; w_1 x (w_1 x l_{1,2}) + 2 w_1 x h_2 theta_2_dot]: the Coriolis term of "
-            "a joint sliding along a turning axis (l_{1,2} grows at theta_2_dot)",
-            _worst(ctx, "C"), effect))
-    out += _erratum_24(ctx)
-    return out
-
-
-def _erratum_24(ctx: ladder.Context) -> list[Erratum]:
-    """Eq. (24) pulls at lift-off as printed; the ADAMS IMPACT law it cites clips at zero.
-    Evidence: the least normal force of every shared-contact run; effect: the budget runs
-    with the other form."""
-    p = ctx.params
-    F = [(float(df["foot.force.normal"].min()), impl, sc)
-         for (sc, v), wide in ctx.wide.items() if v == "shared" for impl, df in wide.items()]
-    if not F:
-        return []
-    weight = p.m_total * p.g
-    least, impl, sc = min(F)
-    evidence = (f"with the law as printed ({p.contact_law}) the ground pulls the foot down "
-                f"with up to {-least:.0f} N at lift-off ({-least / weight:.1f} x the "
-                f"robot's {weight:.0f} N weight; {impl}, {sc} run, shared contact)"
-                if least < 0 else f"the runs' least normal force is {least:.3g} N")
-    effects = []
-    for name, sc_name in (("budget height clipped (24)", "height"),
-                          ("budget clipped (24)", BUDGET_SCENARIO)):
-        if (sc_name, "shared") in ctx.wide and f"{ROBOT} {name}" in ctx.outcomes:
-            other = ctx.result(name)
-            hand = ctx.wide[(sc_name, "shared")]["handrolled"]
-            effects.append(
-                f"{sc_name} run: least force {float(other['foot.force.normal'].min()):.0f} N "
-                f"with the {_other_law(p)} form; com.z differs by "
-                f"{ladder.rms_diff(hand, other, 'com.z', 1000.0):.1f} mm RMS"
-                + ("" if sc_name == "height" else
-                   f", com.vx by {ladder.rms_diff(hand, other, 'com.vx'):.3f} m/s RMS"))
-    return [Erratum(
-        "(24)", "normal force near lift-off (the damping term)",
-        "F = k (x_1 - x)^e - c_max x_dot STEP(x, x_1 - d, 1, x_1, 0), not clipped: negative "
-        "(pulling) when the foot leaves faster than the spring pushes",
-        "F = max(0, k (x_1 - x)^e - c_max x_dot STEP(...)), as the ADAMS IMPACT function the "
-        "paper cites ([8]) defines it: the ground only pushes (params.contact_law "
-        "'clipped'; 'printed' stays the default, the paper's equation as printed)",
-        evidence, "; ".join(effects) or "the budget runs were not part of this run")]
 
 
 def _notes(ctx: ladder.Context) -> list[str]:
