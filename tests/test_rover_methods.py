@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from dynval.comparisons.rover import drawbar_readings, estimates, soil_tables, tables
+from dynval.comparisons.rover.errata import table_47_erratum
 from dynval.comparisons.rover.scenarios import SCENARIOS, initial_state, scenario_params
-from dynval.comparisons.rover.validate import _table_47_erratum
 from dynval.handrolled.rover import terramechanics as tm
 from dynval.handrolled.rover.kinematics import entry_angle
 from dynval.handrolled.rover.steady_state import (
@@ -189,7 +189,7 @@ def test_readings_table_and_erratum(readings):
     err = [r for r in rows if r.kind == "erratum"]
     printed = drawbar_readings.result(readings["drawbar_175"]["printed"])
     assert len(err) == 1 and err[0].value == pytest.approx(8.75 - printed.v_end, rel=1e-15)
-    e = _table_47_erratum(readings["drawbar_175"], None)
+    e = table_47_erratum(readings["drawbar_175"], None)
     reach = drawbar_readings.result(readings["drawbar_175"]["reaching"])
     assert "9.75 m/s" in e["corrected"]
     assert f"{printed.v_end:.3f}" in e["evidence"] and f"{reach.DP:.1f} N" in e["evidence"]
