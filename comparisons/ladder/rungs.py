@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -32,9 +32,23 @@ from dynval.comparisons.ladder import (
     readable,
 )
 from dynval.comparisons.ladder.audit import TermResult
-from dynval.comparisons.ladder.implementations import ENGINES, IMPLEMENTATIONS
-from dynval.comparisons.ladder.metrics import Tolerance, compare
-from dynval.comparisons.ladder.signals import display
+from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
+    CI_SAMPLES,
+    CI_SECONDS,
+    KINEMATICS_SAMPLES,
+    TIERS,
+    Assembled,
+    AuditResults,
+    Context,
+    Inputs,
+    PathPlot,
+    TimePlot,
+    Variant,
+    Wide,
+    rows_verdict,
+    scaled,
+)
+from dynval.comparisons.ladder.metrics import compare
 from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.results import (
     AssumptionRow,
@@ -55,169 +69,6 @@ from dynval.results import (
     traces_path,
 )
 from dynval.robots import ROOT, robot_module
-
-Wide = dict[str, pd.DataFrame]  # implementation -> wide trace (time x signal)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One way of running a scenario: which implementation runs with which contact mode,
-    the reference the others are compared with, and the tolerances that apply."""
-
-    name: str
-    runs: tuple[tuple[str, str], ...]  # (implementation, contact mode)
-    tolerances: dict[tuple[str, str], Tolerance] = field(default_factory=dict)
-    reference: str = "mujoco"
-
-    @property
-    def implementations(self) -> list[str]:
-        return [impl for impl, _ in self.runs]
-
-    @classmethod
-    def shared(cls, tolerances: dict[tuple[str, str], Tolerance] | None = None) -> Variant:
-        """Every implementation with the paper's contact law."""
-        return cls("shared", tuple((i, "shared") for i in IMPLEMENTATIONS),
-                   {} if tolerances is None else tolerances)
-
-    @classmethod
-    def native(cls, tolerances: dict[tuple[str, str], Tolerance] | None = None) -> Variant:
-        """The engines, each with its own contact."""
-        return cls("native", tuple((i, "native") for i in ENGINES),
-                   {} if tolerances is None else tolerances)
-
-
-@dataclass
-class AuditResults:
-    """L1 (kinematics) and L2 (dynamics terms) results.  A term audited in its
-    ``printed`` form next to a ``corrected`` one is measured for its erratum; every other
-    result (including a printed form that has no correction) is held to its tolerance."""
-
-    kinematics: list[TermResult]
-    dynamics: list[TermResult]
-
-    def is_erratum(self, r: TermResult) -> bool:
-        return r.form == "printed" and any(
-            c.form == "corrected" and c.term == r.term and c.reference == r.reference
-            for c in self.kinematics + self.dynamics)
-
-
-# The ci tier: every rung at full fidelity on a subset (SPEC, Running at scale): the first
-# CI_SECONDS of each scenario run, CI_SAMPLES audit states.  Its figures have their own
-# baselines; tolerances that judge a whole run (settling, final values) do not apply.
-TIERS = ("full", "ci")
-# L1's states: a forward-kinematics or Jacobian error shows at a few states already, and
-# each state costs an engine query per frame and leg
-KINEMATICS_SAMPLES = 200
-CI_SECONDS = 1.0  # [s]
-CI_SAMPLES = 100
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Everything a robot's tasks depend on (picklable: tasks may run in other
-    processes or on other machines)."""
-
-    params: Any
-    desc_dir: Path
-    scenarios: tuple[str, ...]
-    samples: int
-    seed: int
-    tier: str = "full"
-    # a wrong hand-rolled model (ladder.mutation.Mutant) run against the original engines
-    mutant: Any = None
-
-    @property
-    def until(self) -> float | None:
-        """Where scenario runs stop early (the ci tier), or None for their full length."""
-        return CI_SECONDS if self.tier == "ci" else None
-
-
-@dataclass
-class Context:
-    """What a robot's hooks see while the chapter is assembled: the inputs, the tasks'
-    outcomes, and what earlier rungs gave."""
-
-    inputs: Inputs
-    out: Path
-    chapter: Chapter
-    outcomes: dict[str, Outcome]
-    robot: str
-    rows: list[MetricRow] = field(default_factory=list)
-    wide: dict[tuple[str, str], Wide] = field(default_factory=dict)
-    audit: AuditResults | None = None
-    store: dict[str, Any] = field(default_factory=dict)  # a robot's results between hooks
-    files: dict[str, bytes] = field(default_factory=dict)  # parts written under out
-
-    def write(self, path: Path, data: bytes) -> None:
-        """A part of the output folder, as bytes: the run layer writes every part once the
-        chapter is assembled (``dynval.comparisons.run.assembly``), the same bytes whether
-        assembled now or read from the assembly cache."""
-        self.files[path.relative_to(self.out).as_posix()] = data
-
-    @property
-    def params(self) -> Any:
-        return self.inputs.params
-
-    @property
-    def desc_dir(self) -> Path:
-        return self.inputs.desc_dir
-
-    @property
-    def scenarios(self) -> list[str]:
-        return list(self.inputs.scenarios)
-
-    def result(self, name: str) -> Any:
-        """The value of the robot's task ``name`` (its exception raised again if it
-        failed)."""
-        return self.outcomes[f"{self.robot} {name}"].get()
-
-    def runs(self, variant: str) -> dict[str, Wide]:
-        """Scenario -> implementation -> trace, for one variant."""
-        return {sc: w for (sc, v), w in self.wide.items() if v == variant}
-
-
-def scaled(signals: list[str]) -> tuple[list[str], list[float]]:
-    """Display units and SI-to-display factors of declared signals (angles in degrees)."""
-    pairs = [display(s) for s in signals]
-    return [u for u, _ in pairs], [k for _, k in pairs]
-
-
-@dataclass(frozen=True)
-class TimePlot:
-    """A figure of signals over time in a scenario run; the ladder names the run and takes
-    the display units from the signal declarations."""
-
-    title: str
-    signals: list[str]
-    caption: str
-
-
-@dataclass(frozen=True)
-class PathPlot:
-    """A figure of one signal against another (a path) in a scenario run."""
-
-    title: str
-    x: str
-    y: str
-    unit: str
-    scale: float
-    relative: bool
-    caption: str
-
-
-@dataclass
-class Assembled:
-    """What assembling a robot's chapter gives: the metric rows, the chapter, and the bytes
-    of every part it wrote under the output folder (by path relative to the folder)."""
-
-    rows: list[MetricRow]
-    chapter: Chapter
-    files: dict[str, bytes]
-
-
-def rows_verdict(rows: list[MetricRow]) -> str:
-    """``agrees`` when every toleranced row is within its tolerance, else ``differs``."""
-    return "agrees" if all(r.passed for r in rows if r.tolerance is not None) else "differs"
 
 
 class RobotLadder:
