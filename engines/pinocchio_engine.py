@@ -145,14 +145,19 @@ class PinocchioTerms:
         """A copy whose moving bodies carry the given inertials (by link name, in the
         link's frame, as ``body_inertials`` gives them): Pinocchio's terms of another
         engine's reading of the file, which tells that reading's effect on the terms apart
-        from the engine's arithmetic."""
+        from the engine's arithmetic.  An inertial Pinocchio cannot hold (not positive) is
+        an EngineRefusalError naming the link."""
         other = copy.copy(self)
         other.model = pin.Model(self.model)
         for j, name in self._link_of_joint().items():
             if j > 0 and name in bodies:
                 b = bodies[name]
-                other.model.inertias[j] = pin.Inertia(float(b.mass), np.asarray(b.com),
-                                                      np.asarray(b.inertia))
+                try:
+                    other.model.inertias[j] = pin.Inertia(float(b.mass), np.asarray(b.com),
+                                                          np.asarray(b.inertia))
+                except RuntimeError as exc:
+                    raise EngineRefusalError(f"Pinocchio cannot hold link {name!r}'s inertial "
+                                             f"as read ({exc})") from None
         other.data = other.model.createData()
         return other
 

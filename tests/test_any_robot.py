@@ -686,3 +686,31 @@ def test_an_mjcfs_mutants_are_broken_on_mujocos_compiled_model(tmp_path, mutant)
     assert not row.error and row.visible and row.caught, row
     if mutant in INERTIAL:
         assert row.target == "upper" and row.named == "named", row
+
+
+def test_a_reading_pinocchio_cannot_hold_is_allowed_for_nothing():
+    """icub's neck_2 (0.1 kg, no rotational inertia): Drake reads it its own way, and
+    Pinocchio cannot hold that reading (not positive).  The reading is then allowed for
+    nothing, so Drake's rows are judged against round-off alone, and the audit goes on
+    (it used to end with Pinocchio's RuntimeError)."""
+    from dynval.comparisons.own_model.readings import FILE_FINDING, with_readings
+    from dynval.engines import EngineRefusalError
+
+    class Pin:
+        def with_body_inertials(self, bodies):
+            if "neck_2" in bodies:
+                raise EngineRefusalError("Pinocchio cannot hold link 'neck_2''s inertial")
+            return "pinocchio with pybullet's reading"
+
+    class Reader:
+        def __init__(self, bodies):
+            self.bodies = bodies
+
+        def body_inertials(self):
+            return self.bodies
+
+    engines = {"pinocchio": Pin(), "pybullet": Reader({"upper": 1}),
+               "drake": Reader({"neck_2": 2})}
+    l0 = [{"engine": "drake vs pinocchio", "passed": False,
+           "reason": f"{FILE_FINDING}: link 'neck_2' is a point mass"}]
+    assert with_readings(engines, l0) == {"pybullet": "pinocchio with pybullet's reading"}

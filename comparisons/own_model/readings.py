@@ -23,6 +23,7 @@ from dynval.comparisons.own_model import swing
 from dynval.comparisons.own_model.l0 import PYBULLET_REASON, odd_one_out
 from dynval.comparisons.own_model.regressor import join_names
 from dynval.comparisons.own_model.terms import Term, coordinate, values
+from dynval.engines import EngineRefusalError
 
 REASONS = {"pybullet": PYBULLET_REASON, "drake": swing.READINGS["drake"]}
 FILE_FINDING = "the file's own finding"  # how l0.name_findings begins a row's reason
@@ -30,17 +31,23 @@ FILE_FINDING = "the file's own finding"  # how l0.name_findings begins a row's r
 
 def with_readings(engines: dict[str, Any], l0: Sequence[dict]) -> dict[str, Any]:
     """Pinocchio's terms with each allowed reading of the inertias (module docstring), by
-    the engine that reads them so; empty where Pinocchio did not load the file."""
+    the engine that reads them so; empty where Pinocchio did not load the file.  A reading
+    Pinocchio cannot hold (an inertia it judges impossible) is allowed for nothing: that
+    engine's rows are judged against round-off alone."""
     pin = engines.get("pinocchio")
     if pin is None:
         return {}
-    out = {}
-    if "pybullet" in engines:
-        out["pybullet"] = pin.with_body_inertials(engines["pybullet"].body_inertials())
+    wanted = ["pybullet"] if "pybullet" in engines else []
     apart = [r for r in l0 if r["engine"] == "drake vs pinocchio" and not r["passed"]]
     if "drake" in engines and apart and all(r["reason"].startswith(FILE_FINDING)
                                             for r in apart):
-        out["drake"] = pin.with_body_inertials(engines["drake"].body_inertials())
+        wanted.append("drake")
+    out = {}
+    for engine in wanted:
+        try:
+            out[engine] = pin.with_body_inertials(engines[engine].body_inertials())
+        except EngineRefusalError:
+            continue
     return out
 
 

@@ -276,6 +276,9 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
         joints, own_free = loading.description_joints(prepared.path)
         mjcf = prepared.path.suffix.lower() == ".xml"
         free = own_free if mjcf else base == "free"
+        if not joints and not free:  # as the description's own audit says
+            row.error = "no joint moves on a fixed base: nothing to break"
+            return row
         # an MJCF is broken as the URDF of MuJoCo's compiled model of it (its masses,
         # inertias and joints as MuJoCo reads them), then audited against the MJCF itself
         robot = (ET.fromstring(compiled_urdf(str(prepared.path), joints, free)) if mjcf
