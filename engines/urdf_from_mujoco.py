@@ -30,12 +30,17 @@ WORLD_LINK = "world"
 
 
 def _rpy(R: np.ndarray) -> str:
-    """URDF's roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll)."""
-    pitch = math.asin(max(-1.0, min(1.0, -R[2, 0])))
-    if abs(R[2, 0]) < 1 - 1e-12:
-        roll, yaw = math.atan2(R[2, 1], R[2, 2]), math.atan2(R[1, 0], R[0, 0])
-    else:  # gimbal lock: yaw taken as zero
-        roll, yaw = math.atan2(-R[1, 2], R[1, 1]), 0.0
+    """URDF's roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll), each an atan2: the pitch
+    of its sine and cosine (asin(-R[2, 0]) near +-90 deg loses half the digits: a body
+    turned so read 5e-9 m off in PyBullet and Drake), the roll of what Rz(yaw) Ry(pitch)
+    leaves, so that near gimbal lock, where yaw and roll are each ill-determined, the
+    three still compose R to round-off."""
+    pitch = math.atan2(-R[2, 0], math.hypot(R[0, 0], R[1, 0]))
+    yaw = math.atan2(R[1, 0], R[0, 0]) if math.hypot(R[0, 0], R[1, 0]) > 0.0 else 0.0
+    cy, sy, cp, sp = math.cos(yaw), math.sin(yaw), math.cos(pitch), math.sin(pitch)
+    Rzy = np.array([[cy * cp, -sy, cy * sp], [sy * cp, cy, sy * sp], [-sp, 0.0, cp]])
+    M = Rzy.T @ R  # Rx(roll)
+    roll = math.atan2(M[2, 1], M[1, 1])
     return f"{roll!r} {pitch!r} {yaw!r}"
 
 
