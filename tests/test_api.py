@@ -88,12 +88,18 @@ def test_an_unknown_name_is_one_sentence_with_close_names() -> None:
 
 def test_a_validation_returns_its_figures_and_folder(tmp_path: Path) -> None:
     """One robot, one scenario, the ci tier: passed, and the table is metrics.parquet's;
-    an override no run uses is a warning, as on the command line."""
+    an override no run uses is a warning, as on the command line, and one that names no
+    parameter is refused whichever robot it names (parsed once, before anything runs)."""
     import pandas as pd
 
+    from dynval.comparisons.ladder.overrides import BadOverrideError
+
+    with pytest.raises(BadOverrideError, match="robot hopper has no parameter 'm_body'"):
+        dynval.validate(robots=["landing_gear"], tier="ci", scenarios=["flat"],
+                        overrides=["hopper.m_body=1"], out=tmp_path / "bad", workers=1)
     with pytest.warns(UserWarning, match="hopper is not in this run"):
         res = dynval.validate(robots=["landing_gear"], tier="ci", scenarios=["flat"],
-                              overrides=["hopper.m_body=1"], out=tmp_path / "v", workers=1)
+                              overrides=["hopper.k_L=1200"], out=tmp_path / "v", workers=1)
     assert res.passed and res.findings == [], res.findings
     assert res.out == tmp_path / "v" and (res.out / "manifest.json").is_file()
     table = res.to_dataframe()
