@@ -23,6 +23,12 @@ def _cause_kind(cause: str) -> str:
         return cause.split(":")[0] + ": " + cause.split(":", 1)[1].split("(")[0].strip()
     if cause.startswith("L0") and "the file's own finding" in cause:
         return "L0: engines read an impossible inertia differently"
+    if " vs " in cause and " at dt" in cause:  # an L3 swing: the pair, and how it differs
+        pair = cause.split(" at dt")[0].split(" (difference / difference")[0]
+        how = ("the difference does not fall with the step (a modelling difference)"
+               if "falls by only" in cause else "a run diverged" if "diverged" in cause
+               else "outside the round-off envelope")
+        return f"L3 {pair}: {how}"
     return cause.split(":")[0].split(" at dt")[0]
 
 
