@@ -432,8 +432,10 @@ class RunVerdict:
         return self.outside - self.known - self.not_reproduced_rows
 
     def rung_counts(self) -> str:
-        """"2 agrees, 1 erratum": each verdict's count, in the verdicts' alphabetical order."""
-        return ", ".join(f"{n} {v}" for v, n in sorted(self.rungs.items()))
+        """"2 agrees, 1 erratum": each verdict's count, in the verdicts' alphabetical order
+        (a verdict of several words in quotes: 1 'drawn, not judged')."""
+        return ", ".join(f"{n} {v!r}" if "," in v else f"{n} {v}"
+                         for v, n in sorted(self.rungs.items()))
 
     def outside_clause(self) -> str:
         """"68 figures outside tolerance: 0 differ (unexplained), 28 known (chaos), ..."

@@ -35,4 +35,6 @@ def test_the_run_verdict_counts_rungs_and_unexplained_figures_once():
     assert v.rungs == {"agrees": 2, "erratum": 1, "differs": 1}
     assert (v.outside, v.known, v.unexplained) == (3, 1, 2)
     assert v.rung_counts() == "2 agrees, 1 differs, 1 erratum"
+    both = run_verdict(["agrees", "drawn, not judged"], metrics[metrics["passed"]])
+    assert both.rung_counts() == "1 agrees, 1 'drawn, not judged'"
     assert run_verdict([], metrics[metrics["passed"]]).unexplained == 0
