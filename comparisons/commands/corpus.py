@@ -20,12 +20,10 @@ def corpus(source: list[str] | None, subset: str | None, samples: int, seed: int
     from dynval.comparisons.run.options import check_options
     from dynval.comparisons.run.tasks import default_cache_dir
     from dynval.engines import versions
-    from dynval.engines.description_files import example_robot_data_robots
     from dynval.reports.corpus import markdown
 
     check_options(workers, None, None, samples, seed)
-    sources = tuple(source or [s for s in corpus_.SOURCES
-                               if s != "example-robot-data" or example_robot_data_robots()])
+    sources = tuple(source or [s for s in corpus_.SOURCES if corpus_.installed(s)])
     chosen = corpus_.select(sources, subset)
     command = "dynval corpus" + (f" --subset {subset}" if subset else "") + "".join(
         f" --source {s}" for s in source or []) + (" --mutants" if mutants else "")

@@ -117,6 +117,17 @@ def _package_folder(name: str) -> Path:
     return Path(spec.submodule_search_locations[0])
 
 
+def installed(source: str) -> bool:
+    """Whether a corpus source is installed here (pybullet_data ships with PyBullet)."""
+    import importlib.util
+
+    from dynval.engines.description_files import example_robot_data_robots
+
+    if source == "example-robot-data":
+        return example_robot_data_robots() is not None
+    return source == "pybullet_data" or importlib.util.find_spec(source) is not None
+
+
 def entries(sources: tuple[str, ...] = SOURCES) -> list[Entry]:
     """Every robot description of the sources installed here, sorted by name (pybullet_data's
     thousand random_urdfs are test data, not robots)."""
