@@ -9,8 +9,6 @@ optionally ``preface(steps)`` and ``report(steps, rows)`` for its own figures.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import math
 import time
 from collections.abc import Callable
@@ -94,10 +92,10 @@ def per_call(fn: Callable[[], object], n: int) -> float:
 
 def benched_robots() -> list[str]:
     """The robots that declare a benchmark."""
+    from dynval.plugins import spec
     from dynval.robots import ROBOT_NAMES
 
-    return [r for r in ROBOT_NAMES
-            if importlib.util.find_spec(f"dynval.comparisons.{r}.bench") is not None]
+    return [r for r in ROBOT_NAMES if spec(r).has_module("comparisons", "bench")]
 
 
 def print_table(res: dict[str, dict[str, float]]) -> None:
@@ -128,7 +126,9 @@ def main() -> None:
     ap.add_argument("robot", choices=benched_robots())
     ap.add_argument("--steps", type=int, default=5000)
     args = ap.parse_args()
-    module = importlib.import_module(f"dynval.comparisons.{args.robot}.bench")
+    from dynval.plugins import spec
+
+    module = spec(args.robot).module("comparisons", "bench")
     if hasattr(module, "preface"):
         module.preface(args.steps)
     res = module.run(args.steps)

@@ -98,26 +98,45 @@ def owner(name: str, robots: tuple[str, ...] | None = None) -> str | None:
 
 
 def file_owner(path: str | Path) -> str | None:
-    """:func:`owner` of a file given by its path (None where it is not in a robot's
-    folders)."""
+    """The robot whose own folders hold a file given by its path (None where it is in no
+    robot's folders, a plugin's included)."""
+    from dynval.plugins import robot_folders
+
     p = Path(path).resolve()
-    for layer in ROBOT_LAYERS:
-        root = layer_dir(layer)
-        if p.is_relative_to(root):
-            return owner(f"{layer}/{p.relative_to(root).as_posix()}")
+    for robot, folders in robot_folders(robot_names()).items():
+        if any(p.is_relative_to(d) for d in folders.values()):
+            return robot
     return None
+
+
+def robot_sources(robots: tuple[str, ...]) -> dict[str, dict[str, Path]]:
+    """Each robot's own .py files, named ``<layer>/<robot>/<path in the package>`` (the
+    names :func:`source_files` gives a paper robot's files): the files of the three
+    packages its spec names (``dynval.plugins.RobotSpec``), inside dynval or a plugin's
+    own distribution."""
+    from dynval.plugins import robot_folders
+
+    return {robot: {f"{layer}/{robot}/{f.relative_to(d).as_posix()}": f
+                    for layer, d in folders.items() for f in d.rglob("*.py")}
+            for robot, folders in robot_folders(robots).items()}
 
 
 def source_sets() -> dict[str | None, str]:
     """The digest of each source set, from one reading of the source: ``None`` names the
     framework's files; a robot's name, the framework's files and that robot's own (its
-    folders in robots/, handrolled/ and comparisons/). An edit to one robot's files moves
-    that robot's digest only; an edit to the framework moves every one."""
+    three packages: its folders in robots/, handrolled/ and comparisons/, or a plugin's
+    own). An edit to one robot's files moves that robot's digest only; an edit to the
+    framework moves every one."""
     robots = robot_names()
+    own = robot_sources(robots)
+    owned = {f.resolve() for files in own.values() for f in files.values()}
     parts: dict[str | None, hashlib._Hash] = {r: hashlib.sha256() for r in (None, *robots)}
     for name, f in source_files().items():
-        if not name.startswith(NOT_RUN):
-            parts[owner(name, robots)].update(name.encode() + b"\0" + f.read_bytes())
+        if not name.startswith(NOT_RUN) and f.resolve() not in owned:
+            parts[None].update(name.encode() + b"\0" + f.read_bytes())
+    for robot, files in own.items():
+        for name, f in sorted(files.items()):
+            parts[robot].update(name.encode() + b"\0" + f.read_bytes())
     framework = parts[None].hexdigest()[:16]
     out: dict[str | None, str] = {None: framework}
     for r in robots:

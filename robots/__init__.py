@@ -1,14 +1,20 @@
 """Robot registry: one folder per robot with its parameters (single source of truth),
-generated MJCF and URDF files, and its frame conventions."""
+generated MJCF and URDF files, and its frame conventions. The robots are those registered
+under the entry point group ``dynval.robots`` (``dynval.plugins``): the five paper robots,
+whose folders are here, and any a package of one's own adds."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-ROBOT_NAMES: tuple[str, ...] = ("landing_gear", "quadruped", "hopper", "rover", "hexapod")
+from dynval.plugins import UnknownRobotError, robot_names, spec
+
+__all__ = ["ROBOT_NAMES", "ROOT", "Param", "UnknownRobotError", "description_path",
+           "robot_dir", "robot_module"]
+
+ROBOT_NAMES: tuple[str, ...] = robot_names()
 ROOT = Path(__file__).resolve().parent
 
 
@@ -40,23 +46,18 @@ def front_sign(leg: str) -> float:
     return {"F": 1.0, "M": 0.0, "B": -1.0}[leg[1]]
 
 
-class UnknownRobotError(KeyError):
-    """A robot name that is not in the registry."""
-
-    def __str__(self) -> str:
-        return self.args[0]
-
-
 def robot_module(name: str) -> ModuleType:
-    """The ``robots.<name>`` package, or a clear error naming the known robots."""
-    if name not in ROBOT_NAMES:
-        raise UnknownRobotError(
-            f"unknown robot {name!r}; known robots: {', '.join(ROBOT_NAMES)}"
-        )
-    return importlib.import_module(f"dynval.robots.{name}")
+    """The robot's parameters-and-descriptions package (``dynval.robots.<name>`` for a
+    paper robot), or a clear error naming the known robots or the failing plugin."""
+    return spec(name).module("robots")
+
+
+def robot_dir(name: str) -> Path:
+    """The folder of that package: its description files and FRAMES.md."""
+    return spec(name).folder("robots")
 
 
 def description_path(robot: str, stem: str, kind: str) -> Path:
     """Path of a shipped description file; ``kind`` is "mjcf" or "urdf"."""
     ext = {"mjcf": ".xml", "urdf": ".urdf"}[kind]
-    return ROOT / robot / f"{stem}{ext}"
+    return robot_dir(robot) / f"{stem}{ext}"

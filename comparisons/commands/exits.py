@@ -33,9 +33,9 @@ def _input_errors() -> tuple[type[BaseException], ...]:
     from dynval.comparisons.run.tasks import SourceChangedError
     from dynval.engines import DescriptionError, UnknownEngineError
     from dynval.model import ModelError
-    from dynval.robots import UnknownRobotError
+    from dynval.plugins import PluginError, UnknownRobotError
 
-    return (UnknownRobotError, UnknownEngineError, BadOverrideError, DescriptionError,
+    return (UnknownRobotError, PluginError, UnknownEngineError, BadOverrideError, DescriptionError,
             BaselineError, UserError, ModelError, IncompleteRunError, ForeignFileError,
             SourceChangedError, RunOptionError)
 

@@ -188,20 +188,37 @@ def report(out: Path) -> int:
 
 
 def listing() -> int:
-    """Robots, their scenarios, the engines, and every parameter with unit and range."""
+    """Robots (each with the distribution that registers it, its version and its paper),
+    their scenarios, the engines, and every parameter with unit and range. A robot plugin
+    that does not load is listed with the sentence saying why, and the exit code is 1."""
     from dynval.comparisons.ladder.registry import comparison
     from dynval.engines import ENGINE_NAMES, TERM_ENGINES
+    from dynval.plugins import PluginError, spec
     from dynval.robots import ROBOT_NAMES
     from dynval.robots.parameters import describe
 
-    table = Table("robot", "scenario", "title")
+    robots = Table("robot", "distribution", "version", "paper", title="robots")
+    failed: list[str] = []
+    loaded = []
     for robot in ROBOT_NAMES:
+        try:
+            s = spec(robot)
+            comparison(robot)
+        except PluginError as exc:
+            failed.append(str(exc))
+            robots.add_row(robot, "-", "-", f"failed to load: {exc}")
+            continue
+        loaded.append(robot)
+        robots.add_row(robot, s.distribution or "-", s.version or "-", s.paper)
+    stdout().print(robots)
+    table = Table("robot", "scenario", "title")
+    for robot in loaded:
         for name, sc in comparison(robot).scenarios.items():
             table.add_row(robot, name, sc.title)
     stdout().print(table)
     stdout().print(f"simulation engines: {', '.join(ENGINE_NAMES)}; "
                    f"dynamics-term engines: {', '.join(TERM_ENGINES)}")
-    rows = [row for robot in ROBOT_NAMES for row in describe(comparison(robot).default_params)]
+    rows = [row for robot in loaded for row in describe(comparison(robot).default_params)]
     params = Table(title="parameters (--set ROBOT.PARAMETER=VALUE)")
     # the names --set needs, whole on any terminal; the descriptions wrap
     params.add_column("parameter", no_wrap=True,
@@ -213,4 +230,6 @@ def listing() -> int:
         params.add_row(row["parameter"], row["value"], row["unit"], row["range"],
                        row["description"])
     stdout().print(params)
-    return 0
+    for sentence in failed:
+        say(sentence)
+    return 1 if failed else 0

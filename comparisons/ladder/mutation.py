@@ -10,10 +10,10 @@ reports which rows catch each."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dynval.plugins import spec as plugin_spec
 from dynval.robots import robot_module
 
 
@@ -51,9 +51,12 @@ class UnknownMutantError(ValueError):
 
 
 def declared(robot: str) -> dict[str, Mutant]:
-    """The mutants a robot declares (``comparisons/<robot>/mutants.py``), by name."""
+    """The mutants a robot declares (its comparison package's ``mutants``), by name;
+    none where it has no such module."""
     robot_module(robot)  # an unknown robot: UnknownRobotError naming the known ones
-    module = importlib.import_module(f"dynval.comparisons.{robot}.mutants")
+    if not plugin_spec(robot).has_module("comparisons", "mutants"):
+        return {}
+    module = plugin_spec(robot).module("comparisons", "mutants")
     return {m.name: m for m in module.MUTANTS}
 
 

@@ -1,19 +1,20 @@
 """Which robots dynval can validate, and the hooks each one gives the harness.
 
-Adding a robot: a ``robots/<name>/`` folder, a ``handrolled/<name>`` module, a
-``comparisons/<name>`` package whose ``LADDER`` is a
-``dynval.comparisons.ladder.rungs.RobotLadder``, and its name in ``dynval.robots.ROBOT_NAMES``.
-A robot is reached by that name (``importlib``), never by an import statement: the
-framework's import contracts forbid every robot's packages, whatever their names."""
+Adding a robot: a package of one's own with the robot's three packages (parameters and
+descriptions, hand-rolled model, a comparison whose ``LADDER`` is a
+``dynval.comparisons.ladder.rungs.RobotLadder``) and a ``dynval.plugins.RobotSpec``
+registered under the entry point group ``dynval.robots``. A robot is reached by its name
+through its spec, never by an import statement: the framework's import contracts forbid
+every robot's packages, whatever their names."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dynval.comparisons.ladder.overrides import Override, applied, parse_overrides
+from dynval.plugins import spec
 from dynval.robots import robot_module
 
 if TYPE_CHECKING:
@@ -21,9 +22,9 @@ if TYPE_CHECKING:
 
 
 def comparison(robot: str) -> RobotLadder:
-    """The declaration of a registered robot (``comparisons.<robot>.LADDER``)."""
-    robot_module(robot)  # raises UnknownRobotError with the list of robots
-    return importlib.import_module(f"dynval.comparisons.{robot}").LADDER
+    """The declaration of a registered robot (its comparison package's ``LADDER``);
+    UnknownRobotError with the list of robots, or PluginError naming a failing plugin."""
+    return spec(robot).ladder
 
 
 def apply_overrides(robot: str, params: Any, overrides: Iterable[str | Override]) -> Any:
@@ -66,7 +67,7 @@ def description_files(robot: str, params: Any, default: Any, out: Path
     generate (``dynval.comparisons.run.descriptions`` writes them). A shipped file is
     checked against the parameters now: one edited by hand, or left stale after a
     parameter change, is refused with the file and its first differing line."""
-    from dynval.robots import ROOT
+    from dynval.robots import robot_dir
     from dynval.robots.description import to_mjcf, to_urdf
 
     expected = {}
@@ -75,7 +76,7 @@ def description_files(robot: str, params: Any, default: Any, out: Path
             expected[f"{stem}.xml"] = to_mjcf(desc)
         expected[f"{stem}.urdf"] = to_urdf(desc)
     if params == default:
-        d = ROOT / robot
+        d = robot_dir(robot)
         for name, text in expected.items():
             _same_description(d / name, text)
         return d, {}

@@ -13,7 +13,6 @@ steps for every robot at once)."""
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Callable
 from dataclasses import replace
@@ -50,6 +49,7 @@ from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
 )
 from dynval.comparisons.ladder.metrics import compare
 from dynval.comparisons.ladder.work import Outcome, Task
+from dynval.plugins import spec
 from dynval.results import (
     AssumptionRow,
     BudgetRow,
@@ -68,7 +68,7 @@ from dynval.results import (
     XYFigure,
     traces_path,
 )
-from dynval.robots import ROOT, robot_module
+from dynval.robots import robot_dir, robot_module
 
 
 class RobotLadder:
@@ -93,11 +93,11 @@ class RobotLadder:
     # an agreement figure within the declared factor of that spread is known (chaos)
     chaos: evidence.Chaos | None = None
 
-    # --- found by the layout: robots/<robot>/params.py (PARAMS, table),
-    # comparisons/<robot>/scenarios.py (SCENARIOS, run_one), comparisons/<robot>/audit.py
-    # (full_audit) ---------------------------------------------------------------------
+    # --- found through the robot's spec (dynval.plugins.RobotSpec): its robots package's
+    # params.py (PARAMS, table), its comparisons package's scenarios.py (SCENARIOS,
+    # run_one) and audit.py (full_audit) ------------------------------------------------
     def _module(self, layer: str, name: str) -> ModuleType:
-        return importlib.import_module(f"dynval.{layer}.{self.robot}.{name}")
+        return spec(self.robot).module(layer, name)
 
     @property
     def default_params(self) -> Any:
@@ -228,7 +228,7 @@ class RobotLadder:
 
     def conventions(self, p: Any) -> list[str]:
         """The paragraphs of robots/<robot>/FRAMES.md, for the report appendix."""
-        text = (ROOT / self.robot / "FRAMES.md").read_text()
+        text = (robot_dir(self.robot) / "FRAMES.md").read_text()
         return [q.replace("\n", " ") for q in text.split("\n\n")[1:] if q.strip()]
 
     # --- the ladder itself --------------------------------------------------------------

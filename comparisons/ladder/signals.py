@@ -11,7 +11,6 @@ convert radians to degrees for display (:func:`display`)."""
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 from dataclasses import dataclass
@@ -75,18 +74,19 @@ _PARTS = {"{leg}": r"[LR][FMB]", "{name}": r"[A-Za-z0-9_]+", "{axis}": r"[xyz]"}
 @cache
 def declarations() -> tuple[Signal, ...]:
     """The shared vocabulary, then each robot's own signals (``SIGNALS`` of
-    ``dynval.comparisons.<robot>.signals``, where the robot has that module)."""
+    its comparison package's ``signals``, where the robot has that module; a plugin that
+    does not load declares none here and says why when it is run)."""
+    from dynval.plugins import PluginError, spec
     from dynval.robots import ROBOT_NAMES
 
     own = []
     for robot in ROBOT_NAMES:
         try:
-            module = importlib.import_module(f"dynval.comparisons.{robot}.signals")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"dynval.comparisons.{robot}.signals":
-                raise
+            if not spec(robot).has_module("comparisons", "signals"):
+                continue
+        except PluginError:
             continue
-        own.extend(module.SIGNALS)
+        own.extend(spec(robot).module("comparisons", "signals").SIGNALS)
     return (*SHARED, *own)
 
 

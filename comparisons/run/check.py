@@ -36,8 +36,8 @@ from xml.sax.saxutils import escape
 
 import pandas as pd
 
-from dynval._layout import layer_dir
 from dynval.comparisons.ladder.overrides import Override
+from dynval.plugins import spec
 from dynval.results import verdict_of
 
 KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
@@ -103,10 +103,10 @@ REGRESSIONS = ("moved", "failed", "missing", "new")  # the statuses that fail th
 
 def baseline_file(directory: Path | None, robot: str, tier: str) -> Path:
     """A robot's baseline file: ``ROBOT.json`` in a folder the user named, else the one
-    shipped in the robot's own folder, ``comparisons/<robot>/baselines/<tier>.json``."""
+    shipped in the robot's own comparison package, ``baselines/<tier>.json``."""
     if directory is not None:
         return directory / f"{robot}.json"
-    return layer_dir("comparisons") / robot / "baselines" / f"{tier}.json"
+    return spec(robot).folder("comparisons") / "baselines" / f"{tier}.json"
 
 
 def baselines_named(directory: Path | None, tier: str) -> str:

@@ -1,0 +1,55 @@
+"""The cart-pole's audit: the pole's centre (L1) and the terms of eqs. (1)-(4) (L2)
+against MuJoCo, PyBullet and Pinocchio at seeded states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
+from dynval.engines import load_terms
+from dynval.engines.base import DynamicsTerms
+from dynval_cartpole.model import dynamics
+from dynval_cartpole.model.protocol import CartPole
+from dynval_cartpole.robot.params import CartPoleParams
+
+JOINTS = ["slider", "hinge"]
+
+
+def engines(p: CartPoleParams, desc_dir: Path) -> list[DynamicsTerms]:
+    """MuJoCo, PyBullet and Pinocchio, loaded from the cart-pole's files."""
+    return list(load_terms(desc_dir / "cartpole.xml", desc_dir / "cartpole.urdf",
+                           (0.0, 0.0, -p.g), joint_names=JOINTS).values())
+
+
+def kinematics_audit(p: CartPoleParams, desc_dir: Path, samples: int,
+                     seed: int) -> list[TermResult]:
+    """The pole's centre against each engine's point l up the pole."""
+    states = random_states(samples, seed, 2)
+    centre = np.array([0.0, 0.0, p.l])
+    return [compare_term("pole centre", "FRAMES.md pole centre", "closed form", e.name,
+                         lambda s: dynamics.pole_centre(s[0], p.l),
+                         lambda s, e=e: e.frame_position("pole", s[0], centre), states, seed)
+            for e in engines(p, desc_dir)]
+
+
+# the protocol's terms (CartPole) as eqs. (1)-(4) name them
+TERMS = {"M": ("M", "(3) mass matrix"), "G": ("G", "(4) gravity"),
+         "C v": ("C v", "(4) centripetal"), "tau": ("tau", "(1)-(2) inverse dynamics")}
+
+
+def dynamics_audit(p: CartPoleParams, desc_dir: Path, samples: int,
+                   seed: int) -> list[TermResult]:
+    """M, G, C q' and (F, tau) of eqs. (1)-(4), through the model protocol, against each
+    engine."""
+    return protocol_rows(ModelCalls(CartPole(p)), {e.name: e for e in engines(p, desc_dir)},
+                         random_states(samples, seed, 2), seed, TERMS, "closed form")
+
+
+def full_audit(p: CartPoleParams, desc_dir: Path, samples: int, seed: int
+               ) -> list[TermResult]:
+    """Every audited term, for ``dynval audit``."""
+    return kinematics_audit(p, desc_dir, samples, seed) + dynamics_audit(p, desc_dir,
+                                                                          samples, seed)

@@ -1,0 +1,106 @@
+"""The cart-pole's declaration for the validation ladder: the audit of eqs. (1)-(4), the
+unforced swing (L3), the balancing scenario (L4) in every implementation, and an error
+budget of that scenario; no published trajectory to hold it to (L5)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dynval.comparisons import ladder
+from dynval.comparisons.ladder import free_swing
+from dynval.results import BudgetRow, Rung
+from dynval_cartpole.comparison import audit
+from dynval_cartpole.comparison.scenarios import SCENARIOS, Scenario, run_one
+from dynval_cartpole.model import dynamics
+
+ROBOT = "cartpole"
+
+# Every implementation steps semi-implicit Euler on the same eqs. (1)-(2) with the force
+# of the same state, and the regulated cart-pole is not chaotic (its closed loop is
+# stable): what is left is round-off, a few 1e-16 per step, grown at most linearly over
+# the 4000 steps.
+ROUND_OFF = 1e-9
+TOLERANCES = {
+    ("joint.hinge.angle", "max_abs"): ladder.Tolerance(
+        "max_abs", ROUND_OFF, "round-off: the same eqs. (1)-(2), force law and Euler step"),
+    ("joint.slider.extension", "max_abs"): ladder.Tolerance(
+        "max_abs", ROUND_OFF, "round-off: the same eqs. (1)-(2), force law and Euler step"),
+}
+
+# the unforced swing about the hanging pole (theta = pi - 1 rad: 57 deg from hanging);
+# x is free, so the cart rocks under the pole
+L3_Q0 = np.array([0.0, math.pi - 1.0])
+L3_DURATION = 2.0  # [s]
+
+
+class CartPoleLadder(ladder.RobotLadder):
+    robot = ROBOT
+    title = "Cart-pole (a robot from a package of its own)"
+    paper = ("Florian: Correct equations for the dynamics of the cart-pole system (2007); "
+             "the balancing task of Barto, Sutton, Anderson (IEEE SMC 13, 1983)")
+    l1_what = "pole centre vs engines"
+    l2_what = "M, C q', G and inverse dynamics of eqs. (1)-(4) vs engines"
+    audit_reason = "round-off: eqs. (1)-(4) and the engines describe the same two bodies"
+    budget_what = ("the balancing run's differences: the hand model's step, and each "
+                   "engine against the hand model")
+
+    def audit_terms(self, inp: ladder.Inputs) -> ladder.AuditResults:
+        p, d, n, seed = inp.params, inp.desc_dir, inp.samples, inp.seed
+        return ladder.AuditResults(audit.kinematics_audit(p, d, n, seed),
+                                   audit.dynamics_audit(p, d, n, seed))
+
+    def l3(self, inp: ladder.Inputs):
+        p = inp.params
+
+        def hand_qdd(q: np.ndarray, qd: np.ndarray) -> np.ndarray:
+            return dynamics.forward_dynamics(q, qd, np.zeros(2), p.m_c, p.m_p, p.l, p.I,
+                                             p.g)  # eqs. (1)-(2), F = tau = 0
+
+        mj, pb, _ = audit.engines(p, inp.desc_dir)
+        n = int(round(L3_DURATION / p.dt))
+        hand, rows = free_swing.compare_swings(
+            hand_qdd, mj, pb, L3_Q0, p.dt, n, ROUND_OFF,
+            "same semi-implicit Euler scheme and the same dynamics: only round-off remains")
+        rows.append(free_swing.integration_error_row(hand_qdd, hand, L3_Q0, p.dt, n, 10))
+        return free_swing.l3_result(ROBOT, rows, f"unforced swing from {L3_Q0[1]:.2f} rad, "
+                                    f"{L3_DURATION:g} s")
+
+    def variants(self, sc: Scenario) -> list[ladder.Variant]:
+        return [ladder.Variant.shared(TOLERANCES)]
+
+    def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
+        return [ladder.TimePlot("Pole", ["joint.hinge.angle"], "Pole angle theta of eq. (2)."),
+                ladder.TimePlot("Cart", ["joint.slider.extension"], "Cart position x of eq. (1)."),
+                ladder.TimePlot("Force", ["joint.slider.force"], "The regulator's force F.")]
+
+    def extra_tasks(self, inp: ladder.Inputs) -> dict:
+        """The budget's run: the hand model at dt/2."""
+        if "balance" not in inp.scenarios:
+            return {}
+        half = inp.params.with_(dt=inp.params.dt / 2)
+        return {"budget handrolled dt/2": (run_one, (half, SCENARIOS["balance"], "handrolled",
+                                                      "shared", inp.desc_dir),
+                                           {"until": inp.until})}
+
+    def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
+        """One difference at a time on the balancing run (RMS differences)."""
+        if ("balance", "shared") not in ctx.wide:
+            return []
+        wide = ctx.wide[("balance", "shared")]
+        hand = wide["handrolled"]
+        steps = [(f"integrator step (hand model, dt = {ctx.params.dt:g} s vs dt/2)", hand,
+                  ctx.result("budget handrolled dt/2")),
+                 ("engine (hand model vs MuJoCo, same step)", hand, wide.get("mujoco")),
+                 ("engine (hand model vs PyBullet, same step)", hand, wide.get("pybullet"))]
+        return ladder.budget_rows("balance", steps, (
+            ("joint.hinge.angle", 180.0 / math.pi, "deg"),
+            ("joint.slider.extension", 1000.0, "mm")))
+
+    def l5(self, ctx: ladder.Context) -> Rung:
+        return Rung("not applicable", "no published trajectory of this balancing task: "
+                                      "nothing printed to hold the runs to")
+
+
+LADDER = CartPoleLadder()

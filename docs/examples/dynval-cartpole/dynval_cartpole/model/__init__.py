@@ -1,0 +1,2 @@
+"""The cart-pole's hand-rolled model and its balancing controller (numpy and scipy only,
+no engine)."""
