@@ -131,3 +131,55 @@ def test_an_import_across_source_sets_is_found(tmp_path, importer, imported):
     f.write_text(f.read_text() + f"\nimport {imported}  # noqa\n")
     module = "dynval." + importer.removesuffix(".py").replace("/", ".")
     assert _crossing(tmp_path) == [f"{module} -> {imported}"]
+
+
+# A robot from a package of its own (a plugin: dynval.plugins) lives outside dynval, where
+# no wildcard of pyproject.toml reaches: the run layer's and the ladder's contract is
+# checked here with every plugin's top-level package forbidden too (the worked example's,
+# installed or not, and any installed now), as import-linter sees an outside package.
+RUN_AND_LADDER = ('forbidden_modules = ["dynval.robots.*", "dynval.handrolled.*", '
+                  '"dynval.comparisons.*"]')
+
+
+def _plugin_packages() -> list[str]:
+    from importlib import metadata
+
+    from dynval import plugins
+
+    names = {"dynval_cartpole"}  # docs/examples/dynval-cartpole
+    for ep in metadata.entry_points(group=plugins.GROUP):
+        try:
+            spec = plugins.spec(ep.name)
+        except plugins.PluginError:
+            continue  # a plugin that does not load is reported by its own sentence
+        names |= {spec.package(layer).split(".")[0] for layer in plugins.ROBOT_LAYERS}
+    return sorted(names - {"dynval"})
+
+
+def _with_plugins(tmp_path: Path) -> Path:
+    text = PYPROJECT.read_text()
+    assert text.count(RUN_AND_LADDER) == 1  # the contract this extends, as it is spelled
+    extra = "".join(f', "{name}"' for name in _plugin_packages())
+    config = tmp_path / "contracts.toml"
+    config.write_text(text.replace(RUN_AND_LADDER, RUN_AND_LADDER[:-1] + extra + "]"))
+    return config
+
+
+def test_the_run_layer_and_the_ladder_import_no_plugin(tmp_path):
+    _layout.copy_as_installed(tmp_path / "src")
+    done = _lint(tmp_path / "src", _with_plugins(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{contracts()} kept, 0 broken" in done.stdout
+
+
+@pytest.mark.parametrize("importer", [("run", "pipeline"), ("ladder", "registry")])
+def test_a_plugin_imported_by_the_run_layer_or_the_ladder_breaks_its_contract(
+        tmp_path, importer):
+    pkg = _layout.copy_as_installed(tmp_path / "src")
+    module = pkg / "comparisons" / importer[0] / f"{importer[1]}.py"
+    module.write_text(module.read_text() + "\nimport dynval_cartpole.model.dynamics  # noqa\n")
+    done = _lint(tmp_path / "src", _with_plugins(tmp_path))
+    assert done.returncode != 0
+    assert "The run layer and the ladder framework import no robot's package BROKEN" in (
+        done.stdout)
+    assert f"dynval.comparisons.{importer[0]}.{importer[1]} -> dynval_cartpole" in done.stdout

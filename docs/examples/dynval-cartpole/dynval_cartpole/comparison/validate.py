@@ -41,7 +41,7 @@ class CartPoleLadder(ladder.RobotLadder):
     paper = ("Florian: Correct equations for the dynamics of the cart-pole system (2007); "
              "the balancing task of Barto, Sutton, Anderson (IEEE SMC 13, 1983)")
     l1_what = "pole centre vs engines"
-    l2_what = "M, C q', G and inverse dynamics of eqs. (1)-(4) vs engines"
+    l2_what = "M, C q' + G, G and inverse dynamics of eqs. (1)-(4) vs engines"
     audit_reason = "round-off: eqs. (1)-(4) and the engines describe the same two bodies"
     budget_what = ("the balancing run's differences: the hand model's step, and each "
                    "engine against the hand model")

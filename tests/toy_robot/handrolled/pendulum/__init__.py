@@ -1,1 +1,0 @@
-"""The damped pendulum's model (numpy only, no engine)."""
