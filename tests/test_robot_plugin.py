@@ -126,6 +126,15 @@ def test_validate_runs_the_plugin(site, tmp_path):
     assert (out / "report.pdf").is_file()
 
 
+def test_check_holds_the_plugin_to_its_baselines(site, tmp_path):
+    """The ci tier's figures against the baselines the plugin ships
+    (dynval_cartpole/comparison/baselines/ci.json)."""
+    r = _dynval(site, tmp_path, "check", "--robot", "cartpole", "--workers", "1", "--out",
+                str(tmp_path / "out"))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "0 of 97 figures moved, failed, went missing or are new" in r.stdout + r.stderr
+
+
 def test_the_full_tier_judges_the_scenario(site, tmp_path):
     out = tmp_path / "out"
     r = _validate(site, tmp_path, out, tier="full")

@@ -64,6 +64,7 @@ def _check_robots(directory: Path | None, junit: Path | None, out: Path,
                   scheduler: str | None, no_cache: bool, force: bool) -> int:
     from dynval.comparisons.run.check import (
         SPREAD_STEPS,
+        baseline_file,
         finished_run,
         load_baselines,
         perturbed_overrides,
@@ -71,11 +72,14 @@ def _check_robots(directory: Path | None, junit: Path | None, out: Path,
         subset_scope,
         write_baselines,
     )
+    from dynval.plugins import PAPER_ROBOTS
     from dynval.robots import ROBOT_NAMES, robot_module
 
     for r in robot or []:
         robot_module(r)  # an unknown robot is named as such, not as a missing baseline
-    robots = robot or list(ROBOT_NAMES)
+    # by default the paper robots, and a plugin where it ships a baseline for the tier
+    robots = robot or [r for r in ROBOT_NAMES
+                       if r in PAPER_ROBOTS or baseline_file(directory, r, tier).is_file()]
     if run_dir is not None:
         if update:
             raise UserError("--update recomputes the figures; it does not take --run")

@@ -113,7 +113,8 @@ def baselines_named(directory: Path | None, tier: str) -> str:
     """Where the baselines are, in words."""
     if directory is not None:
         return f"the baselines in {directory}"
-    return f"the shipped {tier} baselines (comparisons/<robot>/baselines/{tier}.json)"
+    return (f"the shipped {tier} baselines (baselines/{tier}.json in each robot's "
+            "comparison package)")
 
 
 def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str,
