@@ -48,6 +48,7 @@ from dynval.comparisons.own_model.l0 import (
     odd_readings,
 )
 from dynval.comparisons.own_model.regressor import join_names
+from dynval.comparisons.own_model.swing_rows import swing_rows
 from dynval.comparisons.own_model.terms import Term, Worst, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
 
@@ -404,7 +405,7 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
                                    "body without mass or inertia): L3 cannot integrate it")
             return audit
         swingers = {e: t for e, t in engines.items() if e not in undamped}
-        audit.l3 = swing.swing_rows(qdd, swingers, q0, v0, free,
+        audit.l3 = swing_rows(qdd, swingers, q0, v0, free,
                                     readings.swing_readings(loaded.engines.get("pinocchio"),
                                                             with_reading),
                                     [(q, v) for q, v, _ in states],
