@@ -11,7 +11,7 @@ import pandas as pd
 
 from dynval.comparisons import ladder
 from dynval.comparisons.ladder import free_swing, harness
-from dynval.comparisons.landing_gear import audit, trajectories
+from dynval.comparisons.landing_gear import audit, touchdown, trajectories
 from dynval.comparisons.landing_gear.scenarios import (
     SCENARIOS,
     Scenario,
@@ -173,10 +173,12 @@ class LandingGearLadder(ladder.RobotLadder):
                                   "back; recomputed values are tabulated next to its statements")
 
     def extra_tasks(self, inp: ladder.Inputs) -> dict:
-        """The budget's runs at dt/2 and each erratum's run with only that equation
-        printed, all on slope_lc."""
+        """The touchdown's reference runs of every scenario (landing_gear.touchdown); the
+        budget's runs at dt/2 and each erratum's run with only that equation printed, all
+        on slope_lc."""
+        reference = touchdown.tasks(inp.params, SCENARIOS, inp.scenarios, inp.desc_dir)
         if "slope_lc" not in inp.scenarios:
-            return {}
+            return reference
         sc, d = SCENARIOS["slope_lc"], inp.desc_dir
         half = inp.params.with_(dt=inp.params.dt / 2)
         tasks = {f"budget {impl} {mass} {contact} dt/2":
@@ -185,7 +187,18 @@ class LandingGearLadder(ladder.RobotLadder):
         tasks.update({f"erratum {eq}": (run_one, (inp.params, sc, "handrolled", "shared", d),
                                         {"forms": forms, "until": inp.until})
                       for eq, forms in ERRATA_FORMS.items()})
-        return tasks
+        return {**reference, **tasks}
+
+    def scenario_extras(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,
+                        wide: dict[str, pd.DataFrame]) -> tuple[dict, list, list]:
+        """The touchdown judged against the decoupled model with engine leg terms, where
+        the hand-rolled model runs (shared contact)."""
+        names = {run: touchdown.task_name(sc.name, run) for run in touchdown.RUNS}
+        if ("handrolled" not in wide
+                or any(f"{ROBOT} {n}" not in ctx.outcomes for n in names.values())):
+            return {}, [], []
+        ref = {run: ctx.result(n) for run, n in names.items()}
+        return {}, touchdown.rows(ROBOT, sc.name, variant.name, wide["handrolled"], ref), []
 
     def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
         if ("slope_lc", "shared") not in ctx.wide:
