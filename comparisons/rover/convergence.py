@@ -1,9 +1,9 @@
 """Judged trajectory rows of the rover's moving scenarios: the hand-rolled run against
 MuJoCo's over the whole run, held to the integration error both carry at the declared step.
 
-On a moving run the hand-rolled model (its own semi-implicit Euler on the thesis'
-formulation) and MuJoCo (its own integrator on the multibody description) integrate the
-same wheel-soil law and the same equations of motion by different first-order schemes, so
+On a moving run the hand-rolled model (the thesis' Euler step, eqs. 4.1-4.2, on its own
+formulation) and MuJoCo (its semi-implicit Euler on the multibody description) integrate
+the same wheel-soil law and the same equations of motion by different first-order schemes, so
 their traces differ by integration error, not by round-off. Each row's tolerance is that
 error, measured by step halving of each implementation on the declared model: for a
 first-order scheme x(dt) - x* ~ c dt, so |x(dt) - x(dt/2)| ~ c dt / 2 and the error at dt is
