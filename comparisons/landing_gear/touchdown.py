@@ -24,9 +24,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from dynval.comparisons.ladder.metrics import ReferenceRun, reference_rows
 from dynval.comparisons.landing_gear.decoupled import run_reference
 from dynval.comparisons.run.check import SPREAD_DELTA, SPREAD_FACTOR
 from dynval.results import MetricRow
@@ -34,9 +34,6 @@ from dynval.results import MetricRow
 TRANSIENT = 0.3  # [s] descent (touchdown near 0.08 s), touchdown and first bounce
 REFERENCE = "decoupled, mujoco leg terms"
 METRIC = "max_abs_touchdown"
-# a signal whose range over the transient is below this (SI units) in the reference is
-# constant there (level ground's roll and pitch): it gets no row
-CONSTANT = 1e-12
 RUNS = {"mujoco": ("mujoco", 0.0), "pybullet": ("pybullet", 0.0),
         "perturbed": ("mujoco", SPREAD_DELTA)}
 
@@ -54,13 +51,9 @@ def tasks(params: Any, scenarios: dict[str, Any], names: tuple[str, ...], desc_d
             for sc in names for run, (engine, perturb) in RUNS.items()}
 
 
-def max_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str) -> float:
-    """max |b - a| of ``signal`` over a's times (b interpolated onto them) up to the end of
-    the shorter trace."""
-    t = a["time"].to_numpy()
-    t = t[t <= b["time"].iloc[-1] + 1e-12]
-    x = a[signal].to_numpy()[:len(t)]
-    return float(np.max(np.abs(np.interp(t, b["time"].to_numpy(), b[signal].to_numpy()) - x)))
+JUDGE = ReferenceRun(
+    REFERENCE, METRIC, f"round-off of the same decoupled model, scheme and step, grown over "
+    f"the first {TRANSIENT:g} s", SPREAD_FACTOR)
 
 
 def rows(robot: str, scenario: str, variant: str, hand: pd.DataFrame,
@@ -68,19 +61,6 @@ def rows(robot: str, scenario: str, variant: str, hand: pd.DataFrame,
     """One judged row per signal that moves over the transient: max |hand - reference|
     against SPREAD_FACTOR x the reference's round-off spread (module docstring); ``ref``
     holds the RUNS by name."""
-    base = ref["mujoco"]
-    out = []
-    for sig in base.columns.drop("time"):
-        if sig not in hand or float(np.ptp(base[sig].to_numpy())) <= CONSTANT:
-            continue
-        s_start = max_diff(base, ref["perturbed"], sig)
-        s_engines = max_diff(base, ref["pybullet"], sig)
-        tol = SPREAD_FACTOR * max(s_start, s_engines)
-        value = max_diff(base, hand, sig)
-        reason = (f"round-off of the same decoupled model, scheme and step, grown over the "
-                  f"first {TRANSIENT:g} s: {SPREAD_FACTOR:g} x max(start moved by "
-                  f"{SPREAD_DELTA:g} of itself {s_start:.3g}, PyBullet's leg terms for "
-                  f"MuJoCo's {s_engines:.3g}), both measured on the reference")
-        out.append(MetricRow(robot, scenario, "L4", variant, sig, REFERENCE, "handrolled",
-                             METRIC, value, tol, bool(value <= tol), reason, "agreement"))
-    return out
+    return reference_rows(robot, scenario, variant, JUDGE, hand, ref["mujoco"], {
+        f"start moved by {SPREAD_DELTA:g} of itself": ref["perturbed"],
+        "PyBullet's leg terms for MuJoCo's": ref["pybullet"]})

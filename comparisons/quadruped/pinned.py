@@ -23,6 +23,7 @@ import pandas as pd
 from scipy.spatial.transform import Rotation
 
 from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.metrics import ReferenceRun, reference_rows
 from dynval.comparisons.quadruped import frames
 from dynval.comparisons.quadruped.loop import QuadrupedLoop
 from dynval.comparisons.quadruped.scenarios import WORKSPACE, Scenario
@@ -121,9 +122,6 @@ def run_reference(p: QuadrupedParams, sc: Scenario, desc_dir: Path, until: float
 # --- the judged rows ---------------------------------------------------------------------
 REFERENCE = PinocchioPinnedFeet.name
 METRIC = "max_abs_pinned"
-# a signal whose range over the run is below this (SI units) in the reference is constant
-# there: it gets no row
-CONSTANT = 1e-12
 RUNS = {"reference": 0.0, "perturbed": SPREAD_DELTA}
 
 
@@ -140,13 +138,8 @@ def tasks(params: QuadrupedParams, scenarios: dict, names: tuple[str, ...], desc
             for sc in names for run, perturb in RUNS.items()}
 
 
-def max_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str) -> float:
-    """max |b - a| of ``signal`` over a's times (b interpolated onto them) up to the end of
-    the shorter trace."""
-    t = a["time"].to_numpy()
-    t = t[t <= b["time"].iloc[-1] + 1e-12]
-    x = a[signal].to_numpy()[:len(t)]
-    return float(np.max(np.abs(np.interp(t, b["time"].to_numpy(), b[signal].to_numpy()) - x)))
+JUDGE = ReferenceRun(REFERENCE, METRIC, "round-off of the same pinned-feet model, scheme "
+                     "and step grown over the run", SPREAD_FACTOR)
 
 
 def rows(robot: str, scenario: str, variant: str, hand: pd.DataFrame,
@@ -158,17 +151,5 @@ def rows(robot: str, scenario: str, variant: str, hand: pd.DataFrame,
     ``dynval check`` measures each figure's spread. A wrong gain, step or frame of the
     hand-rolled model moves these signals by 1e-7 and more (the declared mutants), the
     round-off by 1e-9 and less."""
-    base, moved = ref["reference"], ref["perturbed"]
-    out = []
-    for sig in base.columns.drop("time"):
-        if sig not in hand or float(np.ptp(base[sig].to_numpy())) <= CONSTANT:
-            continue
-        spread = max_diff(base, moved, sig)
-        tol = SPREAD_FACTOR * spread
-        value = max_diff(base, hand, sig)
-        reason = (f"round-off of the same pinned-feet model, scheme and step grown over the "
-                  f"run: {SPREAD_FACTOR:g} x the reference's spread {spread:.3g} with its "
-                  f"start moved by {SPREAD_DELTA:g} of itself")
-        out.append(MetricRow(robot, scenario, "L4", variant, sig, REFERENCE, "handrolled",
-                             METRIC, value, tol, bool(value <= tol), reason, "agreement"))
-    return out
+    return reference_rows(robot, scenario, variant, JUDGE, hand, ref["reference"],
+                          {f"start moved by {SPREAD_DELTA:g} of itself": ref["perturbed"]})

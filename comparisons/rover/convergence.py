@@ -23,9 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from dynval.comparisons.ladder.metrics import max_abs_diff
 from dynval.results import MetricRow
 
 # the moving scenarios judged this way (one per kind of motion: a knock left free, a knock
@@ -65,14 +65,6 @@ def tasks(params: Any, scenarios: dict[str, Any], names: tuple[str, ...], desc_d
     return runs
 
 
-def max_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str) -> float:
-    """max |b - a| of ``signal`` over a's times (b interpolated onto them), where both ran."""
-    t = a["time"].to_numpy()
-    t = t[t <= b["time"].iloc[-1] + 1e-12]
-    x = a[signal].to_numpy()[:len(t)]
-    return float(np.max(np.abs(np.interp(t, b["time"].to_numpy(), b[signal].to_numpy()) - x)))
-
-
 def rows(robot: str, scenario: str, variant: str, wide: dict[str, pd.DataFrame],
          halved: dict[str, pd.DataFrame], declared: pd.DataFrame) -> list[MetricRow]:
     """One judged row per signal: max |hand - MuJoCo| over the run (``wide``: the hand-rolled
@@ -84,12 +76,12 @@ def rows(robot: str, scenario: str, variant: str, wide: dict[str, pd.DataFrame],
     for sig in SIGNALS:
         if sig not in hand or sig not in ref:
             continue
-        s_hand = max_diff(declared, halved["handrolled"], sig)
-        s_ref = max_diff(ref, halved[REFERENCE], sig)
+        s_hand = max_abs_diff(declared, halved["handrolled"], sig)
+        s_ref = max_abs_diff(ref, halved[REFERENCE], sig)
         if max(s_hand, s_ref) <= UNMOVED:
             continue
         tol = 2.0 * (s_hand + s_ref)
-        value = max_diff(ref, hand, sig)
+        value = max_abs_diff(ref, hand, sig)
         reason = (f"integration error at the declared step, measured by step halving "
                   f"(first order, Richardson): 2 x (hand-rolled {s_hand:.3g} + {REFERENCE} "
                   f"{s_ref:.3g}) = max |x(dt) - x(dt/2)| of each on the declared model")
