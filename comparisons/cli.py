@@ -1,18 +1,18 @@
 """The ``dynval`` command line (the contract in SPEC.md): each command's options, parsed
 and handed to its function in ``comparisons/commands/``, whose exit code it exits with;
-an expected failure becomes one sentence and its exit code (commands.exits)."""
+an expected failure becomes one sentence and its exit code, and ``--set`` typed
+overrides, in the wrapper every command runs in (commands.exits.user_errors).  The
+defaults of the audit states are declared once, in run.defaults."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from dynval.comparisons.commands import options as opt
-from dynval.comparisons.commands.exits import EXIT_INFRASTRUCTURE, UserError, failure
-from dynval.comparisons.commands.terminal import error
+from dynval.comparisons.commands.exits import EXIT_INFRASTRUCTURE, UserError, user_errors
 from dynval.comparisons.run import interrupts
 
 __all__ = ["EXIT_INFRASTRUCTURE", "UserError", "app", "main"]
@@ -50,33 +50,8 @@ def _options(version: Annotated[bool, typer.Option(
     rung; 'dynval COMMAND --help' says more."""
 
 
-def _user_errors(fn):
-    """Run a command; its exit code ends it, and an expected failure is one sentence with
-    its exit code (commands.exits.failure), never a traceback.  ``--set`` is parsed here,
-    once, into typed overrides that everything after uses."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            if kwargs.get("set_"):
-                from dynval.comparisons.ladder.overrides import parse_overrides
-
-                kwargs["set_"] = list(parse_overrides(kwargs["set_"]))
-            code = fn(*args, **kwargs)
-        except BaseException as exc:
-            said = failure(exc, kwargs.get("set_"))
-            if said is None:
-                raise
-            error(said[1])
-            raise typer.Exit(said[0]) from None
-        if code:
-            raise typer.Exit(code)
-
-    return wrapper
-
-
 @app.command("list")
-@_user_errors
+@user_errors
 def list_cmd() -> int:
     """Robots, their scenarios, the engines, and every parameter with its unit and range."""
     from dynval.comparisons.commands.validation import listing
@@ -85,7 +60,7 @@ def list_cmd() -> int:
 
 
 @app.command()
-@_user_errors
+@user_errors
 def run(
     robot: str,
     scenario: Annotated[str | None, typer.Option()] = None,
@@ -102,11 +77,11 @@ def run(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def audit(
     robot: Annotated[str | None, typer.Argument(help="a built-in robot")] = None,
-    samples: opt.SamplesOpt = 1000,
-    seed: opt.SeedOpt = 0,
+    samples: opt.SamplesOpt = opt.ROBOT_SAMPLES,
+    seed: opt.SeedOpt = opt.SEED,
     model: opt.ModelOpt = None,
     description: opt.DescriptionOpt = None,
     package_path: opt.PackagePathOpt = None,
@@ -128,12 +103,12 @@ def audit(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def corpus(
     source: opt.SourceOpt = None,
     subset: opt.SubsetOpt = None,
-    samples: opt.SamplesOpt = 200,
-    seed: opt.SeedOpt = 0,
+    samples: opt.SamplesOpt = opt.MODEL_SAMPLES,
+    seed: opt.SeedOpt = opt.SEED,
     workers: opt.WorkersOpt = None,
     out: opt.OutOpt = Path("dynval-out/corpus"),
     docs: opt.DocsOpt = None,
@@ -150,14 +125,14 @@ def corpus(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def validate(
     out: opt.OutOpt = Path("dynval-out"),
     set_: opt.SetOpt = None,
     robot: opt.RobotOpt = None,
     scenario: opt.ScenarioOpt = None,
-    samples: opt.SamplesOpt = 1000,
-    seed: opt.SeedOpt = 0,
+    samples: opt.SamplesOpt = opt.ROBOT_SAMPLES,
+    seed: opt.SeedOpt = opt.SEED,
     tier: opt.TierOpt = "full",
     workers: opt.WorkersOpt = None,
     scheduler: opt.SchedulerOpt = None,
@@ -173,7 +148,7 @@ def validate(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def sweep(
     robot: str,
     scenario: Annotated[str, typer.Option("--scenario", help="the scenario to sweep")],
@@ -197,7 +172,7 @@ def sweep(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def report(out: opt.OutOpt = Path("dynval-out")) -> int:
     """Build the PDF from the runs stored under --out."""
     from dynval.comparisons.commands.validation import report as build
@@ -206,7 +181,7 @@ def report(out: opt.OutOpt = Path("dynval-out")) -> int:
 
 
 @app.command()
-@_user_errors
+@user_errors
 def check(
     baseline: opt.BaselineOpt = None,
     junit: opt.JunitOpt = None,
@@ -222,6 +197,8 @@ def check(
     no_cache: opt.NoCacheOpt = False,
     model: opt.GateModelOpt = None,
     description: opt.GateDescriptionOpt = None,
+    samples: opt.CheckSamplesOpt = None,
+    seed: opt.SeedOpt = opt.SEED,
     force: opt.ForceOpt = False,
 ) -> int:
     """Recompute the figures (the ci tier unless told otherwise) and exit 1 when one moved
@@ -229,11 +206,11 @@ def check(
     from dynval.comparisons.commands.check import check as run_check
 
     return run_check(baseline, junit, out, set_ or [], robot, scenario, update, tier, run_dir,
-                     workers, scheduler, no_cache, model, description, force)
+                     workers, scheduler, no_cache, model, description, samples, seed, force)
 
 
 @app.command()
-@_user_errors
+@user_errors
 def warmup(robot: opt.RobotOpt = None, workers: opt.WorkersOpt = None) -> int:
     """Compile dynval's code once, on every core, so that the first validate or check on
     this machine does not: runs the robots' ci-tier tasks and keeps only the compiled code
@@ -244,7 +221,7 @@ def warmup(robot: opt.RobotOpt = None, workers: opt.WorkersOpt = None) -> int:
 
 
 @cache_app.command("info")
-@_user_errors
+@user_errors
 def cache_info() -> int:
     """What the caches hold: the results (tasks, assembled chapters, drawn figures) and the
     compiled code of each source, with their sizes."""
@@ -254,7 +231,7 @@ def cache_info() -> int:
 
 
 @cache_app.command("prune")
-@_user_errors
+@user_errors
 def cache_prune(
     older_than: opt.OlderThanOpt = None,
     max_size: opt.MaxSizeOpt = None,
@@ -269,7 +246,7 @@ def cache_prune(
 
 
 @cache_app.command("clear")
-@_user_errors
+@user_errors
 def cache_clear() -> int:
     """Remove every cached result, every unfinished write (*.tmp) and all compiled code
     (the next run recomputes and recompiles everything). Exit 2, saying which, where a
@@ -280,7 +257,7 @@ def cache_clear() -> int:
 
 
 @cache_app.command("verify")
-@_user_errors
+@user_errors
 def cache_verify(remove: Annotated[bool, typer.Option(
         "--remove", help="delete the entries that fail their check (default: only list them)")
 ] = False) -> int:

@@ -25,9 +25,9 @@ from dynval.api_results import AuditResult, ValidationResult
 from dynval.comparisons.ladder.overrides import parse_overrides
 from dynval.comparisons.ladder.registry import unused_overrides
 from dynval.comparisons.own_model.run import GRAVITY, audit_of
+from dynval.comparisons.run.defaults import MODEL_SAMPLES, ROBOT_SAMPLES, SEED
 from dynval.comparisons.run.options import check_options
 from dynval.comparisons.run.validation import (
-    SAMPLES,
     cache_held,
     check_validation,
     run_validation,
@@ -37,7 +37,7 @@ log = logging.getLogger("dynval")
 
 
 def audit(model: Any = None, description: str | Path | None = None, *,
-          base: str | None = None, samples: int = 200, seed: int = 0,
+          base: str | None = None, samples: int = MODEL_SAMPLES, seed: int = SEED,
           package_paths: Sequence[str | Path] = (),
           gravity: Sequence[float] = GRAVITY) -> AuditResult:
     """Audit ``description`` (a URDF or MJCF file, or an example-robot-data robot's name
@@ -70,13 +70,14 @@ def validate(robots: Sequence[str] | str | None = None, tier: str = "full",
     a mistake in the options raises before any work, in one sentence."""
     robots, scenarios = _names(robots), _names(scenarios)
     overrides = list(parse_overrides(overrides))  # parsed once, as --set is
-    chosen = check_validation(robots, scenarios, overrides, SAMPLES, 0, tier, workers, None)
+    chosen = check_validation(robots, scenarios, overrides, ROBOT_SAMPLES, SEED, tier,
+                              workers, None)
     for line in unused_overrides(chosen, overrides, scenarios):
         _warn(line)
     folder = Path(tempfile.mkdtemp(prefix="dynval-validate-")) if out is None else Path(out)
     with cache_held(cache, log.info, _warn):
-        metrics = run_validation(folder, robots, scenarios, overrides, SAMPLES, 0, tier=tier,
-                                 workers=workers, cache=cache)
+        metrics = run_validation(folder, robots, scenarios, overrides, ROBOT_SAMPLES, SEED,
+                                 tier=tier, workers=workers, cache=cache)
     return ValidationResult(folder, metrics, json.loads((folder / "summary.json").read_text()))
 
 

@@ -1,6 +1,8 @@
 """The results of a run, typed: a robot's chapter, its figures and tables, the rows of the
 metric table, and the run's verdict in counts. Both ``dynval.comparisons`` (which writes
 them) and ``dynval.reports`` (which reads them) import this module; it imports neither.
+The metric rows and their vocabulary live in ``dynval.rows``, the run's verdict in counts
+in ``dynval.verdicts``; both are re-exported here.
 
 ``comparisons`` fills these in; ``dynval.reports.pdf`` reads them back from
 ``summary.json`` and ``metrics.parquet``.  One vocabulary of verdicts for rungs and metric
@@ -23,147 +25,42 @@ A figure outside its tolerance is a known difference only with measured evidence
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-VERDICTS: dict[str, str] = {
-    "reproduced": "a published number matched within a stated tolerance",
-    "agrees": "the implementations agree within a justified tolerance",
-    "differs": "outside tolerance; the note says why (a declared, explained difference "
-               "is marked known)",
-    "recomputed": "no published number to compare against; the figure was recomputed",
-    "erratum": "a printed equation or table shown wrong, with evidence",
-    "not applicable": "nothing to compare on this rung for this robot",
-    "drawn, not judged": "the scenarios ran and their figures are drawn, but none of their "
-                         "figures carries a tolerance: nothing was judged (the note counts "
-                         "the scenarios)",
-    "not reproduced": "a scenario's premise failed (the gait did not walk, the run did not "
-                      "settle, the event did not occur): its figures are drawn and its "
-                      "requirements are not judged; the note gives the measured evidence",
-}
-# What may make a figure outside tolerance a known difference, each a measurement:
-EVIDENCE: dict[str, str] = {
-    "chaos": "within a stated factor of the same implementation's spread under a perturbed "
-             "start (evidence_value: that spread)",
-    "ablation": "the declared cause switched off or aligned in a counterfactual run brings "
-                "the figure within its tolerance (evidence_value: the counterfactual's "
-                "figure)",
-    "convergence": "the difference falls at the integrator's order under step halving "
-                   "(evidence_value: the observed order)",
-}
-RUNGS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4", "L5", "budget")
+from dynval.rows import (
+    EVIDENCE,
+    KINDS,
+    METRIC_COLUMNS,
+    RUNGS,
+    VERDICTS,
+    Known,
+    MetricRow,
+    failed,
+    metrics_frame,
+    not_judged,
+    verdict_of,
+)
+from dynval.verdicts import (
+    RunVerdict,
+    outside_tolerance,
+    run_verdict,
+    summary_not_reproduced,
+    summary_verdict,
+    unexplained,
+)
 
-# What a metric row measures (SPEC, Verdicts): a query for failures filters on kind.
-KINDS: tuple[str, ...] = ("agreement", "requirement", "erratum", "recomputed", "statement",
-                          "budget")
-
-
-@dataclass(frozen=True)
-class MetricRow:
-    """One figure of the tidy metric table.
-
-    ``rung`` says which rung of the ladder it belongs to; ``variant`` is what varies within
-    a scenario (a contact mode, a step size, a leg count); ``kind`` what the row measures.
-    ``passed`` is True or False where something was judged, None (empty, a nullable
-    boolean in ``metrics.parquet``) where nothing was: a row without a tolerance is
-    reported, not judged, and its kind says why (an erratum's size, a recomputed number, a
-    budget component, a figure zero by symmetry). A paper's statement measured on a run
-    ("statement") holds (True) or does not (False) by the criterion its reason states, or
-    is not testable (None) where its run cannot show it (its premise, a walk, a settled
-    step, an event, the paper's scenario, is not met: the reason says which). A row with a
-    tolerance and a non-finite value cannot pass."""
-
-    robot: str
-    scenario: str
-    rung: str
-    variant: str
-    signal: str
-    reference: str
-    candidate: str
-    metric: str
-    value: float
-    tolerance: float | None
-    passed: bool | None
-    reason: str
-    kind: str
-    known: str = ""  # for a figure outside tolerance: the declared, explained difference
-    evidence: str = ""  # what measured the known difference's cause: "ablation", ...
-    evidence_value: float = float("nan")  # that measurement's figure
-
-    def __post_init__(self) -> None:
-        if self.rung not in RUNGS:
-            raise ValueError(f"metric row rung {self.rung!r} is not one of {RUNGS}")
-        if self.kind not in KINDS:
-            raise ValueError(f"metric row kind {self.kind!r} is not one of {KINDS}")
-        if self.passed is not None and not isinstance(self.passed, (bool, np.bool_)):
-            raise ValueError(f"metric row passed {self.passed!r} is not True, False or None")
-        if (self.passed and self.tolerance is not None
-                and not math.isfinite(float(self.value))):
-            raise ValueError(f"metric row {self.metric} of {self.signal}: a value of "
-                             f"{self.value} cannot pass its tolerance {self.tolerance}")
-        if self.known and self.evidence not in EVIDENCE:
-            raise ValueError(f"metric row known ({self.known!r}) without measured evidence, "
-                             f"one of {', '.join(EVIDENCE)}")
-
-
-METRIC_COLUMNS: list[str] = [f.name for f in fields(MetricRow)]
-
-
-@dataclass(frozen=True)
-class Known:
-    """A figure outside tolerance explained by a measurement: the declared cause
-    (``reason``), the kind of evidence (one of EVIDENCE) and its figure.  A Known without
-    measured evidence is refused; whether the evidence explains the figure is the
-    ladder's check (``dynval.comparisons.ladder.evidence``)."""
-
-    reason: str
-    evidence: str
-    evidence_value: float
-    order: float = 1.0  # convergence only: the integrator's order the difference must show
-
-    def __post_init__(self) -> None:
-        if self.evidence not in EVIDENCE:
-            raise ValueError(f"a known difference needs measured evidence, one of "
-                             f"{', '.join(EVIDENCE)}; got {self.evidence!r}")
-        if not self.reason or not math.isfinite(float(self.evidence_value)):
-            raise ValueError("a known difference needs its reason and a finite evidence "
-                             f"value; got {self.reason!r}, {self.evidence_value!r}")
-
-
-def metrics_frame(rows: list[MetricRow]) -> pd.DataFrame:
-    """The tidy metric table of ``rows`` (tolerance NaN where there is none)."""
-    # the fields as they are (a row holds no containers: asdict's deep copy only costs)
-    df = pd.DataFrame([tuple(r.__dict__[c] for c in METRIC_COLUMNS) for r in rows],
-                      columns=METRIC_COLUMNS)
-    df["tolerance"] = pd.to_numeric(df["tolerance"], errors="coerce").astype(float)
-    df["value"] = df["value"].astype(float)
-    df["evidence_value"] = df["evidence_value"].astype(float)
-    df["passed"] = df["passed"].astype("boolean")  # None: nothing judged
-    return df
-
-
-def verdict_of(passed: Any) -> bool | None:
-    """A row's ``passed`` as True, False or None, whatever held it (a MetricRow, a
-    nullable boolean column's pd.NA, a stored JSON null)."""
-    if passed is None or passed is pd.NA:
-        return None
-    if isinstance(passed, float) and math.isnan(passed):
-        return None
-    return bool(passed)
-
-
-def failed(passed: pd.Series) -> pd.Series:
-    """Where a ``passed`` column is False (judged and failed; None is not a failure)."""
-    return passed.astype("boolean").eq(False).fillna(False).astype(bool)
-
-
-def not_judged(passed: pd.Series) -> pd.Series:
-    """Where a ``passed`` column is None (reported, or a statement not testable)."""
-    return passed.astype("boolean").isna()
+__all__ = [  # the metric rows (dynval.rows) and the run's verdict (dynval.verdicts) too
+    "EVIDENCE", "KINDS", "METRIC_COLUMNS", "RUNGS", "VERDICTS", "AssumptionRow", "AuditRow",
+    "BudgetRow", "Chapter", "DataTable", "DescriptionRow", "Erratum", "Figure", "Known",
+    "MUTANTS_FILE", "MetricRow", "NotReproduced", "Panel", "ParameterRow", "Rung",
+    "RunVerdict", "ScenarioInfo", "Series", "TrajectoryRow", "XYFigure", "failed",
+    "metrics_frame", "not_judged", "outside_tolerance", "run_verdict",
+    "summary_not_reproduced", "summary_verdict", "traces_path", "unexplained", "verdict_of",
+]
 
 
 @dataclass(frozen=True)
@@ -404,136 +301,6 @@ class Chapter:
             parameters=each("parameters", ParameterRow),
             assumptions=each("assumptions", AssumptionRow),
             not_reproduced=each("not_reproduced", NotReproduced))
-
-
-@dataclass(frozen=True)
-class RunVerdict:
-    """A run's verdict in counts: each rung verdict's count, the figures outside tolerance,
-    how many of those are known differences (``known``, by kind of evidence in
-    ``known_by``), the scenarios not reproduced (``robot scenario``) with the failing
-    requirement figures they hold, and the papers' statements measured, how many of them
-    the runs cannot test (their premise not met) and how many of the tested ones do not
-    hold (a finding about a paper, not a disagreement between implementations)."""
-
-    rungs: dict[str, int]
-    outside: int
-    known: int
-    statements: int = 0
-    not_holding: int = 0
-    not_testable: int = 0
-    known_by: dict[str, int] = field(default_factory=dict)
-    not_reproduced: tuple[str, ...] = ()
-    not_reproduced_rows: int = 0
-
-    @property
-    def unexplained(self) -> int:
-        """Figures outside tolerance that neither measured evidence explains nor a
-        scenario's failed premise accounts for: they differ."""
-        return self.outside - self.known - self.not_reproduced_rows
-
-    def rung_counts(self) -> str:
-        """"2 agrees, 1 erratum": each verdict's count, in the verdicts' alphabetical order
-        (a verdict of several words in quotes: 1 'drawn, not judged')."""
-        return ", ".join(f"{n} {v!r}" if "," in v else f"{n} {v}"
-                         for v, n in sorted(self.rungs.items()))
-
-    def outside_clause(self) -> str:
-        """"68 figures outside tolerance: 0 differ (unexplained), 28 known (chaos), ..."
-        then the scenarios not reproduced with the requirement figures they hold."""
-        parts = [f"{self.unexplained} differ (unexplained)"]
-        parts += [f"{n} known ({kind})" for kind, n in sorted(self.known_by.items())]
-        if self.not_reproduced_rows:
-            parts.append(f"{self.not_reproduced_rows} in scenarios not reproduced")
-        line = f"{self.outside} figures outside tolerance: " + ", ".join(parts)
-        if self.not_reproduced:
-            n = len(self.not_reproduced)
-            line += (f"; {n} scenario{'s' * (n != 1)} not reproduced "
-                     f"({', '.join(self.not_reproduced)})")
-        return line
-
-    def statements_clause(self) -> str:
-        """"; 12 of 30 of the papers' statements do not hold", or with some not testable
-        "; 19 of 30 of the papers' statements cannot be tested here; of 11, 1 does not
-        hold" (empty without statements)."""
-        if not self.statements:
-            return ""
-        fails = f"do{'es' if self.not_holding == 1 else ''} not hold"
-        if not self.not_testable:
-            return f"; {self.not_holding} of {self.statements} of the papers' statements {fails}"
-        tested = self.statements - self.not_testable
-        return (f"; {self.not_testable} of {self.statements} of the papers' statements "
-                f"cannot be tested here; of {tested}, {self.not_holding} {fails}")
-
-
-def run_verdict(rung_verdicts: list[str], metrics: pd.DataFrame,
-                not_reproduced: list[tuple[str, str]] | None = None) -> RunVerdict:
-    """The counts of :class:`RunVerdict` from the rungs' verdicts, the metric table and
-    the scenarios not reproduced ((robot, scenario) pairs)."""
-    counts: dict[str, int] = {}
-    for v in rung_verdicts:
-        counts[v] = counts.get(v, 0) + 1
-    said = _statements(metrics)
-    bad = outside_tolerance(metrics)
-    known = bad[_known(bad)]
-    by = known["evidence"].value_counts() if len(known) else pd.Series(dtype=int)
-    pairs = list(not_reproduced or [])
-    return RunVerdict(counts, len(bad), len(known), int(said.sum()),
-                      int((said & failed(metrics["passed"])).sum()),
-                      int((said & not_judged(metrics["passed"])).sum()),
-                      {str(k): int(n) for k, n in by.items()},
-                      tuple(f"{r} {s}" for r, s in pairs),
-                      int(_in_not_reproduced(bad, pairs).sum()))
-
-
-def summary_verdict(summary: dict[str, Any], metrics: pd.DataFrame) -> RunVerdict:
-    """:func:`run_verdict` of a run as written: every rung of every chapter in its
-    summary.json (``summary``), its scenarios not reproduced and its metric table."""
-    return run_verdict([r["verdict"] for ch in summary["robots"].values()
-                        for r in ch["rungs"].values()], metrics,
-                       summary_not_reproduced(summary))
-
-
-def summary_not_reproduced(summary: dict[str, Any]) -> list[tuple[str, str]]:
-    """(robot, scenario) of every scenario not reproduced in a run's summary.json."""
-    return [(robot, nr["scenario"]) for robot, ch in summary["robots"].items()
-            for nr in ch.get("not_reproduced", [])]
-
-
-def _statements(metrics: pd.DataFrame) -> pd.Series:
-    """Which rows are the papers' statements (they hold or not: a finding about a paper,
-    not a disagreement between implementations)."""
-    return (metrics["kind"] == "statement" if "kind" in metrics
-            else pd.Series(False, index=metrics.index))
-
-
-def _known(rows: pd.DataFrame) -> pd.Series:
-    """Which rows are known differences with measured evidence."""
-    if "known" not in rows or "evidence" not in rows:
-        return pd.Series(False, index=rows.index)
-    return (rows["known"] != "") & rows["evidence"].isin(list(EVIDENCE))
-
-
-def _in_not_reproduced(rows: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.Series:
-    """Which rows are requirements of a scenario not reproduced (and not known)."""
-    if not pairs or not len(rows):
-        return pd.Series(False, index=rows.index)
-    keys = pd.Series(list(zip(rows["robot"], rows["scenario"], strict=True)),
-                     index=rows.index)
-    return keys.isin(pairs) & (rows["kind"] == "requirement") & ~_known(rows)
-
-
-def outside_tolerance(metrics: pd.DataFrame) -> pd.DataFrame:
-    """The figures outside their tolerance, the papers' statements aside (a row with
-    ``passed`` None was not judged)."""
-    return metrics[failed(metrics["passed"]) & ~_statements(metrics)]
-
-
-def unexplained(metrics: pd.DataFrame,
-                not_reproduced: list[tuple[str, str]] | None = None) -> pd.DataFrame:
-    """The figures outside their tolerance that no measured evidence explains (``known``
-    with its ``evidence``) and no scenario not reproduced holds: what fails a run."""
-    bad = outside_tolerance(metrics)
-    return bad[~_known(bad) & ~_in_not_reproduced(bad, list(not_reproduced or []))]
 
 
 def _plain(x: Any) -> Any:

@@ -138,6 +138,21 @@ def _read(path: Path, free_root: bool) -> tuple[Any, list[logging.LogRecord], An
     return plant, records, free
 
 
+def bodies(plant: Any) -> list[Any]:
+    """Every body of a plant but the world, in Drake's order."""
+    from pydrake.multibody.tree import BodyIndex
+
+    return [plant.get_body(BodyIndex(b)) for b in range(1, plant.num_bodies())]
+
+
+def body_inertial(body: Any) -> LinkInertial:
+    """A Drake body's mass, centre of mass and inertia about it, in body axes."""
+    M = body.default_spatial_inertia()  # about the body origin, body axes
+    com = np.asarray(M.get_com(), dtype=float)
+    central = M.Shift(com).CalcRotationalInertia().CopyToFullMatrix3()
+    return LinkInertial(float(M.get_mass()), com, np.array(central))
+
+
 class DrakeTerms:
     """M(q), bias, gravity, inverse dynamics and frames of a description in Drake, and
     what Drake read from it (DescriptionFacts).  ``joint_names`` gives the caller's joint
@@ -221,11 +236,6 @@ class DrakeTerms:
         for actuator in reflected:
             actuator.set_default_rotor_inertia(0.0)
         return [f"reflected rotor inertia ({len(reflected)})"] if reflected else []
-
-    def _body_index(self, i: int) -> Any:
-        from pydrake.multibody.tree import BodyIndex
-
-        return BodyIndex(i)
 
     def _index(self, joint_names: Sequence[str] | None) -> None:
         """The positions and velocities of Drake's state that the caller's q and v are."""
@@ -355,18 +365,11 @@ class DrakeTerms:
         return out
 
     def _bodies(self) -> list[Any]:
-        return [self.plant.get_body(self._body_index(b))
-                for b in range(1, self.plant.num_bodies())]
+        return bodies(self.plant)
 
     def link_inertials(self) -> dict[str, LinkInertial]:
         """Every body's mass, centre of mass and inertia about it in body axes."""
-        out = {}
-        for body in self._bodies():
-            M = body.default_spatial_inertia()  # about the body origin, body axes
-            com = np.asarray(M.get_com(), dtype=float)
-            central = M.Shift(com).CalcRotationalInertia().CopyToFullMatrix3()
-            out[self._name(body)] = LinkInertial(float(M.get_mass()), com, np.array(central))
-        return out
+        return {self._name(body): body_inertial(body) for body in self._bodies()}
 
     def _file_bodies(self) -> set[str] | None:
         """The bodies of an MJCF (Drake adds a massless body per extra joint of a body

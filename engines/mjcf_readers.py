@@ -231,9 +231,9 @@ def drake_reader(path: Path, m: mujoco.MjModel) -> list[str]:
 def _body_names(plant) -> list[str]:
     """The names of a Drake plant's bodies other than the world, each once (a name two
     model instances share is ambiguous and left out)."""
-    from pydrake.multibody.tree import BodyIndex
+    from dynval.engines.drake_engine import bodies
 
-    names = [plant.get_body(BodyIndex(i)).name() for i in range(1, plant.num_bodies())]
+    names = [body.name() for body in bodies(plant)]
     return [n for n in names if names.count(n) == 1]
 
 

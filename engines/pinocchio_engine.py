@@ -228,6 +228,24 @@ class PinocchioTerms:
         r = self.data.oMf[fid].rotation @ np.asarray(offset)
         return (J[:3] - np.cross(r, J[3:].T).T)[:, self._iv]  # v_point = v_frame + omega x r
 
+    def frame_bias_acceleration(self, name: str, q: np.ndarray, v: np.ndarray,
+                                offset: np.ndarray | None = None) -> np.ndarray:
+        """World (classical) acceleration of that point at velocity v and no joint
+        acceleration: with :meth:`frame_jacobian` J, the point's acceleration is
+        J vdot + this (what a point constraint needs)."""
+        fid = self._frame(name)
+        pin.forwardKinematics(self.model, self.data, self._q(q), self._v(v),
+                              np.zeros(self.model.nv))
+        pin.updateFramePlacements(self.model, self.data)
+        frame = pin.LOCAL_WORLD_ALIGNED
+        a = pin.getFrameClassicalAcceleration(self.model, self.data, fid, frame)
+        if offset is None:
+            return a.linear.copy()
+        w = pin.getFrameVelocity(self.model, self.data, fid, frame).angular
+        alpha = pin.getFrameAcceleration(self.model, self.data, fid, frame).angular
+        r = self.data.oMf[fid].rotation @ np.asarray(offset)
+        return a.linear + np.cross(alpha, r) + np.cross(w, np.cross(w, r))
+
     # --- description facts ---------------------------------------------------------------
     def _one_dof_joints(self) -> list[tuple[int, str, str, np.ndarray]]:
         """(id, name, "revolute" or "prismatic", axis in the joint frame) of every

@@ -36,25 +36,24 @@ def _inverse(P: Pose) -> Pose:
     return Pose(P.R.T, -P.R.T @ P.p)
 
 
-def _link(robot: ET.Element, name: str, body: Any) -> None:
-    link = ET.SubElement(robot, "link", name=name)
-    M = body.default_spatial_inertia()  # about the body origin, body axes
-    mass = float(M.get_mass())
-    if mass <= 0.0:
+def _link(robot: ET.Element, body: Any) -> None:
+    from dynval.engines.drake_engine import body_inertial
+
+    link = ET.SubElement(robot, "link", name=body.name())
+    y = body_inertial(body)
+    if y.mass <= 0.0:
         return
-    com = np.asarray(M.get_com(), float)
-    I = M.Shift(com).CalcRotationalInertia().CopyToFullMatrix3()  # noqa: E741 (about com)
     el = ET.SubElement(link, "inertial")
-    _origin(el, Pose(np.eye(3), com))
-    ET.SubElement(el, "mass", value=repr(mass))
-    ET.SubElement(el, "inertia", **{k: repr(float(I[i, j])) for k, (i, j) in (
+    _origin(el, Pose(np.eye(3), y.com))
+    ET.SubElement(el, "mass", value=repr(y.mass))
+    ET.SubElement(el, "inertia", **{k: repr(float(y.inertia[i, j])) for k, (i, j) in (
         ("ixx", (0, 0)), ("ixy", (0, 1)), ("ixz", (0, 2)), ("iyy", (1, 1)), ("iyz", (1, 2)),
         ("izz", (2, 2)))})
 
 
 def sdf_urdf(path: Path | str, free: bool) -> str:
     """The URDF of Drake's reading of the SDF at ``path`` (module docstring)."""
-    from dynval.engines.drake_engine import _read
+    from dynval.engines.drake_engine import _read, bodies
 
     plant, _, _ = _read(Path(path), free_root=False)
     world = plant.world_body().index()
@@ -67,9 +66,8 @@ def sdf_urdf(path: Path | str, free: bool) -> str:
                                  f"and Drake reads {len(roots)} root bodies")
     if not free:
         ET.SubElement(robot, "link", name=WORLD_LINK)
-    for b in range(1, plant.num_bodies()):
-        body = plant.get_body(_index(b))
-        _link(robot, body.name(), body)
+    for body in bodies(plant):
+        _link(robot, body)
     for j in joints:
         kind = j.type_name()
         if kind in FREE:
@@ -80,20 +78,12 @@ def sdf_urdf(path: Path | str, free: bool) -> str:
         parent = j.parent_body()
         if parent.index() == world and free:
             continue  # the free root is no joint's child
-        origin = _pose(j.frame_on_parent().GetFixedPoseInBodyFrame()) * _inverse(
-            _pose(j.frame_on_child().GetFixedPoseInBodyFrame()))
-        axis = None
-        if kind != "weld":
-            R_CM = _pose(j.frame_on_child().GetFixedPoseInBodyFrame()).R
-            axis = R_CM @ np.asarray(j.revolute_axis() if kind == "revolute"
-                                     else j.translation_axis(), float)
+        X_CM = _pose(j.frame_on_child().GetFixedPoseInBodyFrame())
+        origin = _pose(j.frame_on_parent().GetFixedPoseInBodyFrame()) * _inverse(X_CM)
+        axis = None if kind == "weld" else X_CM.R @ np.asarray(
+            j.revolute_axis() if kind == "revolute" else j.translation_axis(), float)
         _joint(robot, j.name(), KINDS[kind], WORLD_LINK if parent.index() == world
                else parent.name(), j.child_body().name(), origin, axis)
     ET.indent(robot)
     return ET.tostring(robot, encoding="unicode")
 
-
-def _index(i: int) -> Any:
-    from pydrake.multibody.tree import BodyIndex
-
-    return BodyIndex(i)

@@ -36,7 +36,7 @@ def _rpy(R: np.ndarray) -> str:
     leaves, so that near gimbal lock, where yaw and roll are each ill-determined, the
     three still compose R to round-off."""
     pitch = math.atan2(-R[2, 0], math.hypot(R[0, 0], R[1, 0]))
-    yaw = math.atan2(R[1, 0], R[0, 0]) if math.hypot(R[0, 0], R[1, 0]) > 0.0 else 0.0
+    yaw = math.atan2(R[1, 0], R[0, 0])  # 0 at gimbal lock (atan2(0, 0)): the roll takes it
     cy, sy, cp, sp = math.cos(yaw), math.sin(yaw), math.cos(pitch), math.sin(pitch)
     Rzy = np.array([[cy * cp, -sy, cy * sp], [sy * cp, cy, sy * sp], [-sp, 0.0, cp]])
     M = Rzy.T @ R  # Rx(roll)

@@ -3,6 +3,7 @@ the findings by cause, and one row per description (``dynval corpus`` writes it)
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -19,8 +20,9 @@ def _cause_kind(cause: str) -> str:
     """A cause in a few words, for the counts by cause."""
     if "impossible inertia" in cause:
         return f"{cause.split(' refuses')[0]} refuses an impossible inertia in the file"
-    if "refuses" in cause:
-        return cause.split(":")[0] + ": " + cause.split(":", 1)[1].split("(")[0].strip()
+    if "refuses" in cause:  # who refuses, and why without its figures in parentheses
+        why = re.sub(r"\s*\([^()]*\)", "", cause.split(":", 1)[1]).strip()
+        return cause.split(":")[0] + ": " + why
     if cause.startswith("L0") and "the file's own finding" in cause:
         return "L0: engines read an impossible inertia differently"
     if " vs " in cause and " at dt" in cause:  # an L3 swing: the pair, and how it differs

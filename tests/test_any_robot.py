@@ -714,3 +714,16 @@ def test_a_reading_pinocchio_cannot_hold_is_allowed_for_nothing():
     l0 = [{"engine": "drake vs pinocchio", "passed": False,
            "reason": f"{FILE_FINDING}: link 'neck_2' is a point mass"}]
     assert with_readings(engines, l0) == {"pybullet": "pinocchio with pybullet's reading"}
+
+
+def test_a_refusal_is_counted_by_its_whole_reason_without_its_figures():
+    """The count by cause keeps the whole of an engine's reason: only the figures in
+    parentheses go, never the words after them."""
+    from dynval.reports.corpus import _cause_kind
+
+    said = ("PyBullet refuses it: PyBullet loads it (129 joints) but cannot read its state "
+            "back")
+    assert _cause_kind(said) == ("PyBullet refuses it: PyBullet loads it but cannot read its "
+                                 "state back")
+    assert _cause_kind("MuJoCo refuses it: MuJoCo cannot load this MJCF (line 3)") == \
+        "MuJoCo refuses it: MuJoCo cannot load this MJCF"

@@ -13,42 +13,41 @@ from dynval.comparisons.commands.exits import UserError
 from dynval.comparisons.commands.terminal import say, stdout
 from dynval.comparisons.commands.validation import cache_held, run_ladder
 from dynval.comparisons.ladder.overrides import Override
-
-# The audit states the shipped baselines were computed with (a check recomputes the same
-# figures): the robots' with validate's default, a user's model with the own-model
-# audit's, both from seed 0.
-ROBOT_SAMPLES = 1000
-MODEL_SAMPLES = 200
-SEED = 0
+from dynval.comparisons.run.defaults import MODEL_SAMPLES, ROBOT_SAMPLES
 
 
 def check(baseline: Path | None, junit: Path | None, out: Path, overrides: Sequence[Override],
           robot: list[str] | None, scenario: list[str] | None, update: bool, tier: str,
           run_dir: Path | None, workers: int | None, scheduler: str | None, no_cache: bool,
-          model: str | None, description: Path | None, force: bool) -> int:
+          model: str | None, description: Path | None, samples: int | None, seed: int,
+          force: bool) -> int:
     """1 when a figure moved past its baseline; 0 when none did or the baselines were
-    written."""
+    written.  The audit draws ``samples`` states (default: those the shipped baselines
+    were computed with, run.defaults) from ``seed``."""
     from dynval.comparisons.run.options import check_options
 
     prepare_junit(junit)
+    own = model is not None or description is not None
+    if samples is None:
+        samples = MODEL_SAMPLES if own else ROBOT_SAMPLES
     if run_dir is None:
-        check_options(workers, scheduler, tier)
-    if model is not None or description is not None:
+        check_options(workers, scheduler, tier, samples, seed)
+    if own:
         if model is None or description is None or robot or run_dir is not None:
             raise UserError("check --model takes --description, and no --robot or --run")
         return _check_model(model, description, baseline or Path("dynval-baselines"),
-                            update, tier, junit)
+                            update, tier, junit, samples, seed)
     return _check_robots(baseline, junit, out, overrides, robot, scenario, update, tier,
-                         run_dir, workers, scheduler, no_cache, force)
+                         run_dir, workers, scheduler, no_cache, force, samples, seed)
 
 
 def _check_model(model: str, description: Path, directory: Path, update: bool, tier: str,
-                 junit: Path | None) -> int:
+                 junit: Path | None, samples: int, seed: int) -> int:
     from dynval.comparisons.own_model.run import audit_files, rows_and_chapter
     from dynval.comparisons.run.check import load_baselines, write_baselines
     from dynval.results import metrics_frame
 
-    audit = audit_files(model, description, MODEL_SAMPLES, SEED)
+    audit = audit_files(model, description, samples, seed)
     metrics = metrics_frame(rows_and_chapter(audit)[0])
     if update:
         for path in write_baselines(metrics, directory, tier):
@@ -61,7 +60,8 @@ def _check_robots(directory: Path | None, junit: Path | None, out: Path,
                   overrides: Sequence[Override], robot: list[str] | None,
                   scenario: list[str] | None,
                   update: bool, tier: str, run_dir: Path | None, workers: int | None,
-                  scheduler: str | None, no_cache: bool, force: bool) -> int:
+                  scheduler: str | None, no_cache: bool, force: bool, samples: int,
+                  seed: int) -> int:
     from dynval.comparisons.run.check import (
         SPREAD_STEPS,
         baseline_file,
@@ -89,11 +89,11 @@ def _check_robots(directory: Path | None, junit: Path | None, out: Path,
         base = load_baselines(directory, robots, tier)  # fail fast on a corrupt baseline
     if run_dir is None:
         with cache_held(no_cache):
-            metrics = run_ladder(out, overrides, robots, scenario, ROBOT_SAMPLES, SEED, tier,
+            metrics = run_ladder(out, overrides, robots, scenario, samples, seed, tier,
                                  workers, scheduler, no_cache, force)
             if update:  # each figure's spread, from runs with every parameter moved
                 moved = [run_ladder(out / f"spread{step:g}", overrides, robots, scenario,
-                                    ROBOT_SAMPLES, SEED, tier, workers, scheduler, no_cache,
+                                    samples, seed, tier, workers, scheduler, no_cache,
                                     force, perturb=perturbed_overrides(robots, overrides, step))
                          for step in SPREAD_STEPS]
     if update:

@@ -5,10 +5,14 @@ a bug in dynval and keeps its traceback."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import typer
+
 from dynval import _stored
+from dynval.comparisons.commands.terminal import error
 from dynval.comparisons.run import interrupts
 
 if TYPE_CHECKING:
@@ -77,3 +81,29 @@ def failure(exc: BaseException, overrides: Sequence[Override] | None = None
         return code, (f"{'terminated' if code == 143 else 'interrupted'}: nothing of this run "
                       "was written as complete")
     return None
+
+
+def user_errors(fn: Callable[..., int]) -> Callable[..., None]:
+    """Run a command (the wrapper of each in cli.py); its exit code ends it, and an
+    expected failure is one sentence with its exit code (``failure``), never a traceback.
+    ``--set`` is parsed here, where it enters, once, into typed overrides that everything
+    after uses (the plan, the sweep, the spread runs, the manifest)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            if kwargs.get("set_"):
+                from dynval.comparisons.ladder.overrides import parse_overrides
+
+                kwargs["set_"] = list(parse_overrides(kwargs["set_"]))
+            code = fn(*args, **kwargs)
+        except BaseException as exc:
+            said = failure(exc, kwargs.get("set_"))
+            if said is None:
+                raise
+            error(said[1])
+            raise typer.Exit(said[0]) from None
+        if code:
+            raise typer.Exit(code)
+
+    return wrapper

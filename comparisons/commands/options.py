@@ -8,6 +8,10 @@ from typing import Annotated
 
 import typer
 
+from dynval.comparisons.run.defaults import MODEL_SAMPLES, ROBOT_SAMPLES, SEED
+
+__all__ = ["MODEL_SAMPLES", "ROBOT_SAMPLES", "SEED"]  # the defaults the commands declare
+
 
 def out_folder(text: str | Path) -> Path:
     """``--out`` as a folder a run may fill: never empty, the file system's root or the
@@ -45,6 +49,11 @@ SamplesOpt = Annotated[int, typer.Option("--samples", metavar="N",
                                          help="audit states (at least 1)")]
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="K",
                                       help="seed of the audit states (0 or more)")]
+CheckSamplesOpt = Annotated[int | None, typer.Option(
+    "--samples", metavar="N", show_default=False,
+    help=f"audit states (at least 1; default: {ROBOT_SAMPLES} for the robots, "
+         f"{MODEL_SAMPLES} for --model, as the shipped baselines were computed; figures "
+         "computed from other states move against those baselines)")]
 ForceOpt = Annotated[bool, typer.Option(
     "--force", help="overwrite results files in --out that no dynval run wrote")]
 MutantsOpt = Annotated[str | None, typer.Option(

@@ -7,11 +7,11 @@ gear's output side with backlash (9)) are integrated here too, beside the plant,
 plant's scheme (:class:`SharedDrive`), so every implementation drives its links through the
 same code.
 
-Plants: the hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit
-Euler with the forces held over the step, and MuJoCo / PyBullet on the generated
-``hexapod.xml`` / ``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground,
-legs on hip and knee hinges), whose own integrators are that same scheme. State in the
-paper frame (robots/hexapod/FRAMES.md): q = [x_1H, y_1H, ..., theta_11, theta_12, ...].
+Plants (``plants``): the hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by
+semi-implicit Euler with the forces held over the step, and MuJoCo / PyBullet on the
+generated ``hexapod.xml`` / ``hexapod.urdf``, whose own integrators are that same scheme;
+where a run starts: ``stance``. State in the paper frame (robots/hexapod/FRAMES.md):
+q = [x_1H, y_1H, ..., theta_11, theta_12, ...].
 
 Speed: the shared laws written here in Python are the printed path (HexapodLoop(fast=False));
 by default their compiled copies (dynval.handrolled.hexapod.fast.loop) run the loop, over
@@ -23,276 +23,29 @@ together (bit-identical but for leg 1's torque split, 1e-17 of scale).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 import numpy as np
 
-from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.comparisons.hexapod.plants import (  # noqa: F401  (re-exported)
+    EnginePlant,
+    HandrolledPlant,
+    PlantState,
+    make_plant,
+    native_ground,
+)
+from dynval.comparisons.hexapod.stance import (  # noqa: F401  (re-exported)
+    START_SINK,
+    Stance,
+    loaded_start,
+    planned_start,
+    static_gain,
+)
 from dynval.handrolled.hexapod import body, lagrange, planning, transmission
 from dynval.handrolled.hexapod.control import FractionalPD
 from dynval.handrolled.hexapod.fast import loop as fastloop
 from dynval.handrolled.hexapod.ground import Foot
-from dynval.handrolled.hexapod.robot import PlanarHexapod
-from dynval.robots.hexapod.model_description import robot_joints, robot_offset
 from dynval.robots.hexapod.params import HexapodParams, leg_names
 
-ORIGIN = np.zeros(3)
 JOINTS = ("hip", "knee")
-
-
-@dataclass(frozen=True)
-class PlantState:
-    """Paper-frame coordinates and rates, and the feet's positions and velocities (n x 2)."""
-
-    t: float
-    q: np.ndarray
-    qd: np.ndarray
-    feet: np.ndarray
-    feet_v: np.ndarray
-
-
-class HandrolledPlant:
-    """PlanarHexapod behind the plant interface (forces held over each step). ``fast``:
-    the step and the feet by hexapod.fast.model's compiled copies of PlanarHexapod.step_held and
-    .feet (the default; tests hold them to the printed path at round-off)."""
-
-    name = "handrolled"
-    contact = "shared"
-
-    def __init__(self, p: HexapodParams, fast: bool = True) -> None:
-        self.model = PlanarHexapod(p)
-        self.fast = fast
-        if fast:
-            from dynval.handrolled.hexapod.fast import model as compiled
-
-            self._compiled = compiled
-            self._c = compiled.constants(p)[0]
-
-    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
-        self.model.q, self.model.qd, self.model.t = q.copy(), qd.copy(), 0.0
-
-    def observe(self) -> PlantState:
-        m = self.model
-        if self.fast:
-            feet, feet_v = self._compiled.feet(m.q, m.qd, self._c, m.n, m.k)
-        else:
-            feet, feet_v = m.feet(m.q, m.qd)
-        return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
-
-    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(t, q, qd, feet, feet_v) as :meth:`observe`, without the PlantState."""
-        s = self.observe()
-        return s.t, s.q, s.qd, s.feet, s.feet_v
-
-    def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
-        """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
-        forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
-        m = self.model
-        if self.fast:
-            m.q, m.qd = self._compiled.held_step(m.q, m.qd, np.asarray(F_seg, float),
-                                                 np.asarray(tau, float),
-                                                 np.asarray(F_feet, float), self._c, m.n,
-                                                 m.k, m.dt)
-            m.t += m.dt
-            return
-        Q = np.concatenate([F_seg.ravel(), tau])
-        for i, idx in enumerate(m.idx):
-            if F_feet[i].any():
-                Q[idx] += lagrange.J_F(m.q[idx], m.lm).T @ F_feet[i]
-        m.step_held(Q)
-
-
-class EnginePlant:
-    """An engine's hexapod (fixed ground link, slides and hinges) in paper coordinates."""
-
-    def __init__(self, sim, p: HexapodParams, contact: str = "shared") -> None:
-        self.sim, self.name, self.contact = sim, sim.name, contact
-        self.off = robot_offset(p)
-        self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
-        self._origins = np.zeros((len(self.feet_links), 3))
-
-    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
-        z = np.zeros(3)
-        self.sim.reset(FloatingState(z, np.eye(3), z, z, q - self.off, qd.copy()))
-
-    def observe(self) -> PlantState:
-        s = self.sim.state()
-        pts = [self.sim.point(f, ORIGIN) for f in self.feet_links]
-        feet = np.array([[pw[0], pw[2]] for pw, _ in pts])
-        feet_v = np.array([[vw[0], vw[2]] for _, vw in pts])
-        return PlantState(self.sim.time, s.q + self.off, s.qd.copy(), feet, feet_v)
-
-    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(t, q, qd, feet, feet_v) as :meth:`observe`, the feet read in one ``points``
-        call (the same numbers as ``point`` per foot)."""
-        s = self.sim.state()
-        P, V = self.sim.points(self.feet_links, self._origins)
-        return self.sim.time, s.q + self.off, s.qd, P[:, 0::2], V[:, 0::2]
-
-    def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
-        forces = [PointForce(link, ORIGIN, np.array([F[0], 0.0, F[1]]))
-                  for link, F in zip(self.feet_links, F_feet, strict=True) if F.any()]
-        self.sim.step(np.concatenate([F_seg.ravel(), tau]), forces)
-
-    def native_feet_forces(self) -> np.ndarray:
-        """The engine's own ground force on each foot (n x 2, paper frame)."""
-        f = self.sim.contact_forces()
-        return np.array([[f[link][0], f[link][2]] if link in f else [0.0, 0.0]
-                         for link in self.feet_links])
-
-
-def native_ground(p: HexapodParams) -> Ground:
-    """The ground plane of the engines' native contact: lowered by the foot radius so that
-    the foot sphere touches it when its centre reaches y = 0 (where eqs. 11-12 start), with
-    the linear law's K_yF and B_yF of eq. (11) as its stiffness and damping (MuJoCo's scaled
-    by each foot's apparent mass at the start) and Coulomb friction mu_native."""
-    n = np.array([0.0, 0.0, 1.0])
-    return Ground(n, -p.r_F * n, p.K_yF, p.B_yF, p.mu_native, None,
-                  tuple(f"{leg}_foot" for leg in leg_names(p)))
-
-
-def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Path,
-               fast: bool = True):
-    """A plant of the named implementation (engines load ``hexapod.xml`` / ``.urdf``);
-    ``contact`` "shared" (the ground law of eqs. 11-12 applied by the loop) or "native"
-    (the engine's own contact with :func:`native_ground`; engines only); ``fast``: the
-    hand-rolled model by its compiled copy."""
-    if contact not in ("shared", "native"):
-        raise ValueError(f"unknown contact mode {contact!r}; use shared or native")
-    if implementation == "handrolled":
-        if contact != "shared":
-            raise ValueError("the hand-rolled model has no native contact; use 'shared'")
-        return HandrolledPlant(p, fast)
-    joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
-    ground = native_ground(p) if contact == "native" else None
-    if implementation == "mujoco":
-        from dynval.engines.mujoco_engine import MujocoSimulation
-
-        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g, ground)
-    elif implementation == "pybullet":
-        from dynval.engines.pybullet_engine import PybulletSimulation
-
-        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, ground,
-                                 floating=False)
-    else:
-        raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim, p, contact)
-
-
-# The plan puts every foot exactly on the ground at t = 0 (y = 0), where the contact test
-# y < 0 of eqs. (11)-(12) would be decided by round-off: an engine's foot at -6e-17 m
-# touches down a step before the hand model's at 0, its touchdown point eta_F0 a step's
-# travel apart, and the runs differ by 1e-8 rad from the first millisecond. Starting the
-# body this much lower puts every foot definitely in contact (1.7 N each on K_yF, 0.5 % of
-# the robot's weight per foot), and no later crossing sits within round-off of y = 0 [m].
-# (The unloaded planned start only; the scenarios start from :func:`loaded_start`, whose
-# feet are a static sinkage of ~0.1 mm in the ground.)
-START_SINK = 1e-6
-
-
-def planned_start(p: HexapodParams) -> tuple[np.ndarray, np.ndarray]:
-    """The plan at t = 0 (PlanarHexapod.reset_to_plan): segments on their planned hips at
-    V_F, joints on the planned references, the body START_SINK below H_B."""
-    r = PlanarHexapod(p)
-    r.reset_to_plan(0.0)
-    q = r.q.copy()
-    q[1:2 * p.n_seg:2] -= START_SINK
-    return q, r.qd.copy()
-
-
-@dataclass(frozen=True)
-class Stance:
-    """A loaded static stance at t = 0 (:func:`loaded_start`): the state, the link torques
-    that hold it, the controller's constant errors and the drives' states twisted to their
-    loads."""
-
-    q: np.ndarray
-    qd: np.ndarray
-    tau: np.ndarray  # link torques [N m]
-    e: np.ndarray  # Theta_d(0) - Theta [rad]
-    th_m: np.ndarray  # motor angles (8), (9a)
-    th_T: np.ndarray  # gear output angles (9)
-    support: np.ndarray  # the feet planned on the ground at t = 0, loaded
-    sinkage: np.ndarray  # each foot's depth below y = 0 [m] (0 for feet in the air)
-
-    def start(self) -> tuple[np.ndarray, np.ndarray]:
-        """(q, qd) for a plant's reset."""
-        return self.q.copy(), self.qd.copy()
-
-
-def static_gain(p: HexapodParams) -> np.ndarray:
-    """G_c1's gain to a constant error per joint, eqs. (14), (16): K_p + K_j A(1) / B(1)
-    (the Pade filter's DC gain, 1/9 for Table III's [4/4]), or K_p with the
-    Grunwald-Letnikov sum, whose D^alpha of a constant tends to zero."""
-    K_p, a, b, K, _, _ = fastloop.controller_constants(p)
-    if p.fo_form == "gl":
-        return K_p
-    return K_p + K * a.sum(axis=1) / b.sum(axis=1)
-
-
-def loaded_start(p: HexapodParams, body_form: str = "corrected") -> Stance:
-    """The robot at rest on its plan at t = 0 with its weight on the ground: the static
-    equilibrium of eq. (6) with the feet planned on the ground at t = 0 (y_Fd = 0: for the
-    wave gait at beta = 50 % all six, the instant the tripods exchange) sunk in the ground
-    to carry it (eqs. (11)-(12) at rest: f_yF = -K_yF y_F, f_xF = 0 at the touchdown point),
-    the segments' heights at the body springs' static deflection (10), and the joints where
-    the controller's static torque K_c2 (G_c1(1) e - f J_F^T F_RF) (Fig. 3, eqs. 14-16)
-    balances gravity and the ground. Segments keep their planned x and every rate is the
-    plan's (V_F forward). The drives are twisted to the link torques: the motor K_T
-    theta_m = K_T theta + tau ahead (8b); with backlash the gear output tau / K_T ahead
-    (9d) and the motor at the edge of the play, pushing (9). Solved by scipy's hybrid
-    Powell method (residual forces below a micronewton)."""
-    from scipy.optimize import root
-
-    r = PlanarHexapod(p, body_form)
-    r.reset_to_plan(0.0)
-    k, n = r.k, r.n
-    q_plan, qd_plan = r.q.copy(), r.qd.copy()
-    Th_d = q_plan[2 * k:]
-    feet_plan, _ = r.feet(q_plan, np.zeros_like(qd_plan))
-    support = np.abs(feet_plan[:, 1]) <= 1e-12
-    G = static_gain(p)
-    f = 1.0 if p.control == "force" else 0.0
-
-    def forces(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        q = q_plan.copy()
-        q[1:2 * k:2], q[2 * k:] = z[:k], z[k:]
-        feet, _ = r.feet(q, np.zeros_like(q))
-        F = np.zeros((n, 2))
-        F[:, 1] = np.where(support, -p.K_yF * feet[:, 1], 0.0)  # (11)-(12) at rest
-        JtF = np.zeros(r.nq)
-        for i in range(n):
-            JtF[r.idx[i]] += lagrange.J_F(q[r.idx[i]], r.lm).T @ F[i]
-        tau = p.K_c2 * (G * (Th_d - q[2 * k:]) - f * JtF[2 * k:])  # Fig. 3, (14), (16)
-        return q, F, JtF, tau
-
-    def residual(z: np.ndarray) -> np.ndarray:
-        q, _, JtF, tau = forces(z)
-        _, fy = body.F_RH(q[0:2 * k:2], q[1:2 * k:2], np.zeros(k), np.zeros(k), p, body_form)
-        Q = JtF.copy()
-        Q[1:2 * k:2] += fy
-        Q[2 * k:] += tau
-        res = Q - r.bias(q, np.zeros_like(q))  # H qdd = 0: eq. (6) at rest
-        return np.concatenate([res[1:2 * k:2], res[2 * k:]])
-
-    # a first guess: every supporting foot sunk by its share of the weight
-    share = p.m_total * p.g / max(int(support.sum()), 1) / p.K_yF
-    z0 = np.concatenate([q_plan[1:2 * k:2] - share, Th_d])
-    sol = root(residual, z0, method="hybr", options={"xtol": 1e-12})
-    if np.max(np.abs(residual(sol.x))) > 1e-6:  # [N, N m]
-        raise RuntimeError(f"hexapod: no static stance found at t = 0 ({sol.message})")
-    q, F, _, tau = forces(sol.x)
-    feet, _ = r.feet(q, np.zeros_like(q))
-    th = q[2 * k:]
-    th_m, th_T = th.copy(), th.copy()
-    if p.transmission == "flexible":
-        th_m = th + tau / p.K_ijT  # (8b)
-    elif p.transmission == "backlash":
-        th_T = th + tau / p.K_ijT  # (9d)
-        th_m = th_T + np.sign(tau) * 0.5 * p.h_ij  # the motor pushing at the play's edge
-    return Stance(q, qd_plan, tau, Th_d - th, th_m, th_T, support,
-                  np.maximum(-feet[:, 1], 0.0))
 
 
 class SharedDrive:

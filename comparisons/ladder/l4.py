@@ -7,15 +7,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dynval.comparisons.ladder import evidence
+from dynval.comparisons.ladder.metrics import CONSTANT_RANGE as CONSTANT
 from dynval.results import Known, MetricRow, Rung
 
 if TYPE_CHECKING:
     from dynval.comparisons.ladder.rungs import Context, RobotLadder
 
 KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else per scenario
-# a signal whose range over the run is below this (SI units) in every implementation is
-# constant: at rest, or round-off
-CONSTANT = 1e-12
 
 
 def l4_rung(ladder: RobotLadder, ctx: Context) -> None:

@@ -158,3 +158,52 @@ def budget_rows(scenario: str, steps: Iterable[Step],
     return [BudgetRow(scenario, sig, what, rms_diff(a, b, sig, scale), f"{unit} RMS")
             for what, a, b in steps if a is not None and b is not None
             for sig, scale, unit in signals]
+
+
+def max_abs_diff(a: pd.DataFrame, b: pd.DataFrame, signal: str) -> float:
+    """max |b - a| of a signal over a's times (b interpolated onto them) up to the end of
+    the shorter trace."""
+    t = a["time"].to_numpy()
+    t = t[t <= b["time"].iloc[-1] + 1e-12]
+    x = a[signal].to_numpy()[:len(t)]
+    return float(np.max(np.abs(np.interp(t, b["time"].to_numpy(), b[signal].to_numpy()) - x)))
+
+
+# a signal whose range over a run is below this (SI units) is constant there (at rest,
+# level ground's roll and pitch, round-off): a row on it cannot fail
+CONSTANT_RANGE = 1e-12
+
+
+@dataclass(frozen=True)
+class ReferenceRun:
+    """What judges a hand-rolled scenario run against an independent reference run of the
+    same model, scheme and step: the reference's name and metric, what the tolerance is,
+    and the factor on the largest round-off spread measured on the reference."""
+
+    reference: str
+    metric: str
+    what: str
+    factor: float
+
+
+def reference_rows(robot: str, scenario: str, variant: str, judge: ReferenceRun,
+                   hand: pd.DataFrame, base: pd.DataFrame,
+                   spreads: dict[str, pd.DataFrame]) -> list[MetricRow]:
+    """One judged row per signal the reference ``base`` moves: max |hand - base| against
+    ``judge.factor`` x the largest max |run - base| of the ``spreads`` (the same reference
+    run again with round-off-sized changes, by label), so two implementations of one model
+    differ by round-off only while a wrong term, gain or step of the hand-rolled model
+    shows."""
+    out = []
+    for sig in base.columns.drop("time"):
+        if sig not in hand or float(np.ptp(base[sig].to_numpy())) <= CONSTANT_RANGE:
+            continue
+        spread = {label: max_abs_diff(base, run, sig) for label, run in spreads.items()}
+        tol = judge.factor * max(spread.values())
+        value = max_abs_diff(base, hand, sig)
+        measured = ", ".join(f"{label} {s:.3g}" for label, s in spread.items())
+        reason = f"{judge.what}: {judge.factor:g} x max({measured}), measured on the reference"
+        out.append(MetricRow(robot, scenario, "L4", variant, sig, judge.reference,
+                             "handrolled", judge.metric, value, tol, bool(value <= tol),
+                             reason, "agreement"))
+    return out

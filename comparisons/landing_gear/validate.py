@@ -11,14 +11,22 @@ import pandas as pd
 
 from dynval.comparisons import ladder
 from dynval.comparisons.ladder import free_swing, harness
-from dynval.comparisons.landing_gear import audit, trajectories
+from dynval.comparisons.landing_gear import audit, touchdown, trajectories
 from dynval.comparisons.landing_gear.scenarios import (
     SCENARIOS,
     Scenario,
     run_one,
 )
 from dynval.handrolled.landing_gear.model import Forms
-from dynval.results import BudgetRow, DataTable, Erratum, Known, MetricRow, Rung
+from dynval.results import (
+    BudgetRow,
+    DataTable,
+    Erratum,
+    Known,
+    MetricRow,
+    NotReproduced,
+    Rung,
+)
 from dynval.robots.landing_gear.params import JOINTS, LEGS, LandingGearParams
 
 ROBOT = "landing_gear"
@@ -67,9 +75,39 @@ LEVEL_GROUND = {
 }
 
 
+# The settled figures are means over the last SETTLE_WINDOW; they stand for the settled
+# state only where each signal moves over that window by at most SETTLED_SHARE of the
+# tolerance that judges it (the mean is then within that share of every sample of the
+# window, the last one included).
+SETTLED_SHARE = 0.1
+PREMISE = (f"the run settles: over its last {SETTLE_WINDOW:g} s roll and pitch, each normal "
+           f"foot force and the vertical forces' sum move by at most {SETTLED_SHARE:g} of "
+           "the tolerance of the settled figure each one gives (hand-rolled, shared laws)")
+
+
+def _tail(df: pd.DataFrame) -> pd.DataFrame:
+    return df[df["time"] >= df["time"].iloc[-1] - SETTLE_WINDOW]
+
+
 def _settled(df: pd.DataFrame, signal: str) -> float:
-    tail = df[df["time"] >= df["time"].iloc[-1] - SETTLE_WINDOW]
-    return float(tail[signal].mean())
+    return float(_tail(df)[signal].mean())
+
+
+def unsettled(df: pd.DataFrame, p: LandingGearParams) -> list[str]:
+    """What still moves over the run's last SETTLE_WINDOW beyond SETTLED_SHARE of its
+    settled figure's tolerance, each with its range and bound (empty: the run settled)."""
+    tail = _tail(df)
+    F = np.mean([tail[f"foot.{leg}.force.normal"].mean() for leg in LEGS])
+    bounds = {**{sig: (DEG, "deg", LEVEL_TOL_DEG) for sig in ("body.roll", "body.pitch")},
+              **{f"foot.{leg}.force.normal": (1.0, "N", GRF_SPREAD_TOL * F) for leg in LEGS}}
+    out = [f"{sig} moves {np.ptp(tail[sig].to_numpy()) * k:.3g} {unit} (bound "
+           f"{SETTLED_SHARE * tol:.3g})" for sig, (k, unit, tol) in bounds.items()
+           if np.ptp(tail[sig].to_numpy()) * k > SETTLED_SHARE * tol]
+    Fy = sum(tail[f"foot.{leg}.force.y"].to_numpy() for leg in LEGS)
+    if np.ptp(Fy) > SETTLED_SHARE * BALANCE_TOL * p.m * p.g:
+        out.append(f"the vertical forces' sum moves {np.ptp(Fy):.3g} N (bound "
+                   f"{SETTLED_SHARE * BALANCE_TOL * p.m * p.g:.3g})")
+    return out
 
 
 class LandingGearLadder(ladder.RobotLadder):
@@ -103,6 +141,15 @@ class LandingGearLadder(ladder.RobotLadder):
         level = sc.alpha_SL_deg == 0.0
         return [ladder.Variant.shared(LEVEL_GROUND if level else TOLERANCES),
                 ladder.Variant.native()]
+
+    def premise(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,
+                wide: dict[str, pd.DataFrame]) -> NotReproduced | None:
+        """Whether the landing settles (PREMISE), on the hand-rolled shared run: the
+        settled attitude, forces and balance are figures of a settled run only."""
+        if variant.name != "shared" or "handrolled" not in wide:
+            return None
+        moving = unsettled(wide["handrolled"], ctx.params)
+        return NotReproduced(sc.name, PREMISE, "; ".join(moving)) if moving else None
 
     def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
@@ -173,10 +220,12 @@ class LandingGearLadder(ladder.RobotLadder):
                                   "back; recomputed values are tabulated next to its statements")
 
     def extra_tasks(self, inp: ladder.Inputs) -> dict:
-        """The budget's runs at dt/2 and each erratum's run with only that equation
-        printed, all on slope_lc."""
+        """The touchdown's reference runs of every scenario (landing_gear.touchdown); the
+        budget's runs at dt/2 and each erratum's run with only that equation printed, all
+        on slope_lc."""
+        reference = touchdown.tasks(inp.params, SCENARIOS, inp.scenarios, inp.desc_dir)
         if "slope_lc" not in inp.scenarios:
-            return {}
+            return reference
         sc, d = SCENARIOS["slope_lc"], inp.desc_dir
         half = inp.params.with_(dt=inp.params.dt / 2)
         tasks = {f"budget {impl} {mass} {contact} dt/2":
@@ -185,7 +234,18 @@ class LandingGearLadder(ladder.RobotLadder):
         tasks.update({f"erratum {eq}": (run_one, (inp.params, sc, "handrolled", "shared", d),
                                         {"forms": forms, "until": inp.until})
                       for eq, forms in ERRATA_FORMS.items()})
-        return tasks
+        return {**reference, **tasks}
+
+    def scenario_extras(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,
+                        wide: dict[str, pd.DataFrame]) -> tuple[dict, list, list]:
+        """The touchdown judged against the decoupled model with engine leg terms, where
+        the hand-rolled model runs (shared contact)."""
+        names = {run: touchdown.task_name(sc.name, run) for run in touchdown.RUNS}
+        if ("handrolled" not in wide
+                or any(f"{ROBOT} {n}" not in ctx.outcomes for n in names.values())):
+            return {}, [], []
+        ref = {run: ctx.result(n) for run, n in names.items()}
+        return {}, touchdown.rows(ROBOT, sc.name, variant.name, wide["handrolled"], ref), []
 
     def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
         if ("slope_lc", "shared") not in ctx.wide:

@@ -15,6 +15,7 @@ from dynval.comparisons.own_model import loading
 from dynval.comparisons.own_model.audit import OwnAudit, l3_passed, rung_of
 from dynval.comparisons.own_model.swing import l3_within
 from dynval.comparisons.run import manifest
+from dynval.comparisons.run.defaults import MODEL_SAMPLES, SEED
 from dynval.model import ModelError
 from dynval.results import (
     Chapter,
@@ -35,8 +36,8 @@ def _engine(row: dict) -> str:
     return row["comparison"].split(" vs ")[1].split(" (difference")[0]
 
 
-def audit_of(model: Any | None, description: Path | str, samples: int = 200, seed: int = 0,
-             package_paths: Sequence[Path] = (), base: str | None = None,
+def audit_of(model: Any | None, description: Path | str, samples: int = MODEL_SAMPLES,
+             seed: int = SEED, package_paths: Sequence[Path] = (), base: str | None = None,
              gravity: Sequence[float] = GRAVITY, label: str | None = None) -> OwnAudit:
     """The audit of a model object against its description, or, with no model, of the
     description alone (the engines against each other, on a ``base`` "fixed" or "free";

@@ -315,16 +315,13 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
 
 
 def _broken_copy(robot: ET.Element, prepared: Path, variant: str) -> Path:
-    """The broken description written as a URDF of its own (beside a URDF's prepared
-    copy; in the temporary folder for an MJCF, whose own folder may not be writable)."""
-    name = f"broken-{VARIANTS.index(variant)}-{prepared.stem}.urdf"
-    if prepared.suffix.lower() == ".xml":
-        from dynval.engines.description_files import _write_copy
+    """The broken description written as a URDF of its own, in the temporary folder by
+    its content (the description's own folder may not be writable; it names no other
+    file: a prepared URDF has no geometry, the URDF of an MJCF's compiled model none)."""
+    from dynval.engines.description_files import _write_copy
 
-        return _write_copy(name, ET.tostring(robot, encoding="utf-8"))
-    broken = prepared.with_name(name)
-    ET.ElementTree(robot).write(broken, encoding="utf-8", xml_declaration=True)
-    return broken
+    return _write_copy(f"broken-{VARIANTS.index(variant)}-{prepared.stem}.urdf",
+                       ET.tostring(robot, encoding="utf-8"))
 
 
 class _Flipped(EngineModel):

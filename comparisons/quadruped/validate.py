@@ -12,7 +12,7 @@ import pandas as pd
 
 from dynval.comparisons import ladder
 from dynval.comparisons.ladder import free_swing
-from dynval.comparisons.quadruped import assumptions, audit, section6, trajectories
+from dynval.comparisons.quadruped import assumptions, audit, pinned, section6, trajectories
 from dynval.comparisons.quadruped.scenarios import (
     SCENARIOS,
     Scenario,
@@ -96,6 +96,10 @@ class QuadrupedLadder(ladder.RobotLadder):
                            f"foot.*.force.{r['axis']}", r["engine"], "handrolled (assumed)",
                            "rms_error_N", r["rms_error"], None, None, r["assumption"],
                            "agreement") for r in err]
+        names = {run: pinned.task_name(sc.name, run) for run in pinned.RUNS}
+        if all(f"{ROBOT} {n}" in ctx.outcomes for n in names.values()):
+            rows += pinned.rows(ROBOT, sc.name, variant.name, wide["handrolled"],
+                                {run: ctx.result(n) for run, n in names.items()})
         return ({"assumed": assumed}, rows,
                 [DataTable.from_dict(assumptions.table(err, sc.name))])
 
@@ -126,8 +130,10 @@ class QuadrupedLadder(ladder.RobotLadder):
 
     def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """Section 6's round trip (the paper's plans, and the balanced trot over whole
-        cycles, in parallel), and the budget's MuJoCo trot at dt/2."""
-        tasks = {"section 6": (section6.run, (inp.params,), {}),
+        cycles, in parallel), the budget's MuJoCo trot at dt/2, and each scenario's
+        pinned-feet reference runs (quadruped.pinned)."""
+        tasks = {**pinned.tasks(inp.params, SCENARIOS, inp.scenarios, inp.desc_dir,
+                                inp.until),"section 6": (section6.run, (inp.params,), {}),
                  "section 6 balanced trot": (section6.run_balanced, (inp.params,),
                                              {"until": inp.until}),
                  "section 6 walk splits": (section6.run_walk_splits, (inp.params,),

@@ -14,6 +14,7 @@ from dynval.comparisons import ladder
 from dynval.comparisons.ladder import assumed
 from dynval.comparisons.rover import (
     audit,
+    convergence,
     drawbar_readings,
     estimates,
     settling,
@@ -323,6 +324,8 @@ class RoverLadder(ladder.RobotLadder):
         return {
             **budget,
             **_sweep_tasks(inp),
+            **convergence.tasks(inp.params, SCENARIOS, inp.scenarios, inp.desc_dir,
+                                inp.until, run_one),
             "power laws 4.2.1": (soil_tables.power_law_tables, (soil,), {}),
             "single wheel 4.2.2": (soil_tables.single_wheel_table, (load_soil(SOIL_422),), {}),
             **{f"Table 4.8 test {k}": (drawbar_readings.read_test,
@@ -332,6 +335,18 @@ class RoverLadder(ladder.RobotLadder):
                                                      inp.desc_dir),
                                            {"duration": t, "wheel_form": "printed"})
                for t in ERRATUM_DURATIONS}}
+
+    def scenario_extras(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,
+                        wide: dict[str, pd.DataFrame]) -> tuple[dict, list, list]:
+        """The judged trajectory rows of the moving scenarios (rover.convergence)."""
+        names = {impl: convergence.task_name(sc.name, impl)
+                 for impl in ("handrolled", convergence.REFERENCE)}
+        declared = convergence.task_name(sc.name, "handrolled", "dt")
+        if any(f"{ROBOT} {n}" not in ctx.outcomes for n in [*names.values(), declared]):
+            return {}, [], []
+        halved = {impl: ctx.result(n) for impl, n in names.items()}
+        return {}, convergence.rows(ROBOT, sc.name, variant.name, wide, halved,
+                                    ctx.result(declared)), []
 
     def figure_tag(self, sc: Scenario, variant: ladder.Variant) -> str:
         return sc.name

@@ -19,6 +19,7 @@ from dynval.comparisons.ladder.overrides import Override
 from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly, manifest
+from dynval.comparisons.run.defaults import ROBOT_SAMPLES, SEED
 from dynval.comparisons.run.descriptions import description_dir
 from dynval.comparisons.run.tasks import Outcome, Report, execute
 from dynval.results import MUTANTS_FILE, Chapter, metrics_frame
@@ -35,8 +36,9 @@ def git_commit() -> str:
 
 
 def plan(robots: list[str] | None = None, scenarios: list[str] | None = None,
-         overrides: Sequence[Override] | None = None, samples: int = 1000, seed: int = 0,
-         out: Path = Path("dynval-out"), tier: str = "full") -> list[tuple[RobotLadder, Inputs]]:
+         overrides: Sequence[Override] | None = None, samples: int = ROBOT_SAMPLES,
+         seed: int = SEED, out: Path = Path("dynval-out"), tier: str = "full"
+         ) -> list[tuple[RobotLadder, Inputs]]:
     """Each robot's declaration and inputs (overrides applied; descriptions regenerated
     under ``out`` when the parameters differ from the shipped ones)."""
     plans = []
@@ -50,7 +52,8 @@ def plan(robots: list[str] | None = None, scenarios: list[str] | None = None,
 
 def validate_all(out: Path, robots: list[str] | None = None,
                  scenarios: list[str] | None = None, overrides: Sequence[Override] | None = None,
-                 samples: int = 1000, seed: int = 0, *, tier: str = "full", workers: int = 1,
+                 samples: int = ROBOT_SAMPLES, seed: int = SEED, *, tier: str = "full",
+                 workers: int = 1,
                  scheduler: str | None = None, cache_dir: Path | None = None,
                  timings_path: Path | None = None, report: Report | None = None,
                  force: bool = False,

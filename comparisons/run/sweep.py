@@ -12,15 +12,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from dynval.comparisons.ladder.metrics import compare
-from dynval.comparisons.ladder.overrides import BadOverrideError, Override, decimal, split_key
+from dynval.comparisons.ladder.overrides import Axis, BadOverrideError, Override, parse_axis
 from dynval.comparisons.ladder.registry import apply_overrides, comparison
 from dynval.comparisons.ladder.rungs import Context, Inputs, TimePlot
 from dynval.comparisons.ladder.signals import UnknownSignalError, display
@@ -32,50 +30,19 @@ from dynval.results import Chapter, MetricRow, metrics_frame
 SWEEP_FILE = "sweep.parquet"
 
 
-@dataclass(frozen=True)
-class Axis:
-    """One varied name and its values (LO:HI:N, N evenly spaced values, both ends in)."""
-
-    name: str
-    values: tuple[float, ...]
-    on_scenario: bool  # a field of the scenario rather than a robot parameter
-
-
-def parse_axis(robot: str, spec: str, params: Any, scenario: Any) -> Axis:
-    """``ROBOT.NAME=LO:HI:N`` as an Axis, or one clear sentence on what is wrong."""
-    r, name, rng = split_key(spec, "ROBOT.NAME=LO:HI:N", "--vary")
-    if r != robot:
-        raise BadOverrideError(f"--vary {spec!r} varies {r!r}, but the sweep runs {robot!r}")
-    parts = rng.split(":")
-    try:
-        lo, hi, n = decimal(parts[0]), decimal(parts[1]), int(decimal(parts[2]))
-        if len(parts) != 3 or n < 1 or n != decimal(parts[2]) \
-                or not (np.isfinite(lo) and np.isfinite(hi)):
-            raise ValueError
-    except (ValueError, IndexError):
-        raise BadOverrideError(f"--vary {spec!r}: the range must read LO:HI:N with finite "
-                               "LO, HI and a whole N of at least 1") from None
-    on_param = name in {f.name for f in dataclasses.fields(params)}
-    on_scenario = name in {f.name for f in dataclasses.fields(scenario)}
-    if not (on_param or on_scenario):
-        raise BadOverrideError(f"--vary {spec!r}: {robot} has no parameter and the scenario "
-                               f"no field named {name!r}")
-    values = tuple(float(v) for v in (np.linspace(lo, hi, n) if n > 1 else [lo]))
-    return Axis(name, values, on_scenario and not on_param)
-
-
-def sweep(out: Path, robot: str, scenario: str, specs: list[str],
+def sweep(out: Path, robot: str, scenario: str, specs: Sequence[str | Axis],
           overrides: Sequence[Override] | None = None, tier: str = "full", *, workers: int = 1,
           scheduler: str | None = None, cache_dir: Path | None = None,
           report: Report | None = None, force: bool = False) -> pd.DataFrame:
-    """Run the grid and write ``sweep.parquet`` and the manifest under ``out``."""
+    """Run the grid of ``specs`` (``--vary`` as given, or parsed: overrides.parse_axis)
+    and write ``sweep.parquet`` and the manifest under ``out``."""
     ladder = comparison(robot)
     if scenario not in ladder.scenarios:
         raise KeyError(f"unknown scenario {scenario!r} for {robot}; known: "
                        f"{', '.join(ladder.scenarios)}")
     base = apply_overrides(robot, ladder.default_params, overrides or [])
     sc0 = ladder.scenarios[scenario]
-    axes = [parse_axis(robot, s, base, sc0) for s in specs]
+    axes = [parse_axis(s, robot, base, sc0) for s in specs]
     if not axes:
         raise BadOverrideError("a sweep needs at least one --vary ROBOT.NAME=LO:HI:N")
     manifest.begin(out, force)
@@ -108,7 +75,7 @@ def sweep(out: Path, robot: str, scenario: str, specs: list[str],
     table = pd.concat(frames, ignore_index=True)
     manifest.write_atomic(out / SWEEP_FILE, lambda tmp: table.to_parquet(tmp, index=False))
     manifest.finish(out, "sweep", started, {
-        "robot": robot, "scenario": scenario, "vary": specs,
+        "robot": robot, "scenario": scenario, "vary": [str(a) for a in axes],
         "overrides": [str(o) for o in overrides or []],
         "tier": tier, "axes": {a.name: list(a.values) for a in axes},
         "display": _display_units(table)})

@@ -26,8 +26,6 @@ from dynval.comparisons.run.tasks import Report, default_cache_dir
 from dynval.results import Chapter
 from dynval.robots import ROBOT_NAMES
 
-SAMPLES = 1000  # audit states of a validation (the ci tier takes fewer)
-
 
 def check_validation(robots: list[str] | None, scenarios: list[str] | None,
                      overrides: Sequence[Override] | None, samples: int, seed: int, tier: str,

@@ -5,9 +5,9 @@ The same spatial algebra as ``dynval.handrolled.hopper.soa`` (corrected form): v
 accelerations outwards link by link, eqs. (3) and (12); spatial forces inwards, eq. (15);
 joint forces as their projections, eq. (18). The mass matrix is sum_k J_k^T M_k J_k over
 the links' spatial Jacobians, built outwards with J_k = Phi_{k,k-1} J_{k-1} + H_k (the
-columns of Phi H). One compiled function (``_terms``) computes M, J and tau with scalar
-loops; the simulation step, the inverse dynamics and the mass matrix all call it, and the
-tests hold every term to the operator products at round-off.
+columns of Phi H). One compiled function (``_terms``, through its four passes) computes
+M, J and tau with scalar loops; the simulation step, the inverse dynamics and the mass
+matrix all call it, and the tests hold every term to the operator products at round-off.
 """
 
 from __future__ import annotations
@@ -160,17 +160,31 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
     (the tip's, eq. 9) and tau = M qdd + C + M_b Vd_base + J^T F_tip by the Newton-Euler
     recursions (3), (12), (15), (18), written with scalar loops into a few arrays: at this
     size the small temporaries of a vector form cost three times the arithmetic (the
-    tests hold every term to the operator products at round-off)."""
+    tests hold every term to the operator products at round-off).  The frames and spatial
+    inertias are ``_frames``, M and J ``_mass_jacobian``, the outward recursion of
+    velocities and accelerations ``_outward``, the inward one of forces ``_inward``."""
     n = kind.shape[0]
     R = np.empty((n, 3, 3))
     h = np.empty((n, 3))
     lv = np.empty((n, 3))
     lc = np.empty((n, 3))
     Mk = np.zeros((n, 6, 6))
+    v3 = np.empty(3)
+    _frames(kind, axis, offset, com, inertia, mass, q, R, h, lv, lc, Mk, v3)
+    M, Jk = _mass_jacobian(kind, mass, h, lv, Mk, v3)
+    V, A = _outward(kind, qd, qdd, Vd_base, coriolis, h, lv, v3)
+    tau_out = _inward(kind, mass, F_tip, h, lv, lc, Mk, V, A, v3)
+    return M, Jk, tau_out
+
+
+@njit(cache=True)
+def _frames(kind, axis, offset, com, inertia, mass, q, R, h, lv, lc, Mk, v3):
+    """Each link's attitude R_k, joint axis h_k = R_{k-1} a_k, offset l_k and centre of
+    mass R_k c_k in world axes, and its spatial inertia M_k about its frame's origin, eq.
+    (15), into R, h, lv, lc, Mk (v3: scratch)."""
     Rp = np.eye(3)
     tmp = np.empty((3, 3))
-    v3 = np.empty(3)
-    for k in range(n):  # frames and spatial inertias, eq. (15)
+    for k in range(kind.shape[0]):  # frames and spatial inertias, eq. (15)
         for i in range(3):
             h[k, i] = Rp[i, 0] * axis[k, 0] + Rp[i, 1] * axis[k, 1] + Rp[i, 2] * axis[k, 2]
         if kind[k] == REVOLUTE:  # R_k = R_{k-1} Rot(a_k, q_k)
@@ -209,7 +223,13 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
             for j in range(3):
                 Mk[k, 3 + i, j] = -Mk[k, i, 3 + j]
         Rp = R[k]
-    # mass matrix: link Jacobians outwards, J_k = Phi_{k,k-1} J_{k-1} + H_k
+
+
+@njit(cache=True)
+def _mass_jacobian(kind, mass, h, lv, Mk, v3):
+    """(M, J): the mass matrix sum_k J_k^T M_k J_k over the link Jacobians built outwards,
+    J_k = Phi_{k,k-1} J_{k-1} + H_k, and the last one, the tip's (eq. 9)."""
+    n = kind.shape[0]
     Jk = np.zeros((6, n))
     M = np.zeros((n, n))
     MJ = np.empty((6, n))
@@ -235,7 +255,18 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
                 for r in range(6):
                     acc += Jk[r, a] * MJ[r, b]
                 M[a, b] += acc
-    # tau by the Newton-Euler recursions, eqs. (3), (12), (15), (18)
+    for a in range(n):  # the mass matrix is symmetric: fill the upper triangle
+        for b in range(a + 1, n):
+            M[a, b] = M[b, a]
+    return M, Jk
+
+
+@njit(cache=True)
+def _outward(kind, qd, qdd, Vd_base, coriolis, h, lv, v3):
+    """(V, A): each link's spatial velocity and acceleration, outwards from the base
+    accelerating at Vd_base, eqs. (3) and (12) (``coriolis`` 0: the sliding joint's
+    2 w x h theta_dot dropped, as printed)."""
+    n = kind.shape[0]
     V = np.zeros((n, 6))
     A = np.zeros((n, 6))
     Vp = np.zeros(6)
@@ -270,9 +301,18 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
             A[k, 3 + i] += v3[i]
         Vp = V[k]
         Ap = A[k]
+    return V, A
+
+
+@njit(cache=True)
+def _inward(kind, mass, F_tip, h, lv, lc, Mk, V, A, v3):
+    """tau: the spatial forces inwards from the tip's F_tip, eq. (15), and the joint
+    forces as their projections on the joint axes, eq. (18)."""
+    n = kind.shape[0]
     F = F_tip.copy()
     tau_out = np.zeros(n)
     Iw = np.empty(3)
+    w_l = np.empty(3)
     for k in range(n - 1, -1, -1):
         w = V[k, :3]
         for i in range(6):
@@ -296,7 +336,4 @@ def _terms(kind, axis, offset, com, inertia, mass, q, qd, qdd, Vd_base, F_tip, c
         _cross_into(lv[k], F[3:], v3)  # Phi^T: the moment about the parent's origin
         for i in range(3):
             F[i] += v3[i]
-    for a in range(n):  # the mass matrix is symmetric: fill the upper triangle
-        for b in range(a + 1, n):
-            M[a, b] = M[b, a]
-    return M, Jk, tau_out
+    return tau_out
