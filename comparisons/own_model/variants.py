@@ -31,6 +31,7 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -260,46 +261,66 @@ def break_description(robot: ET.Element, variant: str) -> str | None:
     return link.get("name")  # the model, not the description, is broken (MODEL_ONLY)
 
 
-def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
-                  seed: int) -> VariantRow:
-    """One broken variant of one corpus description, audited (L0-L2) against the
-    description (the task the corpus's variants run)."""
+@dataclass
+class BrokenAudit:
+    """A broken variant's audit against its description: what was broken (``target``),
+    the broken file, whether its base is free, and the audit (L0-L2) of Pinocchio's
+    reading of that file."""
+
+    target: str
+    broken: Path
+    free: bool
+    audit: Any
+
+
+def broken_audit(path: str, base: str, variant: str, samples: int, seed: int
+                 ) -> BrokenAudit | str:
+    """One broken variant of one description audited (L0-L2) against the description, or
+    why there is nothing to break this way (one sentence)."""
     from dynval.comparisons.own_model import loading
     from dynval.comparisons.own_model.audit import audit_model
     from dynval.engines.pinocchio_engine import PinocchioFreeRoot, PinocchioTerms
     from dynval.engines.urdf_from_mujoco import compiled_urdf
 
+    prepared = loading.prepare(Path(path))
+    joints, own_free = loading.description_joints(prepared.path)
+    mjcf = prepared.path.suffix.lower() == ".xml"
+    free = own_free if mjcf else base == "free"
+    if not joints and not free:  # as the description's own audit says
+        return "no joint moves on a fixed base: nothing to break"
+    # an MJCF is broken as the URDF of MuJoCo's compiled model of it (its masses,
+    # inertias and joints as MuJoCo reads them), then audited against the MJCF itself
+    robot = (ET.fromstring(compiled_urdf(str(prepared.path), joints, free)) if mjcf
+             else ET.parse(str(prepared.path)).getroot())
+    target = break_description(robot, variant)
+    if target is None:
+        return "nothing to break this way"
+    broken = _broken_copy(robot, prepared.path, variant)
+    gravity = prepared.gravity or loading.STANDARD_GRAVITY
+    terms = (PinocchioFreeRoot(broken, gravity, joint_names=joints) if free
+             else PinocchioTerms(broken, gravity, joint_names=joints, rigid_body=True))
+    model = _model(variant, terms, joints, "free" if free else "fixed")
+    return BrokenAudit(target, broken, free, audit_model(model, Path(path), samples, seed,
+                                                         label=variant, l3=False))
+
+
+def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
+                  seed: int) -> VariantRow:
+    """One broken variant of one corpus description, audited (L0-L2) against the
+    description (the task the corpus's variants run)."""
     start = time.perf_counter()
     row = VariantRow(name, variant)
     try:
-        prepared = loading.prepare(Path(path))
-        joints, own_free = loading.description_joints(prepared.path)
-        mjcf = prepared.path.suffix.lower() == ".xml"
-        free = own_free if mjcf else base == "free"
-        if not joints and not free:  # as the description's own audit says
-            row.error = "no joint moves on a fixed base: nothing to break"
-            return row
-        # an MJCF is broken as the URDF of MuJoCo's compiled model of it (its masses,
-        # inertias and joints as MuJoCo reads them), then audited against the MJCF itself
-        robot = (ET.fromstring(compiled_urdf(str(prepared.path), joints, free)) if mjcf
-                 else ET.parse(str(prepared.path)).getroot())
-        target = break_description(robot, variant)
-        if target is None:
-            row.error = "nothing to break this way"
-            return row
-        row.target = target
-        broken = _broken_copy(robot, prepared.path, variant)
-        gravity = prepared.gravity or loading.STANDARD_GRAVITY
-        terms = (PinocchioFreeRoot(broken, gravity, joint_names=joints) if free
-                 else PinocchioTerms(broken, gravity, joint_names=joints, rigid_body=True))
-
-        model = _model(variant, terms, joints, "free" if free else "fixed")
-        audit = audit_model(model, Path(path), samples, seed, label=variant, l3=False)
+        found = broken_audit(path, base, variant, samples, seed)
     except (DescriptionError, ModelError) as exc:
         row.error = str(exc).replace(str(Path(path).parent) + "/", "")
         return row
     finally:
         row.seconds = time.perf_counter() - start
+    if isinstance(found, str):
+        row.error = found
+        return row
+    row.target, audit = found.target, found.audit
     row.caught = not audit.passed
     # the break's own size: the model against Pinocchio on the unbroken file, the largest
     # error of any term (a break the dynamics cannot see has none)
@@ -309,8 +330,8 @@ def variant_entry(name: str, path: str, base: str, variant: str, samples: int,
     row.failed = tuple(sorted({r.term for r in audit.failures}
                               | {r["quantity"] for r in audit.l0_failures}))
     row.finding = "; ".join(audit.findings)
-    if variant in INERTIAL and not free:  # the regressor answers on a fixed base
-        row.named = _named(audit.implied, target)
+    if variant in INERTIAL and not found.free:  # the regressor answers on a fixed base
+        row.named = _named(audit.implied, found.target)
     return row
 
 
