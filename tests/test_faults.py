@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from dynval import _stored
 from dynval.comparisons import cli
+from dynval.comparisons.commands.exits import user_errors
 from dynval.comparisons.run import manifest
 from dynval.comparisons.run.tasks import Task, execute
 from tests.test_cache_checks import ramp
@@ -79,7 +80,7 @@ def test_a_full_disk_under_the_output_is_the_machines_failure(tmp_path):
     app = typer.Typer()
 
     @app.command()
-    @cli._user_errors
+    @user_errors
     def write() -> None:
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "traces.parquet"))
 

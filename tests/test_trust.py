@@ -52,7 +52,9 @@ def test_a_description_edited_by_hand_is_refused(tmp_path, monkeypatch):
     i = text.index('mass="')
     j = text.index('"', i + 6)
     xml.write_text(text[:i] + 'mass="9.99"' + text[j + 1:])
-    monkeypatch.setattr(dynval.robots, "ROOT", root)
+    shipped = dynval.robots.robot_dir
+    monkeypatch.setattr(dynval.robots, "robot_dir",
+                        lambda name: root / name if name == "landing_gear" else shipped(name))
     res = runner.invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
                               "mujoco", "--out", str(tmp_path / "out")])
     assert res.exit_code == 2
