@@ -116,14 +116,18 @@ def zero_dp_sweep(var: str, soil: Soil) -> tuple[np.ndarray, np.ndarray, list]:
 MIN_FIT_POINTS = 3  # a power law (two parameters) fitted to fewer points says nothing
 
 
-def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
-    """Tables 4.1-4.4 recomputed: A and B of eq. (4.3) for R_c and z_0 against D, b, W
-    (Tables 4.1-4.2) and against n, k_phi (Tables 4.3-4.4), Bekker and the model at zero
-    slip; and the same fits at the thesis' operating point, zero drawbar pull (constvel),
-    over the points where it exists, next to zero slip and Bekker on those points."""
-    fits: dict[tuple[str, str, str], tuple[float, float, float]] = {}
+Fits = dict[tuple[str, str, str], tuple[float, float, float]]
+Roots = dict[str, tuple[int, str, str]]
+
+
+def _power_law_fits(soil: Soil) -> tuple[Fits, dict, Roots]:
+    """A and B of eq. (4.3) for R_c and z_0 over every sweep, Bekker and the model at zero
+    slip, and at zero drawbar pull (constvel) over the points where it has a root, with
+    Bekker and zero slip on those points; each sweep's range; each sweep's roots (count,
+    range, slips)."""
+    fits: Fits = {}
     ranges = {}
-    roots: dict[str, tuple[int, str, str]] = {}
+    roots: Roots = {}
     for var in (*SWEEPS, *SOIL_SWEEPS):
         pts = sweep(var, soil)
         x_fit = np.array([p[0] for p in pts])
@@ -144,27 +148,35 @@ def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
                 fits[("zero_dp", q, var)] = fit_power_law(xr, dp[:, k])
                 fits[("bekker_roots", q, var)] = fit_power_law(xr, out["bekker"][mask, k])
                 fits[("zero_slip_roots", q, var)] = fit_power_law(xr, out["model"][mask, k])
+    return fits, ranges, roots
 
-    def table(number: str, quantity: str, variables: tuple[str, ...], what: str) -> dict:
-        rows = []
-        for var in variables:
-            Ab, Bb, R2b = fits[("bekker", quantity, var)]
-            Am, Bm, R2m = fits[("model", quantity, var)]
-            rows.append([var, f"{ranges[var][0]:.4g}-{ranges[var][1]:.4g}", Ab, Bb, R2b, Am,
-                         Bm, R2m, 100 * (Am / Ab - 1), 100 * (Bm / Bb - 1)])
-        return {"scenario": None, "title": f"Table {number} recomputed: {what}",
-                "columns": ["x", "range (SI)", "Bekker A", "Bekker B", "Bekker R^2",
-                            "model A", "model B", "model R^2", "A diff [%]", "B diff [%]"],
-                "rows": rows,
-                "caption": f"Q = A x^B (4.3) fitted over {N_POINTS} log-spaced points, the "
-                           "other variables at rover A's wheel (D = 1 m, b = 0.2 m) and "
-                           "load (981 N) on dry sand. Bekker: eqs. (2.2)-(2.3); model: the "
-                           "closed form at zero slip, sinkage from F_z = W (2.16), Rc = |R| "
-                           "(3.24) (the thesis' own operating point, zero drawbar pull, is "
-                           "the next table). "
-                           "The thesis finds the exponents within a few percent and A "
-                           "20-35 % apart; its values are held back."}
 
+def _fit_table(fits: Fits, ranges: dict, number: str, quantity: str,
+               variables: tuple[str, ...], what: str) -> dict:
+    """One of Tables 4.1-4.4: Bekker's fit and the model's at zero slip, per variable."""
+    rows = []
+    for var in variables:
+        Ab, Bb, R2b = fits[("bekker", quantity, var)]
+        Am, Bm, R2m = fits[("model", quantity, var)]
+        rows.append([var, f"{ranges[var][0]:.4g}-{ranges[var][1]:.4g}", Ab, Bb, R2b, Am,
+                     Bm, R2m, 100 * (Am / Ab - 1), 100 * (Bm / Bb - 1)])
+    return {"scenario": None, "title": f"Table {number} recomputed: {what}",
+            "columns": ["x", "range (SI)", "Bekker A", "Bekker B", "Bekker R^2",
+                        "model A", "model B", "model R^2", "A diff [%]", "B diff [%]"],
+            "rows": rows,
+            "caption": f"Q = A x^B (4.3) fitted over {N_POINTS} log-spaced points, the "
+                       "other variables at rover A's wheel (D = 1 m, b = 0.2 m) and "
+                       "load (981 N) on dry sand. Bekker: eqs. (2.2)-(2.3); model: the "
+                       "closed form at zero slip, sinkage from F_z = W (2.16), Rc = |R| "
+                       "(3.24) (the thesis' own operating point, zero drawbar pull, is "
+                       "the next table). "
+                       "The thesis finds the exponents within a few percent and A "
+                       "20-35 % apart; its values are held back."}
+
+
+def _zero_dp_table(fits: Fits, roots: Roots) -> dict:
+    """The fits at the thesis' operating point, zero drawbar pull, beside Bekker's and
+    zero slip's on the same points."""
     rows = []
     for q, variables in (("Rc", ("D", "b", "W", "n", "kphi")),
                          ("z0", ("D", "b", "W", "n", "kphi"))):
@@ -178,7 +190,7 @@ def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
             Ad, Bd, R2d = fits[("zero_dp", q, var)]
             rows.append([q, var, f"{n_roots}/{N_POINTS}", xr, sr, Bb, Bs, Bd, R2d,
                          100 * (Bs / Bb - 1), 100 * (Bd / Bb - 1), As, Ad])
-    zero_dp = {
+    return {
         "scenario": None,
         "title": "Tables 4.1-4.4 at the thesis' operating point: zero drawbar pull",
         "columns": ["Q", "x", "roots", "root range (SI)", "slip at DP = 0", "Bekker B",
@@ -198,11 +210,22 @@ def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
                    "fitted on those same points. The roots lie at slips of about 2 % or "
                    "less, so both operating points give nearly the same exponents; B diff: "
                    "against Bekker's on those points."}
-    tables = [table("4.1", "Rc", ("D", "b", "W"), "rolling resistance vs D, b, W"),
-              table("4.2", "z0", ("D", "b", "W"), "sinkage vs D, b, W"),
-              table("4.3", "Rc", ("n", "kphi"), "rolling resistance vs soil parameters"),
-              table("4.4", "z0", ("n", "kphi"), "sinkage vs soil parameters"),
-              zero_dp]
+
+
+def power_law_tables(soil: Soil) -> tuple[list[dict], list[MetricRow]]:
+    """Tables 4.1-4.4 recomputed: A and B of eq. (4.3) for R_c and z_0 against D, b, W
+    (Tables 4.1-4.2) and against n, k_phi (Tables 4.3-4.4), Bekker and the model at zero
+    slip; and the same fits at the thesis' operating point, zero drawbar pull (constvel),
+    over the points where it exists, next to zero slip and Bekker on those points."""
+    fits, ranges, roots = _power_law_fits(soil)
+    tables = [_fit_table(fits, ranges, "4.1", "Rc", ("D", "b", "W"),
+                         "rolling resistance vs D, b, W"),
+              _fit_table(fits, ranges, "4.2", "z0", ("D", "b", "W"), "sinkage vs D, b, W"),
+              _fit_table(fits, ranges, "4.3", "Rc", ("n", "kphi"),
+                         "rolling resistance vs soil parameters"),
+              _fit_table(fits, ranges, "4.4", "z0", ("n", "kphi"),
+                         "sinkage vs soil parameters"),
+              _zero_dp_table(fits, roots)]
     rows_out = [recomputed_row(ROBOT, "power laws 4.2.1", f"{who}.{q}.{var}", f"power_law_{k}",
                                val, "Tables 4.1-4.4 recomputed, eq. (4.3)"
                                + {"zero_dp": ", zero drawbar pull (constvel)",
