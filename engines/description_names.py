@@ -34,7 +34,7 @@ def find_description(text: Path | str) -> tuple[Path, str | None]:
     path = Path(text)
     if path.is_file() or _reads_as_path(path):
         return path, None
-    from dynval.engines.description_files import example_robot_data_robots
+    from dynval.engines.packages import example_robot_data_robots
 
     robots = example_robot_data_robots()
     if robots is None:

@@ -15,11 +15,10 @@ from dynval.engines.description_files import (
     CACHE_DIR_NAME,
     inertial_findings,
     link_inertials,
-    package_dirs,
     prepare_mjcf,
     prepare_urdf,
-    resolve_package,
 )
+from dynval.engines.packages import package_dirs, resolve_package
 
 INERTIAL = """<inertial><origin xyz="0 0 0.1" rpy="0.3 0.2 0.1"/><mass value="{mass}"/>
   <inertia ixx="{ixx}" ixy="{ixy}" ixz="0" iyy="{iyy}" iyz="0" izz="{izz}"/></inertial>"""
@@ -62,7 +61,7 @@ def tags(path: Path) -> Counter[str]:
 
 
 def example_robot_data() -> Path:
-    from dynval.engines.description_files import example_robot_data_robots
+    from dynval.engines.packages import example_robot_data_robots
 
     robots = example_robot_data_robots()
     assert robots is not None, "example-robot-data, a test dependency, is not installed"

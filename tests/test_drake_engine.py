@@ -51,7 +51,7 @@ ARM = """<robot name="arm">
 """
 
 def _robots() -> Path:
-    from dynval.engines.description_files import example_robot_data_robots
+    from dynval.engines.packages import example_robot_data_robots
 
     folder = example_robot_data_robots()
     assert folder is not None, "example-robot-data, a test dependency, is not installed"

@@ -195,7 +195,7 @@ def test_real_mjcfs_shipped_with_pybullet(tmp_path):
     arm, which PyBullet's loadMJCF splits off) and the pusher (armature in a default class,
     an object and a target beside the arm): every engine is compared on MuJoCo's compiled
     model and agrees; what the readers did is said, naming PyBullet's split."""
-    from dynval.engines.description_files import pybullet_data_dir
+    from dynval.engines.packages import pybullet_data_dir
 
     reacher = parity_audit(pybullet_data_dir() / "mjcf" / "reacher.xml", 10, 0, l3=False)
     assert reacher.engines == ("mujoco", "pybullet", "drake") and reacher.outcome == "agrees"

@@ -121,7 +121,7 @@ def installed(source: str) -> bool:
     """Whether a corpus source is installed here (pybullet_data ships with PyBullet)."""
     import importlib.util
 
-    from dynval.engines.description_files import example_robot_data_robots
+    from dynval.engines.packages import example_robot_data_robots
 
     if source == "example-robot-data":
         return example_robot_data_robots() is not None
@@ -131,7 +131,7 @@ def installed(source: str) -> bool:
 def entries(sources: tuple[str, ...] = SOURCES) -> list[Entry]:
     """Every robot description of the sources installed here, sorted by name (pybullet_data's
     thousand random_urdfs are test data, not robots)."""
-    from dynval.engines.description_files import example_robot_data_robots, pybullet_data_dir
+    from dynval.engines.packages import example_robot_data_robots, pybullet_data_dir
 
     out = []
     for source in sources:
