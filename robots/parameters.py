@@ -172,24 +172,50 @@ def read_table(path: Path) -> dict[str, tuple[Any, Spec]]:
     return table
 
 
+FIELDS_BEGIN = "    # --- fields of params.toml, in its order (python -m dynval.robots.generate)"
+FIELDS_END = "    # --- end of fields"
+
+
+def fields_block(path: Path) -> str:
+    """The lines that declare a parameter class's fields, one per row of the table at
+    ``path`` with its type and unit (what ``python -m dynval.robots.generate`` writes into
+    the class, between FIELDS_BEGIN and FIELDS_END)."""
+    lines = [FIELDS_BEGIN]
+    for name, (value, declared) in read_table(path).items():
+        unit = f"  # [{declared.unit}]" if declared.unit not in ("", "-", "1") else ""
+        lines.append(f"    {name}: {type(value).__name__}{unit}")
+    return "\n".join([*lines, FIELDS_END]) + "\n"
+
+
 def parameter_class(cls: type[_T]) -> type[_T]:
     """Make ``cls`` the frozen dataclass of the parameters in the ``params.toml`` beside
     its module: one field a row, in table order, typed by its value, with its unit, range
-    and source attached (see :func:`spec`). The class keeps its own members (properties,
-    ``check_relations``) and gains ``ROBOT``, the robot's name (its folder's, unless the
-    class gives one), and ``with_(**changes)``, a copy with some values changed (used by
-    sweeps and the error budget)."""
+    and source attached (see :func:`spec`). The class declares its fields (name and type,
+    as a type checker sees them; ``python -m dynval.robots.generate`` writes them from the
+    table) and they must be the table's, in its order; it keeps its own members
+    (properties, ``check_relations``) and gains ``ROBOT``, the robot's name (its folder's,
+    unless the class gives one), and ``with_(**changes)``, a copy with some values changed
+    (used by sweeps and the error budget)."""
     path = Path(sys.modules[cls.__module__].__file__).with_name(TABLE)
     if "ROBOT" not in cls.__dict__:
         cls.ROBOT = path.parent.name  # type: ignore[attr-defined]
-    annotations = dict(cls.__dict__.get("__annotations__", {}))
-    for name, (value, declared) in read_table(path).items():
-        if name in cls.__dict__ or name in annotations:
-            raise TypeError(f"{cls.__name__}.{name} is declared both in {path} and in the "
-                            "class")
-        annotations[name] = type(value).__name__
-        setattr(cls, name, field(default=value, metadata={_SPEC: declared}))
-    cls.__annotations__ = annotations
+    table = read_table(path)
+    declared = {name: kind.__name__ if isinstance(kind, type) else str(kind)
+                for name, kind in cls.__dict__.get("__annotations__", {}).items()
+                if "ClassVar" not in str(kind)}  # ROBOT: ClassVar[str] is no field
+    expected = {name: type(value).__name__ for name, (value, _) in table.items()}
+    if list(declared.items()) != list(expected.items()):
+        said = next((f"{n}: {declared.get(n, 'nothing')} where the table has "
+                     f"{expected.get(n, 'no such row')}"
+                     for n in [*expected, *declared] if declared.get(n) != expected.get(n)),
+                    "the same fields in another order")
+        raise TypeError(f"{cls.__name__} declares other fields than {path} ({said}); run "
+                        "python -m dynval.robots.generate to write them from the table")
+    for name, (value, row) in table.items():
+        if name in cls.__dict__:
+            raise TypeError(f"{cls.__name__}.{name} is given a value in the class; its value "
+                            f"is the one in {path}")
+        setattr(cls, name, field(default=value, metadata={_SPEC: row}))
     if "with_" not in cls.__dict__:
         cls.with_ = _with  # type: ignore[attr-defined]
     return dataclass(frozen=True)(cls)

@@ -171,9 +171,12 @@ about = "a count"
 '''
 
 
-def _parameter_class(tmp_path, table: str, members: str = ""):
+TOY_FIELDS = "    m: float\n    n: int\n"
+
+
+def _parameter_class(tmp_path, table: str, members: str = "", fields: str = TOY_FIELDS):
     """A parameter dataclass made from ``table`` by parameter_class, in a module of its own
-    beside its params.toml (as a robot's params.py is)."""
+    beside its params.toml (as a robot's params.py is), declaring ``fields``."""
     import importlib.util
     import sys
 
@@ -181,7 +184,7 @@ def _parameter_class(tmp_path, table: str, members: str = ""):
     (tmp_path / "toy_params.py").write_text(
         "from typing import ClassVar\n\nfrom dynval.robots.parameters import parameter_class"
         "\n\n\n@parameter_class\nclass ToyParams:\n    ROBOT: ClassVar[str] = 'toy'\n"
-        + members)
+        + fields + members)
     spec = importlib.util.spec_from_file_location(f"toy_params_{tmp_path.name}",
                                                   tmp_path / "toy_params.py")
     module = importlib.util.module_from_spec(spec)
@@ -227,9 +230,38 @@ def test_a_malformed_table_is_refused_naming_the_file_and_parameter(tmp_path, ta
         _parameter_class(tmp_path, table)
 
 
-def test_a_parameter_is_declared_in_one_place_only(tmp_path):
-    with pytest.raises(TypeError, match=r"ToyParams\.m is declared both in .*params\.toml"):
-        _parameter_class(tmp_path, TOY_TABLE, "    m: float = 2.0\n")
+def test_a_parameter_has_its_value_in_one_place_only(tmp_path):
+    with pytest.raises(TypeError, match=r"ToyParams\.m is given a value in the class; its "
+                                        r"value is the one in .*params\.toml"):
+        _parameter_class(tmp_path, TOY_TABLE, fields="    m: float = 2.0\n    n: int\n")
+
+
+@pytest.mark.parametrize("fields, said", [
+    ("    m: float\n", r"n: nothing where the table has int"),
+    ("    m: float\n    n: float\n", r"n: float where the table has int"),
+    ("    n: int\n    m: float\n", r"the same fields in another order"),
+    ("    m: float\n    n: int\n    k: float\n", r"k: float where the table has no such row"),
+    ("", r"m: nothing where the table has float"),
+])
+def test_the_declared_fields_are_the_tables(tmp_path, fields, said):
+    """The class's fields are what a type checker sees: they must be the table's rows, in
+    its order, with their types; the generator writes them so."""
+    with pytest.raises(TypeError, match=r"ToyParams declares other fields than .*params\.toml "
+                                        rf"\({said}\); run python -m dynval.robots.generate"):
+        _parameter_class(tmp_path, TOY_TABLE, fields=fields)
+
+
+def test_the_generator_writes_the_fields_from_the_table(tmp_path):
+    from dynval.robots.generate import with_fields
+
+    (tmp_path / "params.toml").write_text(TOY_TABLE)
+    bare = ('@parameter_class\nclass ToyParams:\n    """Toy."""\n\n    @property\n'
+            '    def twice(self) -> float:\n        return 2 * self.m\n')
+    once = with_fields(bare, tmp_path / "params.toml")
+    assert "    m: float  # [kg]\n    n: int\n    # --- end of fields\n" in once
+    assert with_fields(once, tmp_path / "params.toml") == once  # written again: unchanged
+    (tmp_path / "params.toml").write_text(TOY_TABLE.replace("value = 3", "value = 3.5"))
+    assert "    n: float\n" in with_fields(once, tmp_path / "params.toml")  # rewritten
 
 
 def test_overrides_are_parsed_once_into_typed_values(monkeypatch):

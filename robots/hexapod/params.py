@@ -26,6 +26,77 @@ class HexapodParams:
     derives from them: the cycle, transfer and support times of the gait and the body's
     segments and masses."""
 
+    # --- fields of params.toml, in its order (python -m dynval.robots.generate)
+    n: int
+    S_P: float  # [m]
+    O_i: float  # [m]
+    L_i1: float  # [m]
+    L_i2: float  # [m]
+    M_b: float  # [kg]
+    M_i1: float  # [kg]
+    M_i2: float  # [kg]
+    M_if: float  # [kg]
+    K_xH: float  # [N/m]
+    K_yH: float  # [N/m]
+    B_xH: float  # [N s/m]
+    B_yH: float  # [N s/m]
+    J_i1m: float  # [kg m^2]
+    J_i2m: float  # [kg m^2]
+    B_ijm: float  # [N m s/rad]
+    K_ijT: float  # [N m/rad]
+    B_ijT: float  # [N m s/rad]
+    h_ij: float  # [rad]
+    eps_ij: float
+    J_i1T: float  # [kg m^2]
+    J_i2T: float  # [kg m^2]
+    tau_max: float  # [N m]
+    c_i1: float
+    c_i2: float
+    r_link: float  # [m]
+    r_F: float  # [m]
+    w_b: float  # [m]
+    h_b: float  # [m]
+    beta: float
+    L_S: float  # [m]
+    H_B: float  # [m]
+    F_C: float  # [m]
+    V_F: float  # [m/s]
+    gait: str
+    profile: str
+    K_xF: float  # [N/m]
+    K_yF: float  # [N/m]
+    B_xF: float  # [N s/m]
+    B_yF: float  # [N s/m]
+    Bp_xF: float  # [N s/m^2]
+    Bp_yF: float  # [N s/m^1.9]
+    nu_x: float
+    nu_y: float
+    soil: str
+    mu_P: float
+    beta_x: float
+    beta_y: float
+    A_F: float  # [m^2]
+    zeta_F: float
+    M_eq: float  # [kg]
+    Delta_yF_max: float  # [m]
+    ground: str
+    mu_native: float
+    K_p1: float  # [N m/rad]
+    K_alpha1: float  # [N m s^0.5/rad]
+    alpha_1: float
+    K_p2: float  # [N m/rad]
+    K_alpha2: float  # [N m s^0.5/rad]
+    alpha_2: float
+    K_c2: float
+    control: str
+    f_sc: float  # [Hz]
+    f_sr: float  # [Hz]
+    fo_form: str
+    fo_order: int
+    transmission: str
+    g: float  # [m/s^2]
+    # --- end of fields
+
     @property
     def T(self) -> float:
         """Cycle time T = L_S / V_F [s] (Sec. II)."""

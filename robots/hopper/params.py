@@ -26,6 +26,46 @@ class HopperParams:
     """The hopper's numbers, one field an entry of params.toml (SI units), with the
     robot's total mass and the contact law's form as the compiled laws read it."""
 
+    # --- fields of params.toml, in its order (python -m dynval.robots.generate)
+    M: float  # [kg]
+    J: float  # [kg m^2]
+    m_l: float  # [kg]
+    J_l: float  # [kg m^2]
+    r_1: float  # [m]
+    r_2: float  # [m]
+    r_0: float  # [m]
+    k_L: float  # [N/m]
+    k_stop: float  # [N/m]
+    b_stop: float  # [N s/m]
+    m_h: float  # [kg]
+    r_h: float  # [m]
+    J_l_axial: float  # [kg m^2]
+    foot_radius: float  # [m]
+    k_c: float  # [N/m^e]
+    e: float
+    c_max: float  # [N s/m]
+    d: float  # [m]
+    x_1: float  # [m]
+    contact_law: str
+    mu: float
+    v_eps: float  # [m/s]
+    g: float  # [m/s^2]
+    k_h: float
+    dl_0: float  # [m]
+    dl_min: float  # [m]
+    dl_max: float  # [m]
+    k_x: float  # [s]
+    T_s: float  # [s]
+    k_p_f: float  # [N m/rad]
+    k_v_f: float  # [N m s/rad]
+    k_p_s: float  # [N m/rad]
+    k_v_s: float  # [N m s/rad]
+    tau_max: float  # [N m]
+    dt: float  # [s]
+    control_every: int
+    z_0: float  # [m]
+    # --- end of fields
+
     @property
     def m_total(self) -> float:
         """Mass of the whole robot [kg]."""

@@ -34,6 +34,41 @@ class LandingGearParams:
     degrees, as Table 1 gives them), one field an entry of params.toml (value, unit,
     valid range, source)."""
 
+    # --- fields of params.toml, in its order (python -m dynval.robots.generate)
+    m_U: float  # [kg]
+    m_L: float  # [kg]
+    m: float  # [kg]
+    l_U: float  # [m]
+    l_L: float  # [m]
+    D_x: float  # [m]
+    D_y: float  # [m]
+    D_z: float  # [m]
+    T_max: float  # [N m]
+    k: float  # [N/m]
+    b: float  # [N s/m]
+    mu_S: float
+    mu_D: float
+    ydot_ref: float  # [m/s]
+    alpha_SL_deg: float  # [deg]
+    alpha_AZ_deg: float  # [deg]
+    g: float  # [m/s^2]
+    K_P_joint: float  # [N m/rad]
+    K_I_joint: float  # [N m/(rad s)]
+    K_D_joint: float  # [N m s/rad]
+    K_P_level: float  # [m/rad]
+    K_I_level: float  # [m/(rad s)]
+    C_thrust: float  # [N s/m]
+    thrust_ramp: float  # [s]
+    x_0: float  # [m]
+    y_0: float  # [m]
+    clearance: float  # [m]
+    dt: float  # [s]
+    duration: float  # [s]
+    link_radius: float  # [m]
+    foot_radius: float  # [m]
+    point_inertia: float  # [kg m^2]
+    # --- end of fields
+
     @property
     def m_B(self) -> float:
         """Body mass: the total mass less four legs [kg]."""

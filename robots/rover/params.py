@@ -35,6 +35,26 @@ class RoverParams:
     inertia of eq. (3.4), the joint count of Table 3.1 and the rovers A-C of Table 4.5
     (``with_rover``)."""
 
+    # --- fields of params.toml, in its order (python -m dynval.robots.generate)
+    rover: str
+    n_segments: int
+    l: float  # [m]
+    w: float  # [m]
+    h_w: float  # [m]
+    h_cg: float  # [m]
+    m_seg: float  # [kg]
+    r: float  # [m]
+    b: float  # [m]
+    D: float  # [N s/m]
+    g: float  # [m/s^2]
+    dt: float  # [s]
+    control_period: float  # [s]
+    K_p: float  # [W/rad]
+    K_d: float  # [W s/rad]
+    soil: str
+    chain_link_mass: float  # [kg]
+    # --- end of fields
+
     @property
     def I_seg(self) -> float:
         """Segment inertia about each CG axis: a sphere of radius w/2, eq. (3.4) [kg m^2]."""

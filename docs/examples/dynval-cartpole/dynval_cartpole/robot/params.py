@@ -13,6 +13,15 @@ class CartPoleParams:
     """The cart-pole's numbers, one field an entry of params.toml (SI units), and the
     pole's inertia about its centre."""
 
+    # --- fields of params.toml, in its order (python -m dynval.robots.generate)
+    m_c: float  # [kg]
+    m_p: float  # [kg]
+    l: float  # [m]
+    r_p: float  # [m]
+    g: float  # [m/s^2]
+    dt: float  # [s]
+    # --- end of fields
+
     ROBOT = "cartpole"  # the folder is the package's ``robot``, not the robot's name
 
     @property
