@@ -142,6 +142,20 @@ def test_the_full_tier_judges_the_scenario(site, tmp_path):
     assert _chapter(out)["rungs"]["L4"]["verdict"] == "agrees"
 
 
+def test_the_plugins_mutants_are_each_caught(site, tmp_path):
+    """The mutation table of a plugin: the mutants it declares
+    (dynval_cartpole/comparison/mutants.py) each caught by a judged row of L2-L4."""
+    out = tmp_path / "out"
+    r = _dynval(site, tmp_path, "validate", "--robot", "cartpole", "--tier", "ci",
+                "--workers", "1", "--mutants", "all", "--out", str(out))
+    said = r.stdout + r.stderr
+    assert r.returncode == 0, said[-3000:]
+    table = pd.read_parquet(out / "mutants.parquet")
+    assert set(table.mutant) == {"m_p+1%", "l+1%", "dt*2"}, table
+    assert table.caught.all(), table[["mutant", "caught", "rungs"]]
+    assert "mutants of cartpole: 3 of 3 caught" in said
+
+
 def test_a_wrong_mass_fails_and_its_results_are_not_reused(site, tmp_path):
     """1 % more (m_c + m_p) in the hand model's eq. (1), edited in the installed plugin
     after a run with the right one: the plugin's files key its results, so the second
