@@ -145,6 +145,13 @@ def bodies(plant: Any) -> list[Any]:
     return [plant.get_body(BodyIndex(b)) for b in range(1, plant.num_bodies())]
 
 
+def body_masses(path: Path | str) -> dict[str, float]:
+    """Each body's mass as Drake reads the file, by body name (what another reader's
+    masses are held to where Drake defines the file's meaning, as for an SDF)."""
+    plant, _, _ = _read(Path(path), False)
+    return {body.name(): float(body.default_mass()) for body in bodies(plant)}
+
+
 def body_inertial(body: Any) -> LinkInertial:
     """A Drake body's mass, centre of mass and inertia about it, in body axes."""
     M = body.default_spatial_inertia()  # about the body origin, body axes

@@ -34,7 +34,8 @@ def _cause_kind(cause: str) -> str:
     return cause.split(":")[0].split(" at dt")[0]
 
 
-READERS = ("Pinocchio's MJCF reader", "PyBullet's loadMJCF", "Drake's MJCF reader")
+READERS = ("Pinocchio's MJCF reader", "PyBullet's loadMJCF", "Drake's MJCF reader",
+           "PyBullet's loadSDF")
 READS = (("refuses", "refuses the file"), ("stops the process", "stops its process"),
          ("did not finish", "hangs"), ("leaves out", "leaves out a body or joint"),
          ("split", "splits the robot into several multibodies"),

@@ -87,3 +87,36 @@ def test_a_cut_short_sdf_is_one_sentence(tmp_path):
     path.write_text(SDF.format(elbow="revolute")[:300])
     with pytest.raises(DescriptionError, match="cut.sdf"):
         parity_audit(path, 10, 0)
+
+
+def test_pybullets_own_sdf_reader_is_asked_and_its_refusal_quoted(tmp_path):
+    """PyBullet is asked, not presumed: its loadSDF refuses a joint to the world and a
+    revolute joint without limits, and the finding gives its own words as a reader's."""
+    audit = parity_audit(_write(tmp_path), 10, 0, l3=False)
+    said = [r for r in audit.readers if r.startswith("PyBullet's loadSDF")]
+    assert said == ["PyBullet's loadSDF refuses it: Joint is of type REVOLUTE but it does "
+                    "not specify limits; shoulder; joint xml is not initialized correctly"]
+    assert audit.passed  # a reader's finding is about the reader, not the file
+
+
+def test_pybullets_sdf_masses_are_held_to_drakes(tmp_path):
+    """Where loadSDF reads the file (limits given, a base link instead of the world), its
+    link masses agree with Drake's; a reading that differs is named with both values."""
+    from dynval.engines.drake_engine import body_masses
+    from dynval.engines.sdf_readers import ask_pybullet, compared
+
+    limits = "<limit><lower>-3</lower><upper>3</upper></limit></axis>"
+    text = SDF.format(elbow="revolute").replace("</xyz></axis>", "</xyz>" + limits)
+    text = text.replace('<link name="upper">', '<link name="base"><inertial><mass>2.0</mass>'
+                        "<inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy>"
+                        "<ixz>0</ixz><iyz>0</iyz></inertia></inertial></link>"
+                        '<link name="upper">').replace("<parent>world</parent>",
+                                                        "<parent>base</parent>")
+    path = tmp_path / "based.sdf"
+    path.write_text(text)
+    drakes = body_masses(path)
+    assert drakes == pytest.approx({"base": 2.0, "upper": 1.0, "lower": 0.8}, rel=1e-12)
+    assert ask_pybullet(path, drakes) == []
+    assert compared({"base": 2.0, "upper": 1.5}, drakes) == [
+        "PyBullet's loadSDF leaves out link 'lower'",
+        "PyBullet's loadSDF: link 'upper' mass 1.5 kg, Drake 1 kg"]

@@ -46,7 +46,7 @@ class Loaded:
     switched_off: dict[str, list[str]] = field(default_factory=dict)
     faulted: set[str] = field(default_factory=set)  # engines that refused a fault of the file
     decided: set[str] = field(default_factory=set)  # engines dynval chose not to run, not refusals
-    readers: list[str] = field(default_factory=list)  # an MJCF read otherwise than by MuJoCo
+    readers: list[str] = field(default_factory=list)  # a reader that reads the file otherwise
 
 
 def prepare(description: Path, package_paths: Sequence[Path] = ()) -> Prepared:

@@ -1,11 +1,13 @@
 """An SDF given to the engines through Drake's reading of it.
 
-Drake is the one engine here that reads SDF (MuJoCo has no SDF reader, this Pinocchio is
-built without SDFormat, and PyBullet's ``loadSDF`` wants a world and joint limits that
-plain model files do not carry).  MuJoCo, PyBullet and Pinocchio are given the URDF
-written from Drake's plant (:mod:`dynval.engines.urdf_from_drake`), so their algorithms
-are compared with Drake's on Drake's numbers; what Drake's parser says of the file (its
-inertia checks) stays Drake's finding.
+Drake is the one engine here that reads SDF whole (MuJoCo has no SDF reader, this
+Pinocchio is built without SDFormat, and PyBullet's ``loadSDF`` wants joint limits and no
+joint to the world, which plain model files rarely give).  MuJoCo, PyBullet and Pinocchio
+are given the URDF written from Drake's plant (:mod:`dynval.engines.urdf_from_drake`), so
+their algorithms are compared with Drake's on Drake's numbers; what Drake's parser says of
+the file (its inertia checks) stays Drake's finding, and how PyBullet's own ``loadSDF``
+reads it (its refusal in its words, a link left out, a mass read otherwise) is a reader
+finding (:mod:`dynval.engines.sdf_readers`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ def sdf_makers(path: Path, names: list[str], gravity: Sequence[float], free: boo
                 del makers[engine]
         return
     loaded.notes.append(SDF_NOTE)
+    if "pybullet" in makers:  # PyBullet's own SDF reader asked too, a reader finding
+        from dynval.engines.drake_engine import body_masses
+        from dynval.engines.sdf_readers import ask_pybullet
+
+        loaded.readers += ask_pybullet(path, body_masses(path))
     builds = {
         "mujoco": lambda: MujocoTerms(urdf, gravity, joint_names=names, free_root=free,
                                       rigid_body=True, limits=limits),
