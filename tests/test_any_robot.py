@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
+from dynval.comparisons.ladder.terms import FLOOR, Term, scales
 from dynval.comparisons.own_model import swing
 from dynval.comparisons.own_model.audit import audit_model
 from dynval.comparisons.own_model.parity import EngineModel, parity_audit
-from dynval.comparisons.own_model.terms import FLOOR, Term, scales
 from dynval.engines.pinocchio_engine import PinocchioTerms
 from dynval.model import ModelError
 

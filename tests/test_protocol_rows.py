@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from dynval.comparisons.ladder.audit import random_states
-from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
+from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.handrolled.hexapod.protocol import HexapodRobot
 from dynval.handrolled.landing_gear.protocol import LandingGearLeg

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
-from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
+from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.handrolled.hexapod import kinematics
 from dynval.handrolled.hexapod.protocol import HexapodLeg, HexapodRobot

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from dynval.comparisons.ladder.audit import ROUND_OFF, random_states
+from dynval.comparisons.ladder.terms import Term, compare, scales, term_list, values
 from dynval.comparisons.own_model import loading, readings, swing
 from dynval.comparisons.own_model.coupled import Coupled
 from dynval.comparisons.own_model.diagnose import Layout, Side, diagnose
@@ -54,7 +55,6 @@ from dynval.comparisons.own_model.outcome import (  # noqa: F401  (re-exported)
     rung_of,
 )
 from dynval.comparisons.own_model.swing_rows import swing_rows
-from dynval.comparisons.own_model.terms import Term, compare, scales, term_list, values
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
 
 FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dynval.comparisons.ladder.terms import State, Term, coordinate, values
 from dynval.comparisons.own_model.regressor import join_names
-from dynval.comparisons.own_model.terms import State, Term, coordinate, values
 from dynval.model import ModelError
 
 MAX_EXHAUSTIVE = 6  # joints up to which every order is tried (6! = 720)

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult
+from dynval.comparisons.ladder.terms import Worst
 from dynval.comparisons.own_model import swing
 from dynval.comparisons.own_model.diagnose import Diagnosis
 from dynval.comparisons.own_model.regressor import join_names
-from dynval.comparisons.own_model.terms import Worst
 
 FIRST_FAILURES = 20  # failure sentences `dynval audit` prints: a screenful
 

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from dynval.comparisons.ladder.terms import Term, coordinate, values
 from dynval.comparisons.own_model import swing
 from dynval.comparisons.own_model.l0 import PYBULLET_REASON, odd_one_out
 from dynval.comparisons.own_model.regressor import join_names
-from dynval.comparisons.own_model.terms import Term, coordinate, values
 from dynval.engines import EngineRefusalError
 
 REASONS = {"pybullet": PYBULLET_REASON, "drake": swing.READINGS["drake"]}

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term
-from dynval.comparisons.own_model.terms import ModelCalls, coordinate, protocol_rows
+from dynval.comparisons.ladder.terms import ModelCalls, coordinate, protocol_rows
 from dynval.comparisons.quadruped import frames
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
-from dynval.comparisons.own_model.terms import ModelCalls, protocol_rows
+from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.rover.dynamics import WHEEL_SIGN

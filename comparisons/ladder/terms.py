@@ -1,5 +1,5 @@
-"""L1-L2 of a user's model: each term it has against each engine, with an error measure
-that cannot cry wolf.
+"""L1-L2 of any model, a paper robot's or a user's: each term it has against each engine,
+with an error measure that cannot cry wolf.
 
 The error of a term is max |model - engine| over its entries and the sampled states,
 divided by the term's scale over those states: the largest magnitude either side reaches,
