@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from dynval.comparisons.ladder import evidence
+from dynval.comparisons.ladder.l4 import l4_rung
 from dynval.comparisons.ladder.rungs import Context, Inputs, RobotLadder, Variant
 from dynval.comparisons.run.tasks import Outcome
 from dynval.results import (
@@ -66,7 +67,7 @@ def test_a_known_without_measured_evidence_is_refused():
     ctx = _ctx(ladder)
     ctx.rows = [_row()]
     with pytest.raises(TypeError, match="must return a Known"):
-        ladder._l4_rung(ctx)
+        l4_rung(ladder, ctx)
 
 
 def _chaos_ctx(spread: float, values: list[float]) -> tuple[_Toy, Context]:
@@ -87,7 +88,7 @@ def _chaos_ctx(spread: float, values: list[float]) -> tuple[_Toy, Context]:
 def test_chaos_is_measured_and_a_difference_beyond_its_factor_differs():
     spread = 1e-3  # far above the 1e-6 tolerance: the run amplifies a 1e-12 shift
     ladder, ctx = _chaos_ctx(spread, [5e-3, 2e-2])  # 5x and 20x the spread (factor 10)
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     within, beyond = ctx.rows
     assert within.evidence == "chaos" and within.known
     assert within.evidence_value == pytest.approx(spread, rel=1e-9)
@@ -99,7 +100,7 @@ def test_chaos_is_measured_and_a_difference_beyond_its_factor_differs():
 
 def test_chaos_within_the_tolerance_explains_nothing():
     ladder, ctx = _chaos_ctx(1e-9, [5e-9])  # the run is not sensitive at the tolerance
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     assert ctx.rows[0].known == "" and ctx.chapter.rungs["L4"].verdict == "differs"
 
 
@@ -109,12 +110,12 @@ def test_l4_agrees_only_where_a_toleranced_figure_was_judged():
     ladder = _Toy()
     ctx = _ctx(ladder)
     ctx.rows = [_row(tolerance=None, passed=None, kind="recomputed", value=0.3)]
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     rung = ctx.chapter.rungs["L4"]
     assert rung.verdict == "drawn, not judged"
     assert "1 of 1 scenarios drawn, not judged" in rung.note
     ctx.rows.append(_row(value=1e-9, passed=True))
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     assert ctx.chapter.rungs["L4"].verdict == "agrees"
 
 
@@ -127,17 +128,17 @@ def test_a_figure_on_a_constant_signal_is_not_counted_as_judged():
     rest = pd.DataFrame({"time": t, "x": np.full_like(t, 0.25)})
     ctx.wide[("s", "shared")] = {"mujoco": rest, "pybullet": rest}
     ctx.rows = [_row(value=0.0, passed=True)]
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     rung = ctx.chapter.rungs["L4"]
     assert rung.verdict == "drawn, not judged"
     assert "1 toleranced figures within tolerance on signals constant" in rung.note
     ctx.wide[("s", "shared")]["pybullet"] = rest.assign(x=0.5)  # two constants apart
     ctx.rows = [_row(value=0.25, passed=False)]
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     assert ctx.chapter.rungs["L4"].verdict == "differs"
     ctx.wide[("s", "shared")]["pybullet"] = rest.assign(x=0.25 + 1e-3 * t)  # it moves
     ctx.rows = [_row(value=1e-9, passed=True)]
-    ladder._l4_rung(ctx)
+    l4_rung(ladder, ctx)
     assert ctx.chapter.rungs["L4"].verdict == "agrees"
 
 
@@ -196,7 +197,7 @@ def test_a_gait_that_hops_is_not_reproduced_and_its_requirements_are_not_known()
         scenario_params(PARAMS, sc), airborne=slice(0, 0))}) is None  # it walks
     ctx.chapter.not_reproduced.append(missed)
     ctx.rows = rows
-    LADDER._l4_rung(ctx)
+    l4_rung(LADDER, ctx)
     assert all(r.known == "" for r in ctx.rows)  # failing, never known
     rung = ctx.chapter.rungs["L4"]
     assert rung.verdict == "not reproduced" and "not reproduced" in VERDICTS

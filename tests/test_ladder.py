@@ -7,6 +7,7 @@ import json
 import pytest
 
 from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult
+from dynval.comparisons.ladder.l4 import l4_rung
 from dynval.comparisons.ladder.rungs import AuditResults, Context, Inputs, RobotLadder, Variant
 from dynval.results import (
     Chapter,
@@ -84,7 +85,7 @@ class _Known(RobotLadder):
 def test_l4_verdict_names_failures_and_known_differences(signals, verdict):
     ctx = Context(Inputs(None, None, ("s",), 1, 0), None, Chapter("r", "t", "p"), {}, "r")
     ctx.rows = [_row(signal=s) for s in signals] + [_row(signal="x", passed=True)]
-    _Known()._l4_rung(ctx)
+    l4_rung(_Known(), ctx)
     rung = ctx.chapter.rungs["L4"]
     assert rung.verdict == verdict
     if signals == ("body.pitch",):
@@ -93,7 +94,8 @@ def test_l4_verdict_names_failures_and_known_differences(signals, verdict):
 
 
 def test_the_ci_tier_reports_whole_run_tolerances_without_judging_them():
-    from dynval.comparisons.ladder.rungs import CI_SAMPLES, CI_SECONDS, _reported_only
+    from dynval.comparisons.ladder.chapter import _reported_only
+    from dynval.comparisons.ladder.rungs import CI_SAMPLES, CI_SECONDS
 
     row = _reported_only(_row(metric="settled_abs_deg"), CI_SECONDS)
     assert row.tolerance is None and row.passed is None  # reported, not judged

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
-from dynval.comparisons.ladder import rungs
+from dynval.comparisons.ladder import chapter
 from dynval.comparisons.ladder.mutation import Mutant, UnknownMutantError, chosen, declared
 from dynval.comparisons.ladder.registry import comparison
 from dynval.comparisons.run import mutants as mutation
@@ -111,7 +111,7 @@ def test_a_row_catches_a_mutant_only_when_it_passed_on_the_original():
 
 
 def test_a_ci_figure_is_held_to_the_full_runs_tolerance_as_its_reason_states():
-    shortened = rungs._reported_only(_row(0.07, 0.05, False, "why"), 1.0)
+    shortened = chapter._reported_only(_row(0.07, 0.05, False, "why"), 1.0)
     assert shortened.tolerance is None  # reported, not judged, in the ci tier itself
     j = mutation.judged(metrics_frame([shortened]))
     assert j["limit"].tolist() == [0.05] and not j["ok"].iloc[0]

@@ -13,9 +13,7 @@ steps for every robot at once)."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,11 +22,10 @@ import pandas as pd
 
 from dynval.comparisons.ladder import (
     assumed,
+    chapter,
     description_check,
     evidence,
-    harness,
-    l4,
-    readable,
+    plan,
 )
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
@@ -47,26 +44,19 @@ from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
     rows_verdict,
     scaled,
 )
-from dynval.comparisons.ladder.metrics import compare
 from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.plugins import spec
 from dynval.results import (
     AssumptionRow,
     BudgetRow,
-    Chapter,
     DataTable,
     DescriptionRow,
     Erratum,
-    Figure,
     Known,
     MetricRow,
     NotReproduced,
-    ParameterRow,
     Rung,
-    ScenarioInfo,
     TrajectoryRow,
-    XYFigure,
-    traces_path,
 )
 from dynval.robots import robot_dir, robot_module
 
@@ -242,226 +232,16 @@ class RobotLadder:
                       else samples, seed, tier)
 
     def tasks(self, inp: Inputs) -> list[Task]:
-        """Every independent piece of work of this robot's chapter."""
-        def task(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Task:
-            return Task(f"{self.robot} {name}", self.robot, fn, args, kwargs,
-                        inputs=(inp.desc_dir,))
-
-        # a mutant reaches the hand-rolled runs only (its model tasks where it says so);
-        # every other task takes the original inputs, and its cached result
-        base, m = replace(inp, mutant=None), inp.mutant
-        hand_p = inp.params if m is None else m.params(inp.params)
-        hand_kw = {} if m is None else m.kwargs
-        model = replace(base, params=hand_p) if m is not None and m.model_terms else base
-
-        def run(key: str, sc: str, impl: str, contact: str, **kwargs: Any) -> Task:
-            hand = impl == "handrolled"
-            return task(key, self.run_one, hand_p if hand else inp.params, self.scenarios[sc],
-                        impl, contact, inp.desc_dir, **kwargs, **(hand_kw if hand else {}))
-
-        out = [task("L0 descriptions", self.l0_rows, base),
-               task("L1/L2 audit", self.audit_terms, model), task("L3", self.l3, model)]
-        for name in inp.scenarios:
-            for variant in self.variants(self.scenarios[name]):
-                out += [run(_run_name(name, variant.name, impl), name, impl, contact,
-                            until=inp.until) for impl, contact in variant.runs]
-        out += [task(name, fn, *args, **kwargs)
-                for name, (fn, args, kwargs) in self.extra_tasks(base).items()]
-        out += [task(evidence.task_name(name), self.run_one, inp.params, self.scenarios[name],
-                     self.chaos.implementation, self.chaos.contact, inp.desc_dir,
-                     until=inp.until, **{self.chaos.keyword: self.chaos.shift})
-                for name in self._chaos_scenarios(inp)]
-        out += [run(_readable_name(name), name, "handrolled", "shared",
-                    until=self.readable_seconds, fast=False)
-                for name in self._readable_scenarios(inp)]
-        return out
-
-    def _chaos_scenarios(self, inp: Inputs) -> list[str]:
-        """The scenarios that have a perturbed run: where the robot declares ``chaos``,
-        every one with a run of the declared implementation and contact."""
-        if self.chaos is None:
-            return []
-        run = (self.chaos.implementation, self.chaos.contact)
-        return [name for name in inp.scenarios
-                if any(run in v.runs for v in self.variants(self.scenarios[name]))]
-
-    def _readable_scenarios(self, inp: Inputs) -> list[str]:
-        """The scenarios whose hand-rolled run is held to its readable path: in the ci
-        tier, every one with a shared-contact hand-rolled run, where the robot has a
-        compiled copy."""
-        if inp.tier != "ci" or self.readable_seconds is None:
-            return []
-        return [name for name in inp.scenarios
-                if _shared_variant(self.variants(self.scenarios[name])) is not None]
+        """Every independent piece of work of this robot's chapter (ladder.plan)."""
+        return plan.tasks(self, inp)
 
     def assembled(self, inp: Inputs, outcomes: dict[str, Outcome], out: Path) -> Assembled:
         """The chapter and metric rows from the tasks' outcomes, with the bytes of each part
-        of the output folder (the traces under ``out/runs``), which the run layer writes."""
-        p = inp.params
-        chapter = Chapter(self.robot, self.title, self.paper,
-                          conventions=self.conventions(p),
-                          parameters=[ParameterRow(**pr.__dict__) for pr in self.parameters(p)])
-        ctx = Context(inp, out, chapter, outcomes, self.robot)
-        self._l0(ctx)
-        self._audit(ctx)
-        l3 = ctx.result("L3")
-        if l3 is not None:
-            chapter.trajectories, rows, chapter.rungs["L3"] = l3
-            ctx.rows += rows
-        else:
-            chapter.rungs["L3"] = Rung("not applicable", "no contact-free trajectory rung")
-        for name in ctx.scenarios:
-            self._scenario(ctx, self.scenarios[name])
-        if inp.until is not None:  # the readable parity is judged on its own short run
-            ctx.rows = [_reported_only(r, inp.until)
-                        if r.rung == "L4" and r.variant != readable.VARIANT else r
-                        for r in ctx.rows]
-        self._l4_rung(ctx)
-        self.recomputed(ctx)
-        chapter.rungs["L5"] = self.l5(ctx)
-        chapter.budget = self.budget(ctx)
-        if chapter.budget:
-            ctx.rows += [MetricRow(self.robot, b.scenario, "budget", "-", b.signal, b.component,
-                                   "-", "rms_diff", b.value, None, None,
-                                   f"error budget component, {b.unit}", "budget")
-                         for b in chapter.budget]
-            chapter.rungs["budget"] = Rung("recomputed", self.budget_what)
-        elif type(self).budget is RobotLadder.budget:
-            chapter.rungs["budget"] = Rung("not applicable", "no error budget is declared "
-                                           "for this robot: no model choice is toggled")
-        else:
-            chapter.rungs["budget"] = Rung("not applicable",
-                                           "the budget's scenario was not run")
-        chapter.errata = self.errata(ctx)
-        chapter.notes = self.notes(ctx)
-        chapter.assumptions = self.assumptions(ctx)
-        return Assembled(ctx.rows, chapter, ctx.files)
+        of the output folder, which the run layer writes (ladder.chapter)."""
+        return chapter.assembled(self, inp, outcomes, out)
 
     def l0_rows(self, inp: Inputs) -> tuple[list[str], list[DescriptionRow]]:
         """L0: each description against the parameter set in every engine."""
         descs = self.descriptions(inp.params)
         return list(descs), [DescriptionRow(**r) for d in descs.values()
                              for r in description_check.check_description(d, inp.desc_dir)]
-
-    def _l0(self, ctx: Context) -> None:
-        descs, rows = ctx.result("L0 descriptions")
-        ctx.chapter.description_check = rows
-        engines = sorted({r.engine for r in rows})
-        worst = {e: max(r.max_error for r in rows if r.engine == e) for e in engines}
-        ctx.chapter.rungs["L0"] = Rung(
-            "agrees" if all(r.passed for r in rows) else "differs",
-            f"{len(rows)} checks of {len(descs)} descriptions ({', '.join(descs)}) against "
-            f"the parameter set in {', '.join(engines)}; worst "
-            + ", ".join(f"{e} {worst[e]:.1e}" for e in engines)
-            + "; failing: " + (", ".join(f"{r.file} {r.engine} {r.quantity}"
-                                         for r in rows if not r.passed) or "none"))
-
-    def _audit(self, ctx: Context) -> None:
-        res = ctx.audit = ctx.result("L1/L2 audit")
-        ctx.chapter.audit = res.kinematics + res.dynamics
-        for rung, results, what in (("L1", res.kinematics, self.l1_what),
-                                    ("L2", res.dynamics, self.l2_what)):
-            ctx.rows += [self._audit_row(rung, r, res.is_erratum(r)) for r in results]
-            ctx.chapter.rungs[rung] = _audit_rung(results, res.is_erratum, what)
-
-    def _audit_row(self, rung: str, r: TermResult, erratum: bool) -> MetricRow:
-        return MetricRow(self.robot, "audit", rung, r.form, r.term, r.reference, "handrolled",
-                         "max_rel_error", r.max_rel_error, None if erratum else r.tolerance,
-                         None if erratum else r.passed,
-                         "the printed form, measured for its erratum" if erratum
-                         else self.audit_reason, "erratum" if erratum else "agreement")
-
-    def _scenario(self, ctx: Context, sc: Any) -> None:
-        variants = self.variants(sc)
-        ctx.chapter.scenarios.append(ScenarioInfo(sc.name, sc.title,
-                                                  [v.name for v in variants],
-                                                  self.scenario_description(sc)))
-        self._readable(ctx, sc, variants)
-        for variant in variants:
-            wide: Wide = {}
-            for impl, _ in variant.runs:
-                wide[impl] = ctx.result(_run_name(sc.name, variant.name, impl))
-                ctx.rows += self.requirements(ctx, sc, variant, impl, wide[impl])
-            ctx.wide[(sc.name, variant.name)] = wide
-            failed = (self.premise(ctx, sc, variant, wide) if ctx.inputs.until is None
-                      else None)  # a shortened run (ci) is not the scenario's premise
-            if failed is not None and sc.name not in l4.not_reproduced(ctx):
-                ctx.chapter.not_reproduced.append(failed)
-            extra, rows, tables = self.scenario_extras(ctx, sc, variant, wide)
-            traces = harness.tidy({**wide, **extra})
-            stored = traces.assign(robot=self.robot, scenario=sc.name, variant=variant.name)
-            buf = io.BytesIO()
-            stored.to_parquet(buf, index=False)
-            ctx.write(traces_path(ctx.out, self.robot, sc.name, variant.name), buf.getvalue())
-            ctx.rows += compare(wide, self.robot, sc.name, variant.name,
-                                self.compared_signals(sc, variant, wide), variant.reference,
-                                [i for i in variant.implementations if i != variant.reference],
-                                variant.tolerances)
-            ctx.rows += rows
-            ctx.chapter.tables += tables
-            tag = self.figure_tag(sc, variant) + ("; not reproduced"
-                                                  if sc.name in l4.not_reproduced(ctx) else "")
-            for fig in self.figures(ctx, sc, variant):
-                if isinstance(fig, PathPlot):
-                    ctx.chapter.xy_figures.append(XYFigure(
-                        f"{fig.title} ({tag})", sc.name, variant.name, fig.x, fig.y, fig.unit,
-                        fig.scale, fig.relative, fig.caption))
-                else:
-                    units, scales = scaled(fig.signals)
-                    ctx.chapter.figures.append(Figure(
-                        f"{fig.title} ({tag})", sc.name, variant.name, fig.signals, units,
-                        scales, fig.caption))
-
-    def _readable(self, ctx: Context, sc: Any, variants: list[Variant]) -> None:
-        """The compiled hand-rolled run held to the readable one (ladder.readable), where
-        the readable one ran."""
-        key = f"{self.robot} {_readable_name(sc.name)}"
-        if key not in ctx.outcomes:
-            return
-        variant = _shared_variant(variants)
-        compiled = ctx.result(_run_name(sc.name, variant.name, "handrolled"))
-        ctx.rows += readable.parity_rows(self.robot, sc.name, compiled,
-                                         ctx.result(_readable_name(sc.name)))
-
-    def _l4_rung(self, ctx: Context) -> None:
-        """L4's verdict and note (ladder.l4.l4_rung)."""
-        l4.l4_rung(self, ctx)
-
-
-def _reported_only(row: MetricRow, until: float) -> MetricRow:
-    """A scenario figure of a shortened run: tracked by its tier's baseline, not judged."""
-    if row.tolerance is None:
-        return row
-    return replace(row, tolerance=None, passed=None,
-                   reason=f"ci tier, first {until:g} s only: reported and tracked by the ci "
-                          f"baseline (tolerance {row.tolerance:.3g} applies to the full run: "
-                          f"{row.reason})")
-
-
-def _run_name(scenario: str, variant: str, implementation: str) -> str:
-    return f"{scenario} {variant} {implementation}"
-
-
-def _readable_name(scenario: str) -> str:
-    return f"{scenario} handrolled readable"
-
-
-def _shared_variant(variants: list[Variant]) -> Variant | None:
-    """The first variant in which the hand-rolled model runs with shared contact."""
-    return next((v for v in variants if ("handrolled", "shared") in v.runs), None)
-
-
-def _audit_rung(results: list[TermResult], is_erratum: Callable[[TermResult], bool],
-                what: str) -> Rung:
-    judged = [r for r in results if not is_erratum(r)]
-    printed_bad = [r for r in results if is_erratum(r) and not r.passed]
-    if not judged:
-        return Rung("not applicable", f"{what}: nothing to compare")
-    worst = max(judged, key=lambda r: r.max_rel_error)
-    note = (f"{what}: worst relative {worst.max_rel_error:.1e} ({worst.term} vs "
-            f"{worst.reference}) over {max(r.samples for r in judged)} states")
-    if printed_bad:
-        w = max(printed_bad, key=lambda r: r.max_rel_error)
-        note += (f"; the printed {', '.join(sorted({r.term for r in printed_bad}))} off by up "
-                 f"to relative {w.max_rel_error:.2g} (erratum)")
-    return Rung("agrees" if all(r.passed for r in judged) else "differs", note)

@@ -3,7 +3,7 @@
 
 A row *catches* a mutant when it is judged (it has a tolerance), passes on the original
 model and fails on the mutant. In the ci tier a scenario figure of the shortened run is
-reported, not judged (``rungs._reported_only``); here it is held to the tolerance that
+reported, not judged (``chapter._reported_only``); here it is held to the tolerance that
 judges the full run, which its reason states, and that is said where the table is shown.
 A mutant whose hand-rolled run diverges is caught by the divergence (its time is kept),
 never an error of the run. A judged row that no mutant fails, on a signal that is constant
@@ -32,7 +32,7 @@ from dynval.results import MUTANTS_FILE, RUNGS, MetricRow, metrics_frame, traces
 KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
 COLUMNS = ["robot", "mutant", "description", "caught", "rungs", "first_row", "rows_failing",
            "diverged_at", "first_effect", "seconds"]
-# the full run's tolerance of a ci-tier scenario figure, as rungs._reported_only states it
+# the full run's tolerance of a ci-tier scenario figure, as chapter._reported_only states it
 FULL_RUN_TOLERANCE = re.compile(r"\(tolerance ([-+0-9.eE]+|inf) applies to the full run")
 _AT = re.compile(r"t = ([-+0-9.eE]+) s")
 RULE = ("a row catches a mutant when it is judged, passes on the original model and fails "
