@@ -20,9 +20,11 @@ def _cause_kind(cause: str) -> str:
     """A cause in a few words, for the counts by cause."""
     if "impossible inertia" in cause:
         return f"{cause.split(' refuses')[0]} refuses an impossible inertia in the file"
-    if "refuses" in cause:  # who refuses, and why without its figures in parentheses
-        why = re.sub(r"\s*\([^()]*\)", "", cause.split(":", 1)[1]).strip()
-        return cause.split(":")[0] + ": " + why
+    if "refuses" in cause:  # who refuses, and why without its parentheses (nested too)
+        why, left = cause.split(":", 1)[1], ""
+        while why != left:
+            why, left = re.sub(r"\s*\([^()]*\)", "", why), why
+        return cause.split(":")[0] + ": " + why.strip()
     if cause.startswith("L0") and "the file's own finding" in cause:
         return "L0: engines read an impossible inertia differently"
     if " vs " in cause and " at dt" in cause:  # an L3 swing: the pair, and how it differs

@@ -727,3 +727,6 @@ def test_a_refusal_is_counted_by_its_whole_reason_without_its_figures():
                                  "state back")
     assert _cause_kind("MuJoCo refuses it: MuJoCo cannot load this MJCF (line 3)") == \
         "MuJoCo refuses it: MuJoCo cannot load this MJCF"
+    assert _cause_kind("Drake refuses it: limits it does not accept (Joint(): condition "
+                       "'(a.array() <= b.array()).all()' failed)") == \
+        "Drake refuses it: limits it does not accept"
