@@ -1,4 +1,4 @@
-"""The hopper's compiled chunks (HopperLoop.advance_many: handrolled/hopper/fastloop.py,
+"""The hopper's compiled chunks (HopperLoop.advance_many: handrolled/hopper/fast/loop.py,
 comparisons/hopper/compiled.py) against advance() step by step, the Python path they
 replace: the same laws and engine calls in the same order, so the same floats."""
 

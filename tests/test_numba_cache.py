@@ -92,7 +92,7 @@ def test_dynval_functions_go_to_the_source_keyed_folder_and_nothing_else(tmp_pat
 _FORCE = """
 import numpy as np
 import dynval
-from dynval.handrolled.hopper import fastloop
+from dynval.handrolled.hopper.fast import loop as fastloop
 from dynval.handrolled.hopper.control import ControllerState
 from dynval.robots.hopper.params import PARAMS
 assert dynval.__file__.startswith({root!r}), dynval.__file__
@@ -141,7 +141,7 @@ def test_loaded_digest_names_the_folder():
 _RACE = """
 import sys, time
 import numpy as np
-from dynval.handrolled.hopper import fastloop
+from dynval.handrolled.hopper.fast import loop as fastloop
 from dynval.handrolled.hopper.control import ControllerState
 from dynval.robots.hopper.params import PARAMS
 s = fastloop.LoopState(1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, ControllerState(0, False, 0.0, 0.0, 0))

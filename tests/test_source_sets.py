@@ -22,7 +22,7 @@ _READ = """
 import json
 from dynval import _layout, _numba_cache
 from dynval.handrolled import so3
-from dynval.handrolled.hopper import fastloop
+from dynval.handrolled.hopper.fast import loop as fastloop
 from dynval.handrolled.landing_gear import contact
 print(json.dumps({"sets": _layout.source_sets(), "folders": {
     "so3": so3.skew._cache._cache_path, "hopper": fastloop.named._cache._cache_path,

@@ -28,7 +28,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
-from dynval.handrolled.hopper.fastloop import (
+from dynval.handrolled.hopper.fast.loop import (
     LoopState,
     after_native_step,
     after_step,

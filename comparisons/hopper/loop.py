@@ -19,8 +19,9 @@ from dynval.comparisons.hopper.compiled import EngineChunks
 from dynval.comparisons.ladder.harness import Samples
 from dynval.engines import EngineInstabilityError
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hopper import contact, fastloop
+from dynval.handrolled.hopper import contact
 from dynval.handrolled.hopper.control import ControllerState, Observation, RaibertController
+from dynval.handrolled.hopper.fast import loop as fastloop
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 

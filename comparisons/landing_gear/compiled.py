@@ -34,7 +34,7 @@ import numpy as np
 
 from dynval._numba_cache import njit
 from dynval.engines import chunk_args, mujoco_compiled, pybullet_compiled
-from dynval.handrolled.landing_gear.fastloop import update_controls, update_inputs
+from dynval.handrolled.landing_gear.fast.loop import update_controls, update_inputs
 from dynval.robots.landing_gear.params import R_WP
 
 

@@ -12,9 +12,9 @@ import numpy as np
 from dynval.comparisons.landing_gear.compiled import EngineChunks
 from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.landing_gear import fastloop
 from dynval.handrolled.landing_gear.contact import SlopeContact, ground_normal_P
 from dynval.handrolled.landing_gear.control import LandingGearController
+from dynval.handrolled.landing_gear.fast import loop as fastloop
 from dynval.handrolled.landing_gear.model import (
     DecoupledLandingGear,
     Forms,
@@ -200,7 +200,7 @@ class LandingGearLoop:
     def advance_many(self, n: int) -> None:
         """``n`` calls of ``advance``; with ``fast`` and the shared contact law (or
         an engine's own contact), as compiled chunks: the hand-rolled plant by
-        handrolled/landing_gear/fastloop.py, the engines by
+        handrolled/landing_gear/fast/loop.py, the engines by
         comparisons/landing_gear/compiled.py (the same kernels and engine calls in the same
         order, the same floats)."""
         if n <= 0:

@@ -116,7 +116,7 @@ class LandingGearLadder(ladder.RobotLadder):
     paper = ("Melia Boix, Goh, McWhinnie: Helicopter lands on uneven terrain by means of "
              "articulated robotic legs")
     contact_modes = ladder.CONTACT_MODES
-    readable_seconds = ladder.CI_SECONDS  # fastloop.py against the readable laws
+    readable_seconds = ladder.CI_SECONDS  # fast/loop.py against the readable laws
     l1_what = "foot position (18)-(19) and Jacobian vs engines"
     l2_what = "leg terms (12)-(13) and moment sums (7)-(9)"
     audit_reason = ("round-off: the corrected equations and the engines describe the same "

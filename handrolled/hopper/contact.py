@@ -1,7 +1,7 @@
 """Ground contact of the hopper paper: the ADAMS-style impact law (24) with its cubic STEP
 and Coulomb friction (25), evaluated at the foot point.  The laws run as plain Python and
 are compiled from the same source where a compiled loop calls them (numba's
-register_jitable; ``p`` is then fastloop.Laws, a tuple of the fields they read)."""
+register_jitable; ``p`` is then fast.loop.Laws, a tuple of the fields they read)."""
 
 from __future__ import annotations
 

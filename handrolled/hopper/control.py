@@ -15,8 +15,8 @@ thrust (stance from the bottom to lift-off).
 
 The controller's arithmetic (:func:`raibert_step`, the phase machine and eqs. 20-23 on an
 immutable :class:`ControllerState`) runs as plain Python in :class:`RaibertController`,
-and compiled from the same source in the loop's chunks (handrolled/hopper/fastloop.py;
-numba's register_jitable, ``p`` then fastloop.Laws).
+and compiled from the same source in the loop's chunks (handrolled/hopper/fast/loop.py;
+numba's register_jitable, ``p`` then fast.loop.Laws).
 """
 
 from __future__ import annotations

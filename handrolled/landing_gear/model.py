@@ -177,7 +177,7 @@ class DecoupledLandingGear:
         return self.observation(p_PF, v_PF)
 
     def observation(self, p_PF: np.ndarray, v_PF: np.ndarray) -> Observation:
-        """:meth:`observe` with the feet given: those fastloop.run_chunk computed by
+        """:meth:`observe` with the feet given: those fast.loop.run_chunk computed by
         :func:`feet_in_P` from the state it left."""
         # no copies: step() replaces the state arrays (step_kernel returns new ones), it
         # never writes into them, so an observation keeps its values

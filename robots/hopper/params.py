@@ -74,7 +74,7 @@ class HopperParams:
     @property
     def pull_clipped(self) -> float:
         """1.0 where eq. (24) is clipped at zero (``contact_law`` 'clipped'), else 0.0: the
-        flag as the compiled laws read it (handrolled/hopper/fastloop.Laws)."""
+        flag as the compiled laws read it (handrolled/hopper/fast/loop.Laws)."""
         return 1.0 if self.contact_law == "clipped" else 0.0
 
     def check_relations(self) -> None:
