@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dynval.comparisons.ladder import plant
 from dynval.engines.base import FloatingState, Ground, PointForce
 from dynval.handrolled.hexapod import lagrange
 from dynval.handrolled.hexapod.robot import PlanarHexapod
@@ -146,15 +147,5 @@ def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Pa
         return HandrolledPlant(p, fast)
     joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
     ground = native_ground(p) if contact == "native" else None
-    if implementation == "mujoco":
-        from dynval.engines.mujoco_engine import MujocoSimulation
-
-        sim = MujocoSimulation(desc_dir / "hexapod.xml", joints, dt, g, ground)
-    elif implementation == "pybullet":
-        from dynval.engines.pybullet_engine import PybulletSimulation
-
-        sim = PybulletSimulation(desc_dir / "hexapod.urdf", joints, dt, g, ground,
-                                 floating=False)
-    else:
-        raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim, p, contact)
+    return EnginePlant(plant.simulation(implementation, desc_dir, "hexapod", joints, dt, g,
+                                        ground, floating=False), p, contact)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dynval.comparisons.hopper.compiled import EngineChunks
+from dynval.comparisons.ladder import plant
 from dynval.comparisons.ladder.harness import Samples
 from dynval.engines import EngineInstabilityError
 from dynval.engines.base import FloatingState, Ground, PointForce
@@ -142,22 +143,8 @@ def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir
             raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
         return HandrolledPlant(p, form, fast)
     ground = native_ground(p) if contact_mode == "native" else None
-    if implementation == "mujoco":
-        from dynval.engines.mujoco_engine import MujocoSimulation
-
-        sim = MujocoSimulation(desc_dir / "hopper.xml", JOINT_NAMES, p.dt, (0.0, 0.0, -p.g),
-                               ground)
-    elif implementation == "pybullet":
-        from dynval.engines.pybullet_engine import PybulletSimulation
-
-        if ground is not None:
-            ground = Ground(ground.normal_W, ground.point_W, ground.stiffness, ground.damping,
-                            ground.friction, ground.mass_scale, ("leg",))
-        sim = PybulletSimulation(desc_dir / "hopper.urdf", JOINT_NAMES, p.dt,
-                                 (0.0, 0.0, -p.g), ground)
-    else:
-        raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim)
+    return EnginePlant(plant.simulation(implementation, desc_dir, "hopper", JOINT_NAMES, p.dt,
+                                        (0.0, 0.0, -p.g), ground, ("leg",)))
 
 
 class Piecewise:

@@ -19,6 +19,7 @@ one (``docs/examples/dynval-cartpole``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons.ladder import harness
-from dynval.engines.base import FloatingState, PointForce
+from dynval.engines.base import FloatingState, Ground, PointForce
 
 ENGINES = ("mujoco", "pybullet")  # the engines that simulate (Pinocchio and Drake do not)
 
@@ -53,6 +54,30 @@ class Plant(Protocol):
         ...
 
 
+def simulation(implementation: str, desc_dir: Path, stem: str, joints: Sequence[str],
+               dt: float, gravity: Sequence[float], ground: Ground | None = None,
+               pybullet_links: Sequence[str] | None = None, floating: bool = True) -> Any:
+    """An engine's simulation of a robot's description, the one way every plant builds
+    it: MuJoCo's of ``<stem>.xml`` (its base floating where the file's root has a free
+    joint), PyBullet's of ``<stem>.urdf`` (``floating``: its base free); ``ground``: the
+    engine's own contact with a ground plane, its contact bodies named as MuJoCo names
+    them, and as PyBullet's links by ``pybullet_links`` where they differ."""
+    if implementation == "mujoco":
+        from dynval.engines.mujoco_engine import MujocoSimulation
+
+        return MujocoSimulation(desc_dir / f"{stem}.xml", list(joints), dt, tuple(gravity),
+                                ground)
+    if implementation == "pybullet":
+        from dynval.engines.pybullet_simulation import PybulletSimulation
+
+        if ground is not None and pybullet_links is not None:
+            ground = replace(ground, contact_geoms=tuple(pybullet_links))
+        return PybulletSimulation(desc_dir / f"{stem}.urdf", list(joints), dt,
+                                  tuple(gravity), ground, floating=floating)
+    raise ValueError(f"no engine plant for {implementation!r}; the engines that simulate "
+                     f"are {', '.join(ENGINES)}")
+
+
 class EnginePlant:
     """An engine's simulation of a description (``<stem>.xml`` for MuJoCo, ``<stem>.urdf``
     for PyBullet), its joints ``joints`` in that order, on a fixed or a floating base."""
@@ -60,19 +85,8 @@ class EnginePlant:
     def __init__(self, implementation: str, desc_dir: Path, stem: str,
                  joints: Sequence[str], dt: float, gravity: Sequence[float],
                  q0: np.ndarray, floating: bool = False) -> None:
-        if implementation == "mujoco":
-            from dynval.engines.mujoco_engine import MujocoSimulation
-
-            self.sim: Any = MujocoSimulation(desc_dir / f"{stem}.xml", list(joints), dt,
-                                             tuple(gravity))
-        elif implementation == "pybullet":
-            from dynval.engines.pybullet_simulation import PybulletSimulation
-
-            self.sim = PybulletSimulation(desc_dir / f"{stem}.urdf", list(joints), dt,
-                                          tuple(gravity), floating=floating)
-        else:
-            raise ValueError(f"no engine plant for {implementation!r}; the engines that "
-                             f"simulate are {', '.join(ENGINES)}")
+        self.sim = simulation(implementation, desc_dir, stem, joints, dt, gravity,
+                              floating=floating)
         self.implementation, self.dt = implementation, dt
         zero = np.zeros(3)
         self.sim.reset(FloatingState(zero, np.eye(3), zero, zero, np.asarray(q0, float),

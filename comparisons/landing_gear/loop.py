@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dynval.comparisons.ladder import plant
 from dynval.comparisons.landing_gear.compiled import EngineChunks
 from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
 from dynval.engines.base import FloatingState, Ground, PointForce
@@ -268,21 +269,7 @@ def make_plant(implementation: str, p: LandingGearParams, mass_model: str, conta
         return HandrolledPlant(p, np.array([p_BH(leg, p) for leg in LEGS]),
                                np.array([R_BL(leg) for leg in LEGS]),
                                system_inertia(p, theta0), forms)
-    stem = f"landing_gear_{mass_model}"
     ground = ground_for_native(p, alpha_SL, alpha_AZ) if contact == "native" else None
-    if implementation == "mujoco":
-        from dynval.engines.mujoco_engine import MujocoSimulation
-
-        sim = MujocoSimulation(desc_dir / f"{stem}.xml", JOINT_NAMES, p.dt, (0.0, 0.0, -p.g),
-                               ground)
-    elif implementation == "pybullet":
-        from dynval.engines.pybullet_engine import PybulletSimulation
-
-        if ground is not None:
-            ground = Ground(ground.normal_W, ground.point_W, ground.stiffness, ground.damping,
-                            ground.friction, ground.mass_scale, tuple(FOOT_LINKS))
-        sim = PybulletSimulation(desc_dir / f"{stem}.urdf", JOINT_NAMES, p.dt,
-                                 (0.0, 0.0, -p.g), ground)
-    else:
-        raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim, p)
+    return EnginePlant(plant.simulation(implementation, desc_dir, f"landing_gear_{mass_model}",
+                                        JOINT_NAMES, p.dt, (0.0, 0.0, -p.g), ground,
+                                        FOOT_LINKS), p)

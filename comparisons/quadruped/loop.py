@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dynval.comparisons.ladder import plant
 from dynval.engines.base import FloatingState, Ground
 from dynval.handrolled.quadruped.fast import loop as fastloop
 from dynval.handrolled.quadruped.fast.simulation import CompiledPinnedFeetSimulation
@@ -90,24 +91,14 @@ def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bo
     mutant of the model, see comparisons/quadruped/mutants.py)."""
     if implementation == "handrolled":
         return HandrolledPlant(p, fast, frame0)
-    feet = tuple(f"{leg}_foot" for leg in LEGS)
-    if implementation == "mujoco":
-        from dynval.engines.mujoco_engine import MujocoSimulation
-
-        # k, b become accelerations through a quarter of the robot's mass: a foot's own
-        # apparent mass (0.2-0.3 kg, the light shank) makes the contact chatter at 1 kHz
-        ground = Ground(np.array([0.0, 0.0, 1.0]), np.zeros(3), p.k_ground, p.b_ground, p.mu,
-                        total_mass(p) / 4.0, feet)
-        return EnginePlant(MujocoSimulation(desc_dir / "quadruped.xml", joint_names(), p.dt,
-                                            (0.0, 0.0, -p.g), ground))
-    if implementation == "pybullet":
-        from dynval.engines.pybullet_engine import PybulletSimulation
-
-        ground = Ground(np.array([0.0, 0.0, 1.0]), np.zeros(3), p.k_ground, p.b_ground, p.mu,
-                        None, tuple(link_name(leg, 3) for leg in LEGS))
-        return EnginePlant(PybulletSimulation(desc_dir / "quadruped.urdf", joint_names(),
-                                              p.dt, (0.0, 0.0, -p.g), ground))
-    raise ValueError(f"unknown implementation {implementation!r}")
+    # MuJoCo: k, b become accelerations through a quarter of the robot's mass (a foot's own
+    # apparent mass, 0.2-0.3 kg of light shank, makes the contact chatter at 1 kHz);
+    # PyBullet takes k and b as they are and reads no mass scale
+    ground = Ground(np.array([0.0, 0.0, 1.0]), np.zeros(3), p.k_ground, p.b_ground, p.mu,
+                    total_mass(p) / 4.0, tuple(f"{leg}_foot" for leg in LEGS))
+    return EnginePlant(plant.simulation(implementation, desc_dir, "quadruped", joint_names(),
+                                        p.dt, (0.0, 0.0, -p.g), ground,
+                                        tuple(link_name(leg, 3) for leg in LEGS)))
 
 
 class QuadrupedLoop:

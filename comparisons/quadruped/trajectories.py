@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dynval.comparisons.ladder import plant
 from dynval.comparisons.ladder.free_swing import compare_swings, integration_error_row
 from dynval.handrolled.quadruped import terms
 from dynval.handrolled.quadruped.robot import build_model
@@ -74,8 +75,6 @@ def free_flight(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
     """The whole robot tumbling in the air from a seeded spin (no contact, no torque): the
     largest joint-angle or attitude difference from the hand model [rad] at each step."""
     from dynval.engines.base import FloatingState
-    from dynval.engines.mujoco_engine import MujocoSimulation
-    from dynval.engines.pybullet_engine import PybulletSimulation
     from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
 
     rng = np.random.default_rng(SEED)
@@ -88,9 +87,8 @@ def free_flight(p: QuadrupedParams, desc_dir: Path) -> list[dict]:
     for dt in FLIGHT_STEPS:
         hand = PinnedFeetSimulation(build_model(p), np.array(g), dt)
         hand.reset(p0, R0, theta0, nu0, ())
-        engines = {"mujoco": MujocoSimulation(desc_dir / "quadruped.xml", joint_names(), dt, g),
-                   "pybullet": PybulletSimulation(desc_dir / "quadruped.urdf", joint_names(),
-                                                  dt, g)}
+        engines = {e: plant.simulation(e, desc_dir, "quadruped", joint_names(), dt, g)
+                   for e in plant.ENGINES}
         worst = dict.fromkeys(engines, 0.0)
         for sim in engines.values():
             sim.reset(FloatingState(p0, R0, R0 @ nu0[:3], R0 @ nu0[3:6], theta0, nu0[6:]))

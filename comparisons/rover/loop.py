@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dynval.comparisons.ladder import plant
 from dynval.comparisons.ladder.harness import DivergenceError, Samples
 from dynval.comparisons.rover.compiled import (
     HEADING_RATE,
@@ -229,17 +230,8 @@ def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
         return HandrolledPlant(p, soil, rigid, wheel_form, integrator)
     stem = description_stem("rover_rigid" if rigid else "rover", p.rover)
     joints = [] if rigid else [turning_joint_name(i) for i in range(1, p.n_segments)]
-    if implementation == "mujoco":
-        from dynval.engines.mujoco_engine import MujocoSimulation
-
-        sim = MujocoSimulation(desc_dir / f"{stem}.xml", joints, p.dt, (0.0, 0.0, -p.g))
-    elif implementation == "pybullet":
-        from dynval.engines.pybullet_engine import PybulletSimulation
-
-        sim = PybulletSimulation(desc_dir / f"{stem}.urdf", joints, p.dt, (0.0, 0.0, -p.g))
-    else:
-        raise ValueError(f"unknown implementation {implementation!r}")
-    return EnginePlant(sim, p, soil)
+    return EnginePlant(plant.simulation(implementation, desc_dir, stem, joints, p.dt,
+                                        (0.0, 0.0, -p.g)), p, soil)
 
 
 class WheelLeftSoilError(DivergenceError):
