@@ -13,8 +13,9 @@ returns a :class:`ControlledLoop` (a ``harness.ClosedLoop``); :func:`run_scenari
 it as every scenario run is recorded.
 
 The paper robots' loops predate this contract and keep their own plants (compiled
-chunks, floating bases, their contact laws); a robot from a package of its own uses this
-one (``docs/examples/dynval-cartpole``)."""
+chunks, floating bases, their contact laws), each building its engine's simulation by
+:func:`simulation`; a robot from a package of its own uses the whole contract
+(``docs/examples/dynval-cartpole``)."""
 
 from __future__ import annotations
 
