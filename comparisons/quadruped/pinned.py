@@ -65,27 +65,31 @@ class PinocchioPinnedFeet:
     def foot_forces_W(self) -> np.ndarray:
         return (self.R_WB @ self.F_B.T).T
 
-    def _constraints(self, q: np.ndarray, stance: tuple[str, ...]
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        """The stance feet's Jacobians and accelerations at no joint acceleration, body
-        axes (3 n_c x 18, 3 n_c)."""
+    def _jacobians(self, q: np.ndarray) -> np.ndarray:
+        """The stance feet's Jacobians, body axes (3 n_c x 18)."""
         R_T = self.R_WB.T
-        J = [R_T @ self.pn.frame_jacobian(link_name(leg, 3), q, self.foot) for leg in stance]
+        J = [R_T @ self.pn.frame_jacobian(link_name(leg, 3), q, self.foot)
+             for leg in self.stance]
+        return np.vstack(J) if J else np.zeros((0, 18))
+
+    def _accelerations(self, q: np.ndarray) -> np.ndarray:
+        """The stance feet's accelerations at the velocity nu and no joint acceleration,
+        body axes (3 n_c)."""
+        R_T = self.R_WB.T
         a = [R_T @ self.pn.frame_bias_acceleration(link_name(leg, 3), q, self.nu, self.foot)
-             for leg in stance]
-        return (np.vstack(J), np.concatenate(a)) if stance else (np.zeros((0, 18)),
-                                                                 np.zeros(0))
+             for leg in self.stance]
+        return np.concatenate(a) if a else np.zeros(0)
 
     def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
         q = frames.pinocchio_q(self.p_WB, self.R_WB, self.theta)
         M = self.pn.mass_matrix(q)
         new = bool(set(stance) - set(self.stance))
         self.stance = tuple(stance)
-        Jc, _ = self._constraints(q, self.stance)
+        Jc = self._jacobians(q)
         if new:  # plastic impact: the least change of kinetic energy that stops the feet
             MiJt = np.linalg.solve(M, Jc.T)
             self.nu = self.nu - MiJt @ np.linalg.solve(Jc @ MiJt, Jc @ self.nu)
-        Jc, a = self._constraints(q, self.stance)
+        a = self._accelerations(q)  # at the velocity after the impact
         h = self.pn.bias(q, self.nu)
         n, nc = 18, Jc.shape[0]
         K = np.zeros((n + nc, n + nc))
