@@ -253,29 +253,15 @@ def _asked(path: str, size: int, mtime_ns: int, joints: tuple[str, ...]) -> tupl
     """The readers' differences from MuJoCo (Drake's where it is installed), each reader
     asked in a process of its own: a reader that aborts (Pinocchio's and Bullet's parsers
     stop the process on some files) or hangs is said to, and the audit goes on."""
-    import json
-    import subprocess
-    import sys
-
     from dynval.engines.drake_engine import available
+    from dynval.engines.reader_process import ask
 
     out: list[str] = []
     readers = [("pinocchio", PIN), ("pybullet", PB)] + ([("drake", DRAKE)] if available()
                                                         else [])
     for reader, label in readers:
-        try:
-            done = subprocess.run([sys.executable, "-m", __name__, reader, str(path), *joints],
-                                  capture_output=True, text=True, timeout=READER_SECONDS)
-        except subprocess.TimeoutExpired:
-            out.append(f"{label} did not finish reading it in {READER_SECONDS} s")
-            continue
-        lines = done.stdout.strip().splitlines()
-        if done.returncode != 0 or not lines:
-            code = done.returncode
-            how = f"signal {-code}" if code < 0 else f"exit status {code}"
-            out.append(f"{label} stops the process reading it ({how})")
-            continue
-        out += json.loads(lines[-1])
+        said, failed = ask(__name__, [reader, str(path), *joints], label, READER_SECONDS)
+        out += [failed] if failed else said
     return tuple(out)
 
 

@@ -17,7 +17,6 @@ import contextlib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -96,17 +95,10 @@ def compared(theirs: dict[str, float] | str, drakes: dict[str, float]) -> list[s
 def ask_pybullet(path: Path, drakes: dict[str, float]) -> list[str]:
     """PyBullet's reading of an SDF against Drake's link masses, asked in a process of its
     own: a reader that stops the process or hangs is said to, and the audit goes on."""
-    try:
-        done = subprocess.run([sys.executable, "-m", __name__, str(path)],
-                              capture_output=True, text=True, timeout=READER_SECONDS)
-    except subprocess.TimeoutExpired:
-        return [f"{PB_SDF} did not finish reading it in {READER_SECONDS} s"]
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        code = done.returncode
-        how = f"signal {-code}" if code < 0 else f"exit status {code}"
-        return [f"{PB_SDF} stops the process reading it ({how})"]
-    return compared(json.loads(lines[-1]), drakes)
+    from dynval.engines.reader_process import ask
+
+    theirs, failed = ask(__name__, [str(path)], PB_SDF, READER_SECONDS)
+    return [failed] if failed else compared(theirs, drakes)
 
 
 if __name__ == "__main__":
