@@ -4,7 +4,7 @@ the closed loop in every implementation."""
 import numpy as np
 import pytest
 
-from dynval.comparisons.hopper import audit, claims, trajectories
+from dynval.comparisons.hopper import audit, bounce, claims
 from dynval.comparisons.hopper.scenarios import SCENARIOS, run_one
 from dynval.comparisons.ladder import description_check, harness
 from dynval.robots.hopper import descriptions
@@ -30,12 +30,12 @@ def test_audit_corrected_at_round_off_printed_terms_named(hopper_dir):
 
 
 def test_passive_bounce_agrees_and_conserves_energy_to_first_order(hopper_dir):
-    rows, metrics, rung = trajectories.bounce(p, hopper_dir, until=1.5)
+    rows, metrics, rung = bounce.bounce(p, hopper_dir, until=1.5)
     assert rung.verdict == "agrees", rung.note
     agree = [r for r in rows if r.unit == "m"]
     assert agree and max(r.max_abs for r in agree) <= 1e-9
     order = next(r for r in rows if r.unit == "order")
-    assert order.max_abs <= trajectories.ORDER_TOL
+    assert order.max_abs <= bounce.ORDER_TOL
 
 
 @pytest.mark.parametrize("impl", ["mujoco", "pybullet"])

@@ -1,15 +1,16 @@
 """The papers' hand-derived models through dynval.model's protocol (handrolled/*/
 protocol.py): the audit a user's own model gets, L0-L3 against MuJoCo, PyBullet and
 Pinocchio, passes them, and on its own finds the hopper's and the landing gear's printed
-eq. (12). The chapters' audit rows are these models' terms (``protocol_rows``)."""
+eq. (12). The chapters' audit rows are these models' terms (``protocol_rows``), and their
+L3 is these models' free swing (``RobotLadder.swung``)."""
 
 from __future__ import annotations
 
 from dynval.comparisons.own_model.audit import audit_model
-from dynval.handrolled.hexapod.protocol import HexapodLeg, HexapodRobot
+from dynval.handrolled.hexapod.protocol import HexapodLeg, HexapodLegs, HexapodRobot
 from dynval.handrolled.hopper.protocol import HopperChain, HopperLeg
 from dynval.handrolled.landing_gear.protocol import LandingGearLeg
-from dynval.handrolled.quadruped.protocol import QuadrupedLegs
+from dynval.handrolled.quadruped.protocol import QuadrupedLegs, QuadrupedRobot
 from dynval.handrolled.rover.protocol import RoverChain
 from dynval.robots import ROOT
 from dynval.robots.hexapod.params import PARAMS as HEXAPOD
@@ -141,3 +142,23 @@ def test_the_rover_chain_passes_the_generic_audit() -> None:
     assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
     assert audit.l0 and audit.l3
     assert audit.passed, _passed(audit)
+
+
+def test_the_whole_quadruped_on_a_free_root_passes_the_generic_audit() -> None:
+    """Eq. (5)'s RNEA in the body twist, mapped to MuJoCo's free-joint coordinates
+    (QuadrupedRobot): terms at round-off in every engine, and its free flight from a
+    seeded spin within the envelope."""
+    audit = audit_model(QuadrupedRobot(), ROOT / "quadruped" / "quadruped.urdf", 20, 0,
+                        gravity=(0.0, 0.0, -QUADRUPED.g))
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
+    assert {r.term for r in audit.results} == {"M", "bias", "G", "C v", "tau"}
+    assert audit.l3 and audit.passed, _passed(audit)
+
+
+def test_the_hexapod_legs_on_welded_segments_pass_the_generic_audit() -> None:
+    """Eq. (6) with the segments held (HexapodLegs on hexapod_fixed): every engine loads
+    the file; terms and free swings at round-off."""
+    audit = audit_model(HexapodLegs(), ROOT / "hexapod" / "hexapod_fixed.urdf", 20, 0,
+                        gravity=(0.0, 0.0, -HEXAPOD.g))
+    assert set(audit.engines) == {"mujoco", "pybullet", "pinocchio", "drake"}
+    assert audit.l3 and audit.passed, _passed(audit)

@@ -166,6 +166,7 @@ def test_the_energy_bound_is_the_measured_drift_and_stops_no_normal_run(tmp_path
     end at the step and half of it, and its largest gain is the stated DRIFT_GAIN (scaled
     with the step: first order, within the L3 rung's order tolerance, 2^0.2 = 1.15); a
     ground 1000 times stiffer, still stable, is not stopped either."""
+    from dynval.comparisons.hopper.bounce import ORDER_TOL, energy
     from dynval.comparisons.hopper.scenarios import (
         BOUNCE,
         DRIFT_DT,
@@ -173,7 +174,6 @@ def test_the_energy_bound_is_the_measured_drift_and_stops_no_normal_run(tmp_path
         energy_guard,
         scenario_params,
     )
-    from dynval.comparisons.hopper.trajectories import ORDER_TOL, energy
 
     p, df = _bounce_run(tmp_path, dt=dt)
     assert df["time"].iloc[-1] == pytest.approx(3.0)

@@ -17,7 +17,6 @@ from dynval.comparisons.hexapod import (
     figures,
     statements,
     sweeps,
-    trajectories,
     walking,
 )
 from dynval.comparisons.hexapod.budget import BUDGET_RUNS, BUDGET_SCENARIO, GAIN_RUNS
@@ -30,6 +29,7 @@ from dynval.comparisons.hexapod.scenarios import (
     scenario_params,
 )
 from dynval.handrolled.hexapod import fractional, ground
+from dynval.handrolled.hexapod.protocol import HexapodLegs
 from dynval.results import (
     AssumptionRow,
     BudgetRow,
@@ -40,6 +40,7 @@ from dynval.results import (
     NotReproduced,
     Rung,
 )
+from dynval.robots.hexapod.params import HexapodParams
 
 ROBOT = "hexapod"
 LEG = "LF"  # the paper's leg 1
@@ -143,8 +144,9 @@ class HexapodLadder(ladder.RobotLadder):
                    "time, the formulation (hand-rolled vs MuJoCo) and the contact law (eq. "
                    "(12) vs MuJoCo's native contact)")
 
-    def l3(self, inp: ladder.Inputs):
-        return trajectories.l3(inp.params, inp.desc_dir)
+    def swung(self, p: HexapodParams) -> list[ladder.Swung]:
+        return [ladder.Swung("legs on the welded segments", HexapodLegs(p),
+                             "hexapod_fixed.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         shared = ladder.Variant.shared(TOLERANCES)

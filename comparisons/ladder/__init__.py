@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the names below, as __getattr__ finds them, for type checke
         Inputs,
         PathPlot,
         RobotLadder,
+        Swung,
         TimePlot,
         Variant,
         rows_verdict,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # the names below, as __getattr__ finds them, for type checke
 
 __all__ = ["CI_SECONDS", "CONTACT_MODES", "IMPLEMENTATIONS", "AuditResults", "Chaos", "Context",
            "Inputs", "ablation",
-           "PathPlot", "RobotLadder", "TimePlot", "Tolerance", "Variant", "budget_rows",
+           "PathPlot", "RobotLadder", "Swung", "TimePlot", "Tolerance", "Variant", "budget_rows",
            "check_row", "compare", "recomputed_row", "rms_diff", "rows_verdict"]
 # where the names of __all__ are defined
 _PARTS = ("rungs", "metrics", "implementations", "evidence")

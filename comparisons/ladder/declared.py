@@ -49,6 +49,21 @@ class Variant:
                    {} if tolerances is None else tolerances)
 
 
+@dataclass(frozen=True)
+class Swung:
+    """One of a robot's models (``dynval.model``'s protocol) swung freely against one of
+    its descriptions (L3, ladder.swing_rung): what it is in a few words, the model, the
+    description's file name and the gravity vector [m/s^2] the model assumes. A fixed
+    root swings from rest at a seeded pose (a body floating on explicit base joints
+    released at rest only falls, every body alike, and tests nothing); a free root from
+    a seeded state."""
+
+    label: str
+    model: Any
+    description: str
+    gravity: tuple[float, float, float]
+
+
 @dataclass
 class AuditResults:
     """L1 (kinematics) and L2 (dynamics terms) results.  A term audited in its

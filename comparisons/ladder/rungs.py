@@ -26,6 +26,7 @@ from dynval.comparisons.ladder import (
     description_check,
     evidence,
     plan,
+    swing_rung,
 )
 from dynval.comparisons.ladder.audit import TermResult
 from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
@@ -38,6 +39,7 @@ from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
     Context,
     Inputs,
     PathPlot,
+    Swung,
     TimePlot,
     Variant,
     Wide,
@@ -137,9 +139,31 @@ class RobotLadder:
         return AuditResults(audit.kinematics_audit(p, d, min(n, KINEMATICS_SAMPLES), seed),
                             audit.dynamics_audit(p, d, n, seed))
 
-    def l3(self, inp: Inputs) -> tuple[list[TrajectoryRow], list[MetricRow], Rung] | None:
-        """Contact-free trajectories: rows for the chapter, metric rows and the rung."""
+    def swung(self, p: Any) -> list[Swung]:
+        """The robot's models swung freely against its descriptions at L3 (the generic
+        swing a user's model gets, ladder.swing_rung); none by default."""
+        return []
+
+    def trajectory_checks(self, inp: Inputs
+                          ) -> tuple[list[TrajectoryRow], list[MetricRow], str] | None:
+        """L3 rows beyond the free swing (a run with contact checked for its integrator's
+        order, say): rows for the chapter, metric rows and what they showed in words."""
         return None
+
+    def l3(self, inp: Inputs) -> tuple[list[TrajectoryRow], list[MetricRow], Rung] | None:
+        """L3: the free swing of every declared model, then the robot's own trajectory
+        checks; the rung holds where every judged row does."""
+        swung, own = self.swung(inp.params), self.trajectory_checks(inp)
+        if not swung and own is None:
+            return None
+        typed, metrics, said = swing_rung.swing_rows(self.robot, swung, inp.desc_dir,
+                                                     inp.seed)
+        if swung:
+            said = [f"free swing (semi-implicit Euler at three steps, judged on the system's "
+                    f"own sensitivity): {'; '.join(said)}"]
+        if own is not None:
+            typed, metrics, said = typed + own[0], metrics + own[1], [*said, own[2]]
+        return typed, metrics, Rung(rows_verdict(metrics), "; ".join(said))
 
     def extra_tasks(self, inp: Inputs) -> dict[str, tuple[Callable[..., Any], tuple, dict]]:
         """The robot's own work beside the scenario runs (budget and errata runs, a

@@ -10,14 +10,15 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons import ladder
-from dynval.comparisons.ladder import free_swing, harness
-from dynval.comparisons.landing_gear import audit, touchdown, trajectories
+from dynval.comparisons.ladder import harness
+from dynval.comparisons.landing_gear import audit, touchdown
 from dynval.comparisons.landing_gear.scenarios import (
     SCENARIOS,
     Scenario,
     run_one,
 )
 from dynval.handrolled.landing_gear.model import Forms
+from dynval.handrolled.landing_gear.protocol import LandingGearLeg
 from dynval.results import (
     BudgetRow,
     DataTable,
@@ -129,11 +130,9 @@ class LandingGearLadder(ladder.RobotLadder):
             audit.leg_kinematics_audit(p, d, min(n, 200), seed),
             audit.leg_dynamics_audit(p, d, n, seed) + audit.moment_audit(n, seed))
 
-    def l3(self, inp: ladder.Inputs):
-        rows = trajectories.free_swing(inp.params, inp.desc_dir)
-        return free_swing.l3_result(
-            ROBOT, rows, f"free swing of the fixed-base leg, {trajectories.DURATION:g} s, at "
-            "every step; integration error itself falls as dt (first order)")
+    def swung(self, p: LandingGearParams) -> list[ladder.Swung]:
+        return [ladder.Swung("fixed-base leg", LandingGearLeg(p),
+                             "landing_gear_leg_as_derived.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         # In native mode the engines' contact laws differ by design (MuJoCo's soft

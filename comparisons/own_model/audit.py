@@ -170,11 +170,12 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
                 gravity: Sequence[float] = (0.0, 0.0, -9.81), tolerance: float = ROUND_OFF,
                 label: str | None = None, package_paths: Sequence[Path] = (),
                 reference: str | None = None, loaded: loading.Loaded | None = None,
-                l3: bool = True) -> OwnAudit:
+                l3: bool = True, terms: bool = True) -> OwnAudit:
     """L0-L3 of a user model against its description (module docstring).  ``reference``
     names the engine the model stands for (an audit without a hand model), which is then
     not compared with itself; ``loaded`` is the description already loaded; ``l3``
-    False stops after L2."""
+    False stops after L2; ``terms`` False leaves out L1 and L2 (a paper robot's chapter
+    audits its terms in the paper's own names and forms, ladder.terms)."""
     label = label or type(model).__name__
     check_model(model, label)
     description = Path(description)
@@ -204,21 +205,10 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
     if ranges is not None:
         states = _within(states, ranges, free)
         audit.notes.append(_limits_note(label, names, ranges))
-
-    def checked(method: str, shape: tuple[int, ...], *args: Any) -> np.ndarray:
-        return call(model, label, method, shape, *args)
-
-    frames = list(getattr(model, "frames", ()) or ())
-    terms = term_list(checked, has, n, frames)
-    _say_unchecked(audit, label, has, frames)
     with_reading = readings.with_readings(loaded.engines, audit.l0)
-    mine, sides = _audit_terms(audit, terms, engines, states, coords, seed, tolerance,
-                               loaded, with_reading, undamped)
-    audit.findings += readings.odd_terms(terms, sides, reference, mine, coords, tolerance)
-    if reference is None:  # an engine standing for the model mistypes nothing
-        audit.diagnoses = diagnose(terms, mine, sides, states, coords,
-                                   Layout(tuple(names), 7 * free, 6 * free))
-    _trace_parameters(audit, model, loaded, states, free)
+    if terms:
+        _l1_l2(audit, model, label, loaded, engines, states, coords, seed, tolerance,
+               with_reading, undamped, reference, Layout(tuple(names), 7 * free, 6 * free))
     qdd = _accelerations(model, label, n, has)
     if not l3:
         audit.unchecked.append("L3 (trajectories) not asked for")
@@ -246,6 +236,28 @@ def audit_model(model: Any, description: Path | str, samples: int = 200, seed: i
                                     who=reference or "handrolled")
         audit.findings += [audit.explain_l3(r) for r in audit.l3_known]
     return audit
+
+
+def _l1_l2(audit: OwnAudit, model: Any, label: str, loaded: loading.Loaded,
+           engines: dict[str, Any], states: list[tuple], coords: Sequence[str], seed: int,
+           tolerance: float, with_reading: dict[str, Any], undamped: set[str],
+           reference: str | None, layout: Layout) -> None:
+    """L1 and L2: every term the model has against every engine, what the failures'
+    pattern points at (a reference engine standing for the model mistypes nothing) and
+    the regressor's account of the inertias the model implies."""
+    def checked(method: str, shape: tuple[int, ...], *args: Any) -> np.ndarray:
+        return call(model, label, method, shape, *args)
+
+    has = capabilities(model)
+    frames = list(getattr(model, "frames", ()) or ())
+    terms = term_list(checked, has, len(coords), frames)
+    _say_unchecked(audit, label, has, frames)
+    mine, sides = _audit_terms(audit, terms, engines, states, coords, seed, tolerance,
+                               loaded, with_reading, undamped)
+    audit.findings += readings.odd_terms(terms, sides, reference, mine, coords, tolerance)
+    if reference is None:
+        audit.diagnoses = diagnose(terms, mine, sides, states, coords, layout)
+    _trace_parameters(audit, model, loaded, states, layout.q0 > 0)
 
 
 def _within(states: list[tuple], ranges: tuple[np.ndarray, np.ndarray], free: bool

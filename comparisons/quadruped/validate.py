@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 
 from dynval.comparisons import ladder
-from dynval.comparisons.ladder import free_swing
-from dynval.comparisons.quadruped import assumptions, audit, pinned, section6, trajectories
+from dynval.comparisons.quadruped import assumptions, audit, pinned, section6
 from dynval.comparisons.quadruped.scenarios import (
     SCENARIOS,
     Scenario,
@@ -20,6 +19,7 @@ from dynval.comparisons.quadruped.scenarios import (
     supports,
 )
 from dynval.handrolled.quadruped.gait import GAITS
+from dynval.handrolled.quadruped.protocol import QuadrupedLegs, QuadrupedRobot
 from dynval.handrolled.quadruped.robot import build_model
 from dynval.results import BudgetRow, DataTable, Erratum, MetricRow, Rung
 from dynval.robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams, total_mass
@@ -61,12 +61,12 @@ class QuadrupedLadder(ladder.RobotLadder):
                                              min(n, KIN_SAMPLES), seed, form="printed")
         return ladder.AuditResults(kin + kin_printed, audit.dynamics_audit(model, p, d, n, seed))
 
-    def l3(self, inp: ladder.Inputs):
-        p, d = inp.params, inp.desc_dir
-        rows = trajectories.free_swing(p, d) + trajectories.free_flight(p, d)
-        return free_swing.l3_result(
-            ROBOT, rows, f"fixed-base legs swinging {trajectories.DURATION:g} s and the whole "
-            f"robot tumbling {trajectories.FLIGHT_DURATION:g} s (joints and attitude)")
+    def swung(self, p: QuadrupedParams) -> list[ladder.Swung]:
+        g = (0.0, 0.0, -p.g)
+        return [ladder.Swung("legs on the welded body", QuadrupedLegs(p),
+                             "quadruped_fixed.urdf", g),
+                ladder.Swung("whole robot in free flight", QuadrupedRobot(p),
+                             "quadruped.urdf", g)]
 
     def supports(self, implementation: str, contact: str) -> bool:
         return supports(implementation, contact)

@@ -19,7 +19,7 @@ from dynval.comparisons.rover import (
     estimates,
     settling,
     soil_tables,
-    trajectories,
+    step_halving,
     turning_sweep,
 )
 from dynval.comparisons.rover import errata as printed_errata
@@ -192,8 +192,8 @@ def _requirements(sc_name: str, impl: str, df: pd.DataFrame) -> list[MetricRow]:
 def _step_convergence(p: RoverParams, desc_dir: Path
                       ) -> tuple[list[TrajectoryRow], list[MetricRow], Rung]:
     """L3: the chapter's trajectory rows, the halving-ratio metric rows and the L3 rung of
-    the step convergence on the disturbed drive (dynval.comparisons.rover.trajectories)."""
-    l3 = trajectories.convergence(p, desc_dir)
+    the step convergence on the disturbed drive (dynval.comparisons.rover.step_halving)."""
+    l3 = step_halving.convergence(p, desc_dir)
     rows = [
         {"step": r["step"], "comparison": f"{r['comparison']}, {r['signal']}"
          + ("" if r["ratio_to_half_step"] is None
@@ -202,14 +202,14 @@ def _step_convergence(p: RoverParams, desc_dir: Path
         for r in l3]
     ratios = [r for r in l3 if r["ratio_to_half_step"] is not None]
     metrics = [MetricRow(
-        ROBOT, trajectories.SCENARIO, "L3", f"dt={r['step']:g}", r["signal"], "mujoco",
+        ROBOT, step_halving.SCENARIO, "L3", f"dt={r['step']:g}", r["signal"], "mujoco",
         r["comparison"].split(" vs ")[0], "halving_ratio", r["ratio_to_half_step"],
-        trajectories.MIN_RATIO, bool(r["ratio_to_half_step"] >= trajectories.MIN_RATIO),
+        step_halving.MIN_RATIO, bool(r["ratio_to_half_step"] >= step_halving.MIN_RATIO),
         "lower bound: " + r["reason"], "requirement") for r in ratios]
     rung = Rung(
         ladder.rows_verdict(metrics),
-        f"disturbed drive, {trajectories.DURATION:g} s at dt "
-        f"{', '.join(f'{d:g}' for d in trajectories.STEPS)}: differences from MuJoCo halve "
+        f"disturbed drive, {step_halving.DURATION:g} s at dt "
+        f"{', '.join(f'{d:g}' for d in step_halving.STEPS)}: differences from MuJoCo halve "
         f"with the step (ratios {min(r['ratio_to_half_step'] for r in ratios):.2f}-"
         f"{max(r['ratio_to_half_step'] for r in ratios):.2f}): integration error, no "
         "modelling difference")
@@ -281,10 +281,16 @@ class RoverLadder(ladder.RobotLadder):
                                    audit.dynamics_audit(p, d, n, seed)
                                    + audit.wheel_force_audit(p, d, min(n, 200), seed))
 
-    def l3(self, inp: ladder.Inputs):
+    # No free swing: the explicit chain floats on its six base joints, and under gravity
+    # alone a floating chain released at rest only falls, every segment alike; started
+    # tumbling, its turning joints' motion does not depend on the segments' masses (a 1 %
+    # heavier m_seg leaves it within 1e-9 m of the file's). The chain's terms are audited
+    # at L2, and its moving runs checked here by step halving.
+    def trajectory_checks(self, inp: ladder.Inputs):
         if not any(SCENARIOS[s].section == "5.1.2" for s in inp.scenarios):
             return None
-        return _step_convergence(inp.params, inp.desc_dir)
+        typed, metrics, rung = _step_convergence(inp.params, inp.desc_dir)
+        return typed, metrics, rung.note
 
     assumption_budget = {"w": "half track w"}
     budget_what = ("maneuver at 1.5 m/s, hand-rolled: the integrator step, the integrator "

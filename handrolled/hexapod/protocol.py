@@ -93,3 +93,39 @@ class HexapodRobot:
         idx, J = self.r.idx[i], np.zeros((2, len(self.joint_names)))
         J[:, idx] = lagrange.J_F(self._Th(q)[idx], self.r.lm)  # eq. (6): J_F
         return _plane(J)
+
+
+class HexapodLegs(HexapodRobot):
+    """The six legs' hips and knees on the three segments welded at their stations and
+    H_B (``hexapod_fixed``): eq. (6)'s H, c and g of the whole robot with the segments'
+    rows and columns left out (the segments held)."""
+
+    def __init__(self, p: HexapodParams = PARAMS) -> None:
+        super().__init__(p)
+        self.k = 2 * p.n_seg  # the segments' slides come first in Theta
+        self.joint_names = self.joint_names[self.k:]
+
+    def _Th(self, q: np.ndarray) -> np.ndarray:
+        Th = self.off.copy()
+        Th[self.k:] += np.asarray(q, float)
+        return Th
+
+    def _v(self, v: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(self.off))
+        out[self.k:] = v
+        return out
+
+    def mass_matrix(self, q: np.ndarray) -> np.ndarray:
+        return self.r.H(self._Th(q))[self.k:, self.k:]  # eq. (6)
+
+    def gravity(self, q: np.ndarray) -> np.ndarray:
+        return self.r.gravity(self._Th(q))[self.k:]
+
+    def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return self.r.bias(self._Th(q), self._v(v))[self.k:]
+
+    def frame_jacobian(self, name: str, q: np.ndarray) -> np.ndarray:
+        i = self.frames.index(name)
+        idx, J = self.r.idx[i], np.zeros((2, len(self.off)))
+        J[:, idx] = lagrange.J_F(self._Th(q)[idx], self.r.lm)  # eq. (6): J_F
+        return _plane(J[:, self.k:])

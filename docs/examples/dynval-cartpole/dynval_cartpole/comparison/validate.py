@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from dynval.comparisons import ladder
-from dynval.comparisons.ladder import free_swing
 from dynval.results import BudgetRow, Rung
 from dynval_cartpole.comparison import audit
 from dynval_cartpole.comparison.scenarios import SCENARIOS, Scenario, run_one
-from dynval_cartpole.model import dynamics
+from dynval_cartpole.model.protocol import CartPole
 
 ROBOT = "cartpole"
 
@@ -28,11 +25,6 @@ TOLERANCES = {
     ("joint.slider.extension", "max_abs"): ladder.Tolerance(
         "max_abs", ROUND_OFF, "round-off: the same eqs. (1)-(2), force law and Euler step"),
 }
-
-# the unforced swing about the hanging pole (theta = pi - 1 rad: 57 deg from hanging);
-# x is free, so the cart rocks under the pole
-L3_Q0 = np.array([0.0, math.pi - 1.0])
-L3_DURATION = 2.0  # [s]
 
 
 class CartPoleLadder(ladder.RobotLadder):
@@ -51,21 +43,9 @@ class CartPoleLadder(ladder.RobotLadder):
         return ladder.AuditResults(audit.kinematics_audit(p, d, n, seed),
                                    audit.dynamics_audit(p, d, n, seed))
 
-    def l3(self, inp: ladder.Inputs):
-        p = inp.params
-
-        def hand_qdd(q: np.ndarray, qd: np.ndarray) -> np.ndarray:
-            return dynamics.forward_dynamics(q, qd, np.zeros(2), p.m_c, p.m_p, p.l, p.I,
-                                             p.g)  # eqs. (1)-(2), F = tau = 0
-
-        mj, pb, _ = audit.engines(p, inp.desc_dir)
-        n = int(round(L3_DURATION / p.dt))
-        hand, rows = free_swing.compare_swings(
-            hand_qdd, mj, pb, L3_Q0, p.dt, n, ROUND_OFF,
-            "same semi-implicit Euler scheme and the same dynamics: only round-off remains")
-        rows.append(free_swing.integration_error_row(hand_qdd, hand, L3_Q0, p.dt, n, 10))
-        return free_swing.l3_result(ROBOT, rows, f"unforced swing from {L3_Q0[1]:.2f} rad, "
-                                    f"{L3_DURATION:g} s")
+    def swung(self, p) -> list[ladder.Swung]:
+        """L3: eqs. (1)-(2) swung freely against the URDF in every engine."""
+        return [ladder.Swung("cart and pole", CartPole(p), "cartpole.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         return [ladder.Variant.shared(TOLERANCES)]

@@ -1,7 +1,8 @@
-"""L3 for the hopper: the passive bounce (no control, lossless ground and leg stop), in
-every implementation at dt and dt/2, with shared contact. Two questions: does the
-hand-rolled model conserve energy to the order of its integrator (semi-implicit Euler:
-the energy error falls as dt), and do the three implementations trace the same bounce."""
+"""The hopper's own L3 check beside the free swing of its leg (ladder.swing_rung): the
+passive bounce (no control, lossless ground and leg stop), in every implementation at dt
+and dt/2, with shared contact. Two questions: does the hand-rolled model conserve energy
+to the order of its integrator (semi-implicit Euler: the energy error falls as dt), and
+do the three implementations trace the same bounce."""
 
 from __future__ import annotations
 

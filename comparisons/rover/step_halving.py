@@ -1,5 +1,6 @@
-"""L3 for the rover: the step convergence of the differences between implementations on a
-moving scenario (the disturbed drive of section 5.1.2).
+"""The rover's L3 check (its chain floats, so it has no free swing: validate.py): the
+step convergence of the differences between implementations on a moving scenario (the
+disturbed drive of section 5.1.2).
 
 The hand-rolled model integrates eqs. (4.1)-(4.2), MuJoCo and PyBullet their own
 semi-implicit Euler, all first order. If the three share the same dynamics and the same
