@@ -86,14 +86,6 @@ def test_mujoco_and_pinocchio_agree_through_the_free_joint_maps():
         assert np.allclose(tau_mj, T.T @ tau_pn, rtol=0, atol=1e-10 * np.abs(tau_pn).max())
 
 
-def test_six_joint_base_map_derivative_matches_differences():
-    rng = np.random.default_rng(2)
-    q, qd = rng.uniform(-1, 1, 18), rng.uniform(-1, 1, 18)
-    h = 1e-6
-    num = (frames.six_joint_T(q + h * qd) - frames.six_joint_T(q - h * qd)) @ qd / (2 * h)
-    assert np.allclose(frames.six_joint_Tdot_qd(q, qd), num, atol=1e-8)
-
-
 @pytest.mark.parametrize("impl,contact", [("handrolled", "shared"), ("mujoco", "native"),
                                           ("pybullet", "native")])
 def test_half_a_trot_stays_up_and_its_feet_carry_the_weight(impl, contact):

@@ -23,6 +23,8 @@ from dynval.comparisons.ladder.audit import ROUND_OFF, TermResult, compare_term
 from dynval.model import call, capabilities
 
 EPS = float(np.finfo(float).eps)
+# the base's entries of v of a model on a free root (MuJoCo's free joint), before its joints
+FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
 # a term's scale is at least this part of its family's: the tolerance then never asks for
 # less than about one ulp of the family's scale (ROUND_OFF * FLOOR = EPS)
 FLOOR = EPS / ROUND_OFF
@@ -221,6 +223,8 @@ def protocol_rows(calls: ModelCalls, engines: dict[str, Any], states: Sequence[S
     the model's joints and frames."""
     model = calls.model
     names, has = list(model.joint_names), capabilities(model)
+    if getattr(model, "base", "fixed") == "free":  # v: the base's twist, then the joints
+        names = [*FREE_COORDINATES, *names]
     frames = tuple(getattr(model, "frames", ()) or ())
     n = len(names)
     terms = {t.term: t for t in term_list(calls, has, n, ()) + stacked_frames(calls, has, n,

@@ -38,7 +38,14 @@ from typing import Any
 import numpy as np
 
 from dynval.comparisons.ladder.audit import ROUND_OFF, random_states
-from dynval.comparisons.ladder.terms import Term, compare, scales, term_list, values
+from dynval.comparisons.ladder.terms import (
+    FREE_COORDINATES,
+    Term,
+    compare,
+    scales,
+    term_list,
+    values,
+)
 from dynval.comparisons.own_model import loading, readings, swing
 from dynval.comparisons.own_model.coupled import Coupled
 from dynval.comparisons.own_model.diagnose import Layout, Side, diagnose
@@ -57,7 +64,6 @@ from dynval.comparisons.own_model.outcome import (  # noqa: F401  (re-exported)
 from dynval.comparisons.own_model.swing_rows import swing_rows
 from dynval.model import ModelError, NonFiniteError, call, capabilities, check_model
 
-FREE_COORDINATES = ("base vx", "base vy", "base vz", "base wx", "base wy", "base wz")
 MIN_RATIO = swing.MIN_RATIO
 REGRESSOR_STATES = 40  # states the regressor fits over: 40 n equations for 10 per body
 # the regressor's cause where a diagnosis already names the equations' mistake

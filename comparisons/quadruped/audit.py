@@ -1,26 +1,25 @@
 """Quadruped audit: D-H kinematics against the engines (L1) and the RNEA's M, bias and
-inverse dynamics against MuJoCo, Pinocchio and PyBullet, fixed base and floating base (L2),
-at seeded random states."""
+inverse dynamics through the model protocol against MuJoCo, Pinocchio and PyBullet, fixed
+base and free root (L2), at seeded random states."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term
-from dynval.comparisons.ladder.terms import ModelCalls, coordinate, protocol_rows
+from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.comparisons.quadruped import frames
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
-from dynval.handrolled.quadruped import kinematics, terms
-from dynval.handrolled.quadruped.protocol import QuadrupedLegs
+from dynval.handrolled.quadruped import kinematics
+from dynval.handrolled.quadruped.protocol import QuadrupedLegs, QuadrupedRobot
 from dynval.handrolled.quadruped.robot import QuadrupedModel, build_model
 from dynval.robots.quadruped.model_description import joint_names, link_name
 from dynval.robots.quadruped.params import LEGS, R_B0_PRINTED, QuadrupedParams
-
-BASE_DOFS = ("v_x", "v_y", "v_z", "omega_x", "omega_y", "omega_z")
 
 
 @dataclass
@@ -52,97 +51,52 @@ def random_states(n: int, seed: int) -> list[State]:
     return out
 
 
-# --- the hand-rolled side, floating base (the protocol's QuadrupedLegs: fixed base) -----
-def floating_terms(model: QuadrupedModel, s: State, g_W: np.ndarray) -> dict:
-    """M, bias h = C + G and the inverse dynamics at one state, in the body's coordinates
-    nu = (v_B, omega_B, theta_dot)."""
-    M = terms.mass_matrix(model, s.R_WB, s.theta, True)
-    h = terms.generalized_forces(model, s.R_WB, s.theta, s.nu, np.zeros_like(s.nu), g_W,
-                                 floating=True)
-    tau = terms.generalized_forces(model, s.R_WB, s.theta, s.nu, s.nudot, g_W, floating=True)
-    return {"M": M, "h": h, "tau": tau}
-
-
-# --- the engines' side, in hand-rolled coordinates ------------------------------------
 def _fixed_engines(desc_dir: Path, g: tuple = (0.0, 0.0, -9.81)) -> dict[str, DynamicsTerms]:
     """The welded-body quadruped in the three engines, joints in the hand model's order."""
     return load_terms(desc_dir / "quadruped_fixed.xml", desc_dir / "quadruped_fixed.urdf", g,
                       joint_names())
 
 
-def _floating_refs(desc_dir: Path, g: tuple) -> dict:
-    """Each engine's M, h, tau mapped to nu coordinates: M = T^-T M_e T^-1, h and tau
-    likewise, after removing the T-dot term the engine folds into its bias."""
-    from dynval.engines.mujoco_engine import MujocoTerms
-    from dynval.engines.pinocchio_engine import PinocchioTerms
-    from dynval.engines.pybullet_engine import PybulletTerms
+def _free_engines(desc_dir: Path, g: tuple) -> dict[str, Any]:
+    """The whole quadruped on a free root in every engine, as the generic audit loads it:
+    MuJoCo's free joint, PyBullet's floating base and Pinocchio's free flyer, the last two
+    converted to MuJoCo's coordinates (QuadrupedRobot's)."""
+    from dynval.comparisons.own_model import loading
 
-    mj = MujocoTerms(desc_dir / "quadruped.xml", g)
-    pn = PinocchioTerms(desc_dir / "quadruped.urdf", g, floating=True,
-                        joint_names=joint_names())
-    pb = PybulletTerms(desc_dir / "quadruped_6dof.urdf", g)
+    return loading.load(loading.prepare(desc_dir / "quadruped.urdf"), joint_names(), g,
+                        free=True).engines
 
-    def back(T, Q):  # Q_e = T^T Q  ->  Q
-        return np.linalg.solve(T.T, Q)
 
-    def mj_terms(s: State) -> dict:
-        q = frames.mujoco_qpos(s.p_WB, s.R_WB, s.theta)
-        T = frames.mujoco_T(s.R_WB)
-        qvel, qacc = frames.mujoco_qvel_qacc(s.R_WB, s.nu, s.nudot)
-        M_e = mj.mass_matrix(q)
-        M = back(T, np.linalg.solve(T.T, M_e.T).T)
-        # d/dt(R^T v_W) = R^T a_W - omega x v_B: T qacc = nudot - Tdot qvel
-        Tdot_qd = np.concatenate([-np.cross(s.nu[3:6], s.nu[:3]), np.zeros(15)])
-        h = back(T, mj.bias(q, qvel)) - M @ Tdot_qd
-        tau = back(T, mj.inverse_dynamics(q, qvel, qacc))
-        return {"M": M, "h": h, "tau": tau}
-
-    def pb_terms(s: State) -> dict:
-        q, qd, qdd = frames.six_joint_state(s.p_WB, s.R_WB, s.theta, s.nu, s.nudot)
-        T = frames.six_joint_T(q)
-        M = back(T, np.linalg.solve(T.T, pb.mass_matrix(q).T).T)
-        h = back(T, pb.bias(q, qd)) - M @ frames.six_joint_Tdot_qd(q, qd)
-        tau = back(T, pb.inverse_dynamics(q, qd, qdd))
-        return {"M": M, "h": h, "tau": tau}
-
-    def pn_terms(s: State) -> dict:
-        q = frames.pinocchio_q(s.p_WB, s.R_WB, s.theta)
-        return {"M": pn.mass_matrix(q), "h": pn.bias(q, s.nu),
-                "tau": pn.inverse_dynamics(q, s.nu, s.nudot)}
-
-    return {"mujoco": mj_terms, "pinocchio": pn_terms, "pybullet": pb_terms}
+def free_state(s: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(q, v, v_dot) of a state in MuJoCo's free-joint coordinates."""
+    qvel, qacc = frames.mujoco_qvel_qacc(s.R_WB, s.nu, s.nudot)
+    return frames.mujoco_qpos(s.p_WB, s.R_WB, s.theta), qvel, qacc
 
 
 TERMS = {"M": "(5) inertia matrix by the RNEA", "h": "(5) C + G by the RNEA",
          "tau": "(3)-(4), Craig (6.45)-(6.53) inverse dynamics"}
+# the protocol's terms, as named here
 FIXED = {"M": ("M (fixed base)", TERMS["M"]), "bias": ("h (fixed base)", TERMS["h"]),
-         "tau": ("tau (fixed base)", TERMS["tau"])}  # the protocol's terms, as named here
+         "tau": ("tau (fixed base)", TERMS["tau"])}
+FLOATING = {"M": ("M (floating base)", TERMS["M"]), "bias": ("h (floating base)", TERMS["h"]),
+            "tau": ("tau (floating base)", TERMS["tau"])}
 ENGINES = ("mujoco", "pinocchio", "pybullet")  # the order of the audit's rows
 
 
 def dynamics_audit(model: QuadrupedModel, p: QuadrupedParams, desc_dir: Path, samples: int,
                    seed: int, form: str = "corrected") -> list[TermResult]:
-    """M, h and tau against the three engines: on the welded body through the model
-    protocol (:class:`QuadrupedLegs`), and on the floating base."""
+    """M, h and tau against the three engines through the model protocol: on the welded
+    body (:class:`QuadrupedLegs`), and on a free root (:class:`QuadrupedRobot`, in MuJoCo's
+    free-joint coordinates, each engine's as the generic audit reads it)."""
     g = (0.0, 0.0, -p.g)
     states = random_states(samples, seed)
     fixed = _fixed_engines(desc_dir, g)
     results = protocol_rows(ModelCalls(QuadrupedLegs(p, model)), {e: fixed[e] for e in ENGINES},
                             [(s.theta, s.nu[6:], s.nudot[6:]) for s in states], seed, FIXED,
                             form)
-    hand = [floating_terms(model, s, np.array(g)) for s in states]
-    per_engine = {name: [f(s) for s in states]
-                  for name, f in _floating_refs(desc_dir, g).items()}
-    names = [*BASE_DOFS, *joint_names()]
-    for engine, ref in per_engine.items():
-        for term, eq in TERMS.items():
-            r = compare_term(f"{term} (floating base)", eq, form, engine,
-                             lambda k, t=term: hand[k][t], lambda k, t=term, rf=ref: rf[k][t],
-                             list(range(len(states))), seed)
-            kind = "matrix" if term == "M" else "vector"
-            r.worst_name = (coordinate(names, hand[0][term].shape, r.worst_component, kind)
-                            if r.worst_component >= 0 else "")
-            results.append(r)
+    free = _free_engines(desc_dir, g)
+    results += protocol_rows(ModelCalls(QuadrupedRobot(p, model)), {e: free[e] for e in ENGINES},
+                             [free_state(s) for s in states], seed, FLOATING, form)
     return results
 
 

@@ -47,8 +47,8 @@ class QuadrupedLadder(ladder.RobotLadder):
     contact_modes = ladder.CONTACT_MODES
     readable_seconds = ladder.CI_SECONDS  # fast/ against the printed recursions
     l1_what = "Table 1 foot positions and Jacobians vs engines"
-    l2_what = ("RNEA M, C+G and tau, fixed and floating base (PyBullet through six explicit "
-               "base joints)")
+    l2_what = ("RNEA M, C+G and tau, fixed base and free root (each engine's free root in "
+               "MuJoCo's coordinates)")
     audit_reason = "round-off: the RNEA of Table 1's chain and the engines describe the same tree"
     budget_what = ("trot: section 4's assumed forces, the pinned feet, the engine and the "
                    "step, one at a time")

@@ -5,7 +5,7 @@ from dynval.robots.quadruped.model_description import quadruped_description
 from dynval.robots.quadruped.params import PARAMS, QuadrupedParams
 
 PAPER = "quadruped.txt"
-VARIANTS = ("quadruped", "quadruped_fixed", "quadruped_6dof")
+VARIANTS = ("quadruped", "quadruped_fixed")
 
 
 def descriptions(p: QuadrupedParams = PARAMS) -> dict[str, Description]:

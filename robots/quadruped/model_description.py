@@ -1,9 +1,8 @@
 """The quadruped as a link tree: body plus four legs whose link frames are the D-H frames
 of Table 1, so an engine joint angle is the paper's theta_i.
 
-Three variants: ``quadruped`` (body on a free joint), ``quadruped_fixed`` (body welded to
-the world, for the per-leg audit) and ``quadruped_6dof`` (the body behind six explicit
-joints x, y, z, yaw, pitch, roll: PyBullet's dynamics calls fail for a floating base).
+Two variants: ``quadruped`` (body on a free joint) and ``quadruped_fixed`` (body welded to
+the world, for the per-leg audit).
 """
 
 from __future__ import annotations
@@ -16,9 +15,6 @@ from dynval.robots.quadruped import params as qp
 from dynval.robots.quadruped.params import ALPHA, LEGS, PARAMS, QuadrupedParams, dh_a, p_B0
 
 LINKS = ("hip", "thigh", "shank")
-BASE_JOINTS = (("base_x", "prismatic", (1.0, 0.0, 0.0)), ("base_y", "prismatic", (0.0, 1.0, 0.0)),
-               ("base_z", "prismatic", (0.0, 0.0, 1.0)), ("base_yaw", "revolute", (0.0, 0.0, 1.0)),
-               ("base_pitch", "revolute", (0.0, 1.0, 0.0)))
 BODY_BOX = (0.267, 0.194, 0.114)  # A1 trunk collision box [m], visual only (no physics)
 
 
@@ -82,21 +78,12 @@ def _body(p: QuadrupedParams, joint: str, parent: str | None = None) -> Link:
 
 def quadruped_description(variant: str = "quadruped",
                           p: QuadrupedParams = PARAMS) -> Description:
-    """One of the three variants named in the module docstring."""
+    """One of the two variants named in the module docstring."""
     if variant == "quadruped":
         base = [_body(p, "free")]
     elif variant == "quadruped_fixed":
         base = [_body(p, "fixed")]
-    elif variant == "quadruped_6dof":
-        massless = Inertial(0.0, (0.0, 0.0, 0.0), _tuple3(np.zeros((3, 3))))
-        base = [Link(name="ground", parent=None, joint="fixed")]
-        for name, kind, axis in BASE_JOINTS:
-            base.append(Link(name=name, parent=base[-1].name, joint=kind, joint_name=name,
-                             axis=axis, inertial=massless))
-        base.append(_body(p, "revolute", base[-1].name))
-        base[-1] = Link(**{**base[-1].__dict__, "joint_name": "base_roll"})
     else:
         raise ValueError(f"unknown quadruped variant {variant!r}")
     links = base + [lk for leg in LEGS for lk in _leg_links(leg, p)]
-    formats = ("urdf",) if variant == "quadruped_6dof" else ("mjcf", "urdf")
-    return Description(variant, tuple(links), (0.0, 0.0, -p.g), 1e-3, formats)
+    return Description(variant, tuple(links), (0.0, 0.0, -p.g), 1e-3, ("mjcf", "urdf"))
