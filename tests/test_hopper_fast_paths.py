@@ -129,8 +129,8 @@ def test_tip_state_gives_the_vector_forms_floats() -> None:
     import numpy as np
     from numba import njit
 
-    from dynval.handrolled.hopper import recursive
     from dynval.handrolled.hopper.chain import PRISMATIC, REVOLUTE, planar
+    from dynval.handrolled.hopper.fast import recursive
 
     @njit
     def mv(A, x):

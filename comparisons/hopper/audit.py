@@ -26,7 +26,6 @@ from dynval.engines import load_terms
 from dynval.handrolled.hopper import chain as chains
 from dynval.handrolled.hopper import soa
 from dynval.handrolled.hopper.protocol import HopperChain, HopperLeg
-from dynval.handrolled.hopper.recursive import Recursive
 from dynval.robots.hopper.params import HopperParams
 
 BODY_IN_FULL = 5  # the body is the sixth link of the 8-DoF chain
@@ -104,15 +103,14 @@ def _base_coupling(p: HopperParams, full: chains.Chain, eng, ref: str, states: l
     spatial velocity is J_b q_dot_base, so M_b J_b is the joint rows' base block of the
     chain's mass matrix."""
     manip = chains.manipulator(p)
-    rec = Recursive(chains.Chain(full.names[:BODY_IN_FULL + 1], full.kind[:BODY_IN_FULL + 1],
-                                 full.axis[:BODY_IN_FULL + 1], full.offset[:BODY_IN_FULL + 1],
-                                 full.mass[:BODY_IN_FULL + 1], full.com[:BODY_IN_FULL + 1],
-                                 full.inertia[:BODY_IN_FULL + 1], np.zeros(3)))
+    k = BODY_IN_FULL + 1  # the base chain's links, the body last
+    base = chains.Chain(full.names[:k], full.kind[:k], full.axis[:k], full.offset[:k],
+                        full.mass[:k], full.com[:k], full.inertia[:k], np.zeros(3))
 
     def hand(s):
         q_base, q_joint = s[0][:BODY_IN_FULL + 1], s[0][BODY_IN_FULL + 1:]
         fr = soa.frames(full, s[0])
-        _, J_b = rec.mass_and_jacobian(q_base)
+        J_b = soa.terms(base, q_base, np.zeros(k)).J  # eq. (9): the body's own Jacobian
         M_b = soa.terms(manip, q_joint, np.zeros(2), R_b=fr.R[BODY_IN_FULL],
                         p_b=fr.p[BODY_IN_FULL]).M_b
         return M_b @ J_b

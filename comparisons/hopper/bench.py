@@ -42,7 +42,7 @@ def terms(calls: int) -> dict[str, float]:
     """Seconds per evaluation of eq. (19)'s M and bias on the 5-DoF planar chain: the
     literal operator products against the compiled recursions."""
     from dynval.handrolled.hopper import chain, soa
-    from dynval.handrolled.hopper.recursive import Recursive
+    from dynval.handrolled.hopper.fast.recursive import Recursive
     from dynval.robots.hopper.params import PARAMS as HOP
 
     c = chain.planar(HOP)

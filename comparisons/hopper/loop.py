@@ -20,9 +20,10 @@ from dynval.comparisons.ladder import plant
 from dynval.comparisons.ladder.harness import Samples
 from dynval.engines import EngineInstabilityError
 from dynval.engines.base import FloatingState, Ground, PointForce
-from dynval.handrolled.hopper import contact
+from dynval.handrolled.hopper import chain, contact, soa
 from dynval.handrolled.hopper.control import ControllerState, Observation, RaibertController
 from dynval.handrolled.hopper.fast import loop as fastloop
+from dynval.handrolled.hopper.fast.recursive import Recursive
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
@@ -58,26 +59,65 @@ def pitch_of_R_WB(R_00: float, R_20: float) -> float:
 
 
 class HandrolledPlant:
-    """The planar SOA model behind the plant interface (``fast``: its terms by the
-    compiled recursions, else by the operator products the paper prints)."""
+    """The planar SOA model (handrolled/hopper/model.py: eq. (19) by the operator products
+    the paper builds) behind the plant interface."""
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams, form: str = "corrected", fast: bool = True) -> None:
-        self.model = PlanarHopper(p, form, "recursive" if fast else "operator")
+    def __init__(self, p: HopperParams, form: str = "corrected") -> None:
+        self.model = PlanarHopper(p, form)
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.reset(q, qd)
 
     def observe(self) -> PlantState:
         m = self.model
-        foot, foot_v = m.foot()
-        return PlantState(m.time, m.q.tolist(), m.qd.tolist(), foot[0::2].tolist(),
-                          foot_v[0::2].tolist())
+        return _hand_state(m.time, m.q, m.qd, m.foot())
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
-        F = np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
-        self.model.step(tau_hip, F_leg, F)
+        self.model.step(tau_hip, F_leg, _foot_force(F_foot))
+
+
+class CompiledHandPlant:
+    """The hand-rolled model as its compiled copy steps it (handrolled/hopper/fast: eq.
+    (19)'s terms by the recursions, one semi-implicit Euler step a call): the state the
+    loop's compiled chunks advance (``HopperLoop._chunk``) or a step at a time."""
+
+    name = "handrolled"
+
+    def __init__(self, p: HopperParams, form: str = "corrected") -> None:
+        if form not in soa.FORMS:
+            raise ValueError(f"unknown form {form!r}; use printed or corrected")
+        self.dt, self.form = p.dt, form
+        self.terms = Recursive(chain.planar(p))
+        self.Vd_base = soa.gravity_acceleration(p.g)
+        self.reset(np.zeros(5), np.zeros(5))
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        self.q, self.qd, self.time = np.array(q, float), np.array(qd, float), 0.0
+        self.foot = self.terms.tip(self.q, self.qd)
+
+    def observe(self) -> PlantState:
+        return _hand_state(self.time, self.q, self.qd, self.foot)
+
+    def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
+        F_t = np.zeros(6)
+        F_t[3:] = -_foot_force(F_foot)
+        self.q, self.qd, *self.foot = self.terms.euler_step(
+            self.q, self.qd, np.array([0.0, 0.0, 0.0, tau_hip, F_leg]), self.Vd_base, F_t,
+            self.dt, self.form == "printed")
+        self.time += self.dt
+
+
+def _hand_state(t: float, q: np.ndarray, qd: np.ndarray, foot: tuple) -> PlantState:
+    """A hand-rolled plant's state in the planar coordinates (the foot's x and z)."""
+    p, v = foot
+    return PlantState(t, q.tolist(), qd.tolist(), p[0::2].tolist(), v[0::2].tolist())
+
+
+def _foot_force(F_foot: np.ndarray | None) -> np.ndarray:
+    """The planar ground force (x, z) on the foot as a world vector."""
+    return np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
 
 
 class EnginePlant:
@@ -137,11 +177,11 @@ def make_plant(implementation: str, p: HopperParams, contact_mode: str, desc_dir
                form: str = "corrected", fast: bool = True):
     """A plant of the named implementation, loading engine descriptions from desc_dir
     (``form``: the hand-rolled model's bias of eq. (12), see PlanarHopper; ``fast``: its
-    compiled recursions)."""
+    compiled copy)."""
     if implementation == "handrolled":
         if contact_mode != "shared":
             raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
-        return HandrolledPlant(p, form, fast)
+        return CompiledHandPlant(p, form) if fast else HandrolledPlant(p, form)
     ground = native_ground(p) if contact_mode == "native" else None
     return EnginePlant(plant.simulation(implementation, desc_dir, "hopper", JOINT_NAMES, p.dt,
                                         (0.0, 0.0, -p.g), ground, ("leg",)))
@@ -216,7 +256,7 @@ class HopperLoop:
     def _compiled(self) -> tuple | None:
         """(the chunks' laws, the controller's setting, the engine's chunks or None for the
         hand-rolled plant), made once; None: step by step in Python (``fast`` off, the
-        operator terms, an engine's compiled calls (with native contact, its contact
+        readable hand-rolled plant, an engine's compiled calls (with native contact, its contact
         list) not at hand, or a reference that is not a Piecewise)."""
         if self._chunks is None:
             plant, p = self.plant, self.p
@@ -224,8 +264,8 @@ class HopperLoop:
             native = self.contact_mode == "native"
             ok = self.fast and all(isinstance(r, Piecewise) for r in refs)
             engine = None
-            if isinstance(plant, HandrolledPlant):
-                ok = ok and not native and not plant.model.operator
+            if isinstance(plant, (HandrolledPlant, CompiledHandPlant)):
+                ok = ok and not native and isinstance(plant, CompiledHandPlant)
             elif ok and (EngineChunks.native_available(plant.sim) if native
                          else EngineChunks.available(plant.sim)):
                 engine = EngineChunks(plant.sim, _LEG[0], p.dt, native)
@@ -297,11 +337,10 @@ class HopperLoop:
              float(self.F_foot[0]), float(self.F_foot[1]), float(self.F_min),
              tuple(self.controller.state))
         if engine is None:
-            m = plant.model
-            s, t, m.q, m.qd, *foot = fastloop.run_chunk(
-                s, self.t, m.q, m.qd, m.terms._args, m.Vd_base, self.p.dt,
-                0.0 if m.form == "printed" else 1.0, laws, control, n, every, rows)
-            m._foot, m.time = tuple(foot), t
+            s, t, plant.q, plant.qd, *foot = fastloop.run_chunk(
+                s, self.t, plant.q, plant.qd, plant.terms._args, plant.Vd_base, self.p.dt,
+                0.0 if plant.form == "printed" else 1.0, laws, control, n, every, rows)
+            plant.foot, plant.time = tuple(foot), t
             self.s = plant.observe()
         else:
             s, flat = engine.run(s, self.t, laws, control, n)

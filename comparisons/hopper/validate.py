@@ -59,7 +59,7 @@ class HopperLadder(ladder.RobotLadder):
     title = "One-legged hopping robot"
     paper = "Bamyaci, Yazar, Yesiloglu: Modelling and Control of Single Legged Hopping Robot"
     contact_modes = ladder.CONTACT_MODES
-    readable_seconds = ladder.CI_SECONDS  # recursive.py, fast/loop.py against eq. (19)
+    readable_seconds = ladder.CI_SECONDS  # fast/ against eq. (19)'s operator products
     l1_what = "tip position, Jacobian (9) and tip velocity (1)-(3) vs engines"
     l2_what = "M, C, gravity, tau and M_b of eq. (19) as operator products vs engines"
     audit_reason = ("round-off: the operator products and the engines describe the same "

@@ -1,14 +1,16 @@
 """The simulated hopper: the planar chain (x, z, pitch, hip, leg) of
-``dynval.handrolled.hopper.chain``, eq. (19) solved for the accelerations with the recursive terms,
-stepped by semi-implicit Euler as MuJoCo and PyBullet step (velocity first, then position),
-so that the three implementations differ in their dynamics only."""
+``dynval.handrolled.hopper.chain``, eq. (19) solved for the accelerations with its terms as
+the paper builds them (the operator products of ``soa``), stepped by semi-implicit Euler as
+MuJoCo and PyBullet step (velocity first, then position), so that the three
+implementations differ in their dynamics only. The compiled recursions that step it fast
+are its copy in ``handrolled/hopper/fast``."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from dynval.handrolled.hopper import chain, soa
-from dynval.handrolled.hopper.recursive import Recursive
+from dynval.handrolled.so3 import cross
 from dynval.robots.hopper.params import HopperParams
 
 # planar coordinates: body x, body z, pitch phi, hip theta_1, leg length r
@@ -21,30 +23,31 @@ class PlanarHopper:
 
     name = "handrolled"
 
-    def __init__(self, p: HopperParams, form: soa.Form = "corrected",
-                 terms: str = "recursive") -> None:
-        """``form``: the bias a_k of eq. (12) "corrected" or as "printed" (soa.Form);
-        ``terms``: "recursive" (the compiled recursions, the default) or "operator" (the
-        literal products of eq. 19, the paper's method, 60 times slower)."""
+    def __init__(self, p: HopperParams, form: soa.Form = "corrected") -> None:
+        """``form``: the bias a_k of eq. (12) "corrected" or as "printed" (soa.Form)."""
         if form not in soa.FORMS:
             raise ValueError(f"unknown form {form!r}; use printed or corrected")
-        if terms not in ("recursive", "operator"):
-            raise ValueError(f"unknown terms {terms!r}; use recursive or operator")
         self.p = p
         self.form = form
-        self.operator = terms == "operator"
-        self.terms = Recursive(chain.planar(p))
+        self.chain = chain.planar(p)
         self.Vd_base = soa.gravity_acceleration(p.g)
         self.q = np.zeros(5)
         self.qd = np.zeros(5)
         self.time = 0.0
-        self._foot = self.terms.tip(self.q, self.qd)
+        self._foot = self.tip(self.q, self.qd)
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.q = np.array(q, float)
         self.qd = np.array(qd, float)
         self.time = 0.0
-        self._foot = self.terms.tip(self.q, self.qd)
+        self._foot = self.tip(self.q, self.qd)
+
+    def tip(self, q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The foot's position and velocity, world axes: the frames outward and the link
+        velocities of eq. (3), carried from the last link's origin to the tip."""
+        fr = soa.frames(self.chain, q)
+        V = soa.velocities(self.chain, fr, qd, np.zeros(6), "corrected")[-1]  # eq. (3)
+        return fr.tip, V[3:] + cross(V[:3], fr.l_t)
 
     def foot(self) -> tuple[np.ndarray, np.ndarray]:
         """Foot position and velocity, world axes."""
@@ -56,28 +59,20 @@ class PlanarHopper:
         tau = np.array([0.0, 0.0, 0.0, tau_hip, F_leg])
         F_t = np.zeros(6)
         F_t[3:] = -np.asarray(F_foot, float)
-        t = soa.terms(self.terms.chain, self.q, self.qd, form=self.form)  # eq. (19)
+        t = soa.terms(self.chain, self.q, self.qd, form=self.form)  # eq. (19)
         return np.linalg.solve(t.M, tau - t.C - t.M_b @ self.Vd_base - t.J.T @ F_t)
 
     def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray) -> None:
-        """One semi-implicit Euler step (one compiled call for the recursive terms)."""
-        if self.operator:
-            qdd = self.accelerations(tau_hip, F_leg, F_foot)
-            self.qd = self.qd + self.p.dt * qdd
-            self.q = self.q + self.p.dt * self.qd
-            self.time += self.p.dt
-            self._foot = self.terms.tip(self.q, self.qd)
-            return
-        F_t = np.zeros(6)
-        F_t[3:] = -np.asarray(F_foot, float)
-        self.q, self.qd, *self._foot = self.terms.euler_step(
-            self.q, self.qd, np.array([0.0, 0.0, 0.0, tau_hip, F_leg]), self.Vd_base, F_t,
-            self.p.dt, self.form == "printed")
+        """One semi-implicit Euler step."""
+        qdd = self.accelerations(tau_hip, F_leg, F_foot)
+        self.qd = self.qd + self.p.dt * qdd
+        self.q = self.q + self.p.dt * self.qd
         self.time += self.p.dt
+        self._foot = self.tip(self.q, self.qd)
 
     def energy(self, q: np.ndarray, qd: np.ndarray) -> float:
         """Kinetic plus gravitational energy of the chain at (q, qd) [J] (springs apart)."""
-        M, _ = self.terms.mass_and_jacobian(q)
-        fr = soa.frames(self.terms.chain, q)
+        M = soa.terms(self.chain, q, qd).M  # eq. (19)
+        fr = soa.frames(self.chain, q)
         z_c = fr.p[:, 2] + fr.l_c[:, 2]
-        return 0.5 * qd @ M @ qd + self.p.g * float(self.terms.chain.mass @ z_c)
+        return 0.5 * qd @ M @ qd + self.p.g * float(self.chain.mass @ z_c)

@@ -5,8 +5,9 @@ moments at each link frame's origin. The operators are built literally: Phi (the
 lower-triangular propagation of eq. 13), H (joint axes, eq. 6), M (link spatial inertias,
 eq. 15), the bias vectors a and b, Phi_b (base to link 1) and Phi_t (last link to tip), and
 eq. (19)'s generalised mass matrix, bias and base coupling are their products. This is the
-paper's method, the printed path; ``dynval.handrolled.hopper.recursive`` computes the same terms by
-the O(n) recursions (12), (15), (18) for simulation, and the tests hold the two together.
+paper's method, the path the readable model steps with; its compiled copy
+``dynval.handrolled.hopper.fast.recursive`` computes the same terms by the O(n) recursions
+(12), (15), (18) for simulation, and the tests hold the two together.
 
 Two forms (``Form``), which differ for prismatic joints only:
 * ``printed``: in ``velocities``, the scalar kinematics (1)-(2) as printed: every joint adds

@@ -17,7 +17,7 @@ import numpy as np
 from dynval._numba_cache import njit
 from dynval.handrolled.hopper import contact
 from dynval.handrolled.hopper.control import ControllerState, Observation, raibert_step
-from dynval.handrolled.hopper.recursive import euler_step
+from dynval.handrolled.hopper.fast.recursive import euler_step
 from dynval.robots.hopper.params import HopperParams
 
 
@@ -179,7 +179,7 @@ def run_chunk(s: tuple, t: float, q: np.ndarray, qd: np.ndarray, chain: tuple,
               Vd_base: np.ndarray, dt: float, coriolis: float, p: tuple, c: tuple,
               n_steps: int, every: int, rows: np.ndarray) -> tuple:
     """``n_steps`` of HopperLoop.advance on the hand-rolled plant (PlanarHopper.step's
-    compiled Euler step, recursive.euler_step, with tau = (0, 0, 0, tau_hip, F_leg) and
+    compiled copy, recursive.euler_step, with tau = (0, 0, 0, tau_hip, F_leg) and
     the tip force -(F_x, 0, F_n)), each followed by :func:`after_step`; after every
     ``every`` steps the sample (:func:`_sample`) into the next of ``rows`` (SAMPLE
     columns) while there are rows.  chain: the recursions' arrays (Recursive._args); s, p,

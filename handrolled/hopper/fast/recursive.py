@@ -1,5 +1,5 @@
-"""The terms of eq. (19) by recursion instead of operator products: the fast path the
-simulation steps with.
+"""The terms of eq. (19) by recursion instead of operator products: the compiled copy of
+the readable model's terms (model.py, soa.py) that the fast simulation steps with.
 
 The same spatial algebra as ``dynval.handrolled.hopper.soa`` (corrected form): velocities and
 accelerations outwards link by link, eqs. (3) and (12); spatial forces inwards, eq. (15);
