@@ -77,6 +77,7 @@ ROW = {"robot": "landing_gear", "scenario": "flat", "rung": "L4", "variant": "sh
     ([{**ROW, "value": "abc"}], "is not a finite number"),
     ([{**ROW, "passed": "yes"}], "is not true, false or null"),
     ([{k: v for k, v in ROW.items() if k != "metric"}], "lacks the field 'metric'"),
+    ([ROW, {**ROW, "value": 2.0}], "repeats the key of an earlier figure"),
 ])
 def test_a_baseline_that_cannot_gate_is_refused_before_any_work(tmp_path, figures, message):
     _write(tmp_path, figures)
@@ -93,6 +94,24 @@ def test_a_figure_missing_from_the_baseline_is_reported():
                     "handrolled", "rmse", 1.0, None, True, "", "agreement")
     findings = compare_to_baseline(metrics_frame([row]), {})
     assert [f.status for f in findings] == ["new"]
+
+
+def test_two_figures_under_one_key_are_refused_not_checked_against_each_other(tmp_path):
+    """A chapter that gives two figures one key (a step's figure without the step in its
+    key, say) is refused by the gate and the baseline writer: one of them would go
+    unchecked."""
+    from dynval.comparisons.run.check import keyed, write_baselines
+
+    row = MetricRow("landing_gear", "flat", "L4", "shared", "body.pitch", "mujoco",
+                    "handrolled", "rmse", 1.0, None, True, "", "agreement")
+    twice = metrics_frame([row, row])
+    with pytest.raises(ValueError, match="two figures share the key"):
+        keyed(twice)
+    with pytest.raises(ValueError, match="two figures share the key"):
+        compare_to_baseline(twice, {})
+    with pytest.raises(ValueError, match="two figures share the key"):
+        write_baselines(twice, tmp_path, "ci")
+    assert not list(tmp_path.iterdir())  # nothing written
 
 
 def test_tables_are_not_cut_in_a_pipe():

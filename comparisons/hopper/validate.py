@@ -175,6 +175,7 @@ class HopperLadder(ladder.RobotLadder):
         rows = []
         for label, impl, v, df, sc in runs:
             for s in claims.step_states(df, sc.h_d if height else sc.x_dot_d):
+                step = f"{v}, step from {s.start:g} s"  # each step's figures a key of their own
                 # hopping in place from rest: no forward speed to control, zero by symmetry
                 symmetric = not height and s.reference == 0.0 and s.start == 0.0
                 sym = ("zero by symmetry (hopping in place from rest, x_dot_d = 0): not a "
@@ -194,7 +195,7 @@ class HopperLadder(ladder.RobotLadder):
                         "steady_state_error", err, sym if symmetric else
                         f"settled step {s.reference:g}: steady apex height minus h_d [m]"
                         if height else f"settled step {s.reference:g}: steady hop-mean "
-                        "speed minus x_dot_d [m/s]", variant=v, candidate=impl))
+                        "speed minus x_dot_d [m/s]", variant=step, candidate=impl))
                 elif not symmetric:
                     cells = [f"not settled after {s.n_hops} hops", "-",
                              "none claimed (not settled)"]
@@ -205,7 +206,7 @@ class HopperLadder(ladder.RobotLadder):
                 ctx.rows.append(ladder.recomputed_row(
                     ROBOT, sc.name, "com.z" if height else "com.vx", "settled",
                     float(s.settled), f"step {s.reference:g}: {said} (1 if it met the "
-                    "settling criterion by its end, 0 if not)", variant=v, candidate=impl))
+                    "settling criterion by its end, 0 if not)", variant=step, candidate=impl))
         what = "Hopping height per reference step (Fig. 6)" if height else \
             "Forward speed per reference step (Fig. 7)"
         ctx.chapter.tables.append(DataTable(

@@ -117,10 +117,24 @@ def baselines_named(directory: Path | None, tier: str) -> str:
             "comparison package)")
 
 
+def keyed(metrics: pd.DataFrame) -> dict[tuple, dict]:
+    """The run's figures by their key (KEY); two figures under one key are a ValueError
+    naming it, as a baseline could hold only one of them and check the other against it."""
+    out: dict[tuple, dict] = {}
+    for r in metrics.to_dict("records"):
+        key = tuple(r[k] for k in KEY)
+        if key in out:
+            raise ValueError(f"two figures share the key {' | '.join(map(str, key))}: a "
+                             "baseline cannot tell them apart")
+        out[key] = r
+    return out
+
+
 def write_baselines(metrics: pd.DataFrame, directory: Path | None, tier: str,
                     spread: dict[tuple, float] | None = None) -> list[Path]:
     """One JSON file per robot with every figure of the current run and, where measured
     (:func:`spreads`), its spread (null: ill-posed, its value turns non-finite)."""
+    keyed(metrics)  # two figures under one key could not be told apart
     paths = []
     for robot, sub in metrics.groupby("robot"):
         rows = [{**{k: r[k] for k in KEY}, "value": _num(r["value"]),
@@ -184,8 +198,8 @@ def _num(v) -> float | None:
 def load_baselines(directory: Path | None, robots: list[str], tier: str = "ci"
                    ) -> dict[tuple, dict]:
     """Every figure of the robots' baseline files (:func:`baseline_file`), checked before
-    anything is computed: a file that is missing, unreadable, empty or holds a malformed
-    row is an error."""
+    anything is computed: a file that is missing, unreadable, empty, holds a malformed row
+    or two figures under one key is an error."""
     out = {}
     for robot in robots:
         path = baseline_file(directory, robot, tier)
@@ -204,7 +218,12 @@ def load_baselines(directory: Path | None, robots: list[str], tier: str = "ci"
                                 "nothing cannot pass; run 'dynval check --update'")
         for i, row in enumerate(figures):
             _check_row(path, i, row)
-            out[tuple(row[k] for k in KEY)] = row
+            key = tuple(row[k] for k in KEY)
+            if key in out:
+                raise BaselineError(f"baseline file {path}, figure {i}, repeats the key of an "
+                                    "earlier figure: one of the two would go unchecked; run "
+                                    "'dynval check --update'")
+            out[key] = row
     return out
 
 
@@ -234,7 +253,7 @@ def compare_to_baseline(metrics: pd.DataFrame, baseline: dict[tuple, dict],
     scenarios the check was told not to run.  ``partial`` names studies that a subset run
     ran in part (the rover's knock sweep runs its engines only on the selected scenarios'
     knocks): a figure of theirs absent from the run is 'not run', not missing."""
-    current = {tuple(r[k] for k in KEY): r for r in metrics.to_dict("records")}
+    current = keyed(metrics)
     robots = set(metrics["robot"])
     at_floor = _round_off_pairs(baseline, current)
     loose = _ill_posed_shapes(baseline)
