@@ -68,21 +68,31 @@ class QuadrupedRobot:
         T[:3, :3] = R_WB.T
         return R_WB, T
 
+    def _terms(self, q: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """T^T M T and T^T (h - M c) at (q, v), M evaluated once."""
+        q = np.asarray(q, float)
+        R_WB, T = self._R_T(q)
+        nu = T @ np.asarray(v, float)
+        M = terms.mass_matrix(self.model, R_WB, q[7:])  # eq. (5)
+        h = terms.generalized_forces(self.model, R_WB, q[7:], nu, np.zeros(18), self.g_W)
+        c = np.zeros(18)
+        c[:3] = np.cross(nu[3:6], nu[:3])
+        return T.T @ M @ T, T.T @ (h - M @ c)
+
     def mass_matrix(self, q: np.ndarray) -> np.ndarray:
         R_WB, T = self._R_T(q)
         return T.T @ terms.mass_matrix(self.model, R_WB, np.asarray(q, float)[7:]) @ T
 
     def bias(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-        q = np.asarray(q, float)
-        R_WB, T = self._R_T(q)
-        nu = T @ np.asarray(v, float)
-        h = terms.generalized_forces(self.model, R_WB, q[7:], nu, np.zeros(18), self.g_W)
-        c = np.zeros(18)
-        c[:3] = np.cross(nu[3:6], nu[:3])
-        return T.T @ (h - terms.mass_matrix(self.model, R_WB, q[7:]) @ c)
+        return self._terms(q, v)[1]
 
     def gravity(self, q: np.ndarray) -> np.ndarray:
         return self.bias(q, np.zeros(18))
 
     def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
-        return self.mass_matrix(q) @ np.asarray(vdot, float) + self.bias(q, v)
+        M, b = self._terms(q, v)
+        return M @ np.asarray(vdot, float) + b
+
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        M, b = self._terms(q, v)
+        return np.linalg.solve(M, np.asarray(tau, float) - b)  # eq. (5)
