@@ -61,6 +61,11 @@ class HopperLeg:
                                     np.asarray(vdot, float), self.g, form=self.form,
                                     t=self._terms(q, v))
 
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        """Eq. (19) solved for the accelerations, from one set of operator products."""
+        t = self._terms(q, v)
+        return np.linalg.solve(t.M, np.asarray(tau, float) - (t.C + t.gravity(self.g)))
+
     def frame_position(self, name: str, q: np.ndarray) -> np.ndarray:
         return soa.frames(self.chain, np.asarray(q, float)).tip  # eq. (9)'s p_t
 
