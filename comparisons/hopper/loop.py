@@ -256,8 +256,8 @@ class HopperLoop:
     def _compiled(self) -> tuple | None:
         """(the chunks' laws, the controller's setting, the engine's chunks or None for the
         hand-rolled plant), made once; None: step by step in Python (``fast`` off, the
-        readable hand-rolled plant, an engine's compiled calls (with native contact, its contact
-        list) not at hand, or a reference that is not a Piecewise)."""
+        readable hand-rolled plant, an engine's compiled calls (with native contact, its
+        contact list) not at hand, or a reference that is not a Piecewise)."""
         if self._chunks is None:
             plant, p = self.plant, self.p
             refs = (self.h_d, self.x_dot_d)
