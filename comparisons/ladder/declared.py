@@ -194,5 +194,9 @@ class Assembled:
 
 
 def rows_verdict(rows: list[MetricRow]) -> str:
-    """``agrees`` when every toleranced row is within its tolerance, else ``differs``."""
-    return "agrees" if all(r.passed for r in rows if r.tolerance is not None) else "differs"
+    """``agrees`` when every toleranced row is within its tolerance, else ``differs``;
+    ``not applicable`` where no row has a tolerance (nothing was judged)."""
+    judged = [r for r in rows if r.tolerance is not None]
+    if not judged:
+        return "not applicable"
+    return "agrees" if all(r.passed for r in judged) else "differs"

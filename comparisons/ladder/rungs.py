@@ -163,8 +163,6 @@ class RobotLadder:
                     f"own sensitivity): {'; '.join(said)}"]
         if own is not None:
             typed, metrics, said = typed + own[0], metrics + own[1], [*said, own[2]]
-        if not any(m.tolerance is not None for m in metrics):  # nothing judged, no verdict
-            return typed, metrics, Rung("not applicable", "; ".join(said))
         return typed, metrics, Rung(rows_verdict(metrics), "; ".join(said))
 
     def extra_tasks(self, inp: Inputs) -> dict[str, tuple[Callable[..., Any], tuple, dict]]:

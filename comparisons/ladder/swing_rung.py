@@ -17,7 +17,7 @@ def swing_rows(robot: str, swung: list[Swung], desc_dir: Path, seed: int
     """Each model's free swing against every engine that loads its file: the chapter's
     rows (each comparison prefixed with the model's label), their metric rows (the
     signal names the model) and one sentence per model: what was swung against which
-    engines, the row closest to its envelope, the first row outside it in words, and each
+    engines, the row worst against its envelope, the first row outside it in words, and each
     engine that refused the file or what was not run, with the reason."""
     from dynval.comparisons.own_model.audit import audit_model
     from dynval.comparisons.own_model.run import l3_metric_rows

@@ -26,10 +26,10 @@ from dynval.comparisons.ladder.l4 import CONSTANT
 from dynval.comparisons.ladder.mutation import Mutant
 from dynval.comparisons.ladder.rungs import Inputs, RobotLadder
 from dynval.comparisons.run import assembly
+from dynval.comparisons.run.check import KEY
 from dynval.comparisons.run.tasks import Outcome, Report, execute
 from dynval.results import MUTANTS_FILE, RUNGS, MetricRow, metrics_frame, traces_path
 
-KEY = ["robot", "scenario", "rung", "variant", "signal", "reference", "candidate", "metric"]
 COLUMNS = ["robot", "mutant", "description", "caught", "rungs", "first_row", "rows_failing",
            "diverged_at", "first_effect", "seconds"]
 # the full run's tolerance of a ci-tier scenario figure, as chapter._reported_only states it
