@@ -168,7 +168,8 @@ class ScenarioInfo:
 
 @dataclass(frozen=True)
 class DescriptionRow:
-    """L0: the largest mismatch of one quantity of one file in one engine."""
+    """L0: one quantity of one file as one reading has it against the reference reading
+    (``engine``: "pybullet vs parameters"), its mismatch, tolerance and why that tolerance."""
 
     file: str
     engine: str
@@ -176,6 +177,7 @@ class DescriptionRow:
     max_error: float
     tolerance: float
     passed: bool
+    reason: str = ""
 
 
 @dataclass

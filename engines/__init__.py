@@ -77,8 +77,8 @@ def load_description(mjcf: Path | str | None, urdf: Path | str,
     """What MuJoCo, PyBullet and Pinocchio made of one robot's description files, by engine
     name in the order of TERM_ENGINES (MuJoCo left out when ``mjcf`` is None).  Loading is
     itself the check that every file loads.  ``floating`` loads PyBullet's root as a free
-    body, which keeps its inertial (PyBullet discards a fixed base's); Pinocchio reads the
-    URDF as written."""
+    body, which keeps its inertial (PyBullet discards a fixed base's), and Pinocchio's on a
+    free flyer (its URDF reader welds the root to the world otherwise)."""
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletTerms
@@ -87,7 +87,7 @@ def load_description(mjcf: Path | str | None, urdf: Path | str,
     if mjcf is not None:
         facts["mujoco"] = MujocoTerms(mjcf)
     facts["pybullet"] = PybulletTerms(urdf, floating=floating)
-    facts["pinocchio"] = PinocchioTerms(urdf)
+    facts["pinocchio"] = PinocchioTerms(urdf, floating=floating)
     return facts
 
 

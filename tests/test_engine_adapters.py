@@ -302,26 +302,44 @@ def test_every_adapter_satisfies_its_protocols(planar, arm):
 
 
 # --- L0 on the planar robot, written by the description generator -------------------
-def test_the_description_check_labels_prismatic_limits_in_metres(tmp_path):
-    from dynval.comparisons.ladder.description_check import check_description
-    from dynval.robots.description import Description, Inertial, Link, to_mjcf, to_urdf
+def _planar(m1: float = M1, axis: tuple = (1.0, 0.0, 0.0), pitch: tuple = LIMITS["pitch"][:2],
+            com: float = C):
+    from dynval.robots.description import Description, Inertial, Link
 
-    def inertial(m: float, com: tuple, diag: tuple) -> Inertial:
-        return Inertial(m, com, ((diag[0], 0.0, 0.0), (0.0, diag[1], 0.0), (0.0, 0.0, diag[2])))
+    def inertial(m: float, c: tuple, diag: tuple) -> Inertial:
+        return Inertial(m, c, ((diag[0], 0.0, 0.0), (0.0, diag[1], 0.0), (0.0, 0.0, diag[2])))
 
-    desc = Description("planar", (
+    return Description("planar", (
         Link("rail", None, "fixed", inertial=inertial(1.0, (0.0, 0.0, 0.0), (0.1,) * 3)),
-        Link("cart_x", "rail", "prismatic", "x", (1.0, 0.0, 0.0), LIMITS["x"][:2],
-             inertial=inertial(M1, (0.0, 0.0, 0.0), (0.01,) * 3)),
+        Link("cart_x", "rail", "prismatic", "x", axis, LIMITS["x"][:2],
+             inertial=inertial(m1, (0.0, 0.0, 0.0), (0.01,) * 3)),
         Link("cart_z", "cart_x", "prismatic", "z", (0.0, 0.0, 1.0), LIMITS["z"][:2],
              inertial=inertial(M2, (0.0, 0.0, 0.0), (0.01,) * 3)),
-        Link("torso", "cart_z", "revolute", "pitch", (0.0, 1.0, 0.0), LIMITS["pitch"][:2],
-             inertial=inertial(M3, (C, 0.0, 0.0), (0.05, IYY, 0.03))),
+        Link("torso", "cart_z", "revolute", "pitch", (0.0, 1.0, 0.0), pitch,
+             inertial=inertial(M3, (com, 0.0, 0.0), (0.05, IYY, 0.03))),
     ))
-    (tmp_path / "planar.xml").write_text(to_mjcf(desc))
-    (tmp_path / "planar.urdf").write_text(to_urdf(desc))
-    rows = check_description(desc, tmp_path)
+
+
+def test_l0_holds_every_file_to_its_parameter_set_and_fails_a_wrong_one(tmp_path):
+    """L0 of a robot with a parameter set (ladder.l0): the files written from it agree in
+    every engine, limits in their units; and a parameter set the files were not written
+    from (a mass 1 % off, a centre 1 mm off, an axis turned, a limit moved by 1 mrad)
+    fails that quantity's row in every engine that reads it."""
+    from dynval.comparisons.ladder.l0 import description_rows
+    from dynval.robots.description import to_mjcf, to_urdf
+
+    (tmp_path / "planar.xml").write_text(to_mjcf(_planar()))
+    (tmp_path / "planar.urdf").write_text(to_urdf(_planar()))
+    rows = description_rows(_planar(), tmp_path)
     assert all(r["passed"] for r in rows), [r for r in rows if not r["passed"]]
+    engines = ("mujoco", "pybullet", "pinocchio")
     limits = {(r["engine"], r["quantity"]) for r in rows if "limits" in r["quantity"]}
-    assert limits == {(e, f"joint limits [{u}]") for e in ("mujoco", "pybullet", "pinocchio")
-                      for u in ("rad", "m")}
+    assert limits == {(f"{e} vs parameters", f"joint {j}: limits [{u}]") for e in engines
+                      for j, (_, _, u) in LIMITS.items()}
+    for wrong, failing in ((_planar(m1=1.01 * M1), "body cart_x: mass, centre of mass"),
+                           (_planar(com=C + 1e-3), "body torso: mass, centre of mass"),
+                           (_planar(axis=(0.0, 1.0, 0.0)), "joint x: axis"),
+                           (_planar(pitch=(-1.0, 1.201)), "joint pitch: limits [rad]")):
+        bad = {(r["engine"], r["quantity"]) for r in description_rows(wrong, tmp_path)
+               if not r["passed"]}
+        assert bad == {(f"{e} vs parameters", failing) for e in engines}

@@ -6,7 +6,7 @@ import pytest
 
 from dynval.comparisons.hexapod import audit
 from dynval.comparisons.hexapod.scenarios import SCENARIOS, run_one
-from dynval.comparisons.ladder import description_check
+from dynval.comparisons.ladder import l0
 from dynval.robots import ROOT
 from dynval.robots.hexapod import descriptions
 from dynval.robots.hexapod.params import PARAMS as p
@@ -17,8 +17,9 @@ DESC = ROOT / "hexapod"
 def test_descriptions_agree_with_parameters_in_every_engine():
     """L0, MuJoCo included: the segmented body's MJCF folds the massless slide links."""
     for desc in descriptions().values():
-        rows = description_check.check_description(desc, DESC)
-        assert {r["engine"] for r in rows} == {"mujoco", "pybullet", "pinocchio"}
+        rows = l0.description_rows(desc, DESC)
+        assert {r["engine"] for r in rows} == {f"{e} vs parameters"
+                                               for e in ("mujoco", "pybullet", "pinocchio")}
         assert not [r for r in rows if not r["passed"]], desc.name
 
 

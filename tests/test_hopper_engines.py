@@ -6,14 +6,14 @@ import pytest
 
 from dynval.comparisons.hopper import audit, bounce, claims
 from dynval.comparisons.hopper.scenarios import SCENARIOS, run_one
-from dynval.comparisons.ladder import description_check, harness
+from dynval.comparisons.ladder import harness, l0
 from dynval.robots.hopper import descriptions
 from dynval.robots.hopper.params import PARAMS as p
 
 
 def test_descriptions_agree_with_parameters_in_every_engine(hopper_dir):
     for desc in descriptions().values():
-        rows = description_check.check_description(desc, hopper_dir)
+        rows = l0.description_rows(desc, hopper_dir)
         assert rows and not [r for r in rows if not r["passed"]]
 
 

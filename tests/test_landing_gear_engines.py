@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from dynval.comparisons.ladder import description_check
+from dynval.comparisons.ladder import l0
 from dynval.comparisons.ladder.metrics import pair_metrics
 from dynval.comparisons.landing_gear import audit
 from dynval.comparisons.landing_gear.scenarios import SCENARIOS, run_one
@@ -23,7 +23,7 @@ def test_shipped_descriptions_are_generated_from_the_parameters():
 
 def test_descriptions_agree_with_parameters_in_every_engine(lg_dir):
     for desc in descriptions().values():
-        rows = description_check.check_description(desc, lg_dir)
+        rows = l0.description_rows(desc, lg_dir)
         bad = [r for r in rows if not r["passed"]]
         assert not bad, bad
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dynval.comparisons.cli import app
-from dynval.comparisons.ladder import description_check
+from dynval.comparisons.ladder import l0
 from dynval.comparisons.ladder.audit import ROUND_OFF
 from dynval.comparisons.quadruped import audit, frames
 from dynval.comparisons.quadruped.scenarios import SCENARIOS, run_one
@@ -24,7 +24,7 @@ DESC = ROOT / "quadruped"
 
 def test_descriptions_agree_with_the_parameters_in_every_engine():
     for d in descriptions().values():
-        rows = description_check.check_description(d, DESC)
+        rows = l0.description_rows(d, DESC)
         assert rows and all(r["passed"] for r in rows), [r for r in rows if not r["passed"]]
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dynval.comparisons.ladder import description_check
+from dynval.comparisons.ladder import l0
 from dynval.comparisons.rover import audit
 from dynval.comparisons.rover.frames import (
     pose_from_q,
@@ -28,7 +28,7 @@ SOIL = load_soil("dry_sand")
 
 def test_descriptions_agree_with_parameters():
     for desc in descriptions().values():
-        rows = description_check.check_description(desc, DESC)
+        rows = l0.description_rows(desc, DESC)
         assert all(r["passed"] for r in rows), [r for r in rows if not r["passed"]]
 
 

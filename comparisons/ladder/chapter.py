@@ -88,12 +88,14 @@ def assembled(ladder: RobotLadder, inp: Inputs, outcomes: dict[str, Outcome], ou
 def _l0(ladder: RobotLadder, ctx: Context) -> None:
     descs, rows = ctx.result("L0 descriptions")
     ctx.chapter.description_check = rows
-    engines = sorted({r.engine for r in rows})
-    worst = {e: max(r.max_error for r in rows if r.engine == e) for e in engines}
+    engines = sorted({r.engine.split(" vs ")[0] for r in rows})
+    worst = {e: max(r.max_error for r in rows if r.engine.startswith(f"{e} vs "))
+             for e in engines}
     ctx.chapter.rungs["L0"] = Rung(
         "agrees" if all(r.passed for r in rows) else "differs",
-        f"{len(rows)} checks of {len(descs)} descriptions ({', '.join(descs)}) against "
-        f"the parameter set in {', '.join(engines)}; worst "
+        f"{len(rows)} checks of {len(descs)} descriptions ({', '.join(descs)}): each "
+        f"moving body, joint axis and limit as {', '.join(engines)} read the files, "
+        "against the parameter set; worst (relative) "
         + ", ".join(f"{e} {worst[e]:.1e}" for e in engines)
         + "; failing: " + (", ".join(f"{r.file} {r.engine} {r.quantity}"
                                      for r in rows if not r.passed) or "none"))

@@ -23,8 +23,8 @@ import pandas as pd
 from dynval.comparisons.ladder import (
     assumed,
     chapter,
-    description_check,
     evidence,
+    l0,
     plan,
     swing_rung,
 )
@@ -265,7 +265,7 @@ class RobotLadder:
         return chapter.assembled(self, inp, outcomes, out)
 
     def l0_rows(self, inp: Inputs) -> tuple[list[str], list[DescriptionRow]]:
-        """L0: each description against the parameter set in every engine."""
+        """L0: each description against the parameter set in every engine (ladder.l0)."""
         descs = self.descriptions(inp.params)
         return list(descs), [DescriptionRow(**r) for d in descs.values()
-                             for r in description_check.check_description(d, inp.desc_dir)]
+                             for r in l0.description_rows(d, inp.desc_dir)]

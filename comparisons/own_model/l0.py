@@ -1,10 +1,13 @@
-"""L0 of a user's description: what each engine read from the one file, like with like.
+"""L0 of any description: what each engine read from a file, like with like, against one
+reference reading: a robot's parameter set, which its files were written from, where it
+has one (ladder.l0), else an engine's reading of the same file (a user's description).
 
 Per moving body (a link a joint moves, with every link welded to it by fixed joints,
-merged the same way in every engine: ``body_inertials``) the mass, the centre of mass and
-the inertia about it in the link's axes, each relative to the body's own scale; and per
-joint its axis.  MuJoCo and PyBullet keep welded links apart and Pinocchio merges them,
-so comparing links one by one would flag every fixed joint.
+merged the same way in every reading: ``body_inertials``) the mass, the centre of mass and
+the inertia about it in the link's axes, each relative to the body's own scale; per joint
+its axis; and, against a parameter set, its limits.  MuJoCo and PyBullet keep welded
+links apart and Pinocchio merges them, so comparing links one by one would flag every
+fixed joint; and a link welded to the world moves nothing, so no reading keeps it.
 """
 
 from __future__ import annotations
@@ -65,14 +68,28 @@ def name_findings(rows: list[dict], welded: dict[str, tuple[str, ...]],
             row["reason"] = f"the file's own finding: {'; '.join(named)}"
 
 
-def l0_rows(file: str, engines: dict[str, Any]) -> list[dict]:
-    """Each engine's moving bodies and joint axes against the first engine's (Pinocchio
-    when it loaded the file, since it reads the URDF without converting anything); a body
-    one engine has and the other lacks is a failing row."""
-    order = sorted(engines, key=lambda e: e != "pinocchio")
+def l0_rows(file: str, engines: dict[str, Any], reference: str | None = None,
+            reason: str = L0_REASON) -> list[dict]:
+    """Each reading's moving bodies and joint axes against the reference's: ``reference``
+    where named (a robot's parameter set, the source its files were written from), else
+    Pinocchio when it loaded the file, since it reads the URDF without converting
+    anything, else the first engine.  A body with mass that one reading has and the other
+    lacks is a failing row; a massless one carries nothing into the dynamics (an MJCF
+    folds a massless link between two joints into the body after them) and is left out.
+    With a named reference, a joint of the reference that a reading lacks fails too."""
+    order = sorted(engines, key=lambda e: e not in (reference, "pinocchio"))
+    if reference is not None:
+        order.remove(reference)
+        order.insert(0, reference)
     first = order[0]
     ref_bodies, ref_axes = engines[first].body_inertials(), engines[first].joint_axes()
     rows = []
+
+    def add(pair: str, quantity: str, err: float, tol: float, why: str = reason) -> None:
+        rows.append({"file": file, "engine": pair, "quantity": quantity,
+                     "max_error": float(err), "tolerance": tol, "passed": bool(err <= tol),
+                     "reason": why})
+
     for name in order[1:]:
         bodies, axes = engines[name].body_inertials(), engines[name].joint_axes()
         pair = f"{name} vs {first}"
@@ -81,29 +98,47 @@ def l0_rows(file: str, engines: dict[str, Any]) -> list[dict]:
                 continue  # a tree dynval did not give that engine (said in a note)
             if body not in bodies or body not in ref_bodies:
                 has = first if body in ref_bodies else name
-                rows.append({"file": file, "engine": pair, "quantity":
-                             f"body {body}: only {has} has it as a moving body",
-                             "max_error": float("inf"), "tolerance": L0_TOL, "passed": False,
-                             "reason": L0_REASON})
+                if (ref_bodies.get(body) or bodies[body]).mass > 0.0:
+                    add(pair, f"body {body}: only {has} has it as a moving body",
+                        float("inf"), L0_TOL)
                 continue
             a, b = ref_bodies[body], bodies[body]
             if a.mass == 0.0 and b.mass == 0.0:
                 continue
             mass_com, inertia = body_error(a, b)
-            rows.append({"file": file, "engine": pair,
-                         "quantity": f"body {body}: mass, centre of mass", "max_error": mass_com,
-                         "tolerance": L0_TOL, "passed": mass_com <= L0_TOL,
-                         "reason": L0_REASON})
-            tol, why = ((PYBULLET_INERTIA_TOL, PYBULLET_REASON) if name == "pybullet"
-                        else (L0_TOL, L0_REASON))
-            rows.append({"file": file, "engine": pair, "quantity": f"body {body}: inertia",
-                         "max_error": inertia, "tolerance": tol, "passed": inertia <= tol,
-                         "reason": why})
-        for joint in sorted(set(ref_axes) & set(axes)):
-            err = float(np.max(np.abs(np.asarray(ref_axes[joint]) - np.asarray(axes[joint]))))
-            rows.append({"file": file, "engine": pair, "quantity": f"joint {joint}: axis",
-                         "max_error": err, "tolerance": L0_TOL, "passed": err <= L0_TOL,
-                         "reason": L0_REASON})
+            add(pair, f"body {body}: mass, centre of mass", mass_com, L0_TOL)
+            if name == "pybullet":
+                add(pair, f"body {body}: inertia", inertia, PYBULLET_INERTIA_TOL,
+                    PYBULLET_REASON)
+            else:
+                add(pair, f"body {body}: inertia", inertia, L0_TOL)
+        for joint in sorted(set(ref_axes) & set(axes) if reference is None else ref_axes):
+            err = (float("inf") if joint not in axes else
+                   float(np.max(np.abs(np.asarray(ref_axes[joint]) - np.asarray(axes[joint])))))
+            add(pair, f"joint {joint}: axis", err, L0_TOL)
+    return rows
+
+
+def limit_rows(file: str, engines: dict[str, Any], reference: str,
+               reason: str = L0_REASON) -> list[dict]:
+    """Each reading's limits of every joint the reference limits, against the reference's,
+    relative to the larger bound; a limit read in another unit, or missing, fails.  An
+    unlimited joint is left out: MuJoCo stores no range for it, a URDF a wide one."""
+    limits = engines[reference].joint_limits()
+    rows = []
+    for name in (e for e in engines if e != reference):
+        theirs = engines[name].joint_limits()
+        for joint, lim in sorted(limits.items()):
+            if not (np.isfinite(lim.lower) and np.isfinite(lim.upper)):
+                continue
+            other = theirs.get(joint)
+            scale = max(abs(lim.lower), abs(lim.upper)) or 1.0
+            err = (float("inf") if other is None or other.unit != lim.unit else
+                   max(abs(other.lower - lim.lower), abs(other.upper - lim.upper)) / scale)
+            rows.append({"file": file, "engine": f"{name} vs {reference}",
+                         "quantity": f"joint {joint}: limits [{lim.unit}]",
+                         "max_error": err, "tolerance": L0_TOL, "passed": bool(err <= L0_TOL),
+                         "reason": reason})
     return rows
 
 

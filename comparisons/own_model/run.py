@@ -28,7 +28,6 @@ from dynval.results import (
 
 GRAVITY = loading.STANDARD_GRAVITY  # [m/s^2]: z up, unless the file sets its own
 REASON = "the model and the engine describe the same tree: round-off"
-L0_FIELDS = ("file", "engine", "quantity", "max_error", "tolerance", "passed")
 
 
 def _engine(row: dict) -> str:
@@ -79,7 +78,7 @@ def rows_and_chapter(audit: OwnAudit) -> tuple[list[MetricRow], Chapter]:
                        r["reason"], "agreement") for r in audit.l0]
     rows += l3_metric_rows(label, audit.l3, "model")
     ch = Chapter(label, f"{label} (your model)", f"{label} against {audit.description.name}")
-    ch.description_check = [DescriptionRow(*(r[k] for k in L0_FIELDS)) for r in audit.l0]
+    ch.description_check = [DescriptionRow(**r) for r in audit.l0]
     ch.audit = list(audit.results)
     ch.trajectories = [TrajectoryRow(r["step"], r["comparison"], r["max_abs"], r["tolerance"],
                                      r["reason"], "rad or m") for r in audit.l3]
