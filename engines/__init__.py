@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from dynval.engines.base import DescriptionFacts, DynamicsTerms
 
-ENGINE_NAMES: tuple[str, ...] = ("mujoco", "pybullet")
+ENGINE_NAMES: tuple[str, ...] = ("mujoco", "pybullet", "drake")  # those that simulate
 TERM_ENGINES: tuple[str, ...] = ("mujoco", "pybullet", "pinocchio", "drake")
 
 

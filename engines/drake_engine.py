@@ -101,17 +101,18 @@ def _element_at(path: Path, line: int | None) -> str | None:
     return name
 
 
-def _read(path: Path, free_root: bool) -> tuple[Any, list[logging.LogRecord], Any]:
-    """A finalized continuous plant of the file: a root body (one no joint moves) welded
-    to the world at the origin, or, with ``free_root``, on a quaternion floating joint
-    (returned third; None on a fixed base).  Drake's messages are returned, not
-    printed."""
+def _read(path: Path, free_root: bool, time_step: float = 0.0
+          ) -> tuple[Any, list[logging.LogRecord], Any]:
+    """A finalized plant of the file, continuous (``time_step`` 0) or stepped every
+    ``time_step`` seconds: a root body (one no joint moves) welded to the world at the
+    origin, or, with ``free_root``, on a quaternion floating joint (returned third; None
+    on a fixed base).  Drake's messages are returned, not printed."""
     from pydrake.multibody.parsing import Parser
     from pydrake.multibody.plant import MultibodyPlant
     from pydrake.multibody.tree import QuaternionFloatingJoint
 
     records: list[logging.LogRecord] = []
-    plant, free = MultibodyPlant(0.0), None
+    plant, free = MultibodyPlant(time_step), None
     with _captured(records):
         parser = Parser(plant)
         root = ET.parse(str(path)).getroot() if path.suffix.lower() == ".xml" else None
@@ -136,6 +137,31 @@ def _read(path: Path, free_root: bool) -> tuple[Any, list[logging.LogRecord], An
                 plant.WeldFrames(plant.world_frame(), body.body_frame())
         plant.Finalize()
     return plant, records, free
+
+
+def kind_of(path: Path) -> str:
+    """"URDF", "SDF" or "MJCF" for a file Drake reads; a DescriptionError otherwise."""
+    kind = KINDS.get(path.suffix.lower())
+    if kind is None:
+        raise DescriptionError(f"{path}: Drake reads a .urdf, .sdf or MJCF .xml")
+    if not path.is_file():
+        raise DescriptionError(f"{path}: {kind} file not found")
+    return kind
+
+
+def load(path: Path, free_root: bool, time_step: float = 0.0
+         ) -> tuple[Any, list[logging.LogRecord], Any]:
+    """:func:`_read`, with a file Drake refuses as one sentence: a DescriptionError where
+    the file's inertial values are at fault, an EngineRefusalError otherwise."""
+    try:
+        return _read(path, free_root, time_step)
+    except (RuntimeError, ValueError, ET.ParseError, SystemExit) as exc:
+        # pydrake raises a failed internal check (DRAKE_DEMAND) as SystemExit
+        _, said = _one_sentence(str(exc), path)
+        gloss = next((g for key, g in _GLOSSES.items() if key in said), None)
+        said = f"{gloss} ({said})" if gloss else said
+        error = DescriptionError if _INERTIAL.search(said) else EngineRefusalError
+        raise error(f"{path}: {said}") from None
 
 
 def bodies(plant: Any) -> list[Any]:
@@ -172,22 +198,8 @@ class DrakeTerms:
     def __init__(self, path: Path | str, gravity: Sequence[float] = (0.0, 0.0, -9.81), *,
                  joint_names: Sequence[str] | None = None, free_root: bool = False,
                  rigid_body: bool = True) -> None:
-        path = Path(path)
-        kind = KINDS.get(path.suffix.lower())
-        if kind is None:
-            raise DescriptionError(f"{path}: Drake reads a .urdf, .sdf or MJCF .xml")
-        if not path.is_file():
-            raise DescriptionError(f"{path}: {kind} file not found")
-        self.path, self.kind = path, kind
-        try:
-            self.plant, records, self._free = _read(path, free_root)
-        except (RuntimeError, ValueError, ET.ParseError, SystemExit) as exc:
-            # pydrake raises a failed internal check (DRAKE_DEMAND) as SystemExit
-            _, said = _one_sentence(str(exc), path)
-            gloss = next((g for key, g in _GLOSSES.items() if key in said), None)
-            said = f"{gloss} ({said})" if gloss else said
-            error = DescriptionError if _INERTIAL.search(said) else EngineRefusalError
-            raise error(f"{path}: {said}") from None
+        self.path, self.kind = Path(path), kind_of(Path(path))
+        self.plant, records, self._free = load(self.path, free_root)
         self.findings, self.notes = self._warnings(records)
         self._shared = self._unnamed_bodies()
         self.switched_off = self._rigid_body_only() if rigid_body else []

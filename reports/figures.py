@@ -18,7 +18,7 @@ from dynval import _orphans, _stored
 from dynval.results import Chapter, DataTable, Figure, Panel, XYFigure, traces_path
 
 COLOURS = {"handrolled": "tab:blue", "mujoco": "tab:red", "pybullet": "tab:green",
-           "assumed": "black"}
+           "drake": "tab:purple", "assumed": "black"}
 
 
 # A 7 in figure is printed 16 cm (6.3 in) wide: 144 dpi puts 160 pixels in each printed

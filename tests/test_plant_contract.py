@@ -1,6 +1,6 @@
 """The framework's plant contract (comparisons/ladder/plant.py): the hand-rolled plant
 steps semi-implicit Euler exactly as the engines do, refuses what it cannot take, and a
-controlled loop on MuJoCo's and PyBullet's simulation of one description agrees with
+controlled loop on MuJoCo's, PyBullet's and Drake's simulation of one description agrees with
 the hand plant on the same equations to round-off."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def test_the_hand_plant_takes_joint_efforts_only():
 
 def test_an_engine_that_does_not_simulate_is_one_sentence(tmp_path):
     with pytest.raises(ValueError, match="no engine plant for 'pinocchio'; the engines that "
-                                         "simulate are mujoco, pybullet"):
+                                         "simulate are mujoco, pybullet, drake"):
         plant.EnginePlant("pinocchio", tmp_path, "x", ["j"], 0.001, (0, 0, -9.81),
                           np.zeros(1))
 
@@ -53,7 +53,13 @@ def test_an_engine_plant_under_a_loop_agrees_with_the_hand_plant(engine):
     from dynval.robots import robot_dir
     from dynval.robots.landing_gear.params import PARAMS
 
-    terms = {t.name: t for t in leg_engines(robot_dir("landing_gear"), PARAMS)}[engine]
+    if engine == "drake":  # not among the paper's audit engines: its terms of the URDF
+        from dynval.engines.drake_engine import DrakeTerms
+
+        terms = DrakeTerms(robot_dir("landing_gear") / "landing_gear_leg_as_derived.urdf",
+                           (0.0, 0.0, -PARAMS.g), joint_names=["LF_hip", "LF_knee"])
+    else:
+        terms = {t.name: t for t in leg_engines(robot_dir("landing_gear"), PARAMS)}[engine]
     q0 = np.array([0.3, -0.6])
 
     foot = np.array([0.1, 0.0, 0.0])  # a point of the lower link

@@ -111,16 +111,17 @@ def test_validate_runs_the_plugin(site, tmp_path):
     l3 = rows[(rows.rung == "L3") & rows.tolerance.notna()]
     assert set(l3.reference) >= {"mujoco (own integrator)", "pybullet (own integrator)"}
     assert (l3.value <= 1e-9).all(), l3[["reference", "value"]]
-    # L4, the ci tier's first second of the balancing run: the hand model and PyBullet
-    # against MuJoCo, each with its own step and the same force law
+    # L4, the ci tier's first second of the balancing run: the hand model, PyBullet and
+    # Drake against MuJoCo, each with its own step and the same force law
     l4 = rows[(rows.rung == "L4") & (rows.metric == "max_abs")
               & rows.signal.isin(["joint.hinge.angle", "joint.slider.extension"])]
-    assert set(l4.candidate) == {"handrolled", "pybullet"} and set(l4.reference) == {"mujoco"}
+    assert set(l4.candidate) == {"handrolled", "pybullet", "drake"}
+    assert set(l4.reference) == {"mujoco"}
     assert (l4.value <= 1e-9).all(), l4[["candidate", "signal", "value"]]
     budget = rows[rows.rung == "budget"]
     step = budget[budget.reference.str.startswith("integrator step")]
     engine = budget[budget.reference.str.startswith("engine")]
-    assert len(step) == 2 and len(engine) == 4
+    assert len(step) == 2 and len(engine) == 6  # MuJoCo, PyBullet and Drake, two signals
     # the step's own error is what the budget shows; the engines differ by round-off
     assert (step.value > 1e3 * engine.value.max()).all(), budget[["reference", "value"]]
     assert (out / "report.pdf").is_file()
@@ -132,7 +133,7 @@ def test_check_holds_the_plugin_to_its_baselines(site, tmp_path):
     r = _dynval(site, tmp_path, "check", "--robot", "cartpole", "--workers", "1", "--out",
                 str(tmp_path / "out"))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "0 of 114 figures moved, failed, went missing or are new" in r.stdout + r.stderr
+    assert "0 of 152 figures moved, failed, went missing or are new" in r.stdout + r.stderr
 
 
 def test_the_full_tier_judges_the_scenario(site, tmp_path):

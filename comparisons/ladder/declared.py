@@ -37,9 +37,11 @@ class Variant:
         return [impl for impl, _ in self.runs]
 
     @classmethod
-    def shared(cls, tolerances: dict[tuple[str, str], Tolerance] | None = None) -> Variant:
-        """Every implementation with the paper's contact law."""
-        return cls("shared", tuple((i, "shared") for i in IMPLEMENTATIONS),
+    def shared(cls, tolerances: dict[tuple[str, str], Tolerance] | None = None,
+               implementations: tuple[str, ...] = IMPLEMENTATIONS) -> Variant:
+        """Every implementation (the robot's, where it declares others: Drake) with the
+        paper's contact law."""
+        return cls("shared", tuple((i, "shared") for i in implementations),
                    {} if tolerances is None else tolerances)
 
     @classmethod

@@ -3,14 +3,14 @@ implementation runs it, and the framework's plants that a robot need not write.
 
 A :class:`Plant` holds one implementation's state and takes one step under joint efforts
 and point forces. The framework builds two kinds: :class:`EnginePlant`, an engine's
-simulation of the robot's description (MuJoCo or PyBullet, ``dynval.engines``), and
-:class:`HandPlant`, a hand-rolled model's forward dynamics stepped by semi-implicit Euler
-(velocity first, then position: the scheme of MuJoCo's Euler and PyBullet's step, so the
-implementations differ in their dynamics only). A robot supplies what its paper adds,
-its controller and, where its feet or wheels touch the ground, its contact law, through
-one hook, ``make_loop(implementation, contact, scenario, params, desc_dir)``, which
-returns a :class:`ControlledLoop` (a ``harness.ClosedLoop``); :func:`run_scenario` runs
-it as every scenario run is recorded.
+simulation of the robot's description (MuJoCo, PyBullet or Drake, ``dynval.engines``),
+and :class:`HandPlant`, a hand-rolled model's forward dynamics stepped by semi-implicit
+Euler (velocity first, then position: the scheme of MuJoCo's Euler, PyBullet's step and
+Drake's discrete step, so the implementations differ in their dynamics only). A robot
+supplies what its paper adds, its controller and, where its feet or wheels touch the
+ground, its contact law, through one hook, ``make_loop(implementation, contact,
+scenario, params, desc_dir)``, which returns a :class:`ControlledLoop` (a
+``harness.ClosedLoop``); :func:`run_scenario` runs it as every scenario run is recorded.
 
 The paper robots' loops predate this contract and keep their own plants (compiled
 chunks, floating bases, their contact laws), each building its engine's simulation by
@@ -30,7 +30,7 @@ import pandas as pd
 from dynval.comparisons.ladder import harness
 from dynval.engines.base import FloatingState, Ground, PointForce
 
-ENGINES = ("mujoco", "pybullet")  # the engines that simulate (Pinocchio and Drake do not)
+ENGINES = ("mujoco", "pybullet", "drake")  # the engines that simulate (Pinocchio does not)
 
 # Control law: (time [s], q, v) -> joint efforts tau [N m or N], one per joint.
 Controller = Callable[[float, np.ndarray, np.ndarray], np.ndarray]
@@ -60,9 +60,10 @@ def simulation(implementation: str, desc_dir: Path, stem: str, joints: Sequence[
                pybullet_links: Sequence[str] | None = None, floating: bool = True) -> Any:
     """An engine's simulation of a robot's description, the one way every plant builds
     it: MuJoCo's of ``<stem>.xml`` (its base floating where the file's root has a free
-    joint), PyBullet's of ``<stem>.urdf`` (``floating``: its base free); ``ground``: the
-    engine's own contact with a ground plane, its contact bodies named as MuJoCo names
-    them, and as PyBullet's links by ``pybullet_links`` where they differ."""
+    joint), PyBullet's and Drake's of ``<stem>.urdf`` (``floating``: its base free);
+    ``ground``: the engine's own contact with a ground plane, its contact bodies named as
+    MuJoCo names them, and as PyBullet's links by ``pybullet_links`` where they differ
+    (Drake is given none, and says so: dynval.engines.drake_simulation)."""
     if implementation == "mujoco":
         from dynval.engines.mujoco_engine import MujocoSimulation
 
@@ -75,13 +76,19 @@ def simulation(implementation: str, desc_dir: Path, stem: str, joints: Sequence[
             ground = replace(ground, contact_geoms=tuple(pybullet_links))
         return PybulletSimulation(desc_dir / f"{stem}.urdf", list(joints), dt,
                                   tuple(gravity), ground, floating=floating)
+    if implementation == "drake":  # no ground: dynval does not build Drake's contact
+        from dynval.engines.drake_simulation import DrakeSimulation
+
+        return DrakeSimulation(desc_dir / f"{stem}.urdf", list(joints), dt, tuple(gravity),
+                               ground, floating=floating)
     raise ValueError(f"no engine plant for {implementation!r}; the engines that simulate "
                      f"are {', '.join(ENGINES)}")
 
 
 class EnginePlant:
     """An engine's simulation of a description (``<stem>.xml`` for MuJoCo, ``<stem>.urdf``
-    for PyBullet), its joints ``joints`` in that order, on a fixed or a floating base."""
+    for PyBullet and Drake), its joints ``joints`` in that order, on a fixed or a floating
+    base."""
 
     def __init__(self, implementation: str, desc_dir: Path, stem: str,
                  joints: Sequence[str], dt: float, gravity: Sequence[float],

@@ -46,6 +46,7 @@ from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
     rows_verdict,
     scaled,
 )
+from dynval.comparisons.ladder.implementations import IMPLEMENTATIONS
 from dynval.comparisons.ladder.work import Outcome, Task
 from dynval.plugins import spec
 from dynval.results import (
@@ -70,7 +71,9 @@ class RobotLadder:
     robot: str = ""
     title: str = ""
     paper: str = ""
-    implementations: tuple[str, ...] = ("handrolled", "mujoco", "pybullet")
+    # who runs the robot's scenarios: the hand-rolled model and the engines that simulate
+    # its description (Drake, which dynval gives no ground, where a robot declares it)
+    implementations: tuple[str, ...] = IMPLEMENTATIONS
     contact_modes: tuple[str, ...] = ("shared",)
     l1_what: str = "kinematics vs engines"  # what the rung notes say was compared
     l2_what: str = "dynamics terms vs engines"
@@ -118,9 +121,11 @@ class RobotLadder:
 
     # --- what a robot declares -------------------------------------------------------
     def supports(self, implementation: str, contact: str) -> bool:
-        """Whether an implementation runs in a contact mode: by default the hand-rolled
-        model has only the paper's (shared) contact and the engines have every mode."""
-        return implementation != "handrolled" or contact == "shared"
+        """Whether an implementation runs in a contact mode: one the robot declares
+        (``implementations``), the hand-rolled model with the paper's (shared) contact
+        only and the engines in every mode by default."""
+        return (implementation in self.implementations
+                and (implementation != "handrolled" or contact == "shared"))
 
     def descriptions(self, p: Any) -> dict:
         """The robot's descriptions (name -> dynval.robots.description.Description)."""

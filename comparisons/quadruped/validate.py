@@ -69,7 +69,7 @@ class QuadrupedLadder(ladder.RobotLadder):
                              "quadruped.urdf", g)]
 
     def supports(self, implementation: str, contact: str) -> bool:
-        return supports(implementation, contact)
+        return implementation in self.implementations and supports(implementation, contact)
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         return [NATIVE]

@@ -29,7 +29,7 @@ class SingleRun:
 def prepare(robot: str, scenario: str | None, engines: list[str] | None, contact: str,
             overrides: Sequence[Override] | None) -> SingleRun:
     """The run of ``scenario`` (default: the robot's first) with ``engines`` (default:
-    MuJoCo and PyBullet, those that run this contact mode); an engine named that cannot
+    the engines the robot declares that run this contact mode); an engine named that cannot
     run the contact mode, an unknown scenario or contact mode, or a bad override is a
     RunOptionError (or the registry's own error)."""
     from dynval.comparisons.ladder.registry import apply_overrides, comparison
@@ -43,10 +43,14 @@ def prepare(robot: str, scenario: str | None, engines: list[str] | None, contact
     if name not in comp.scenarios:
         raise RunOptionError(f"unknown scenario {name!r} for {robot}; known: "
                              f"{', '.join(comp.scenarios)}")
-    chosen = [check_engine(e) for e in (engines or ["mujoco", "pybullet"])]
+    declared = [i for i in comp.implementations if i != "handrolled"]
+    chosen = [check_engine(e) for e in (engines or declared)]
     impls = [i for i in ["handrolled", *chosen] if comp.supports(i, contact)]
     refused = [e for e in chosen if e not in impls]
     if engines and refused:
+        if refused[0] not in comp.implementations:
+            raise RunOptionError(f"{robot}: {refused[0]} does not run its scenarios (the "
+                                 f"engines that do: {', '.join(declared)})")
         raise RunOptionError(f"{robot}: {refused[0]} does not run with {contact} contact; "
                              f"use --contact {'native' if contact == 'shared' else 'shared'}")
     params = apply_overrides(robot, comp.default_params, overrides or [])

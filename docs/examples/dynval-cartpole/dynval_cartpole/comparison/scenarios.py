@@ -1,7 +1,7 @@
 """The cart-pole's scenario (the pole caught from a tilt by the regulator of
 model/control.py) and how it runs in each implementation: the hand model's eqs. (1)-(2)
-by semi-implicit Euler, and MuJoCo's and PyBullet's own steps with the same force law
-applied to the cart at each step.
+by semi-implicit Euler, and MuJoCo's, PyBullet's and Drake's own steps with the same
+force law applied to the cart at each step.
 
 The plants are the framework's (``dynval.comparisons.ladder.plant``): this robot supplies
 its controller and what it records through one hook, ``make_loop``."""
@@ -18,7 +18,9 @@ from dynval.comparisons.ladder import plant
 from dynval_cartpole.model import control, dynamics
 from dynval_cartpole.robot.params import CartPoleParams
 
-IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet")
+# the hand model, then the engines that simulate the description (Drake too: the
+# cart-pole touches no ground, which dynval does not give Drake)
+IMPLEMENTATIONS = ("handrolled", "mujoco", "pybullet", "drake")
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,15 @@ import math
 from dynval.comparisons import ladder
 from dynval.results import BudgetRow, Rung
 from dynval_cartpole.comparison import audit
-from dynval_cartpole.comparison.scenarios import SCENARIOS, Scenario, run_one
+from dynval_cartpole.comparison.scenarios import IMPLEMENTATIONS, SCENARIOS, Scenario, run_one
 from dynval_cartpole.model.protocol import CartPole
 
 ROBOT = "cartpole"
 
-# Every implementation steps semi-implicit Euler on the same eqs. (1)-(2) with the force
-# of the same state, and the regulated cart-pole is not chaotic (its closed loop is
-# stable): what is left is round-off, a few 1e-16 per step, grown at most linearly over
-# the 4000 steps.
+# Every implementation (MuJoCo's Euler, PyBullet's step, Drake's discrete step) steps
+# semi-implicit Euler on the same eqs. (1)-(2) with the force of the same state, and the
+# regulated cart-pole is not chaotic (its closed loop is stable): what is left is
+# round-off, a few 1e-16 per step, grown at most linearly over the 4000 steps.
 ROUND_OFF = 1e-9
 TOLERANCES = {
     ("joint.hinge.angle", "max_abs"): ladder.Tolerance(
@@ -30,6 +30,7 @@ TOLERANCES = {
 class CartPoleLadder(ladder.RobotLadder):
     robot = ROBOT
     title = "Cart-pole (a robot from a package of its own)"
+    implementations = IMPLEMENTATIONS
     paper = ("Florian: Correct equations for the dynamics of the cart-pole system (2007); "
              "the balancing task of Barto, Sutton, Anderson (IEEE SMC 13, 1983)")
     l1_what = "pole centre vs engines"
@@ -48,7 +49,7 @@ class CartPoleLadder(ladder.RobotLadder):
         return [ladder.Swung("cart and pole", CartPole(p), "cartpole.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
-        return [ladder.Variant.shared(TOLERANCES)]
+        return [ladder.Variant.shared(TOLERANCES, IMPLEMENTATIONS)]
 
     def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
         return [ladder.TimePlot("Pole", ["joint.hinge.angle"], "Pole angle theta of eq. (2)."),
@@ -73,7 +74,8 @@ class CartPoleLadder(ladder.RobotLadder):
         steps = [(f"integrator step (hand model, dt = {ctx.params.dt:g} s vs dt/2)", hand,
                   ctx.result("budget handrolled dt/2")),
                  ("engine (hand model vs MuJoCo, same step)", hand, wide.get("mujoco")),
-                 ("engine (hand model vs PyBullet, same step)", hand, wide.get("pybullet"))]
+                 ("engine (hand model vs PyBullet, same step)", hand, wide.get("pybullet")),
+                 ("engine (hand model vs Drake, same step)", hand, wide.get("drake"))]
         return ladder.budget_rows("balance", steps, (
             ("joint.hinge.angle", 180.0 / math.pi, "deg"),
             ("joint.slider.extension", 1000.0, "mm")))
