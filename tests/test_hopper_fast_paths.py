@@ -49,32 +49,31 @@ def _assert_same(python, chunked, a: HopperLoop, b: HopperLoop, slips: bool) -> 
     assert bool(python["foot.force.x"].abs().max() > 0.0) == slips
 
 
-@pytest.mark.parametrize("implementation", ["handrolled", "mujoco", "pybullet"])
 @pytest.mark.parametrize("scenario", ["height", "speed"])
-def test_compiled_chunks_equal_the_python_loop(implementation: str, scenario: str) -> None:
-    """Over the first 4.5 s (the drop, several hops: touchdown, compression, thrust, apex
-    and eq. (20)'s thrust update; the steps of the references at 2 and 4 s, the foot
-    slipping under friction (25) in the speed run), the whole trace the same floats, the
-    controller's and the loop's states equal."""
-    (python, a), (chunked, b) = (_trace(implementation, scenario, fast, 4.5)
+def test_compiled_chunks_equal_the_python_loop(scenario: str) -> None:
+    """The hand-rolled plant's compiled recursions stepped in chunks against the same
+    plant stepped by advance(), over the first 4.5 s (the drop, several hops: touchdown,
+    compression, thrust, apex and eq. (20)'s thrust update; the steps of the references
+    at 2 and 4 s, the foot slipping under friction (25) in the speed run): the whole trace
+    the same floats, the controller's and the loop's states equal.  (The engines' chunks
+    against their Python loop, and the compiled copy against the readable model, are
+    tests/test_compiled_equals_readable.py's.)"""
+    (python, a), (chunked, b) = (_trace("handrolled", scenario, fast, 4.5)
                                  for fast in (False, True))
     _assert_same(python, chunked, a, b, scenario == "speed")
 
 
+@pytest.mark.parametrize("contact", ["shared", "native"])
 @pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
-@pytest.mark.parametrize("scenario", ["height", "speed"])
-def test_native_contact_chunks_equal_the_python_loop(implementation: str,
-                                                     scenario: str) -> None:
-    """With the engine's own contact, its force read from its contact list in the chunk:
-    over the first 4.5 s, through several hops, the same floats as advance()."""
-    (python, a), (chunked, b) = (_trace(implementation, scenario, fast, 4.5,
-                                        contact="native") for fast in (False, True))
-    assert b._compiled() is not None and a._compiled() is None
-    assert python.equals(chunked)
-    assert a.controller.state == b.controller.state
-    assert (a.steps, a.F_min) == (b.steps, b.F_min)
-    assert a.controller.touchdowns >= 3
-    assert python["foot.force.normal"].max() > 0.0
+def test_the_engines_loops_run_as_compiled_chunks(implementation: str, contact: str) -> None:
+    """With the engines' compiled calls at hand (here), the loop takes the compiled chunks
+    in either contact mode, so that the parity test compares the chunks, not the Python
+    loop with itself."""
+    plant = make_plant(implementation, PARAMS, contact, ROOT / "hopper")
+    plant.reset(*initial_state(PARAMS))
+    sc = SCENARIOS["height"]
+    loop = HopperLoop(plant, PARAMS, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d))
+    assert loop._compiled() is not None
 
 
 def test_a_run_that_falls_stops_at_the_same_sample_in_blocks() -> None:

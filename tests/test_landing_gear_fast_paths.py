@@ -146,23 +146,17 @@ def _engine_trace(implementation: str, scenario: str, fast: bool, seconds: float
     return trace, loop
 
 
+@pytest.mark.parametrize("contact", ["shared", "native"])
 @pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
-@pytest.mark.parametrize("scenario", ["slope_lc", "slope_nolc", "flat"])
-def test_engine_chunks_equal_the_python_loop(implementation: str, scenario: str) -> None:
-    """The engines' compiled chunks (comparisons/landing_gear/compiled.py) against
-    advance() step by step over the landing's first second (touchdown, the thrust ramped
-    down, stick and slip, levelling): the whole trace the same floats, the contact and
-    controller states equal."""
-    (python, a), (chunked, b) = (_engine_trace(implementation, scenario, fast, 1.0)
-                                 for fast in (False, True))
-    assert b._chunks() is not None  # the compiled path was taken
-    assert python.equals(chunked)
-    assert a.controller.t_touchdown == b.controller.t_touchdown is not None
-    assert python["body.thrust"].iloc[-1] < python["body.thrust"].max()  # the ramp ran
-    for x, y in ((a.law, b.law), (a.controller, b.controller)):
-        for name, value in vars(x).items():
-            if isinstance(value, np.ndarray):
-                np.testing.assert_array_equal(value, getattr(y, name))
+def test_the_engines_loops_run_as_compiled_chunks(implementation: str, contact: str) -> None:
+    """With the engines' compiled calls (and, for their own contact, their contact lists)
+    at hand, here, the loop takes the compiled chunks, so that the parity test
+    (tests/test_compiled_equals_readable.py: the landing's first second, the whole trace
+    the same floats as advance()) compares the chunks, not the Python loop with itself;
+    stepping by advance() alone (``fast`` False) takes none."""
+    fast, python = (_engine_trace(implementation, "slope_lc", f, 0.01, contact=contact)[1]
+                    for f in (True, False))
+    assert fast._chunks() is not None and python._chunks() is None
 
 
 @pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
@@ -173,27 +167,6 @@ def test_engine_chunks_hand_a_failed_controller_to_the_stepwise_one(implementati
     python, chunked = (_engine_trace(implementation, "slope_lc", fast, 0.05,
                                      unreachable=True)[0] for fast in (False, True))
     assert python.equals(chunked)
-
-
-@pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])
-@pytest.mark.parametrize("scenario", ["slope_lc", "flat"])
-def test_native_contact_chunks_equal_the_python_loop(implementation: str, scenario: str
-                                                     ) -> None:
-    """With the engine's own contact the chunks push with the thrust alone and read the
-    feet's forces from the engine's contact list after each step (MuJoCo: the list's views,
-    mujoco_compiled.contact_list): over the landing's first second (touchdown on the
-    engine's plane, the thrust ramped down by its contact), the whole trace the same
-    floats as advance() step by step, the controller states equal."""
-    (python, a), (chunked, b) = (_engine_trace(implementation, scenario, fast, 1.0,
-                                               contact="native") for fast in (False, True))
-    assert a._chunks() is None and b._chunks() is not None  # each path was taken
-    assert python.equals(chunked)
-    assert a.controller.t_touchdown == b.controller.t_touchdown is not None
-    assert python["body.thrust"].iloc[-1] < python["body.thrust"].max()  # the ramp ran
-    assert python.filter(like="force.normal").to_numpy().max() > 0.0  # the feet pushed
-    for name, value in vars(a.controller).items():
-        if isinstance(value, np.ndarray):
-            np.testing.assert_array_equal(value, getattr(b.controller, name))
 
 
 @pytest.mark.parametrize("implementation", ["mujoco", "pybullet"])

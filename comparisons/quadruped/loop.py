@@ -104,7 +104,7 @@ def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bo
 class QuadrupedLoop:
     """Plan -> feedforward (section 4's assumed ground forces) + PD -> plant."""
 
-    def __init__(self, plant, p: QuadrupedParams, gait: Gait) -> None:
+    def __init__(self, plant, p: QuadrupedParams, gait: Gait, fast: bool = True) -> None:
         self.plant, self.p, self.gait = plant, p, gait
         self.implementation = plant.name
         # the hand-rolled plant's own model (its compiled chunk steps the plan's links)
@@ -121,9 +121,10 @@ class QuadrupedLoop:
         self._chunk: _Chunk | _EngineSteps | None = None
         # the plan and feedforward compiled (fastloop.plan_and_feedforward, held to the
         # printed plan() and feedforward() at round-off by tests/test_quadruped_fast.py)
-        # wherever the plant is not the hand-rolled printed path
-        self._reference = (_CompiledReference(self) if getattr(plant, "compiled", True)
-                           else None)
+        # wherever the plant is not the hand-rolled printed path; ``fast`` False: the
+        # printed plan and feedforward, and an engine stepped by advance() alone
+        self._reference = (_CompiledReference(self)
+                           if fast and getattr(plant, "compiled", True) else None)
         self._update(plant.state())
 
     def _plan(self, t: float):

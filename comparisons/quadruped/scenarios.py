@@ -62,11 +62,12 @@ def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,
             fast: bool = True, frame0: str = "corrected") -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``duration``
     replaces the scenario's length, ``until`` stops it early; ``fast`` False steps the
-    hand-rolled model by its printed recursions instead of their compiled copy; ``frame0``
+    hand-rolled model by its printed recursions instead of their compiled copy, and every
+    implementation by advance() with the printed plan and feedforward; ``frame0``
     "printed" steps it with section 2's frame 0 as printed)."""
     check_contact(implementation, contact)
     gait = GAITS[sc.gait]
-    loop = QuadrupedLoop(make_plant(implementation, p, desc_dir, fast, frame0), p, gait)
+    loop = QuadrupedLoop(make_plant(implementation, p, desc_dir, fast, frame0), p, gait, fast)
     length = harness.run_length(duration or sc.cycles * gait.period, until)
     return harness.run(loop, length, p.dt, 10, progress=progress,
                        workspace=WORKSPACE)
