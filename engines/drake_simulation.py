@@ -65,7 +65,7 @@ class DrakeSimulation:
                       next(b for b in self.plant.GetBodiesWeldedTo(world) if b != world))
         self._sim = Simulator(self.plant)
         self.context = self._sim.get_mutable_context()
-        self._steps = 0
+        self._steps, self._t = 0, 0.0
         self._tau = np.zeros(self.plant.num_velocities())
 
     # --- state ----------------------------------------------------------------------------
@@ -85,7 +85,7 @@ class DrakeSimulation:
                                                    np.asarray(s.p_WB, float)))
             self._free.set_angular_velocity(ctx, np.asarray(s.w_WB_W, float))
             self._free.set_translational_velocity(ctx, np.asarray(s.v_WB_W, float))
-        self._steps = 0
+        self._steps, self._t = 0, 0.0
         self._sim.Initialize()
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
@@ -104,7 +104,9 @@ class DrakeSimulation:
 
     @property
     def time(self) -> float:
-        return self._steps * self.dt
+        """The clock as MuJoCo's and PyBullet's run theirs, a sum of steps: a loop's law
+        of time (a gait's phase) switches at the same step in every engine."""
+        return self._t
 
     # --- stepping -------------------------------------------------------------------------
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
@@ -124,6 +126,7 @@ class DrakeSimulation:
             applied.append(push)
         plant.get_applied_spatial_force_input_port().FixValue(ctx, applied)
         self._steps += 1
+        self._t += self.dt
         # the update at t_k with the inputs of step k, up to t_k+1 (where the next waits)
         self._sim.AdvanceTo(self._steps * self.dt)
 

@@ -39,7 +39,7 @@ from dynval.robots import robot_dir
 WINDOW = {"landing_gear": 1.0, "hopper": 4.5, "quadruped": 1.2, "hexapod": 0.5}
 REORDERED = {("quadruped", "handrolled"), ("quadruped", "mujoco"), ("quadruped", "pybullet"),
              ("hexapod", "handrolled"), ("hexapod", "mujoco"), ("hexapod", "pybullet"),
-             ("hopper", "handrolled")}
+             ("hexapod", "drake"), ("hopper", "handrolled")}
 
 
 def _cases() -> list:

@@ -134,6 +134,9 @@ class HexapodLadder(ladder.RobotLadder):
     paper = ("Silva, Tenreiro Machado, Lopes: Modelling and simulation of artificial "
              "locomotion systems (Robotica 23, 2005)")
     contact_modes = ladder.CONTACT_MODES
+    # Drake too: the segments stand on slides from the ground, no free root, and the
+    # shared ground law needs none of an engine's own contact (which dynval gives Drake not)
+    implementations = (*ladder.IMPLEMENTATIONS, "drake")
     readable_seconds = 0.25  # fast/ against the readable laws: 5000 steps in Python
     chaos = ladder.Chaos(SENSITIVITY_SHIFT, SENSITIVITY_FACTOR, "segment 1's start height [m]")
     l1_what = "foot p_F, J_F of eq. (6) and J of eq. (4c), one leg and whole robot, vs engines"
@@ -149,7 +152,7 @@ class HexapodLadder(ladder.RobotLadder):
                              "hexapod_fixed.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
-        shared = ladder.Variant.shared(TOLERANCES)
+        shared = ladder.Variant.shared(TOLERANCES, self.implementations)
         if sc.name not in NATIVE_SCENARIOS:
             return [shared]
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
@@ -365,8 +368,10 @@ class HexapodLadder(ladder.RobotLadder):
     def notes(self, ctx: ladder.Context) -> list[str]:
         p = ctx.params
         return [
-            "All three implementations integrate the same rigid tree (the segments on slide "
-            "x / slide z joints, the legs on hip and knee hinges) by semi-implicit Euler at "
+            "All four implementations (the hand-rolled model, MuJoCo, PyBullet and Drake, "
+            "whose discrete step is the same scheme) integrate the same rigid tree (the "
+            "segments on slide x / slide z joints, the legs on hip and knee hinges) by "
+            "semi-implicit Euler at "
             f"f_sr = {p.f_sr:g} Hz, with the controller (eqs. 14-16 at f_sc = {p.f_sc:g} Hz), "
             "the saturated ideal drive (7), the body springs (10) and the ground (12) "
             "evaluated in shared code from each one's own state and applied as slide forces, "
@@ -374,6 +379,9 @@ class HexapodLadder(ladder.RobotLadder):
             "(dynval.handrolled.hexapod.robot.PlanarHexapod.step); the engines have no such "
             "scheme, so the comparison uses theirs, and the budget's 'integrator' rows run "
             "the hand-rolled Heun walk (scenarios.heun_run).",
+            "Drake runs the shared ground law only: dynval gives Drake no ground of its own, "
+            "so the native-contact runs are MuJoCo's and PyBullet's. Its loop steps from "
+            "Python, the laws compiled (MuJoCo and PyBullet run the whole loop compiled).",
             "MuJoCo runs the segmented body: its MJCF folds each massless slide-x link into "
             "its segment's body as the body's first joint (an MJCF body may carry several "
             "joints), the same tree as the URDF, so no fictitious mass is added and the "
