@@ -37,6 +37,9 @@ from dynval.robots import robot_dir
 # hops and the steps of its references at 2 and 4 s; the quadruped's trot cycle and the
 # walk's first legs; the hexapod's first steps and gear impacts
 WINDOW = {"landing_gear": 1.0, "hopper": 4.5, "quadruped": 1.2, "hexapod": 0.5}
+# Drake has no compiled calls: these loops step it from Python whether fast or not, so
+# the two runs would be one path compared with itself (the hexapod's compiles its laws)
+ONE_PATH = {("landing_gear", "drake"), ("hopper", "drake")}
 REORDERED = {("quadruped", "handrolled"), ("quadruped", "mujoco"), ("quadruped", "pybullet"),
              ("hexapod", "handrolled"), ("hexapod", "mujoco"), ("hexapod", "pybullet"),
              ("hexapod", "drake"), ("hopper", "handrolled")}
@@ -53,7 +56,7 @@ def _cases() -> list:
             for variant in ladder.variants(sc):
                 out += [pytest.param(robot, name, impl, contact,
                                      id=f"{robot}-{name}-{variant.name}-{impl}")
-                        for impl, contact in variant.runs]
+                        for impl, contact in variant.runs if (robot, impl) not in ONE_PATH]
     return out
 
 

@@ -59,6 +59,8 @@ class HopperLadder(ladder.RobotLadder):
     title = "One-legged hopping robot"
     paper = "Bamyaci, Yazar, Yesiloglu: Modelling and Control of Single Legged Hopping Robot"
     contact_modes = ladder.CONTACT_MODES
+    # Drake too, on the shared contact law (dynval gives Drake no ground of its own)
+    implementations = (*ladder.IMPLEMENTATIONS, "drake")
     readable_seconds = ladder.CI_SECONDS  # fast/ against eq. (19)'s operator products
     l1_what = "tip position, Jacobian (9) and tip velocity (1)-(3) vs engines"
     l2_what = "M, C, gravity, tau and M_b of eq. (19) as operator products vs engines"
@@ -80,7 +82,8 @@ class HopperLadder(ladder.RobotLadder):
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
         # ERP/CFM spring): reported without a tolerance.
-        return [ladder.Variant.shared(TOLERANCES), ladder.Variant.native()]
+        return [ladder.Variant.shared(TOLERANCES, self.implementations),
+                ladder.Variant.native()]
 
     def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,
                      df: pd.DataFrame) -> list[MetricRow]:
@@ -422,9 +425,10 @@ def _notes(ctx: ladder.Context) -> list[str]:
         "The hand-rolled model is the paper's spatial operator algebra on the planar chain x, "
         "z, pitch, hip, leg (eq. 19 with y, yaw, roll struck); the simulation uses the O(n) "
         "recursions (12), (15), (18), which the tests hold to the operator products at "
-        "round-off, and steps by semi-implicit Euler as the engines do. MuJoCo and PyBullet "
-        "integrate the free-base robot of the generated MJCF/URDF; the motion stays in the "
-        "x-z plane by symmetry (body.y stays zero).",
+        "round-off, and steps by semi-implicit Euler as the engines do. MuJoCo, PyBullet "
+        "and Drake (with the shared contact law only: dynval gives it no ground) integrate "
+        "the free-base robot of the generated MJCF/URDF; the motion stays in the x-z plane "
+        "by symmetry (body.y stays zero).",
         "The paper prints no masses, lengths, gains or ground constants: every number is "
         "Raibert's planar hopper or an assumption, each with its source in the parameter "
         f"table. Eq. (24) with k = {p.k_c:g} N/m^{p.e:g} sinks "

@@ -117,6 +117,8 @@ class LandingGearLadder(ladder.RobotLadder):
     paper = ("Melia Boix, Goh, McWhinnie: Helicopter lands on uneven terrain by means of "
              "articulated robotic legs")
     contact_modes = ladder.CONTACT_MODES
+    # Drake too, on the shared contact law (dynval gives Drake no ground of its own)
+    implementations = (*ladder.IMPLEMENTATIONS, "drake")
     readable_seconds = ladder.CI_SECONDS  # fast/loop.py against the readable laws
     l1_what = "foot position (18)-(19) and Jacobian vs engines"
     l2_what = "leg terms (12)-(13) and moment sums (7)-(9)"
@@ -138,7 +140,8 @@ class LandingGearLadder(ladder.RobotLadder):
         # In native mode the engines' contact laws differ by design (MuJoCo's soft
         # constraint, PyBullet's ERP/CFM springs): reported without a tolerance.
         level = sc.alpha_SL_deg == 0.0
-        return [ladder.Variant.shared(LEVEL_GROUND if level else TOLERANCES),
+        return [ladder.Variant.shared(LEVEL_GROUND if level else TOLERANCES,
+                                      self.implementations),
                 ladder.Variant.native()]
 
     def premise(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,
@@ -284,8 +287,9 @@ def _notes(ctx: ladder.Context) -> list[str]:
     notes += [
         "The hand-rolled model is the paper's decoupled model: a point mass m with inertia I "
         "at the body centre (eqs. 1-9) and four fixed-base two-link legs (eqs. 12-14) whose "
-        "foot forces reach the body only through the ground. MuJoCo and PyBullet integrate "
-        "the full multibody (body plus eight joints) from the generated MJCF/URDF; the same "
+        "foot forces reach the body only through the ground. MuJoCo, PyBullet and Drake "
+        "integrate the full multibody (body plus eight joints) from the generated MJCF/URDF "
+        "(Drake with the shared contact law only: dynval gives it no ground); the same "
         "controller code and, in shared mode, the same contact law read each one's state."]
     for r in ctx.rows:
         if r.metric == "settled_spread_rel" and r.passed is False:
