@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.engines.base import FloatingState, Ground, PointForce, cross3
 from dynval.engines.drake_engine import kind_of, load
 
 
@@ -47,8 +47,11 @@ class DrakeSimulation:
                 "dynval gives Drake no ground: its contact needs the description's "
                 "collision geometry in a SceneGraph, which dynval does not build; run the "
                 "engines' own contact in MuJoCo or PyBullet")
+        from pydrake.multibody.math import SpatialForce
+        from pydrake.multibody.plant import ExternallyAppliedSpatialForce
         from pydrake.systems.analysis import Simulator
 
+        self._push, self._spatial = ExternallyAppliedSpatialForce, SpatialForce
         path = Path(path)
         kind_of(path)
         self.dt, self.floating = float(dt), floating
@@ -67,6 +70,7 @@ class DrakeSimulation:
         self.context = self._sim.get_mutable_context()
         self._steps, self._t = 0, 0.0
         self._tau = np.zeros(self.plant.num_velocities())
+        self._bodies: dict[str, Any] = {}  # by link name, found once
 
     # --- state ----------------------------------------------------------------------------
     def reset(self, s: FloatingState) -> None:
@@ -111,18 +115,15 @@ class DrakeSimulation:
     # --- stepping -------------------------------------------------------------------------
     def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
         """One discrete step under joint efforts ``tau`` and point ``forces`` held over it."""
-        from pydrake.multibody.math import SpatialForce
-        from pydrake.multibody.plant import ExternallyAppliedSpatialForce
-
         plant, ctx = self.plant, self.context
         self._tau[self._iv] = np.asarray(tau, float)
         plant.get_applied_generalized_force_input_port().FixValue(ctx, self._tau)
         applied = []
         for f in forces:
-            push = ExternallyAppliedSpatialForce()
-            push.body_index = plant.GetBodyByName(f.link).index()
+            push = self._push()
+            push.body_index = self._body(f.link).index()
             push.p_BoBq_B = np.asarray(f.offset, float)
-            push.F_Bq_W = SpatialForce(np.zeros(3), np.asarray(f.F_W, float))
+            push.F_Bq_W = self._spatial(np.zeros(3), np.asarray(f.F_W, float))
             applied.append(push)
         plant.get_applied_spatial_force_input_port().FixValue(ctx, applied)
         self._steps += 1
@@ -131,20 +132,31 @@ class DrakeSimulation:
         self._sim.AdvanceTo(self._steps * self.dt)
 
     # --- points -----------------------------------------------------------------------------
+    def _body(self, link: str) -> Any:
+        body = self._bodies.get(link)
+        if body is None:
+            body = self._bodies[link] = self.plant.GetBodyByName(link)
+        return body
+
     def point(self, link: str, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World position [m] and velocity [m/s] of the point ``offset`` of ``link``."""
-        body = self.plant.GetBodyByName(link)
-        X = self.plant.EvalBodyPoseInWorld(self.context, body)
-        V = self.plant.EvalBodySpatialVelocityInWorld(self.context, body)
-        r = X.rotation().matrix() @ np.asarray(offset, float)
-        return (np.array(X.translation()) + r,
-                np.array(V.translational()) + np.cross(V.rotational(), r))
+        P, V = self.points([link], np.asarray(offset, float).reshape(1, 3))
+        return P[0], V[0]
 
     def points(self, links: Sequence[str], offsets: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
-        read = [self.point(link, o) for link, o in zip(links, offsets, strict=True)]
-        return (np.array([p for p, _ in read]).reshape(-1, 3),
-                np.array([v for _, v in read]).reshape(-1, 3))
+        """:meth:`point` of every ``offsets[k]`` of ``links[k]``: (n, 3) positions and
+        velocities, p_WB + R_WB r and v_WB + w_WB x (R_WB r)."""
+        plant, ctx = self.plant, self.context
+        P, V = np.empty((len(links), 3)), np.empty((len(links), 3))
+        for k, (link, offset) in enumerate(zip(links, offsets, strict=True)):
+            body = self._body(link)
+            X = plant.EvalBodyPoseInWorld(ctx, body)
+            Vb = plant.EvalBodySpatialVelocityInWorld(ctx, body)
+            r = X.rotation().matrix() @ np.asarray(offset, float)
+            P[k] = X.translation() + r
+            V[k] = Vb.translational() + cross3(Vb.rotational(), r)
+        return P, V
 
     def contact_forces(self) -> dict[str, np.ndarray]:
         """None: dynval gives Drake no ground (module docstring)."""

@@ -391,12 +391,12 @@ def test_drake_is_given_no_ground_and_says_so():
 
 
 def test_a_robot_that_does_not_declare_drake_refuses_it_in_one_sentence(tmp_path):
-    """The paper robots' scenarios need their ground or their compiled loops: `dynval run`
-    with Drake names the engines that run them, and exits 2."""
+    """The quadruped's engines run its walks on their own ground only, which dynval does
+    not give Drake: `dynval run` with Drake names the engines that run them, and exits 2."""
     from dynval.comparisons.cli import app
 
-    res = CliRunner().invoke(app, ["run", "landing_gear", "--scenario", "flat", "--engine",
-                                   "drake", "--out", str(tmp_path / "run")])
+    res = CliRunner().invoke(app, ["run", "quadruped", "--engine", "drake", "--out",
+                                   str(tmp_path / "run")])
     assert res.exit_code == 2, res.output
-    assert "drake does not run its scenarios (the engines that do: mujoco, pybullet)" in \
-        " ".join(res.output.split())
+    assert "quadruped: drake does not run its scenarios (the engines that do: mujoco, " \
+           "pybullet)" in " ".join(res.output.split())
