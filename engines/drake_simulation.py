@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from dynval.engines import DescriptionError
 from dynval.engines.base import FloatingState, Ground, PointForce, cross3
 from dynval.engines.drake_engine import kind_of, load
 
@@ -59,7 +60,8 @@ class DrakeSimulation:
         self.plant.mutable_gravity_field().set_gravity_vector(np.asarray(gravity, float))
         missing = [j for j in joints if not self.plant.HasJointNamed(j)]
         if missing:
-            raise ValueError(f"{path}: Drake's model of it has no joint named {missing[0]!r}")
+            raise DescriptionError(f"{path}: Drake's model of it has no joint named "
+                                   f"{missing[0]!r}")
         found = [self.plant.GetJointByName(j) for j in joints]
         self._iq = np.array([j.position_start() for j in found], dtype=int)
         self._iv = np.array([j.velocity_start() for j in found], dtype=int)
