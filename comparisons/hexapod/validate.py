@@ -78,9 +78,6 @@ COMPARED = ["com.x", "com.y", "segment.seg1.y", "segment.seg3.y", f"foot.{LEG}.x
             f"joint.{LEG}.hip.torque_inertial", f"joint.{LEG}.hip.torque_coriolis",
             f"joint.{LEG}.hip.torque_gravity"]
 NATIVE_SCENARIOS = ("WG_50",)  # the engines' native contact, on the budget's walk
-# Drake, a third engine, on that walk too: its loop steps from Python (4x MuJoCo's compiled
-# loop), so it runs where the paper's figures are, not on every variant of the model
-DRAKE_SCENARIOS = ("WG_50",)
 BODY_BAND = 0.01  # [m]
 # Walking (comparisons/hexapod/walking.py), judged on the last cycle
 REQ_AIRBORNE = ("the robot walks, it never flies: samples of the judged cycle with no foot "
@@ -137,9 +134,12 @@ class HexapodLadder(ladder.RobotLadder):
     paper = ("Silva, Tenreiro Machado, Lopes: Modelling and simulation of artificial "
              "locomotion systems (Robotica 23, 2005)")
     contact_modes = ladder.CONTACT_MODES
-    # Drake too (on DRAKE_SCENARIOS): the segments stand on slides from the ground, and the
-    # shared ground law needs none of an engine's own contact (which dynval gives Drake not)
+    # Drake too: the segments stand on slides from the ground, and the shared ground law
+    # needs none of an engine's own contact (which dynval gives Drake not); on the budget's
+    # walk only: its loop steps from Python (4x MuJoCo's compiled loop), so it runs where
+    # the paper's figures are, not on every variant of the model
     implementations = (*ladder.IMPLEMENTATIONS, "drake")
+    only_in = {"drake": ("WG_50",)}
     readable_seconds = 0.25  # fast/ against the readable laws: 5000 steps in Python
     chaos = ladder.Chaos(SENSITIVITY_SHIFT, SENSITIVITY_FACTOR, "segment 1's start height [m]")
     l1_what = "foot p_F, J_F of eq. (6) and J of eq. (4c), one leg and whole robot, vs engines"
@@ -155,8 +155,7 @@ class HexapodLadder(ladder.RobotLadder):
                              "hexapod_fixed.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
-        shared = ladder.Variant.shared(TOLERANCES, self.implementations
-                                       if sc.name in DRAKE_SCENARIOS else ladder.IMPLEMENTATIONS)
+        shared = ladder.Variant.shared(TOLERANCES, self.shared_runs(sc))
         if sc.name not in NATIVE_SCENARIOS:
             return [shared]
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's

@@ -82,7 +82,7 @@ class HopperLadder(ladder.RobotLadder):
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         # Native contact is each engine's own law (MuJoCo's soft constraint, PyBullet's
         # ERP/CFM spring): reported without a tolerance.
-        return [ladder.Variant.shared(TOLERANCES, self.implementations),
+        return [ladder.Variant.shared(TOLERANCES, self.shared_runs(sc)),
                 ladder.Variant.native()]
 
     def requirements(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant, impl: str,

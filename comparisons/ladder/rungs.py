@@ -74,6 +74,9 @@ class RobotLadder:
     # who runs the robot's scenarios: the hand-rolled model and the engines that simulate
     # its description (Drake, which dynval gives no ground, where a robot declares it)
     implementations: tuple[str, ...] = IMPLEMENTATIONS
+    # an implementation that runs some scenarios only: its name -> their names (Drake,
+    # stepped from Python, where the paper's figures are); read only, overridden whole
+    only_in: dict[str, tuple[str, ...]] = {}
     contact_modes: tuple[str, ...] = ("shared",)
     l1_what: str = "kinematics vs engines"  # what the rung notes say was compared
     l2_what: str = "dynamics terms vs engines"
@@ -126,6 +129,12 @@ class RobotLadder:
         only and the engines in every mode by default."""
         return (implementation in self.implementations
                 and (implementation != "handrolled" or contact == "shared"))
+
+    def shared_runs(self, sc: Any) -> tuple[str, ...]:
+        """Who runs scenario ``sc`` with the paper's contact law: the implementations the
+        robot declares, less those it runs on other scenarios only (``only_in``)."""
+        return tuple(i for i in self.implementations
+                     if sc.name in self.only_in.get(i, (sc.name,)))
 
     def descriptions(self, p: Any) -> dict:
         """The robot's descriptions (name -> dynval.robots.description.Description)."""

@@ -47,9 +47,6 @@ REQ_BALANCE = ("statics: the vertical foot forces carry m g once thrust is off; 
 # The error budget's runs on slope_lc at dt/2: (implementation, contact, mass model).
 BUDGET_RUNS = (("handrolled", "shared", "as_derived"), ("mujoco", "shared", "as_derived"),
                ("mujoco", "shared", "as_built"), ("mujoco", "native", "as_built"))
-# Drake, a third engine, on the paper's landing (Fig. 5): its loop steps from Python, so it
-# runs where the paper's figures are, not on every slope
-DRAKE_SCENARIOS = ("slope_lc",)
 # Each erratum's equation alone in its printed form.
 ERRATA_FORMS = {"(12)": Forms(leg_gravity="printed"), "(7)-(9)": Forms(moments="printed"),
                 "(21)-(24)": Forms(level="printed")}
@@ -120,8 +117,11 @@ class LandingGearLadder(ladder.RobotLadder):
     paper = ("Melia Boix, Goh, McWhinnie: Helicopter lands on uneven terrain by means of "
              "articulated robotic legs")
     contact_modes = ladder.CONTACT_MODES
-    # Drake too (on DRAKE_SCENARIOS), with the shared contact law (dynval gives it no ground)
+    # Drake too, with the shared contact law (dynval gives it no ground), on the paper's
+    # landing (Fig. 5) only: its loop steps from Python, so it runs where the paper's
+    # figures are, not on every slope
     implementations = (*ladder.IMPLEMENTATIONS, "drake")
+    only_in = {"drake": ("slope_lc",)}
     readable_seconds = ladder.CI_SECONDS  # fast/loop.py against the readable laws
     l1_what = "foot position (18)-(19) and Jacobian vs engines"
     l2_what = "leg terms (12)-(13) and moment sums (7)-(9)"
@@ -144,8 +144,7 @@ class LandingGearLadder(ladder.RobotLadder):
         # constraint, PyBullet's ERP/CFM springs): reported without a tolerance.
         level = sc.alpha_SL_deg == 0.0
         return [ladder.Variant.shared(LEVEL_GROUND if level else TOLERANCES,
-                                      self.implementations if sc.name in DRAKE_SCENARIOS
-                                      else ladder.IMPLEMENTATIONS),
+                                      self.shared_runs(sc)),
                 ladder.Variant.native()]
 
     def premise(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,

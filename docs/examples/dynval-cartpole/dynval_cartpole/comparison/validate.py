@@ -49,7 +49,7 @@ class CartPoleLadder(ladder.RobotLadder):
         return [ladder.Swung("cart and pole", CartPole(p), "cartpole.urdf", (0.0, 0.0, -p.g))]
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
-        return [ladder.Variant.shared(TOLERANCES, IMPLEMENTATIONS)]
+        return [ladder.Variant.shared(TOLERANCES, self.shared_runs(sc))]
 
     def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
         return [ladder.TimePlot("Pole", ["joint.hinge.angle"], "Pole angle theta of eq. (2)."),
