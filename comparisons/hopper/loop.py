@@ -86,8 +86,7 @@ class CompiledHandPlant:
     name = "handrolled"
 
     def __init__(self, p: HopperParams, form: str = "corrected") -> None:
-        if form not in soa.FORMS:
-            raise ValueError(f"unknown form {form!r}; use printed or corrected")
+        soa.check_form(form)
         self.dt, self.form = p.dt, form
         self.terms = Recursive(chain.planar(p))
         self.Vd_base = soa.gravity_acceleration(p.g)
@@ -264,8 +263,10 @@ class HopperLoop:
             native = self.contact_mode == "native"
             ok = self.fast and all(isinstance(r, Piecewise) for r in refs)
             engine = None
-            if isinstance(plant, (HandrolledPlant, CompiledHandPlant)):
-                ok = ok and not native and isinstance(plant, CompiledHandPlant)
+            if isinstance(plant, HandrolledPlant):  # the readable model: Python, step by step
+                ok = False
+            elif isinstance(plant, CompiledHandPlant):
+                ok = ok and not native
             elif ok and (EngineChunks.native_available(plant.sim) if native
                          else EngineChunks.available(plant.sim)):
                 engine = EngineChunks(plant.sim, _LEG[0], p.dt, native)

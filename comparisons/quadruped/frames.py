@@ -21,21 +21,16 @@ def random_rotation(rng: np.random.Generator) -> np.ndarray:
     return matrix_from_quat(rng.normal(size=4))
 
 
-def block_T(R_or_E: np.ndarray, lin: np.ndarray, n_joints: int = 12) -> np.ndarray:
-    """diag(lin, R_or_E, I): the map qd -> nu."""
-    T = np.eye(6 + n_joints, dtype=np.result_type(lin, R_or_E))
-    T[:3, :3] = lin
-    T[3:6, 3:6] = R_or_E
-    return T
-
-
 # --- MuJoCo -------------------------------------------------------------------------
 def mujoco_qpos(p_WB, R_WB, theta) -> np.ndarray:
     return np.concatenate([p_WB, quat_from_matrix(R_WB), theta])
 
 
-def mujoco_T(R_WB: np.ndarray) -> np.ndarray:
-    return block_T(np.eye(3), R_WB.T)
+def mujoco_T(R_WB: np.ndarray, n_joints: int = 12) -> np.ndarray:
+    """T = diag(R^T, I, I): the map qvel -> nu."""
+    T = np.eye(6 + n_joints)
+    T[:3, :3] = R_WB.T
+    return T
 
 
 def mujoco_qvel_qacc(R_WB, nu, nudot) -> tuple[np.ndarray, np.ndarray]:

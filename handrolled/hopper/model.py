@@ -25,8 +25,7 @@ class PlanarHopper:
 
     def __init__(self, p: HopperParams, form: soa.Form = "corrected") -> None:
         """``form``: the bias a_k of eq. (12) "corrected" or as "printed" (soa.Form)."""
-        if form not in soa.FORMS:
-            raise ValueError(f"unknown form {form!r}; use printed or corrected")
+        soa.check_form(form)
         self.p = p
         self.form = form
         self.chain = chain.planar(p)

@@ -37,6 +37,12 @@ Form = Literal["printed", "corrected"]
 FORMS: tuple[Form, ...] = ("printed", "corrected")
 
 
+def check_form(form: str) -> None:
+    """Refuse, in one sentence, a form that is not one of FORMS."""
+    if form not in FORMS:
+        raise ValueError(f"unknown form {form!r}; use printed or corrected")
+
+
 @dataclass(frozen=True)
 class Frames:
     """World pose of every link frame at a configuration."""
