@@ -16,8 +16,10 @@ import pandas as pd
 VERDICTS: dict[str, str] = {
     "reproduced": "a published number matched within a stated tolerance",
     "agrees": "the implementations agree within a justified tolerance",
-    "differs": "outside tolerance; the note says why (a declared, explained difference "
-               "is marked known)",
+    "differs": "outside tolerance and unexplained: at least one judged figure has no "
+               "measured evidence of its cause (the note names it)",
+    "known": "outside tolerance, every such figure explained by measured evidence of its "
+             "cause (chaos, ablation or convergence: the note counts each kind)",
     "recomputed": "no published number to compare against; the figure was recomputed",
     "erratum": "a printed equation or table shown wrong, with evidence",
     "not applicable": "nothing to compare on this rung for this robot",

@@ -44,7 +44,7 @@ from dynval.results import (  # noqa: E402
 STYLES = getSampleStyleSheet()
 VERDICT_COLOURS = {"reproduced": colors.HexColor("#8fd18a"), "agrees": colors.HexColor("#b7e1b0"),
                    "differs": colors.HexColor("#f2a7a7"), "recomputed": colors.HexColor("#cfe0f5"),
-                   "erratum": colors.HexColor("#f7d79a"),
+                   "erratum": colors.HexColor("#f7d79a"), "known": colors.HexColor("#f5e6b8"),
                    "not applicable": colors.HexColor("#dddddd"),
                    "drawn, not judged": colors.HexColor("#eeeeee"),
                    "not reproduced": colors.HexColor("#e2cdf0")}
@@ -389,7 +389,7 @@ def _chapter(out_dir: Path, ch: Chapter, metrics: pd.DataFrame,
                 if verdict_of(r.passed) is False:
                     word = _row_word(r, sc.name in missed)
                     t.setStyle([("BACKGROUND", (0, i), (-1, i), VERDICT_COLOURS[
-                        "erratum" if r.known else word if word == "not reproduced"
+                        "known" if r.known else word if word == "not reproduced"
                         else "differs"])])
             story += [_p("Toleranced figures", "Heading4"), t]
     loose = [t for t in ch.tables if t.scenario is None]

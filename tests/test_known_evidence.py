@@ -98,6 +98,20 @@ def test_chaos_is_measured_and_a_difference_beyond_its_factor_differs():
     assert rung.verdict == "differs" and "(1 differ, 1 known (chaos))" in rung.note
 
 
+def test_l4_is_known_only_where_every_figure_outside_tolerance_is_explained():
+    """The design's verdicts: ``known`` is a figure outside tolerance with measured
+    evidence of its cause, ``differs`` one without; a rung whose every failure is
+    explained says ``known``, one unexplained figure makes it ``differs``."""
+    ladder, ctx = _chaos_ctx(1e-3, [5e-3, 2e-3])  # both within 10x the spread
+    l4_rung(ladder, ctx)
+    assert all(r.evidence == "chaos" for r in ctx.rows)
+    rung = ctx.chapter.rungs["L4"]
+    assert rung.verdict == "known" and "(0 differ, 2 known (chaos))" in rung.note
+    ladder, ctx = _chaos_ctx(1e-3, [5e-3, 2e-2])
+    l4_rung(ladder, ctx)
+    assert ctx.chapter.rungs["L4"].verdict == "differs"
+
+
 def test_chaos_within_the_tolerance_explains_nothing():
     ladder, ctx = _chaos_ctx(1e-9, [5e-9])  # the run is not sensitive at the tolerance
     l4_rung(ladder, ctx)

@@ -196,9 +196,19 @@ class Assembled:
 
 
 def rows_verdict(rows: list[MetricRow]) -> str:
-    """``agrees`` when every toleranced row is within its tolerance, else ``differs``;
-    ``not applicable`` where no row has a tolerance (nothing was judged)."""
+    """``agrees`` when every toleranced row is within its tolerance, ``known`` when each
+    one outside it carries measured evidence of its cause, else ``differs``; ``not
+    applicable`` where no row has a tolerance (nothing was judged)."""
     judged = [r for r in rows if r.tolerance is not None]
     if not judged:
         return "not applicable"
-    return "agrees" if all(r.passed for r in judged) else "differs"
+    return judged_verdict(judged)
+
+
+def judged_verdict(judged: list[MetricRow]) -> str:
+    """The verdict of judged rows: ``agrees`` (all within tolerance), ``known`` (every
+    row outside it explained by measured evidence) or ``differs`` (one is not)."""
+    failed = [r for r in judged if not r.passed]
+    if not failed:
+        return "agrees"
+    return "known" if all(r.known for r in failed) else "differs"

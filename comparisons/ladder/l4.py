@@ -17,8 +17,9 @@ KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else 
 
 
 def l4_rung(ladder: RobotLadder, ctx: Context) -> None:
-    """L4's verdict: ``differs`` where a judged figure is outside tolerance (known ones
-    with their verified evidence, counted by kind), else ``not reproduced`` where a
+    """L4's verdict: ``differs`` where a judged figure is outside tolerance unexplained,
+    else ``known`` where each one outside it has verified evidence of its cause (counted
+    by kind), else ``not reproduced`` where a
     scenario's premise failed, else ``agrees`` where a toleranced figure was judged and
     ``drawn, not judged`` where none was (no rung agrees on figures that compare
     nothing); the note lists the scenarios not reproduced with their evidence."""
@@ -35,8 +36,9 @@ def l4_rung(ladder: RobotLadder, ctx: Context) -> None:
         if r.known:
             kinds[r.evidence] = kinds.get(r.evidence, 0) + 1
     n_var = sum(len(ladder.variants(ladder.scenarios[s])) for s in ctx.scenarios)
-    verdict = ("differs" if failed else "not reproduced" if missed
-               else "agrees" if held_to else "drawn, not judged")
+    verdict = ("differs" if unexplained else "known" if failed
+               else "not reproduced" if missed else "agrees" if held_to
+               else "drawn, not judged")
     note = (f"{len(ctx.scenarios)} scenarios, {n_var} scenario runs; {len(failed)} of "
             f"{len(held_to)} judged toleranced figures outside tolerance"
             + (" (" + ", ".join([f"{len(unexplained)} differ"] + [
