@@ -98,11 +98,11 @@ def _full_untoleranced(run: pd.DataFrame) -> dict[tuple, bool]:
 
 
 def _hexapod_statements(pkl: Path) -> list:
-    from dynval.comparisons.hexapod.validate import measured_statements
+    from dynval.comparisons.hexapod import statements
     from dynval.comparisons.ladder.registry import comparison
 
     runs = pickle.load(open(pkl, "rb"))
-    return [s.row for s in measured_statements(comparison("hexapod").default_params, runs)]
+    return [s.row for s in statements.measured(comparison("hexapod").default_params, runs)]
 
 
 def _hopper_statements(pkl: Path) -> list:

@@ -94,7 +94,7 @@ def test_the_body_band_is_the_walk_s_own_excursion_not_5_cm():
 
 def test_every_statement_is_not_testable_on_hopping_runs():
     runs = {name: hop() for name in HEX}
-    said = hexapod.measured_statements(PARAMS, runs)
+    said = statements.measured(PARAMS, runs)
     assert len(said) == 30
     assert all(s.holds is None and s.verdict == "not testable" for s in said)
     assert all(s.row.passed is None and s.row.reason.startswith("not testable: ")
@@ -103,7 +103,7 @@ def test_every_statement_is_not_testable_on_hopping_runs():
 
 
 def test_statements_on_walks_are_judged_but_for_their_own_premises():
-    said = hexapod.measured_statements(PARAMS, {name: walk() for name in WALKS})
+    said = statements.measured(PARAMS, {name: walk() for name in WALKS})
     untested = [s for s in said if s.holds is None]
     # Fig. 14 is the flexible drive: the backlash run's rebound is not its scenario
     assert [s.row.scenario for s in untested] == ["WG_50_backlash"]

@@ -22,9 +22,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from dynval.comparisons.hexapod import walking
+from dynval.comparisons.hexapod.scenarios import SCENARIOS, scenario_params
 from dynval.comparisons.ladder.metrics import statement_row
+from dynval.handrolled.hexapod import ground
 from dynval.results import MetricRow
+from dynval.robots.hexapod.params import HexapodParams
 
+ROBOT = "hexapod"
 LEG = "LF"  # the paper's leg 1
 FX, FY = f"foot.{LEG}.force.x", f"foot.{LEG}.force.y"
 HIP = f"joint.{LEG}.hip"
@@ -399,3 +404,42 @@ def spike(robot: str, name: str, df: pd.DataFrame) -> Statement:
                           "paper's 0.9 s is its own clock's touchdown)"),
                      runs=(name,),
                      premise=None if before else "no touchdown before the torque's peak")
+
+
+def measured(p: HexapodParams, runs: dict[str, pd.DataFrame]) -> list[Statement]:
+    """The paper's statements of Sec. V.2 measured on the hand-rolled runs of the
+    scenarios (``runs``, by scenario name), each judged or, where its premises are not met
+    (walking.not_walking, its event, its figure's scenario), not testable."""
+    st: list[Statement] = []
+    if "WG_50" in runs and "EPFC_35" in runs:
+        st += gaits(ROBOT, runs["WG_50"], runs["EPFC_35"])
+    st += [spike(ROBOT, n, runs[n]) for n in runs
+           if float(runs[n]["time"].iloc[-1]) > 0.5]
+    if "WG_50" in runs and "WG_50_sine" in runs:
+        st += profiles(ROBOT, runs["WG_50"], runs["WG_50_sine"])
+    if "WG_50" in runs and "WG_50_linear" in runs:
+        st += grounds(ROBOT, runs["WG_50"], runs["WG_50_linear"],
+                                 touchdown_force(p, runs["WG_50_linear"]))
+    for n in ("WG_50_flexible", "WG_50_backlash"):
+        if n in runs:
+            st.append(rebound(ROBOT, n, runs[n]))
+    if "WG_50" in runs:
+        st += transmissions(ROBOT, runs["WG_50"], runs.get("WG_50_flexible"),
+                                       runs.get("WG_50_backlash"))
+    hops = {n: walking.not_walking(df, scenario_params(p, SCENARIOS[n]))
+            for n, df in runs.items()}
+    return judge_premises(st, hops)
+
+
+def touchdown_force(p: HexapodParams, run: pd.DataFrame) -> dict[str, float]:
+    """f_1yF one f_sr step after touchdown by eq. (11) and by eq. (12), the foot entering
+    the ground at leg 1's landing velocity measured in ``run`` (the last 1 kHz sample
+    before its landing): the linear law's jump B_yF |v| against the non-linear law's
+    start from zero."""
+    t_land = landing(run)
+    before = run[run["time"] < t_land]
+    v = float(before[f"foot.{LEG}.vy"].iloc[-1]) if len(before) else float("nan")
+    dt = 1.0 / p.f_sr
+    eta, eta_dot, eta_0 = np.array([0.0, v * dt]), np.array([0.0, v]), np.zeros(2)
+    return {"linear": float(ground.linear_force(eta, eta_dot, eta_0, p)[1]),
+            "nonlinear": float(ground.nonlinear_force(eta, eta_dot, eta_0, p)[1])}

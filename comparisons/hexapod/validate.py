@@ -42,7 +42,7 @@ from dynval.results import (
 )
 from dynval.robots.hexapod.params import HexapodParams
 
-ROBOT = "hexapod"
+ROBOT = statements.ROBOT
 LEG = "LF"  # the paper's leg 1
 
 # Shared laws: one tree (L2 agrees to 1e-14), one scheme (semi-implicit Euler in all three),
@@ -321,7 +321,7 @@ class HexapodLadder(ladder.RobotLadder):
     def _statements(self, ctx: ladder.Context) -> None:
         """The paper's qualitative statements of Sec. V.2 measured on the hand-rolled runs,
         each not testable where its premises are not met (a run that does not walk)."""
-        st = measured_statements(ctx.params, {n: w["handrolled"]
+        st = statements.measured(ctx.params, {n: w["handrolled"]
                                               for n, w in ctx.runs("shared").items()})
         ctx.rows += [s.row for s in st if s.row is not None]
         if st:
@@ -451,31 +451,6 @@ def _walking_note(ctx: ladder.Context) -> str:
             "as not reproduced, not judged.")
 
 
-def measured_statements(p, runs: dict[str, pd.DataFrame]) -> list[statements.Statement]:
-    """The paper's statements of Sec. V.2 measured on the hand-rolled runs of the
-    scenarios (``runs``, by scenario name), each judged or, where its premises are not met
-    (walking.not_walking, its event, its figure's scenario), not testable."""
-    st: list[statements.Statement] = []
-    if "WG_50" in runs and "EPFC_35" in runs:
-        st += statements.gaits(ROBOT, runs["WG_50"], runs["EPFC_35"])
-    st += [statements.spike(ROBOT, n, runs[n]) for n in runs
-           if float(runs[n]["time"].iloc[-1]) > 0.5]
-    if "WG_50" in runs and "WG_50_sine" in runs:
-        st += statements.profiles(ROBOT, runs["WG_50"], runs["WG_50_sine"])
-    if "WG_50" in runs and "WG_50_linear" in runs:
-        st += statements.grounds(ROBOT, runs["WG_50"], runs["WG_50_linear"],
-                                 _touchdown_force(p, runs["WG_50_linear"]))
-    for n in ("WG_50_flexible", "WG_50_backlash"):
-        if n in runs:
-            st.append(statements.rebound(ROBOT, n, runs[n]))
-    if "WG_50" in runs:
-        st += statements.transmissions(ROBOT, runs["WG_50"], runs.get("WG_50_flexible"),
-                                       runs.get("WG_50_backlash"))
-    hops = {n: walking.not_walking(df, scenario_params(p, SCENARIOS[n]))
-            for n, df in runs.items()}
-    return statements.judge_premises(st, hops)
-
-
 def _peak_torques(ctx: ladder.Context) -> str:
     """Each shared-contact run's peak |tau_11I| in every implementation, in words: how far
     a statement's measurement on the hand-rolled run carries to the others."""
@@ -486,17 +461,3 @@ def _peak_torques(ctx: ladder.Context) -> str:
         parts.append(f"{name} " + ", ".join(f"{v:.0f}" for v in peaks.values())
                      + f" N m ({', '.join(peaks)})")
     return "the peak inertial hip torque |tau_11I| is " + "; ".join(parts)
-
-
-def _touchdown_force(p, run) -> dict[str, float]:
-    """f_1yF one f_sr step after touchdown by eq. (11) and by eq. (12), the foot entering
-    the ground at leg 1's landing velocity measured in ``run`` (the last 1 kHz sample
-    before its landing): the linear law's jump B_yF |v| against the non-linear law's
-    start from zero."""
-    t_land = statements.landing(run)
-    before = run[run["time"] < t_land]
-    v = float(before[f"foot.{LEG}.vy"].iloc[-1]) if len(before) else float("nan")
-    dt = 1.0 / p.f_sr
-    eta, eta_dot, eta_0 = np.array([0.0, v * dt]), np.array([0.0, v]), np.zeros(2)
-    return {"linear": float(ground.linear_force(eta, eta_dot, eta_0, p)[1]),
-            "nonlinear": float(ground.nonlinear_force(eta, eta_dot, eta_0, p)[1])}
