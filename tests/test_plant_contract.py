@@ -1,13 +1,12 @@
 """The framework's plant contract (comparisons/ladder/plant.py): the hand-rolled plant
 steps semi-implicit Euler exactly as the engines do, refuses what it cannot take, and a
 controlled loop on MuJoCo's, PyBullet's and Drake's simulation of one description agrees with
-the hand plant on the same equations to round-off."""
+the hand plant on the same equations to round-off, contact forces included."""
 
 import numpy as np
 import pytest
 
 from dynval.comparisons.ladder import plant
-from dynval.engines.base import PointForce
 
 
 def test_the_hand_plant_steps_velocity_first_then_position():
@@ -17,10 +16,30 @@ def test_the_hand_plant_steps_velocity_first_then_position():
     assert hp.v[0] == v1 and hp.q[0] == 1.0 + 0.1 * v1
 
 
-def test_the_hand_plant_takes_joint_efforts_only():
-    hp = plant.HandPlant(lambda q, v, tau: tau, 0.1, np.zeros(1))
-    with pytest.raises(ValueError, match="HandPlant takes joint efforts only"):
-        hp.step(np.zeros(1), [PointForce("x", np.zeros(3), np.ones(3))])
+class _Slider:
+    """A point mass on a rail along x at height 1 m: the frame "tip" is the mass."""
+
+    def frame_position(self, name, q):
+        return np.array([q[0], 0.0, 1.0])
+
+    def frame_jacobian(self, name, q):
+        return np.array([[1.0], [0.0], [0.0]])
+
+
+def test_a_force_on_a_contact_point_enters_through_the_models_jacobian():
+    tip = plant.ContactPoint("tip", "cart")
+    hp = plant.HandPlant(lambda q, v, tau: tau / 2.0, 0.1, np.zeros(1), [tip], _Slider())
+    P, V = hp.points()
+    assert P.tolist() == [[0.0, 0.0, 1.0]] and V.tolist() == [[0.0, 0.0, 0.0]]
+    hp.step(np.array([1.0]), np.array([[3.0, 5.0, 7.0]]))  # only x does work on the rail
+    assert hp.v[0] == 0.1 * (1.0 + 3.0) / 2.0
+    assert hp.points()[1].tolist() == [[hp.v[0], 0.0, 0.0]]
+
+
+def test_a_hand_plant_without_the_models_frames_refuses_contact_points():
+    with pytest.raises(ValueError, match="contact points need the model's frame_position"):
+        plant.HandPlant(lambda q, v, tau: tau, 0.1, np.zeros(1),
+                        [plant.ContactPoint("tip", "cart")])
 
 
 def test_an_engine_that_does_not_simulate_is_one_sentence(tmp_path):
@@ -46,9 +65,9 @@ def test_a_controlled_loop_records_its_efforts_and_its_clock():
 @pytest.mark.parametrize("engine", plant.ENGINES)
 def test_an_engine_plant_under_a_loop_agrees_with_the_hand_plant(engine):
     """The landing gear's fixed-base leg (two hinges), driven by a PD law and a contact
-    law (a spring on a point of the lower link, as point forces) in the engine's
-    simulation, and in the hand plant built from that engine's own terms (M, bias and the
-    point's Jacobian): the same equations, scheme and step, so round-off only."""
+    law (a spring on a point of the lower link) in the engine's simulation, and in the
+    hand plant built from that engine's own terms (M, bias and the point's Jacobian): the
+    same equations, scheme and step, so round-off only."""
     from dynval.comparisons.landing_gear.audit import leg_engines
     from dynval.robots import robot_dir
     from dynval.robots.landing_gear.params import PARAMS
@@ -62,30 +81,37 @@ def test_an_engine_plant_under_a_loop_agrees_with_the_hand_plant(engine):
         terms = {t.name: t for t in leg_engines(robot_dir("landing_gear"), PARAMS)}[engine]
     q0 = np.array([0.3, -0.6])
 
-    foot = np.array([0.1, 0.0, 0.0])  # a point of the lower link
+    foot = plant.ContactPoint("foot", "LF_lower", (0.1, 0.0, 0.0))  # of the lower link
+
+    class Model:  # the engine's terms as a hand-rolled model: M, bias and the foot
+        def mass_matrix(self, q):
+            return terms.mass_matrix(q)
+
+        def bias(self, q, v):
+            return terms.bias(q, v)
+
+        def frame_position(self, name, q):
+            return terms.frame_position(foot.link, q, np.array(foot.offset))
+
+        def frame_jacobian(self, name, q):
+            return terms.frame_jacobian(foot.link, q, np.array(foot.offset))
 
     def pd(t, q, v):
         return -20.0 * (q - 0.5 * q0) - 1.0 * v
 
-    def spring(p):  # a contact law: a spring pulling that point towards the origin
-        x, _ = eng.sim.point("LF_lower", foot)
-        return [PointForce("LF_lower", foot, -50.0 * x)]
-
-    def fd(q, v, tau):  # the same law through the engine's Jacobian: tau + J^T F
-        x = terms.frame_position("LF_lower", q, foot)
-        J = terms.frame_jacobian("LF_lower", q, foot)
-        return np.linalg.solve(terms.mass_matrix(q), tau + J.T @ (-50.0 * x)
-                               - terms.bias(q, v))
+    def spring(P, V):  # a contact law: a spring pulling the foot towards the origin
+        return -50.0 * P
 
     def record(lp):
         q, _ = lp.plant.joint_state()
         return {"joint.LF.hip.angle": float(q[0]), "joint.LF.knee.angle": float(q[1])}
 
     eng = plant.EnginePlant(engine, robot_dir("landing_gear"), "landing_gear_leg_as_derived",
-                            ["LF_hip", "LF_knee"], PARAMS.dt, (0.0, 0.0, -PARAMS.g), q0)
+                            ["LF_hip", "LF_knee"], PARAMS.dt, (0.0, 0.0, -PARAMS.g), q0,
+                            points=[foot])
     a = plant.run_scenario(plant.ControlledLoop(eng, pd, record, spring), 0.2, None)
-    b = plant.run_scenario(plant.ControlledLoop(plant.HandPlant(fd, PARAMS.dt, q0), pd,
-                                                record), 0.2, None)
+    hand = plant.HandPlant.of_model(Model(), PARAMS.dt, q0, [foot])
+    b = plant.run_scenario(plant.ControlledLoop(hand, pd, record, spring), 0.2, None)
     assert np.max(np.abs(a.to_numpy() - b.to_numpy())) < 1e-12
     assert np.ptp(a["joint.LF.hip.angle"].to_numpy()) > 0.01  # it moved
     eng = plant.EnginePlant(engine, robot_dir("landing_gear"), "landing_gear_leg_as_derived",

@@ -133,14 +133,39 @@ def test_check_holds_the_plugin_to_its_baselines(site, tmp_path):
     r = _dynval(site, tmp_path, "check", "--robot", "cartpole", "--workers", "1", "--out",
                 str(tmp_path / "out"))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "0 of 152 figures moved, failed, went missing or are new" in r.stdout + r.stderr
+    assert "0 of 302 figures moved, failed, went missing or are new" in r.stdout + r.stderr
 
 
-def test_the_full_tier_judges_the_scenario(site, tmp_path):
+def test_the_full_tier_judges_the_scenarios(site, tmp_path):
+    """Both scenarios judged at full length; in the drop the plugin's own contact law
+    acts on the pole's tip in every implementation (through the hand model's Jacobian of
+    the tip, and as a force on the engines' point 2 l up the pole), and they agree to
+    round-off through the impacts."""
     out = tmp_path / "out"
     r = _validate(site, tmp_path, out, tier="full")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert _chapter(out)["rungs"]["L4"]["verdict"] == "agrees"
+    chapter = _chapter(out)
+    assert chapter["rungs"]["L4"]["verdict"] == "agrees"
+    assert chapter["not_reproduced"] == []
+    rows = pd.read_parquet(out / "metrics.parquet")
+    drop = rows[(rows.scenario == "drop") & rows.tolerance.notna()]
+    assert set(drop.candidate) == {"handrolled", "pybullet", "drake"}
+    assert drop.passed.all() and (drop.value <= 1e-9).all(), drop[["candidate", "value"]]
+    traces = pd.read_parquet(out / "runs" / "cartpole" / "drop" / "shared" / "traces.parquet")
+    peak = traces[traces.signal == "cartpole.tip.force.z"].groupby("implementation").value.max()
+    assert len(peak) == 4 and (peak > 10.0).all(), peak  # [N] the impacts, in each
+
+
+def test_a_drop_whose_tip_cannot_reach_the_floor_is_not_reproduced(site, tmp_path):
+    """The drop's premise: with the floor beyond the pole's reach (h_f 1.5 m, the pole
+    2 l = 1 m) no contact is compared, and the run says so instead of agreeing."""
+    out = tmp_path / "out"
+    r = _dynval(site, tmp_path, "validate", "--robot", "cartpole", "--tier", "full",
+                "--workers", "1", "--set", "cartpole.h_f=1.5", "--out", str(out))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    l4 = _chapter(out)["rungs"]["L4"]
+    assert l4["verdict"] == "not reproduced", l4
+    assert "no floor force in handrolled, mujoco, pybullet, drake" in l4["note"]
 
 
 def test_the_plugins_mutants_are_each_caught(site, tmp_path):

@@ -1,26 +1,30 @@
 """One plant contract for a scenario run: what a robot's closed loop steps, whichever
 implementation runs it, and the framework's plants that a robot need not write.
 
-A :class:`Plant` holds one implementation's state and takes one step under joint efforts
-and point forces. The framework builds two kinds: :class:`EnginePlant`, an engine's
-simulation of the robot's description (MuJoCo, PyBullet or Drake, ``dynval.engines``),
-and :class:`HandPlant`, a hand-rolled model's forward dynamics stepped by semi-implicit
-Euler (velocity first, then position: the scheme of MuJoCo's Euler, PyBullet's step and
-Drake's discrete step, so the implementations differ in their dynamics only). A robot
-supplies what its paper adds, its controller and, where its feet or wheels touch the
-ground, its contact law, through one hook, ``make_loop(implementation, contact,
-scenario, params, desc_dir)``, which returns a :class:`ControlledLoop` (a
-``harness.ClosedLoop``); :func:`run_scenario` runs it as every scenario run is recorded.
+A :class:`Plant` holds one implementation's state, reads its contact points and takes one
+step under joint efforts and forces at those points. The framework builds two kinds:
+:class:`EnginePlant`, an engine's simulation of the robot's description (MuJoCo, PyBullet
+or Drake, ``dynval.engines``), and :class:`HandPlant`, a hand-rolled model's forward
+dynamics stepped by semi-implicit Euler (velocity first, then position: the scheme of
+MuJoCo's Euler, PyBullet's step and Drake's discrete step, so the implementations differ
+in their dynamics only), a force at a contact point entering it through the model's own
+Jacobian of that point (tau + J^T F). A robot supplies what its paper adds, its
+controller and, where its feet, wheels or tips touch the ground, its contact law (the
+points' world positions and velocities to the forces on them, the same function in
+every implementation), through one hook, ``make_loop(implementation, contact, scenario,
+params, desc_dir)``, which returns a :class:`ControlledLoop` (a ``harness.ClosedLoop``);
+:func:`run_scenario` runs it as every scenario run is recorded.
 
 The paper robots' loops predate this contract and keep their own plants (compiled
-chunks, floating bases, their contact laws), each building its engine's simulation by
-:func:`simulation`; a robot from a package of its own uses the whole contract
-(``docs/examples/dynval-cartpole``)."""
+chunks, floating bases on quaternions, their contact laws), each building its engine's
+simulation by :func:`simulation`; a robot from a package of its own uses the whole
+contract (``docs/examples/dynval-cartpole``: a regulator, and a contact law on the
+pole's tip)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,14 +38,28 @@ ENGINES = ("mujoco", "pybullet", "drake")  # the engines that simulate (Pinocchi
 
 # Control law: (time [s], q, v) -> joint efforts tau [N m or N], one per joint.
 Controller = Callable[[float, np.ndarray, np.ndarray], np.ndarray]
-# Contact law: the plant after its last step -> the point forces of the next one.
-ContactLaw = Callable[["Plant"], Sequence[PointForce]]
+# Contact law: the contact points' world positions P [m] and velocities V [m/s], (n, 3)
+# each, after the last step -> the world forces on them [N], (n, 3), for the next one.
+ContactLaw = Callable[[np.ndarray, np.ndarray], np.ndarray]
 # Forward dynamics of a hand-rolled model: (q, v, tau) -> v' (its eqs. of motion solved).
 ForwardDynamics = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
+@dataclass(frozen=True)
+class ContactPoint:
+    """A point where a robot's contact law acts, as each implementation knows it: the
+    hand-rolled model's frame ``frame`` (its ``frame_position`` and ``frame_jacobian``,
+    dynval.model), and the point ``offset`` [m] of the description's link ``link`` (the
+    engines)."""
+
+    frame: str
+    link: str
+    offset: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
 class Plant(Protocol):
-    """One implementation's robot under a closed loop: its joint state and one step."""
+    """One implementation's robot under a closed loop: its joint state, its contact
+    points and one step."""
 
     implementation: str
     dt: float
@@ -50,8 +68,13 @@ class Plant(Protocol):
         """The joints' positions q and rates v."""
         ...
 
-    def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
-        """Advance one step ``dt`` under joint efforts ``tau`` and point ``forces``."""
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        """World positions and velocities, (n, 3) each, of the plant's contact points."""
+        ...
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """Advance one step ``dt`` under joint efforts ``tau`` and the world forces ``F``
+        (n, 3) on the contact points (None: no force)."""
         ...
 
 
@@ -88,14 +111,17 @@ def simulation(implementation: str, desc_dir: Path, stem: str, joints: Sequence[
 class EnginePlant:
     """An engine's simulation of a description (``<stem>.xml`` for MuJoCo, ``<stem>.urdf``
     for PyBullet and Drake), its joints ``joints`` in that order, on a fixed or a floating
-    base."""
+    base; ``points``: where the contact law acts, each a point of a link."""
 
     def __init__(self, implementation: str, desc_dir: Path, stem: str,
                  joints: Sequence[str], dt: float, gravity: Sequence[float],
-                 q0: np.ndarray, floating: bool = False) -> None:
+                 q0: np.ndarray, floating: bool = False,
+                 points: Sequence[ContactPoint] = ()) -> None:
         self.sim = simulation(implementation, desc_dir, stem, joints, dt, gravity,
                               floating=floating)
         self.implementation, self.dt = implementation, dt
+        self._links = [c.link for c in points]
+        self._offsets = np.array([c.offset for c in points], dtype=float).reshape(-1, 3)
         zero = np.zeros(3)
         self.sim.reset(FloatingState(zero, np.eye(3), zero, zero, np.asarray(q0, float),
                                      np.zeros(len(joints))))
@@ -104,29 +130,67 @@ class EnginePlant:
         q, v = self.sim.joint_state()
         return np.asarray(q, float), np.asarray(v, float)
 
-    def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
-        self.sim.step(np.asarray(tau, float), list(forces))
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self._links:
+            return np.empty((0, 3)), np.empty((0, 3))
+        return self.sim.points(self._links, self._offsets)
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        forces = [] if F is None else [PointForce(link, o, np.asarray(f, float)) for link, o, f
+                                       in zip(self._links, self._offsets, F, strict=True)]
+        self.sim.step(np.asarray(tau, float), forces)
 
 
 class HandPlant:
-    """A hand-rolled model's forward dynamics on a fixed base, stepped by semi-implicit
-    Euler: v += dt v'(q, v, tau), then q += dt v. Point forces need the model's own
-    Jacobians and are not taken here (a robot with contact supplies its own plant)."""
+    """A hand-rolled model's forward dynamics stepped by semi-implicit Euler: v += dt
+    v'(q, v, tau + sum_k J_k(q)^T F_k), then q += dt v, where F_k is the world force on
+    the contact point k and J_k its linear Jacobian in the model (``frames``: an object
+    with the protocol's ``frame_position`` and ``frame_jacobian``, dynval.model, at the
+    points' ``frame`` names). q and v have one entry per coordinate: a floating base
+    enters as the model's own base coordinates (the hopper's chain on x, y, z, yaw, pitch
+    and roll joints), not as a quaternion."""
 
     implementation = "handrolled"
 
-    def __init__(self, forward_dynamics: ForwardDynamics, dt: float, q0: np.ndarray) -> None:
+    def __init__(self, forward_dynamics: ForwardDynamics, dt: float, q0: np.ndarray,
+                 points: Sequence[ContactPoint] = (), frames: Any = None,
+                 v0: np.ndarray | None = None) -> None:
+        if points and not all(callable(getattr(frames, m, None))
+                              for m in ("frame_position", "frame_jacobian")):
+            raise ValueError("a hand plant's contact points need the model's "
+                             "frame_position and frame_jacobian (pass the model as frames)")
         self.forward_dynamics, self.dt = forward_dynamics, dt
+        self.frames, self._names = frames, [c.frame for c in points]
         self.q = np.array(q0, dtype=float)
-        self.v = np.zeros_like(self.q)
+        self.v = np.zeros_like(self.q) if v0 is None else np.array(v0, dtype=float)
+
+    @classmethod
+    def of_model(cls, model: Any, dt: float, q0: np.ndarray,
+                 points: Sequence[ContactPoint] = (), v0: np.ndarray | None = None
+                 ) -> HandPlant:
+        """The plant of a protocol model: its ``forward_dynamics`` where it has one, else
+        M(q) v' = tau - bias(q, v) solved; its frames for the contact points."""
+        fd = getattr(model, "forward_dynamics", None)
+        if not callable(fd):
+            def fd(q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
+                return np.linalg.solve(model.mass_matrix(q), tau - model.bias(q, v))
+        return cls(fd, dt, q0, points, model, v0)
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
         return self.q, self.v
 
-    def step(self, tau: np.ndarray, forces: Sequence[PointForce]) -> None:
-        if forces:
-            raise ValueError("HandPlant takes joint efforts only: a robot with contact "
-                             "maps its point forces through its own model's Jacobians")
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        P, V = np.empty((len(self._names), 3)), np.empty((len(self._names), 3))
+        for k, name in enumerate(self._names):
+            P[k] = self.frames.frame_position(name, self.q)
+            V[k] = self.frames.frame_jacobian(name, self.q) @ self.v
+        return P, V
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        tau = np.asarray(tau, float)
+        if F is not None and len(F):
+            tau = tau + sum(self.frames.frame_jacobian(name, self.q).T @ np.asarray(f, float)
+                            for name, f in zip(self._names, F, strict=True))
         self.v = self.v + self.dt * self.forward_dynamics(self.q, self.v, tau)
         self.q = self.q + self.dt * self.v
 
@@ -134,8 +198,9 @@ class HandPlant:
 class ControlledLoop:
     """A plant, its controller and its contact law wired together (a
     ``harness.ClosedLoop``): each step the controller's efforts from the state, the
-    contact law's forces from the plant, one step; ``signals`` names what is recorded
-    from the loop (its plant, its last efforts ``tau``, its clock ``t``)."""
+    contact law's forces on the plant's contact points, one step; ``signals`` names what
+    is recorded from the loop (its plant, its last efforts ``tau`` and contact forces
+    ``F``, its clock ``t``)."""
 
     def __init__(self, plant: Plant, controller: Controller,
                  signals: Callable[[ControlledLoop], dict[str, float]],
@@ -146,11 +211,13 @@ class ControlledLoop:
         self.t = 0.0
         q, _ = plant.joint_state()
         self.tau = np.zeros(len(q))
+        self.F: np.ndarray | None = None
 
     def advance(self) -> None:
         q, v = self.plant.joint_state()
         self.tau = np.asarray(self.controller(self.t, q, v), dtype=float)
-        self.plant.step(self.tau, self.contact(self.plant) if self.contact else ())
+        self.F = np.asarray(self.contact(*self.plant.points()), float) if self.contact else None
+        self.plant.step(self.tau, self.F)
         self.t += self.plant.dt
 
     def signals(self) -> dict[str, float]:

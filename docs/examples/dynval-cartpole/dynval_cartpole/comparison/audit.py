@@ -1,4 +1,5 @@
-"""The cart-pole's audit: the pole's centre (L1) and the terms of eqs. (1)-(4) (L2)
+"""The cart-pole's audit: the pole's centre, its tip and the tip's Jacobian (L1; the
+floor's law, model/contact.py, acts through them) and the terms of eqs. (1)-(4) (L2)
 against MuJoCo, PyBullet and Pinocchio at seeded states."""
 
 from __future__ import annotations
@@ -26,13 +27,23 @@ def engines(p: CartPoleParams, desc_dir: Path) -> list[DynamicsTerms]:
 
 def kinematics_audit(p: CartPoleParams, desc_dir: Path, samples: int,
                      seed: int) -> list[TermResult]:
-    """The pole's centre against each engine's point l up the pole."""
+    """The pole's centre, its tip and the tip's Jacobian against each engine's points l
+    and 2 l up the pole."""
     states = random_states(samples, seed, 2)
-    centre = np.array([0.0, 0.0, p.l])
-    return [compare_term("pole centre", "FRAMES.md pole centre", "closed form", e.name,
-                         lambda s: dynamics.pole_centre(s[0], p.l),
-                         lambda s, e=e: e.frame_position("pole", s[0], centre), states, seed)
-            for e in engines(p, desc_dir)]
+    centre, tip = np.array([0.0, 0.0, p.l]), np.array([0.0, 0.0, 2.0 * p.l])
+    rows = []
+    for e in engines(p, desc_dir):
+        rows += [compare_term("pole centre", "FRAMES.md pole centre", "closed form", e.name,
+                              lambda s: dynamics.pole_centre(s[0], p.l),
+                              lambda s, e=e: e.frame_position("pole", s[0], centre), states,
+                              seed),
+                 compare_term("pole tip", "FRAMES.md, 2 l up the pole", "closed form", e.name,
+                              lambda s: dynamics.tip(s[0], p.l),
+                              lambda s, e=e: e.frame_position("pole", s[0], tip), states, seed),
+                 compare_term("tip Jacobian", "d tip / d q", "closed form", e.name,
+                              lambda s: dynamics.tip_jacobian(s[0], p.l),
+                              lambda s, e=e: e.frame_jacobian("pole", s[0], tip), states, seed)]
+    return rows
 
 
 # the protocol's terms (CartPole) as eqs. (1)-(4) name them

@@ -1,13 +1,14 @@
-"""The cart-pole's declaration for the validation ladder: the audit of eqs. (1)-(4), the
-unforced swing (L3), the balancing scenario (L4) in every implementation, and an error
-budget of that scenario; no published trajectory to hold it to (L5)."""
+"""The cart-pole's declaration for the validation ladder: the audit of eqs. (1)-(4) and of
+the pole's tip, the unforced swing (L3), the balancing and the drop onto the floor (L4) in
+every implementation, and an error budget of the balancing run; no published trajectory
+to hold them to (L5)."""
 
 from __future__ import annotations
 
 import math
 
 from dynval.comparisons import ladder
-from dynval.results import BudgetRow, Rung
+from dynval.results import BudgetRow, NotReproduced, Rung
 from dynval_cartpole.comparison import audit
 from dynval_cartpole.comparison.scenarios import IMPLEMENTATIONS, SCENARIOS, Scenario, run_one
 from dynval_cartpole.model.protocol import CartPole
@@ -15,9 +16,13 @@ from dynval_cartpole.model.protocol import CartPole
 ROBOT = "cartpole"
 
 # Every implementation (MuJoCo's Euler, PyBullet's step, Drake's discrete step) steps
-# semi-implicit Euler on the same eqs. (1)-(2) with the force of the same state, and the
-# regulated cart-pole is not chaotic (its closed loop is stable): what is left is
-# round-off, a few 1e-16 per step, grown at most linearly over the 4000 steps.
+# semi-implicit Euler on the same eqs. (1)-(2) with the forces of the same state (the
+# regulator's on the cart, eq. (5)'s on the tip): what is left is round-off, a few 1e-16
+# per step, grown by how sensitive the run is. The regulated balance is stable (growth at
+# most linear over its 4000 steps); the drop falls from near upright, which amplifies a
+# shift of its start 1.3e4-fold (measured: 1e-12 rad -> 1.3e-8 rad over its 3 s), so
+# round-off stays below about 3000 steps x 1e-16 x 1.3e4 = 4e-9 at worst; measured: 2e-12
+# (PyBullet). A 1 % wrong pole mass moves either run by 1e-3 or more.
 ROUND_OFF = 1e-9
 TOLERANCES = {
     ("joint.hinge.angle", "max_abs"): ladder.Tolerance(
@@ -33,7 +38,7 @@ class CartPoleLadder(ladder.RobotLadder):
     implementations = IMPLEMENTATIONS
     paper = ("Florian: Correct equations for the dynamics of the cart-pole system (2007); "
              "the balancing task of Barto, Sutton, Anderson (IEEE SMC 13, 1983)")
-    l1_what = "pole centre vs engines"
+    l1_what = "pole centre, tip and the tip's Jacobian vs engines"
     l2_what = "M, C q' + G, G and inverse dynamics of eqs. (1)-(4) vs engines"
     audit_reason = "round-off: eqs. (1)-(4) and the engines describe the same two bodies"
     budget_what = ("the balancing run's differences: the hand model's step, and each "
@@ -52,9 +57,31 @@ class CartPoleLadder(ladder.RobotLadder):
         return [ladder.Variant.shared(TOLERANCES, self.shared_runs(sc))]
 
     def figures(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant) -> list:
-        return [ladder.TimePlot("Pole", ["joint.hinge.angle"], "Pole angle theta of eq. (2)."),
-                ladder.TimePlot("Cart", ["joint.slider.extension"], "Cart position x of eq. (1)."),
-                ladder.TimePlot("Force", ["joint.slider.force"], "The regulator's force F.")]
+        plots = [ladder.TimePlot("Pole", ["joint.hinge.angle"], "Pole angle theta of eq. (2)."),
+                 ladder.TimePlot("Cart", ["joint.slider.extension"],
+                                 "Cart position x of eq. (1).")]
+        if sc.floor:
+            return plots + [
+                ladder.TimePlot("Tip", ["cartpole.tip.z"], "Height of the pole's tip; the "
+                                f"floor is at -h_f = {-ctx.params.h_f:g} m."),
+                ladder.TimePlot("Floor", ["cartpole.tip.force.z"],
+                                "The floor's force on the tip, eq. (5).")]
+        return plots + [ladder.TimePlot("Force", ["joint.slider.force"],
+                                        "The regulator's force F.")]
+
+    def premise(self, ctx: ladder.Context, sc: Scenario, variant: ladder.Variant,
+                wide: dict) -> NotReproduced | None:
+        """The drop's premise: the tip meets the floor (eq. (5)'s force acts in some
+        sample of every implementation's run), else the run compares no contact."""
+        if not sc.floor:
+            return None
+        dry = [impl for impl, df in wide.items() if not (df["cartpole.tip.force.z"] > 0).any()]
+        if not dry:
+            return None
+        lowest = min(float(wide[i]["cartpole.tip.z"].min()) for i in dry)
+        return NotReproduced(sc.name, "the pole's tip strikes the floor",
+                             f"no floor force in {', '.join(dry)}: the tip's lowest point "
+                             f"{lowest:.3g} m, the floor at {-ctx.params.h_f:g} m")
 
     def extra_tasks(self, inp: ladder.Inputs) -> dict:
         """The budget's run: the hand model at dt/2."""
@@ -81,8 +108,8 @@ class CartPoleLadder(ladder.RobotLadder):
             ("joint.slider.extension", 1000.0, "mm")))
 
     def l5(self, ctx: ladder.Context) -> Rung:
-        return Rung("not applicable", "no published trajectory of this balancing task: "
-                                      "nothing printed to hold the runs to")
+        return Rung("not applicable", "no published trajectory of the balancing or the "
+                                      "drop: nothing printed to hold the runs to")
 
 
 LADDER = CartPoleLadder()

@@ -57,6 +57,19 @@ def pole_centre(q: np.ndarray, l: float) -> np.ndarray:
     return np.array([q[0] + l * math.sin(q[1]), 0.0, l * math.cos(q[1])])
 
 
+def tip(q: np.ndarray, l: float) -> np.ndarray:
+    """The pole's tip, 2 l up the pole: (x + 2 l sin theta, 0, 2 l cos theta) in W [m]
+    (FRAMES.md)."""
+    return np.array([q[0] + 2.0 * l * math.sin(q[1]), 0.0, 2.0 * l * math.cos(q[1])])
+
+
+def tip_jacobian(q: np.ndarray, l: float) -> np.ndarray:
+    """d tip / d q, (3, 2): the tip's velocity is J q' [m/s]; a force F on the tip does
+    the work of the generalized forces J^T F."""
+    c, s = 2.0 * l * math.cos(q[1]), 2.0 * l * math.sin(q[1])
+    return np.array([[1.0, c], [0.0, 0.0], [0.0, -s]])
+
+
 def energy(q: np.ndarray, v: np.ndarray, m_c: float, m_p: float, l: float, I: float,
            g: float) -> float:
     """Kinetic plus potential energy, zero at rest with the pole upright:

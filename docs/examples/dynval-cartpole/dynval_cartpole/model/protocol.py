@@ -13,6 +13,7 @@ class CartPole:
     """q = (x, theta): the slider, then the hinge (FRAMES.md)."""
 
     joint_names = ("slider", "hinge")
+    frames = ("tip",)  # the pole's tip, where the floor's law acts (model/contact.py)
 
     def __init__(self, p: CartPoleParams = PARAMS) -> None:
         self.p = p
@@ -32,3 +33,13 @@ class CartPole:
     def inverse_dynamics(self, q: np.ndarray, v: np.ndarray, vdot: np.ndarray) -> np.ndarray:
         p = self.p
         return dynamics.inverse_dynamics(q, v, vdot, p.m_c, p.m_p, p.l, p.I, p.g)
+
+    def frame_position(self, name: str, q: np.ndarray) -> np.ndarray:
+        return dynamics.tip(q, self.p.l)
+
+    def frame_jacobian(self, name: str, q: np.ndarray) -> np.ndarray:
+        return dynamics.tip_jacobian(q, self.p.l)
+
+    def forward_dynamics(self, q: np.ndarray, v: np.ndarray, u: np.ndarray) -> np.ndarray:
+        p = self.p
+        return dynamics.forward_dynamics(q, v, u, p.m_c, p.m_p, p.l, p.I, p.g)

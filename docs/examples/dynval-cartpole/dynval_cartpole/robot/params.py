@@ -19,6 +19,9 @@ class CartPoleParams:
     l: float  # [m]
     r_p: float  # [m]
     g: float  # [m/s^2]
+    h_f: float  # [m]
+    k_f: float  # [N/m]
+    c_f: float  # [N s/m]
     dt: float  # [s]
     # --- end of fields
 
