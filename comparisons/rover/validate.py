@@ -271,6 +271,11 @@ class RoverLadder(ladder.RobotLadder):
                "the explicit chain")
     audit_reason = ("round-off: the modified Newton-Euler terms and the engines describe the "
                     "same two-body chain")
+    # Drake runs the shared wheel-soil law as forces at the hubs (it needs no ground of
+    # its own) on Table 4.6's steady states, judged, and on the maneuver of Figs.
+    # 5.15-5.19; its loop steps from Python, so not on every knock and speed
+    implementations = (*ladder.IMPLEMENTATIONS, "drake")
+    only_in = {"drake": ("steady_A", "steady_B", "steady_C", "maneuver_1.5")}
 
     def conventions(self, p: RoverParams) -> list[str]:
         return super().conventions(p) + [f"ASSUMPTION {k}: {v}" for k, v in ASSUMPTIONS.items()]
@@ -359,7 +364,7 @@ class RoverLadder(ladder.RobotLadder):
 
     def variants(self, sc: Scenario) -> list[ladder.Variant]:
         steady = sc.section in STEADY_SECTIONS
-        return [ladder.Variant.shared(TOLERANCES if steady else {})]
+        return [ladder.Variant.shared(TOLERANCES if steady else {}, self.shared_runs(sc))]
 
     def scenario_description(self, sc: Scenario) -> str:
         return f"Thesis section {sc.section}. " + sc.description
