@@ -118,3 +118,74 @@ def test_an_engine_plant_under_a_loop_agrees_with_the_hand_plant(engine):
                             ["LF_hip", "LF_knee"], PARAMS.dt, (0.0, 0.0, -PARAMS.g), q0)
     free = plant.run_scenario(plant.ControlledLoop(eng, pd, record), 0.2, None)
     assert np.max(np.abs(free.to_numpy() - b.to_numpy())) > 1e-3  # the contact law counts
+
+
+# --- a paper robot's floating base and ground contact through the contract -------------
+HOP_WINDOW = 0.6  # [s]: the drop, the landing at about 0.15 s and the leg's compression
+
+
+def _hopper_loop(implementation: str, p):
+    """The hopper's 8-DoF chain of Fig. 3 (its body on six base joints, hopper_6dof.urdf)
+    dropped with its foot 0.1 m up onto the ground of eqs. (24)-(25); the leg spring
+    carries it, a PD holds the hip. The hand plant is the protocol model HopperChain
+    (eq. (19) by the paper's operator products), the ground force entering as J^T F."""
+    from dynval.handrolled.hopper import contact
+    from dynval.handrolled.hopper.protocol import HopperChain
+    from dynval.robots import robot_dir
+
+    model = HopperChain(p)
+    q0 = np.zeros(8)
+    q0[[2, 4, 6, 7]] = (1.5, 0.05, -0.05, p.r_0)  # height, pitch, hip, leg length
+    foot = plant.ContactPoint("leg", "leg")  # the foot: the leg frame's origin
+
+    def ground(P, V):  # eqs. (24)-(25) at the foot, the ground the plane z = 0
+        F_n = contact.normal_force(P[0, 2], V[0, 2], p)
+        return np.array([[contact.friction_force(F_n, V[0, 0], p),
+                          contact.friction_force(F_n, V[0, 1], p), F_n]])
+
+    def control(t, q, v):
+        tau = np.zeros(8)
+        tau[6] = -50.0 * q[6] - 2.0 * v[6]
+        tau[7] = contact.leg_force(q[7], v[7], 0.0, p)
+        return tau
+
+    def record(lp):
+        q, _ = lp.plant.joint_state()
+        return {"body.z": float(q[2]), "body.pitch": float(q[4]),
+                "joint.hip.angle": float(q[6]), "joint.leg.extension": float(q[7]),
+                "foot.force.z": 0.0 if lp.F is None else float(lp.F[0, 2])}
+
+    if implementation == "handrolled":
+        robot = plant.HandPlant.of_model(model, p.dt, q0, [foot])
+    else:
+        robot = plant.EnginePlant(implementation, robot_dir("hopper"), "hopper_6dof",
+                                  model.joint_names, p.dt, (0.0, 0.0, -p.g), q0, points=[foot])
+    return plant.ControlledLoop(robot, control, record, ground)
+
+
+@pytest.fixture(scope="module")
+def hopper_hand():
+    from dynval.robots.hopper.params import PARAMS
+
+    return plant.run_scenario(_hopper_loop("handrolled", PARAMS), HOP_WINDOW, None,
+                              record_every=10)
+
+
+@pytest.mark.parametrize("engine", ["pybullet", "drake"])  # MuJoCo: no MJCF of the chain
+def test_a_paper_robots_floating_base_and_contact_through_the_contract(engine, hopper_hand):
+    """The hopper's floating base as the model's own coordinates and its paper's ground
+    law on the foot, in the framework's plants only: the hand model and the engine's
+    simulation of the chain's URDF are round-off apart through the landing (measured
+    3e-16 m and rad, the foot force 5e-11 N of 640 N), and a 1 % heavier body in the hand
+    model is not (4.6 mm of height by the end of the window)."""
+    from dynval.robots.hopper.params import PARAMS
+
+    eng = plant.run_scenario(_hopper_loop(engine, PARAMS), HOP_WINDOW, None, record_every=10)
+    force = hopper_hand["foot.force.z"].to_numpy()
+    assert force.max() > PARAMS.m_total * PARAMS.g  # it landed, and the leg took its weight
+    joints = ["body.z", "body.pitch", "joint.hip.angle", "joint.leg.extension"]
+    assert np.max(np.abs(eng[joints].to_numpy() - hopper_hand[joints].to_numpy())) < 1e-12
+    assert np.max(np.abs(eng["foot.force.z"].to_numpy() - force)) < 1e-12 * force.max()
+    heavy = plant.run_scenario(_hopper_loop("handrolled", PARAMS.with_(M=1.01 * PARAMS.M)),
+                               HOP_WINDOW, None, record_every=10)
+    assert np.max(np.abs(heavy["body.z"].to_numpy() - eng["body.z"].to_numpy())) > 1e-4
