@@ -80,7 +80,7 @@ class _Known(RobotLadder):
         return Known("explained", "ablation", 0.01) if row.signal == "body.pitch" else None
 
 
-@pytest.mark.parametrize("signals,verdict", [((), "agrees"), (("body.pitch",), "differs"),
+@pytest.mark.parametrize("signals,verdict", [((), "agrees"), (("body.pitch",), "known"),
                                              (("body.roll",), "differs")])
 def test_l4_verdict_names_failures_and_known_differences(signals, verdict):
     ctx = Context(Inputs(None, None, ("s",), 1, 0), None, Chapter("r", "t", "p"), {}, "r")
