@@ -239,10 +239,13 @@ class WheelLeftSoilError(DivergenceError):
 
 
 class RoverLoop:
-    """Plant + wheel drive (torque from power) + optional PD steering (5.2)-(5.3)."""
+    """Plant + wheel drive (torque from power) + optional PD steering (5.2)-(5.3).
+    ``fast`` (the default): the plant's compiled chunks and samples where it offers them;
+    False: step by step from Python (the plant's ``advance``, the torques and the steering
+    in Python), the path the compiled one is held to."""
 
     def __init__(self, plant, p: RoverParams, T0: np.ndarray, P0: np.ndarray | None,
-                 steering: PowerSteering | None) -> None:
+                 steering: PowerSteering | None, fast: bool = True) -> None:
         self.plant = plant
         self.p = p
         self.implementation = plant.name
@@ -252,7 +255,7 @@ class RoverLoop:
         self.k = 0
         self.t = 0.0
         self._names: list[str] | None = None
-        self._compiled = getattr(plant, "compiled", False)  # fixed when the plant is made
+        self._compiled = fast and getattr(plant, "compiled", False)  # fixed here
         self._no_power = np.zeros_like(self.T)  # P's stand-in where the torques are held
         self.diag = plant.wheel_state(self.T)
         self.q, self.qd = plant.state()

@@ -138,9 +138,10 @@ def initial_state(p: RoverParams, sc: Scenario, soil) -> tuple[np.ndarray, np.nd
 def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, desc_dir: Path,
             progress: Callable[[float], None] | None = None, duration: float | None = None,
             until: float | None = None, wheel_form: str = "corrected",
-            integrator: str = "euler") -> pd.DataFrame:
+            integrator: str = "euler", fast: bool = True) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early)."""
+    replaces the scenario's length, ``until`` stops it early; ``fast`` False: step by
+    step from Python, RoverLoop)."""
     if contact != "shared":
         raise ValueError("the rover's wheel-soil law exists in no engine; use contact 'shared'")
     p = scenario_params(p, sc)
@@ -155,7 +156,7 @@ def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, des
         steering = PowerSteering(np.full((n, 2), P0), p.K_p, p.K_d, np.array(sc.q7_command),
                                  int(round(p.control_period / p.dt)))
     powers = np.full((n, 2), P0) if sc.drive == "power" else None  # None: constant torque
-    loop = RoverLoop(plant, p, np.full((n, 2), T0), powers, steering)
+    loop = RoverLoop(plant, p, np.full((n, 2), T0), powers, steering, fast)
     record_every = max(1, int(round(0.01 / p.dt)))  # 100 Hz traces
     length = harness.run_length(duration or sc.duration, until)
     return harness.run(loop, length, p.dt, record_every, progress=progress,
