@@ -3,6 +3,7 @@ rungs speak one vocabulary, printed forms with a correction are errata, and a fa
 figure is 'differs' unless the robot declared it as a known difference."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -104,3 +105,19 @@ def test_the_ci_tier_reports_whole_run_tolerances_without_judging_them():
     assert inp.samples == CI_SAMPLES and inp.until == CI_SECONDS
     with pytest.raises(ValueError, match="unknown tier"):
         _Known().inputs(None, None, tier="fast")
+
+
+def test_a_run_one_without_progress_runs_without_a_progress_bar(monkeypatch):
+    """`dynval run` passes a progress callback; a robot's run_one that takes none (the
+    plugin guide's optional keyword) runs without it rather than failing on the name."""
+    seen = []
+
+    def run_one(p, sc, impl, contact, desc_dir, until=None):
+        seen.append(until)
+        return "trace"
+
+    ladder = _Known()
+    monkeypatch.setattr(ladder, "_module", lambda *where: SimpleNamespace(run_one=run_one))
+    assert ladder.run_one(None, None, "handrolled", "shared", None, until=0.5,
+                          progress=lambda f: None) == "trace"
+    assert seen == [0.5]

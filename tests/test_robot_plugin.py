@@ -225,3 +225,14 @@ def test_a_plugin_that_fails_to_load_is_one_sentence_naming_its_distribution(tmp
     assert listed.returncode == 1
     assert "failed to load" in listed.stdout + listed.stderr
     assert "hopper" in listed.stdout  # the others are still listed
+
+
+def test_dynval_run_steps_the_plugins_drop_in_every_implementation(site, tmp_path):
+    """`dynval run` on a plugin robot: its scenario in every implementation it declares,
+    with the progress bar its run_one takes, the traces written."""
+    r = _dynval(site, tmp_path, "run", "cartpole", "--scenario", "drop", "--out",
+                str(tmp_path / "run"))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    traces = pd.read_parquet(tmp_path / "run" / "runs" / "cartpole" / "drop" / "shared"
+                             / "traces.parquet")
+    assert set(traces.implementation) == {"handrolled", "mujoco", "pybullet", "drake"}

@@ -13,6 +13,7 @@ steps for every robot at once)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -107,9 +108,13 @@ class RobotLadder:
 
     def run_one(self, params: Any, scenario: Any, implementation: str, contact: str,
                 desc_dir: Path, **kwargs: Any) -> pd.DataFrame:
-        """One implementation's wide trace (time x signal) of one scenario."""
-        return self._module("comparisons", "scenarios").run_one(
-            params, scenario, implementation, contact, desc_dir, **kwargs)
+        """One implementation's wide trace (time x signal) of one scenario; a
+        ``progress`` callback only where the robot's run_one takes one (it changes no
+        number: a plugin without it runs without a progress bar)."""
+        run_one = self._module("comparisons", "scenarios").run_one
+        if "progress" in kwargs and not _takes(run_one, "progress"):
+            kwargs.pop("progress")
+        return run_one(params, scenario, implementation, contact, desc_dir, **kwargs)
 
     def scenario_params(self, params: Any, scenario: Any) -> Any:
         """The parameters a scenario runs with (``scenario_params`` of the robot's
@@ -283,3 +288,9 @@ class RobotLadder:
         descs = self.descriptions(inp.params)
         return list(descs), [DescriptionRow(**r) for d in descs.values()
                              for r in l0.description_rows(d, inp.desc_dir)]
+
+
+def _takes(fn: Callable[..., Any], keyword: str) -> bool:
+    """Whether ``fn`` accepts ``keyword`` (by name or through ``**kwargs``)."""
+    params = inspect.signature(fn).parameters.values()
+    return any(p.name == keyword or p.kind is p.VAR_KEYWORD for p in params)

@@ -9,6 +9,7 @@ its controller, its contact law and what it records through one hook, ``make_loo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,8 +104,10 @@ def make_loop(implementation: str, contact_mode: str, sc: Scenario, p: CartPoleP
 
 
 def run_one(p: CartPoleParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, until: float | None = None) -> pd.DataFrame:
+            desc_dir: Path, until: float | None = None,
+            progress: Callable[[float], None] | None = None) -> pd.DataFrame:
     """Wide trace (time x signal) of one implementation in one scenario (``until`` stops
-    it early; ``contact`` is the one mode 'shared')."""
+    it early; ``contact`` is the one mode 'shared'; ``progress`` is told the fraction run
+    as it goes, for ``dynval run``'s progress bar)."""
     return plant.run_scenario(make_loop(implementation, contact, sc, p, desc_dir),
-                              sc.duration, until)
+                              sc.duration, until, progress=progress)
