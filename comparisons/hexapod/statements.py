@@ -413,19 +413,18 @@ def measured(p: HexapodParams, runs: dict[str, pd.DataFrame]) -> list[Statement]
     st: list[Statement] = []
     if "WG_50" in runs and "EPFC_35" in runs:
         st += gaits(ROBOT, runs["WG_50"], runs["EPFC_35"])
-    st += [spike(ROBOT, n, runs[n]) for n in runs
-           if float(runs[n]["time"].iloc[-1]) > 0.5]
+    st += [spike(ROBOT, n, runs[n]) for n in runs if float(runs[n]["time"].iloc[-1]) > 0.5]
     if "WG_50" in runs and "WG_50_sine" in runs:
         st += profiles(ROBOT, runs["WG_50"], runs["WG_50_sine"])
     if "WG_50" in runs and "WG_50_linear" in runs:
         st += grounds(ROBOT, runs["WG_50"], runs["WG_50_linear"],
-                                 touchdown_force(p, runs["WG_50_linear"]))
+                      touchdown_force(p, runs["WG_50_linear"]))
     for n in ("WG_50_flexible", "WG_50_backlash"):
         if n in runs:
             st.append(rebound(ROBOT, n, runs[n]))
     if "WG_50" in runs:
         st += transmissions(ROBOT, runs["WG_50"], runs.get("WG_50_flexible"),
-                                       runs.get("WG_50_backlash"))
+                            runs.get("WG_50_backlash"))
     hops = {n: walking.not_walking(df, scenario_params(p, SCENARIOS[n]))
             for n, df in runs.items()}
     return judge_premises(st, hops)

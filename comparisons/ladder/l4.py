@@ -19,10 +19,10 @@ KNOWN_LISTED = 3  # L4's note names each known difference up to this many, else 
 def l4_rung(ladder: RobotLadder, ctx: Context) -> None:
     """L4's verdict: ``differs`` where a judged figure is outside tolerance unexplained,
     else ``known`` where each one outside it has verified evidence of its cause (counted
-    by kind), else ``not reproduced`` where a
-    scenario's premise failed, else ``agrees`` where a toleranced figure was judged and
-    ``drawn, not judged`` where none was (no rung agrees on figures that compare
-    nothing); the note lists the scenarios not reproduced with their evidence."""
+    by kind), else ``not reproduced`` where a scenario's premise failed, else ``agrees``
+    where a toleranced figure was judged and ``drawn, not judged`` where none was (no rung
+    agrees on figures that compare nothing); the note lists the scenarios not reproduced
+    with their evidence."""
     missed = not_reproduced(ctx)
     ctx.rows = [judge(ladder, r, ctx) if r.rung == "L4" and r.tolerance is not None
                 and r.passed is False and not _premised(r, missed) else r for r in ctx.rows]
