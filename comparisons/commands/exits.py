@@ -58,6 +58,10 @@ def failure(exc: BaseException, overrides: Sequence[Override] | None = None
     from dynval.comparisons.run.tasks import InfrastructureError, WorkerDiedError, interrupted
     from dynval.handrolled import ModelInputError
 
+    if interrupted(exc) or interrupts.received():  # an error after a Ctrl-C is its doing
+        code = interrupts.exit_code(exc)
+        return code, (f"{'terminated' if code == 143 else 'interrupted'}: nothing of this run "
+                      "was written as complete")
     if isinstance(exc, _input_errors()):
         return EXIT_INPUT, str(exc)
     if isinstance(exc, ModelInputError):
@@ -76,10 +80,6 @@ def failure(exc: BaseException, overrides: Sequence[Override] | None = None
         return EXIT_INFRASTRUCTURE, (f"cannot write {exc.filename or 'a file'} "
                                      f"({exc.strerror}): the run stopped, nothing of it was "
                                      "written as complete")
-    if interrupted(exc):
-        code = interrupts.exit_code(exc)
-        return code, (f"{'terminated' if code == 143 else 'interrupted'}: nothing of this run "
-                      "was written as complete")
     return None
 
 

@@ -79,6 +79,13 @@ def in_worker(parent: int = 0) -> None:
     die_with_parent(parent or os.getppid())
 
 
+def received() -> bool:
+    """Whether a SIGINT or SIGTERM came since :func:`watch`: whatever a run raised after it
+    (numba's compiler stopped mid-build fails later on its half-built library with an
+    error of its own, a RuntimeError that names no interrupt) is the interrupt's doing."""
+    return bool(_received)
+
+
 def exit_code(exc: BaseException) -> int:
     """The shell's code for a run ended by a signal: 128 + SIGTERM's or SIGINT's number."""
     term = isinstance(exc, Terminated) or _received == signal.SIGTERM
