@@ -466,6 +466,33 @@ def test_ctrl_c_during_a_run_is_one_line_not_a_traceback(tmp_path):
     assert "Traceback" not in output
 
 
+def test_a_second_ctrl_c_while_the_run_ends_keeps_its_one_line_and_130(tmp_path):
+    """Ctrl-C twice (the second while the first one's line is out and the process shuts
+    down): Python puts SIGINT back to its default while it finalizes, about 0.4 s here,
+    and a second Ctrl-C in that window killed the process by the signal, status -2
+    rather than 130 (20 of 20 double interrupts; the status a CI run once gave the one
+    Ctrl-C of the test above). Once the line is said, further signals are ignored until
+    the exit."""
+    proc = subprocess.Popen([sys.executable, "-m", "dynval.comparisons.cli", "run", "rover",
+                             "--scenario", "straight_3", "--out", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    line = proc.stdout.readline()
+    while line and b"handrolled: done" not in line:
+        line = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    said = []
+    while line and b"error: interrupted" not in line:
+        line = proc.stdout.readline()
+        said.append(line.decode())
+    time.sleep(0.1)  # measured: the process shuts down for about 0.4 s after the line
+    proc.send_signal(signal.SIGINT)
+    output = "".join(said) + proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 130, output
+    assert "Traceback" not in output
+
+
 # --- a run owns only what it wrote ------------------------------------------------------
 def test_the_quick_start_in_one_folder_validate_check_report(done, tmp_path):
     """'dynval validate; dynval check; dynval report' in one folder: check's output inside

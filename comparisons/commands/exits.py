@@ -101,6 +101,8 @@ def user_errors(fn: Callable[..., int]) -> Callable[..., None]:
             said = failure(exc, kwargs.get("set_"))
             if said is None:
                 raise
+            if said[0] > 128:  # ended by a signal: a second one must not cut the exit short
+                interrupts.ending()
             error(said[1])
             raise typer.Exit(said[0]) from None
         if code:

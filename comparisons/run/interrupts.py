@@ -86,6 +86,17 @@ def received() -> bool:
     return bool(_received)
 
 
+def ending() -> None:
+    """The command is ending on a signal, its line said: further SIGINTs and SIGTERMs are
+    ignored while the process shuts down. The engines' and numba's clean-up at exit takes
+    a few hundred milliseconds, after Python has put the signals back to their defaults;
+    a second Ctrl-C there killed the process by the signal (status -2, not 130). SIGKILL
+    still ends it."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def exit_code(exc: BaseException) -> int:
     """The shell's code for a run ended by a signal: 128 + SIGTERM's or SIGINT's number."""
     term = isinstance(exc, Terminated) or _received == signal.SIGTERM
