@@ -76,6 +76,23 @@ class RobotSpec:
         return importlib.import_module(f"{self.package(layer)}.{name}" if name
                                        else self.package(layer))
 
+    def declared(self, layer: str, module: str, name: str, what: str) -> Any:
+        """``name`` of one of the robot's modules (``module`` "": the package), or one
+        sentence naming the module and what it lacks: a plugin that misses a part the
+        ladder needs stops there, not in a traceback mid-run."""
+        where = f"{self.package(layer)}.{module}" if module else self.package(layer)
+        try:
+            found = self.module(layer, module)
+        except ModuleNotFoundError as exc:
+            if exc.name != where:
+                raise
+            raise PluginError(f"robot {self.name!r} ({self._from()}) has no module {where} "
+                              f"(it declares {name}: {what})") from None
+        if not hasattr(found, name):
+            raise PluginError(f"robot {self.name!r} ({self._from()}): {where} has no {name} "
+                              f"({what})")
+        return getattr(found, name)
+
     def has_module(self, layer: str, name: str) -> bool:
         """Whether the robot has a module (an optional one: signals, mutants, bench)."""
         return importlib.util.find_spec(f"{self.package(layer)}.{name}") is not None
@@ -99,7 +116,8 @@ class RobotSpec:
     @property
     def ladder(self) -> Any:
         """The robot's ``LADDER`` (imports its comparison, hence the engines)."""
-        return self.module("comparisons").LADDER
+        return self.declared("comparisons", "", "LADDER",
+                             "its declaration for the ladder, a ladder.RobotLadder")
 
     def _from(self) -> str:
         return f"distribution {self.distribution}" if self.distribution else "no distribution"

@@ -3,7 +3,6 @@ rungs speak one vocabulary, printed forms with a correction are errata, and a fa
 figure is 'differs' unless the robot declared it as a known difference."""
 
 import json
-from types import SimpleNamespace
 
 import pytest
 
@@ -117,7 +116,7 @@ def test_a_run_one_without_progress_runs_without_a_progress_bar(monkeypatch):
         return "trace"
 
     ladder = _Known()
-    monkeypatch.setattr(ladder, "_module", lambda *where: SimpleNamespace(run_one=run_one))
+    monkeypatch.setattr(ladder, "_declared", lambda *where: run_one)
     assert ladder.run_one(None, None, "handrolled", "shared", None, until=0.5,
                           progress=lambda f: None) == "trace"
     assert seen == [0.5]

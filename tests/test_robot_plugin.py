@@ -236,3 +236,22 @@ def test_dynval_run_steps_the_plugins_drop_in_every_implementation(site, tmp_pat
     traces = pd.read_parquet(tmp_path / "run" / "runs" / "cartpole" / "drop" / "shared"
                              / "traces.parquet")
     assert set(traces.implementation) == {"handrolled", "mujoco", "pybullet", "drake"}
+
+
+def test_a_part_a_plugin_lacks_is_one_sentence_naming_it():
+    """A plugin's module without a part the ladder reads (its LADDER, SCENARIOS, run_one,
+    PARAMS) or a module it does not have: one sentence naming the module and the part,
+    not a traceback from inside a run (exit 2, as any bad input)."""
+    from dynval.comparisons.commands.exits import EXIT_INPUT, failure
+
+    mine = plugins.RobotSpec("mine", "a paper", robots="json", handrolled="json",
+                             comparisons="json")
+    with pytest.raises(plugins.PluginError, match=r"robot 'mine' \(no distribution\): json "
+                                                  r"has no LADDER \(its declaration"):
+        _ = mine.ladder
+    with pytest.raises(plugins.PluginError, match=r"has no module json.scenarios \(it "
+                                                  r"declares run_one: one trace\)"):
+        mine.declared("comparisons", "scenarios", "run_one", "one trace")
+    with pytest.raises(plugins.PluginError, match="json.decoder has no run_one") as info:
+        mine.declared("comparisons", "decoder", "run_one", "one trace")
+    assert failure(info.value) == (EXIT_INPUT, str(info.value))

@@ -98,20 +98,28 @@ class RobotLadder:
     def _module(self, layer: str, name: str) -> ModuleType:
         return spec(self.robot).module(layer, name)
 
+    def _declared(self, layer: str, module: str, name: str, what: str) -> Any:
+        """A part the robot's module must declare, or one sentence naming it
+        (plugins.RobotSpec.declared)."""
+        return spec(self.robot).declared(layer, module, name, what)
+
     @property
     def default_params(self) -> Any:
-        return self._module("robots", "params").PARAMS
+        return self._declared("robots", "params", "PARAMS",
+                              "the parameter set, read from params.toml")
 
     @property
     def scenarios(self) -> dict[str, Any]:
-        return self._module("comparisons", "scenarios").SCENARIOS
+        return self._declared("comparisons", "scenarios", "SCENARIOS", "its scenarios by name")
 
     def run_one(self, params: Any, scenario: Any, implementation: str, contact: str,
                 desc_dir: Path, **kwargs: Any) -> pd.DataFrame:
         """One implementation's wide trace (time x signal) of one scenario; a
         ``progress`` callback only where the robot's run_one takes one (it changes no
         number: a plugin without it runs without a progress bar)."""
-        run_one = self._module("comparisons", "scenarios").run_one
+        run_one = self._declared(
+            "comparisons", "scenarios", "run_one", "run_one(params, scenario, implementation, "
+            "contact, desc_dir, until=None, progress=None): one implementation's trace")
         if "progress" in kwargs and not _takes(run_one, "progress"):
             kwargs.pop("progress")
         return run_one(params, scenario, implementation, contact, desc_dir, **kwargs)
