@@ -3,6 +3,7 @@ rungs speak one vocabulary, printed forms with a correction are errata, and a fa
 figure is 'differs' unless the robot declared it as a known difference."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -116,7 +117,34 @@ def test_a_run_one_without_progress_runs_without_a_progress_bar(monkeypatch):
         return "trace"
 
     ladder = _Known()
+    monkeypatch.setattr(ladder, "_module", lambda *where: SimpleNamespace(run_one=run_one))
     monkeypatch.setattr(ladder, "_declared", lambda *where: run_one)
     assert ladder.run_one(None, None, "handrolled", "shared", None, until=0.5,
                           progress=lambda f: None) == "trace"
     assert seen == [0.5]
+
+
+def test_a_robot_with_only_make_loop_is_run_by_the_ladder(monkeypatch):
+    """The one hook: a scenarios module with make_loop and no run_one is run for the
+    scenario's duration as every run is recorded; a run that asks for more (a readable
+    path) is one sentence."""
+    import numpy as np
+
+    from dynval.comparisons.ladder import plant
+    from dynval.plugins import PluginError
+
+    def make_loop(implementation, contact, sc, p, desc_dir):
+        hp = plant.HandPlant(lambda q, v, tau: tau, 0.01, np.zeros(1))
+        return plant.ControlledLoop(hp, lambda t, q, v: np.array([1.0]),
+                                    lambda lp: {"joint.rail.extension": float(lp.plant.q[0])})
+
+    ladder = _Known()
+    monkeypatch.setattr(ladder, "_module", lambda *where: SimpleNamespace(make_loop=make_loop))
+    sc = SimpleNamespace(duration=0.1)
+    trace = ladder.run_one(None, sc, "handrolled", "shared", None, progress=lambda f: None)
+    assert len(trace) == 11 and trace["joint.rail.extension"].iloc[-1] > 0.0
+    assert len(ladder.run_one(None, sc, "handrolled", "shared", None, until=0.05)) == 6
+    with pytest.raises(PluginError, match="declares make_loop but no run_one, which its "
+                                          "ladder asks to take fast"):
+        ladder.run_one(None, sc, "handrolled", "shared", None, fast=False)
+

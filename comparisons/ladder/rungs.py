@@ -27,6 +27,7 @@ from dynval.comparisons.ladder import (
     evidence,
     l0,
     plan,
+    plant,
     swing_rung,
 )
 from dynval.comparisons.ladder.audit import TermResult
@@ -49,7 +50,7 @@ from dynval.comparisons.ladder.declared import (  # noqa: F401 (the API)
 )
 from dynval.comparisons.ladder.implementations import IMPLEMENTATIONS
 from dynval.comparisons.ladder.work import Outcome, Task
-from dynval.plugins import spec
+from dynval.plugins import PluginError, spec
 from dynval.results import (
     AssumptionRow,
     BudgetRow,
@@ -114,12 +115,19 @@ class RobotLadder:
 
     def run_one(self, params: Any, scenario: Any, implementation: str, contact: str,
                 desc_dir: Path, **kwargs: Any) -> pd.DataFrame:
-        """One implementation's wide trace (time x signal) of one scenario; a
-        ``progress`` callback only where the robot's run_one takes one (it changes no
-        number: a plugin without it runs without a progress bar)."""
+        """One implementation's wide trace (time x signal) of one scenario: the robot's
+        ``run_one``, or, where its scenarios module has only the hook ``make_loop``, that
+        loop run for the scenario's ``duration`` (plant.run_scenario). A ``progress``
+        callback only where the robot's run_one takes one (it changes no number: a
+        plugin without it runs without a progress bar)."""
+        module = self._module("comparisons", "scenarios")
+        if not hasattr(module, "run_one") and hasattr(module, "make_loop"):
+            return _hook_run(self.robot, module.make_loop, params, scenario, implementation,
+                             contact, desc_dir, **kwargs)
         run_one = self._declared(
             "comparisons", "scenarios", "run_one", "run_one(params, scenario, implementation, "
-            "contact, desc_dir, until=None, progress=None): one implementation's trace")
+            "contact, desc_dir, until=None, progress=None): one implementation's trace; or "
+            "make_loop(implementation, contact, scenario, params, desc_dir): its loop")
         if "progress" in kwargs and not _takes(run_one, "progress"):
             kwargs.pop("progress")
         return run_one(params, scenario, implementation, contact, desc_dir, **kwargs)
@@ -302,3 +310,16 @@ def _takes(fn: Callable[..., Any], keyword: str) -> bool:
     """Whether ``fn`` accepts ``keyword`` (by name or through ``**kwargs``)."""
     params = inspect.signature(fn).parameters.values()
     return any(p.name == keyword or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _hook_run(robot: str, make_loop: Callable[..., Any], params: Any, scenario: Any,
+              implementation: str, contact: str, desc_dir: Path, until: float | None = None,
+              progress: Callable[[float], None] | None = None, **rest: Any) -> pd.DataFrame:
+    """A robot's ``make_loop`` run as every scenario run is recorded, for the scenario's
+    ``duration`` [s] (``until``: its first seconds). The hook takes nothing else: a robot
+    whose runs take more (a readable path, a perturbed start) declares ``run_one``."""
+    if rest:
+        raise PluginError(f"robot {robot!r} declares make_loop but no run_one, which its "
+                          f"ladder asks to take {', '.join(sorted(rest))}")
+    loop = make_loop(implementation, contact, scenario, params, desc_dir)
+    return plant.run_scenario(loop, scenario.duration, until, progress=progress)

@@ -5,16 +5,15 @@ PyBullet's and Drake's own steps, with the same force law on the cart and the sa
 floor law on the pole's tip at each step.
 
 The plants are the framework's (``dynval.comparisons.ladder.plant``): this robot supplies
-its controller, its contact law and what it records through one hook, ``make_loop``."""
+its controller, its contact law and what it records through one hook, ``make_loop``, and
+the framework runs it for each scenario's ``duration`` (``RobotLadder.run_one``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from dynval.comparisons.ladder import plant
 from dynval_cartpole.model import contact, control, dynamics
@@ -101,13 +100,3 @@ def make_loop(implementation: str, contact_mode: str, sc: Scenario, p: CartPoleP
 
     return plant.ControlledLoop(robot, regulator if sc.regulated else unforced, signals,
                                 floor if sc.floor else None)
-
-
-def run_one(p: CartPoleParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, until: float | None = None,
-            progress: Callable[[float], None] | None = None) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario (``until`` stops
-    it early; ``contact`` is the one mode 'shared'; ``progress`` is told the fraction run
-    as it goes, for ``dynval run``'s progress bar)."""
-    return plant.run_scenario(make_loop(implementation, contact, sc, p, desc_dir),
-                              sc.duration, until, progress=progress)

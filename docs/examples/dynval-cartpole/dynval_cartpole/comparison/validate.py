@@ -10,7 +10,7 @@ import math
 from dynval.comparisons import ladder
 from dynval.results import BudgetRow, NotReproduced, Rung
 from dynval_cartpole.comparison import audit
-from dynval_cartpole.comparison.scenarios import IMPLEMENTATIONS, SCENARIOS, Scenario, run_one
+from dynval_cartpole.comparison.scenarios import IMPLEMENTATIONS, SCENARIOS, Scenario
 from dynval_cartpole.model.protocol import CartPole
 
 ROBOT = "cartpole"
@@ -88,8 +88,8 @@ class CartPoleLadder(ladder.RobotLadder):
         if "balance" not in inp.scenarios:
             return {}
         half = inp.params.with_(dt=inp.params.dt / 2)
-        return {"budget handrolled dt/2": (run_one, (half, SCENARIOS["balance"], "handrolled",
-                                                      "shared", inp.desc_dir),
+        return {"budget handrolled dt/2": (self.run_one, (half, SCENARIOS["balance"],
+                                                           "handrolled", "shared", inp.desc_dir),
                                            {"until": inp.until})}
 
     def budget(self, ctx: ladder.Context) -> list[BudgetRow]:
