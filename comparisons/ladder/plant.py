@@ -163,6 +163,9 @@ class HandPlant:
         self.frames, self._names = frames, [c.frame for c in points]
         self.q = np.array(q0, dtype=float)
         self.v = np.zeros_like(self.q) if v0 is None else np.array(v0, dtype=float)
+        # the points' positions, velocities and Jacobians at the present state, read once
+        # (the contact law, the recorded signals and the step's J^T F all ask for them)
+        self._read: tuple[np.ndarray, np.ndarray, list[np.ndarray]] | None = None
 
     @classmethod
     def of_model(cls, model: Any, dt: float, q0: np.ndarray,
@@ -180,19 +183,28 @@ class HandPlant:
         return self.q, self.v
 
     def points(self) -> tuple[np.ndarray, np.ndarray]:
-        P, V = np.empty((len(self._names), 3)), np.empty((len(self._names), 3))
-        for k, name in enumerate(self._names):
-            P[k] = self.frames.frame_position(name, self.q)
-            V[k] = self.frames.frame_jacobian(name, self.q) @ self.v
+        P, V, _ = self._points()
         return P, V
+
+    def _points(self) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """Positions, velocities J v and Jacobians J of the contact points at (q, v)."""
+        if self._read is None:
+            J = [self.frames.frame_jacobian(name, self.q) for name in self._names]
+            P, V = np.empty((len(J), 3)), np.empty((len(J), 3))
+            for k, name in enumerate(self._names):
+                P[k] = self.frames.frame_position(name, self.q)
+                V[k] = J[k] @ self.v
+            self._read = P, V, J
+        return self._read
 
     def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
         tau = np.asarray(tau, float)
         if F is not None and len(F):
-            tau = tau + sum(self.frames.frame_jacobian(name, self.q).T @ np.asarray(f, float)
-                            for name, f in zip(self._names, F, strict=True))
+            J = self._points()[2]
+            tau = tau + sum(J_k.T @ np.asarray(f, float) for J_k, f in zip(J, F, strict=True))
         self.v = self.v + self.dt * self.forward_dynamics(self.q, self.v, tau)
         self.q = self.q + self.dt * self.v
+        self._read = None
 
 
 class ControlledLoop:
