@@ -17,7 +17,7 @@ def run(steps: int) -> dict[str, dict[str, float]]:
     state): the plant step alone ("model") and the closed loop as the harness runs it
     (``advance_many`` from one 1 kHz sample to the next, then the signals), over ``steps``
     steps after a warm-up (numba compilation, caches); the fastest of three runs."""
-    from dynval.comparisons.hexapod.loop import HexapodLoop, planned_start
+    from dynval.comparisons.hexapod.loop import HexapodLoop, planned_start, world
     from dynval.comparisons.hexapod.loop import make_plant as hexapod_plant
     from dynval.comparisons.hexapod.scenarios import SCENARIOS as HEX_SCENARIOS
     from dynval.comparisons.hexapod.scenarios import scenario_params as hex_params
@@ -31,7 +31,7 @@ def run(steps: int) -> dict[str, dict[str, float]]:
         plant.reset(*planned_start(p))
         loop = HexapodLoop(plant, p)
         return bench.Setup(plant, loop, lambda: partial(
-            plant.step, loop.F_seg.copy(), loop.tau_link.copy(), loop.F_feet.copy()))
+            plant.step, loop.efforts(), world(loop.F_feet)))
 
     return bench.fastest_rows(setup, steps // chunk * chunk, chunk)
 

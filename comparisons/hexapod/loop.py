@@ -31,6 +31,8 @@ from dynval.comparisons.hexapod.plants import (  # noqa: F401  (re-exported)
     PlantState,
     make_plant,
     native_ground,
+    observe,
+    world,
 )
 from dynval.comparisons.hexapod.stance import (  # noqa: F401  (re-exported)
     START_SINK,
@@ -112,7 +114,7 @@ class HexapodLoop:
         the drives start twisted to its loads and the controller's filters at rest under
         its errors; None: drives unloaded and filters empty (the planned start)."""
         self.plant, self.p, self.body_form = plant, p, body_form
-        self.implementation = plant.name
+        self.implementation = plant.implementation
         self.k, self.n = p.n_seg, p.n
         self.dt = 1.0 / p.f_sr
         self.ratio = int(round(p.f_sr / p.f_sc))
@@ -124,7 +126,7 @@ class HexapodLoop:
         self.steps = 0
         self.tau_C = np.zeros(2 * self.n)
         self.Th_d = np.zeros(2 * self.n)
-        self.s = plant.observe()
+        self.s = observe(plant)
         self.qd_prev = self.s.qd.copy()
         self.t = self.s.t
         self.drive = SharedDrive(p, self.s.q[2 * self.k:], self.s.qd[2 * self.k:], stance)
@@ -168,13 +170,18 @@ class HexapodLoop:
         if self.fast:
             self._fast.advance(self, 1)
             return
-        self.plant.step(self.F_seg, self.tau_link, self.F_applied)
+        self.plant.step(self.efforts(), world(self.F_applied))
         self.drive.step(self.tau_m, self.s.q[2 * self.k:], self.dt)
         self.steps += 1
         self.qd_prev = self.s.qd
-        self.s = self.plant.observe()
+        self.s = observe(self.plant)
         self.t = self.s.t
         self._update_inputs()
+
+    def efforts(self) -> np.ndarray:
+        """The plant's generalised efforts: the segments' spring-dashpot forces F_RH (10),
+        then the link torques."""
+        return np.concatenate([self.F_seg.ravel(), self.tau_link])
 
     def advance_many(self, count: int) -> None:
         """``count`` steps of :meth:`advance` (compiled in one call where ``fast``)."""
@@ -281,7 +288,7 @@ class _FastLoop:
         self.route = self._per_step
         if isinstance(plant, HandrolledPlant) and plant.fast:
             self.route = self._handrolled
-        elif plant.name in ("mujoco", "pybullet"):
+        elif plant.implementation in ("mujoco", "pybullet"):
             self._engine_route(plant)
         self._native_forces(loop)
         fastloop.inputs(self.state, self.laws, loop.steps, loop.t)
@@ -305,7 +312,7 @@ class _FastLoop:
         self.native_rows, self.contacts = chunk_args.contact_args(sim, links, native)
         # the feet's centres: their points at zero offsets from their links
         self.plant = chunk_args.step_args(sim, links, np.zeros((len(links), 3)))
-        self.route = self._pybullet if plant.name == "pybullet" else self._mujoco
+        self.route = self._pybullet if plant.implementation == "pybullet" else self._mujoco
 
     def _native_forces(self, loop: HexapodLoop) -> None:
         if not self.shared:  # the engine's own contact, read back
@@ -320,7 +327,7 @@ class _FastLoop:
     def _per_step(self, loop: HexapodLoop, count: int) -> None:
         plant = loop.plant
         for _ in range(count):
-            plant.step(loop.F_seg, loop.tau_link, loop.F_applied)
+            plant.step(loop.efforts(), world(loop.F_applied))
             loop.steps += 1
             t, *read = plant.read()
             self._native_forces(loop)

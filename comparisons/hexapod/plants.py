@@ -1,9 +1,11 @@
-"""The hexapod's plants behind one interface (reset, state, step with the shared forces):
-the hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit Euler
-with the forces held over the step, and MuJoCo / PyBullet on the generated ``hexapod.xml`` /
+"""The hexapod's plants on dynval's plant contract (``ladder.plant.Plant``: joint state,
+contact points, one step under generalised efforts and the feet's world forces): the
+hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit Euler with
+the forces held over the step, and MuJoCo / PyBullet on the generated ``hexapod.xml`` /
 ``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground, legs on hip and
-knee hinges), whose own integrators are that same scheme.  State in the paper frame
-(robots/hexapod/FRAMES.md).  ``loop`` re-exports every name."""
+knee hinges), whose own integrators are that same scheme. Both read their state in the
+paper frame (robots/hexapod/FRAMES.md: the paper's (x, y) is the world's (x, z)), the
+feet as the paper's planar points (:meth:`read`). ``loop`` re-exports every name."""
 
 from __future__ import annotations
 
@@ -13,13 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder import plant
-from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.engines.base import FloatingState, Ground
 from dynval.handrolled.hexapod import lagrange
 from dynval.handrolled.hexapod.robot import PlanarHexapod
 from dynval.robots.hexapod.model_description import robot_joints, robot_offset
 from dynval.robots.hexapod.params import HexapodParams, leg_names
-
-ORIGIN = np.zeros(3)
 
 
 @dataclass(frozen=True)
@@ -33,16 +33,29 @@ class PlantState:
     feet_v: np.ndarray
 
 
-class HandrolledPlant:
-    """PlanarHexapod behind the plant interface (forces held over each step). ``fast``:
-    the step and the feet by hexapod.fast.model's compiled copies of PlanarHexapod.step_held and
-    .feet (the default; tests hold them to the printed path at round-off)."""
+def world(F_feet: np.ndarray) -> np.ndarray:
+    """The feet's planar forces (n x 2, the paper's x and y) as world vectors (n x 3)."""
+    F = np.zeros((len(F_feet), 3))
+    F[:, 0::2] = F_feet
+    return F
 
-    name = "handrolled"
+
+def feet_points(p: HexapodParams) -> list[plant.ContactPoint]:
+    """Each foot's centre: the hand-rolled model's foot and the origin of its link."""
+    return [plant.ContactPoint(leg, f"{leg}_foot") for leg in leg_names(p)]
+
+
+class HandrolledPlant:
+    """PlanarHexapod as a plant (forces held over each step). ``fast``: the step and the
+    feet by hexapod.fast.model's compiled copies of PlanarHexapod.step_held and .feet (the
+    default; tests hold them to the printed path at round-off)."""
+
+    implementation = "handrolled"
     contact = "shared"
 
     def __init__(self, p: HexapodParams, fast: bool = True) -> None:
         self.model = PlanarHexapod(p)
+        self.dt = self.model.dt
         self.fast = fast
         if fast:
             from dynval.handrolled.hexapod.fast import model as compiled
@@ -53,74 +66,76 @@ class HandrolledPlant:
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.q, self.model.qd, self.model.t = q.copy(), qd.copy(), 0.0
 
-    def observe(self) -> PlantState:
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.model.q, self.model.qd
+
+    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(t, q, qd, feet, feet_v): the time, the state and the feet (n x 2) in the paper
+        frame."""
         m = self.model
         if self.fast:
             feet, feet_v = self._compiled.feet(m.q, m.qd, self._c, m.n, m.k)
         else:
             feet, feet_v = m.feet(m.q, m.qd)
-        return PlantState(m.t, m.q.copy(), m.qd.copy(), feet, feet_v)
+        return m.t, m.q.copy(), m.qd.copy(), feet, feet_v
 
-    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(t, q, qd, feet, feet_v) as :meth:`observe`, without the PlantState."""
-        s = self.observe()
-        return s.t, s.q, s.qd, s.feet, s.feet_v
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        _, _, _, feet, feet_v = self.read()
+        return world(feet), world(feet_v)
 
-    def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
-        """One step under segment forces F_seg (k x 2), link torques tau (2n) and ground
-        forces F_feet (n x 2), all paper frame: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi (6)."""
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """One step under the generalised forces tau = [F_RH; link torques] (the segments'
+        forces, k x 2, then 2n torques) and the feet's world forces F (n x 3, None:
+        none): Q = tau + sum_i J_Fi^T F_RFi, eq. (6)."""
         m = self.model
+        F_feet = (np.zeros((m.n, 2)) if F is None
+                  else np.ascontiguousarray(np.asarray(F, float)[:, 0::2]))
         if self.fast:
-            m.q, m.qd = self._compiled.held_step(m.q, m.qd, np.asarray(F_seg, float),
-                                                 np.asarray(tau, float),
-                                                 np.asarray(F_feet, float), self._c, m.n,
+            k2 = 2 * m.k
+            m.q, m.qd = self._compiled.held_step(m.q, m.qd, tau[:k2].reshape(m.k, 2),
+                                                 tau[k2:], F_feet, self._c, m.n,
                                                  m.k, m.dt)
             m.t += m.dt
             return
-        Q = np.concatenate([F_seg.ravel(), tau])
+        Q = np.array(tau, dtype=float)
         for i, idx in enumerate(m.idx):
             if F_feet[i].any():
                 Q[idx] += lagrange.J_F(m.q[idx], m.lm).T @ F_feet[i]
         m.step_held(Q)
 
 
-class EnginePlant:
+class EnginePlant(plant.SimulationPlant):
     """An engine's hexapod (fixed ground link, slides and hinges) in paper coordinates."""
 
     def __init__(self, sim, p: HexapodParams, contact: str = "shared") -> None:
-        self.sim, self.name, self.contact = sim, sim.name, contact
+        super().__init__(sim, feet_points(p))
+        self.contact = contact
         self.off = robot_offset(p)
-        self.feet_links = [f"{leg}_foot" for leg in leg_names(p)]
-        self._origins = np.zeros((len(self.feet_links), 3))
+        self.feet_links = self.point_links
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         z = np.zeros(3)
         self.sim.reset(FloatingState(z, np.eye(3), z, z, q - self.off, qd.copy()))
 
-    def observe(self) -> PlantState:
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
         s = self.sim.state()
-        pts = [self.sim.point(f, ORIGIN) for f in self.feet_links]
-        feet = np.array([[pw[0], pw[2]] for pw, _ in pts])
-        feet_v = np.array([[vw[0], vw[2]] for _, vw in pts])
-        return PlantState(self.sim.time, s.q + self.off, s.qd.copy(), feet, feet_v)
+        return s.q + self.off, s.qd
 
     def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(t, q, qd, feet, feet_v) as :meth:`observe`, the feet read in one ``points``
-        call (the same numbers as ``point`` per foot)."""
-        s = self.sim.state()
-        P, V = self.sim.points(self.feet_links, self._origins)
-        return self.sim.time, s.q + self.off, s.qd, P[:, 0::2], V[:, 0::2]
-
-    def step(self, F_seg: np.ndarray, tau: np.ndarray, F_feet: np.ndarray) -> None:
-        forces = [PointForce(link, ORIGIN, np.array([F[0], 0.0, F[1]]))
-                  for link, F in zip(self.feet_links, F_feet, strict=True) if F.any()]
-        self.sim.step(np.concatenate([F_seg.ravel(), tau]), forces)
+        """(t, q, qd, feet, feet_v) as the hand-rolled plant's, the feet read in one
+        ``points`` call."""
+        q, qd = self.joint_state()
+        P, V = self.points()
+        return self.sim.time, q, qd, P[:, 0::2], V[:, 0::2]
 
     def native_feet_forces(self) -> np.ndarray:
         """The engine's own ground force on each foot (n x 2, paper frame)."""
-        f = self.sim.contact_forces()
-        return np.array([[f[link][0], f[link][2]] if link in f else [0.0, 0.0]
-                         for link in self.feet_links])
+        return self.native_forces()[:, 0::2]
+
+
+def observe(plant: HandrolledPlant | EnginePlant) -> PlantState:
+    """A plant's :meth:`read` as a PlantState."""
+    return PlantState(*plant.read())
 
 
 def native_ground(p: HexapodParams) -> Ground:

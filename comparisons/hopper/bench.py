@@ -17,7 +17,7 @@ def run(steps: int) -> dict[str, dict[str, float]]:
     and the closed loop (phase machine, eqs. 20-23, leg spring, contact law 24-25) as the
     harness runs it: five steps at a time (``advance_many``, compiled chunks for every
     plant), then the signals recorded; the fastest of three runs of each."""
-    from dynval.comparisons.hopper.loop import HopperLoop
+    from dynval.comparisons.hopper.loop import HopperLoop, planar_to_world
     from dynval.comparisons.hopper.loop import make_plant as hopper_plant
     from dynval.comparisons.hopper.scenarios import SCENARIOS as HOPPER_SCENARIOS
     from dynval.comparisons.hopper.scenarios import initial_state as hopper_initial
@@ -31,8 +31,8 @@ def run(steps: int) -> dict[str, dict[str, float]]:
         plant = hopper_plant(impl, HOP, "shared", ROOT / "hopper")
         plant.reset(*hopper_initial(HOP))
         loop = HopperLoop(plant, HOP, "shared", piecewise(sc.h_d), piecewise(sc.x_dot_d))
-        return bench.Setup(plant, loop, lambda: partial(plant.step, 0.0, 0.0,
-                                                        loop.F_foot.copy()),
+        return bench.Setup(plant, loop, lambda: partial(plant.step, np.zeros(2),
+                                                        planar_to_world(loop.F_foot)),
                            loop.engine_points())
 
     return bench.fastest_rows(setup, steps // chunk * chunk, chunk)

@@ -19,7 +19,7 @@ from dynval.comparisons.hopper.compiled import EngineChunks
 from dynval.comparisons.ladder import plant
 from dynval.comparisons.ladder.harness import Samples
 from dynval.engines import EngineInstabilityError
-from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.engines.base import FloatingState, Ground
 from dynval.handrolled.hopper import chain, contact, soa
 from dynval.handrolled.hopper.control import ControllerState, Observation, RaibertController
 from dynval.handrolled.hopper.fast import loop as fastloop
@@ -30,6 +30,7 @@ from dynval.robots.hopper.params import HopperParams
 JOINT_NAMES = ["hip", "leg"]
 ORIGIN = np.zeros(3)
 _LEG, _FOOT = ("leg",), ORIGIN.reshape(1, 3)  # the foot: the leg link's origin
+FOOT = plant.ContactPoint("foot", "leg")
 _NO_SAMPLES = np.empty((0, fastloop.SAMPLE))
 
 
@@ -58,14 +59,33 @@ def pitch_of_R_WB(R_00: float, R_20: float) -> float:
     return math.atan2(R_20, R_00)
 
 
-class HandrolledPlant:
-    """The planar SOA model (handrolled/hopper/model.py: eq. (19) by the operator products
-    the paper builds) behind the plant interface."""
+class _PlanarPlant:
+    """What the hand-rolled plants share: the contract's reads in the planar coordinates
+    (x, z, phi, theta_1, r), the foot as the one contact point (:meth:`observe` gives
+    both)."""
 
-    name = "handrolled"
+    implementation = "handrolled"
+    dt: float
+
+    def observe(self) -> PlantState:
+        raise NotImplementedError
+
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        s = self.observe()
+        return np.array(s.q), np.array(s.qd)
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        s = self.observe()
+        return planar_to_world(s.foot), planar_to_world(s.foot_v)
+
+
+class HandrolledPlant(_PlanarPlant):
+    """The planar SOA model (handrolled/hopper/model.py: eq. (19) by the operator products
+    the paper builds) on the plant contract."""
 
     def __init__(self, p: HopperParams, form: str = "corrected") -> None:
         self.model = PlanarHopper(p, form)
+        self.dt = p.dt
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.reset(q, qd)
@@ -74,16 +94,16 @@ class HandrolledPlant:
         m = self.model
         return _hand_state(m.time, m.q, m.qd, m.foot())
 
-    def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
-        self.model.step(tau_hip, F_leg, _foot_force(F_foot))
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """One step under the joints' efforts tau = (hip torque, leg force) and the world
+        force F on the foot (1 x 3; None: none)."""
+        self.model.step(tau[0], tau[1], np.zeros(3) if F is None else np.asarray(F[0], float))
 
 
-class CompiledHandPlant:
+class CompiledHandPlant(_PlanarPlant):
     """The hand-rolled model as its compiled copy steps it (handrolled/hopper/fast: eq.
     (19)'s terms by the recursions, one semi-implicit Euler step a call): the state the
     loop's compiled chunks advance (``HopperLoop._chunk``) or a step at a time."""
-
-    name = "handrolled"
 
     def __init__(self, p: HopperParams, form: str = "corrected") -> None:
         soa.check_form(form)
@@ -99,11 +119,13 @@ class CompiledHandPlant:
     def observe(self) -> PlantState:
         return _hand_state(self.time, self.q, self.qd, self.foot)
 
-    def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """:meth:`HandrolledPlant.step` by the recursions."""
         F_t = np.zeros(6)
-        F_t[3:] = -_foot_force(F_foot)
+        if F is not None:
+            F_t[3:] = -np.asarray(F[0], float)
         self.q, self.qd, *self.foot = self.terms.euler_step(
-            self.q, self.qd, np.array([0.0, 0.0, 0.0, tau_hip, F_leg]), self.Vd_base, F_t,
+            self.q, self.qd, np.array([0.0, 0.0, 0.0, tau[0], tau[1]]), self.Vd_base, F_t,
             self.dt, self.form == "printed")
         self.time += self.dt
 
@@ -114,20 +136,17 @@ def _hand_state(t: float, q: np.ndarray, qd: np.ndarray, foot: tuple) -> PlantSt
     return PlantState(t, q.tolist(), qd.tolist(), p[0::2].tolist(), v[0::2].tolist())
 
 
-def _foot_force(F_foot: np.ndarray | None) -> np.ndarray:
-    """The planar ground force (x, z) on the foot as a world vector."""
-    return np.zeros(3) if F_foot is None else np.array([F_foot[0], 0.0, F_foot[1]])
+def planar_to_world(planar: list[float]) -> np.ndarray:
+    """A planar (x, z) vector of the foot as a world vector, 1 x 3."""
+    return np.array([[planar[0], 0.0, planar[1]]])
 
 
-class EnginePlant:
-    """An engine's free-base hopper seen in the planar coordinates."""
+class EnginePlant(plant.SimulationPlant):
+    """An engine's free-base hopper seen in the planar coordinates; the foot, the leg
+    link's origin, is its contact point."""
 
     def __init__(self, sim) -> None:
-        self.sim = sim
-        self.name = sim.name
-        # the shared contact force, one object whose F_W each step overwrites (the engine
-        # applies it within step() and keeps nothing of it)
-        self._foot_force = PointForce("leg", ORIGIN, np.zeros(3))
+        super().__init__(sim, [FOOT])
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         x, z, phi, th, r = q
@@ -149,17 +168,13 @@ class EnginePlant:
                           [f[12], f[14], -f[16], f[20], f[21]], [f[22], f[24]],
                           [f[25], f[27]], y)
 
-    def step(self, tau_hip: float, F_leg: float, F_foot: np.ndarray | None) -> None:
-        forces = []
-        if F_foot is not None:
-            F_W = self._foot_force.F_W
-            F_W[0], F_W[2] = F_foot[0], F_foot[1]
-            forces.append(self._foot_force)
-        self.sim.step(np.array([tau_hip, F_leg]), forces)
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        s = self.observe()
+        return np.array(s.q), np.array(s.qd)
 
     def native_foot_force(self) -> np.ndarray:
         """The engine's own ground force on the foot, (x, z)."""
-        return self.sim.contact_forces()["leg"][[0, 2]]
+        return self.native_forces()[0][[0, 2]]
 
 
 def native_ground(p: HopperParams) -> Ground:
@@ -213,7 +228,7 @@ class HopperLoop:
         self.p = p
         self.fast = fast
         self._chunks: EngineChunks | bool | None = None
-        self.implementation = plant.name
+        self.implementation = plant.implementation
         self.contact_mode = contact_mode
         self.h_d, self.x_dot_d = h_d, x_dot_d
         self.controller = RaibertController(p, p.z_0, attitude_sign, controlled)
@@ -245,8 +260,8 @@ class HopperLoop:
         self.F_leg = contact.leg_force(q[4], qd[4], self.u, p)
 
     def advance(self) -> None:
-        applied = self.F_foot if self.contact_mode == "shared" else None
-        self.plant.step(self.tau_hip, self.F_leg, applied)
+        applied = planar_to_world(self.F_foot) if self.contact_mode == "shared" else None
+        self.plant.step(np.array([self.tau_hip, self.F_leg]), applied)
         self.steps += 1
         self.s = self.plant.observe()
         self.t = self.s.t

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -57,6 +57,7 @@ class ContactPoint:
     offset: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
+@runtime_checkable
 class Plant(Protocol):
     """One implementation's robot under a closed loop: its joint state, its contact
     points and one step."""
@@ -108,37 +109,61 @@ def simulation(implementation: str, desc_dir: Path, stem: str, joints: Sequence[
                      f"are {', '.join(ENGINES)}")
 
 
-class EnginePlant:
-    """An engine's simulation of a description (``<stem>.xml`` for MuJoCo, ``<stem>.urdf``
-    for PyBullet and Drake), its joints ``joints`` in that order, on a fixed or a floating
-    base; ``points``: where the contact law acts, each a point of a link."""
+class SimulationPlant:
+    """An engine's simulation (:func:`simulation`) behind the contract: its joints, the
+    contact points ``points`` (each a point of a link) where the forces of ``step`` act,
+    and the engine's own contact forces on their links (:meth:`native_forces`). A robot
+    whose paper reads the state in coordinates of its own (a floating base on a
+    quaternion, a planar model's pitch) builds the simulation, resets it and reads it
+    through ``sim``, and steps it here."""
 
-    def __init__(self, implementation: str, desc_dir: Path, stem: str,
-                 joints: Sequence[str], dt: float, gravity: Sequence[float],
-                 q0: np.ndarray, floating: bool = False,
-                 points: Sequence[ContactPoint] = ()) -> None:
-        self.sim = simulation(implementation, desc_dir, stem, joints, dt, gravity,
-                              floating=floating)
-        self.implementation, self.dt = implementation, dt
-        self._links = [c.link for c in points]
-        self._offsets = np.array([c.offset for c in points], dtype=float).reshape(-1, 3)
-        zero = np.zeros(3)
-        self.sim.reset(FloatingState(zero, np.eye(3), zero, zero, np.asarray(q0, float),
-                                     np.zeros(len(joints))))
+    def __init__(self, sim: Any, points: Sequence[ContactPoint] = ()) -> None:
+        self.sim = sim
+        self.implementation, self.dt = sim.name, sim.dt
+        self.point_links = [c.link for c in points]
+        self.point_offsets = np.array([c.offset for c in points], dtype=float).reshape(-1, 3)
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
         q, v = self.sim.joint_state()
         return np.asarray(q, float), np.asarray(v, float)
 
     def points(self) -> tuple[np.ndarray, np.ndarray]:
-        if not self._links:
+        if not self.point_links:
             return np.empty((0, 3)), np.empty((0, 3))
-        return self.sim.points(self._links, self._offsets)
+        return self.sim.points(self.point_links, self.point_offsets)
 
     def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
-        forces = [] if F is None else [PointForce(link, o, np.asarray(f, float)) for link, o, f
-                                       in zip(self._links, self._offsets, F, strict=True)]
+        """One step; a point whose force is zero is not pushed (the engine adds nothing
+        for it either way)."""
+        forces = [] if F is None else [
+            PointForce(link, o, np.asarray(f, float)) for link, o, f
+            in zip(self.point_links, self.point_offsets, F, strict=True) if np.any(f)]
         self.sim.step(np.asarray(tau, float), forces)
+
+    def native_forces(self) -> np.ndarray:
+        """The engine's own contact force [N] on each contact point's link, world axes,
+        (n, 3); zero on a link it does not touch the ground with."""
+        f = self.sim.contact_forces()
+        zero = np.zeros(3)
+        return np.array([f.get(link, zero) for link in self.point_links],
+                        dtype=float).reshape(-1, 3)
+
+
+class EnginePlant(SimulationPlant):
+    """An engine's simulation of a description (``<stem>.xml`` for MuJoCo, ``<stem>.urdf``
+    for PyBullet and Drake), its joints ``joints`` in that order, on a fixed or a floating
+    base, started at rest at the joint positions q0; ``points``: where the contact law
+    acts, each a point of a link."""
+
+    def __init__(self, implementation: str, desc_dir: Path, stem: str,
+                 joints: Sequence[str], dt: float, gravity: Sequence[float],
+                 q0: np.ndarray, floating: bool = False,
+                 points: Sequence[ContactPoint] = ()) -> None:
+        super().__init__(simulation(implementation, desc_dir, stem, joints, dt, gravity,
+                                    floating=floating), points)
+        zero = np.zeros(3)
+        self.sim.reset(FloatingState(zero, np.eye(3), zero, zero, np.asarray(q0, float),
+                                     np.zeros(len(joints))))
 
 
 class HandPlant:
