@@ -14,7 +14,7 @@ from dynval.handrolled.quadruped.fast import loop as fastloop
 from dynval.handrolled.quadruped.fast.simulation import CompiledPinnedFeetSimulation
 from dynval.handrolled.quadruped.gait import Gait, plan
 from dynval.handrolled.quadruped.inverse import Feedforward, feedforward
-from dynval.handrolled.quadruped.kinematics import standing_height
+from dynval.handrolled.quadruped.kinematics import foot_position_and_jacobian, standing_height
 from dynval.handrolled.quadruped.robot import build_model
 from dynval.handrolled.quadruped.simulation import PinnedFeetSimulation
 from dynval.handrolled.so3 import euler_zyx
@@ -29,27 +29,55 @@ from dynval.robots.quadruped.params import (
 
 
 class HandrolledPlant:
-    """The paper's model with its supporting feet pinned, stepped by the compiled fast
-    path (``fast=False``: the printed recursions, the same trajectory to round-off)."""
+    """The paper's model on the plant contract, its supporting feet pinned (section 4: its
+    contact is that constraint, as an engine's is its own ground, so it takes no point
+    forces), stepped by the compiled fast path (``fast=False``: the printed recursions,
+    the same trajectory to round-off)."""
 
-    name = "handrolled"
+    implementation = "handrolled"
 
     def __init__(self, p: QuadrupedParams, fast: bool = True, frame0: str = "corrected"
                  ) -> None:
         sim = CompiledPinnedFeetSimulation if fast else PinnedFeetSimulation
         self.model = build_model(p, R_B0=R_B0_PRINTED if frame0 == "printed" else None)
         self.sim = sim(self.model, np.array([0.0, 0.0, -p.g]), p.dt)
+        self.dt = p.dt
+        self.stance: tuple[str, ...] = ()
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(p_WB, R_WB, theta, nu, stance)
+        self.stance = tuple(stance)
+
+    def support(self, stance: tuple[str, ...]) -> None:
+        """The feet the plan puts on the ground for the next step: pinned."""
+        self.stance = stance
 
     def state(self) -> FloatingState:
         s = self.sim
         return FloatingState(s.p_WB, s.R_WB, s.R_WB @ s.nu[:3], s.R_WB @ s.nu[3:6],
                              s.theta.copy(), s.nu[6:].copy())
 
-    def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
-        self.sim.step(tau, stance)
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        s = self.sim
+        return np.ravel(s.theta).copy(), s.nu[6:].copy()
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        """The feet (frame 4 of each leg, Table 1) in the world: p_WB + R_WB p_B4 and
+        R_WB (v_B + w_B x p_B4 + J_4 theta')."""
+        s = self.sim
+        theta, thetad = np.reshape(s.theta, (4, 3)), np.reshape(s.nu[6:], (4, 3))
+        P, V = np.empty((4, 3)), np.empty((4, 3))
+        for k in range(4):
+            p_B4, J = foot_position_and_jacobian(self.model, k, theta[k])
+            P[k] = s.p_WB + s.R_WB @ p_B4
+            V[k] = s.R_WB @ (s.nu[:3] + np.cross(s.nu[3:6], p_B4) + J @ thetad[k])
+        return P, V
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        if F is not None and np.any(F):
+            raise ValueError("the hand-rolled quadruped pins its supporting feet "
+                             "(section 4); it takes no point forces")
+        self.sim.step(tau, self.stance)
 
     def foot_forces_W(self) -> np.ndarray:
         """The pinned feet's constraint forces of the step just taken, world axes."""
@@ -61,27 +89,33 @@ class HandrolledPlant:
         return isinstance(self.sim, CompiledPinnedFeetSimulation)
 
 
-class EnginePlant:
-    """An engine simulation with native foot contact."""
+class EnginePlant(plant.SimulationPlant):
+    """An engine simulation with its own foot contact; its contact points are the feet
+    (the sphere centres: frame 4 of Table 1, a_3 along link 3)."""
 
-    def __init__(self, sim) -> None:
-        self.sim = sim
-        self.name = sim.name
-        self.feet = tuple(link_name(leg, 3) for leg in LEGS)  # foot links, LEGS order
+    def __init__(self, sim, p: QuadrupedParams) -> None:
+        super().__init__(sim, feet_points(p))
+        self.feet = tuple(self.point_links)  # foot links, LEGS order
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(FloatingState(p_WB, R_WB, R_WB @ nu[:3], R_WB @ nu[3:6],
                                      np.ravel(theta), nu[6:]))
 
+    def support(self, stance: tuple[str, ...]) -> None:
+        """The plan's support, which an engine's contact does not read."""
+
     def state(self) -> FloatingState:
         return self.sim.state()
 
-    def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
-        self.sim.step(np.ravel(tau), [])
-
     def foot_forces_W(self) -> np.ndarray:
-        f = self.sim.contact_forces()
-        return np.array([f[foot] for foot in self.feet])
+        return self.native_forces()
+
+
+def feet_points(p: QuadrupedParams) -> list[plant.ContactPoint]:
+    """Each foot's sphere centre: the hand-rolled model's frame 4, the point a_3 along
+    the x axis of the description's link 3 (a_3 = l_3, Table 1)."""
+    return [plant.ContactPoint(f"{leg}_foot", link_name(leg, 3), (p.l_3, 0.0, 0.0))
+            for leg in LEGS]
 
 
 def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bool = True,
@@ -98,7 +132,7 @@ def make_plant(implementation: str, p: QuadrupedParams, desc_dir: Path, fast: bo
                     total_mass(p) / 4.0, tuple(f"{leg}_foot" for leg in LEGS))
     return EnginePlant(plant.simulation(implementation, desc_dir, "quadruped", joint_names(),
                                         p.dt, (0.0, 0.0, -p.g), ground,
-                                        tuple(link_name(leg, 3) for leg in LEGS)))
+                                        tuple(link_name(leg, 3) for leg in LEGS)), p)
 
 
 class QuadrupedLoop:
@@ -106,7 +140,7 @@ class QuadrupedLoop:
 
     def __init__(self, plant, p: QuadrupedParams, gait: Gait, fast: bool = True) -> None:
         self.plant, self.p, self.gait = plant, p, gait
-        self.implementation = plant.name
+        self.implementation = plant.implementation
         # the hand-rolled plant's own model (its compiled chunk steps the plan's links)
         self.model = plant.model if isinstance(plant, HandrolledPlant) else build_model(p)
         self.g_W = np.array([0.0, 0.0, -p.g])
@@ -145,7 +179,8 @@ class QuadrupedLoop:
 
     def advance(self) -> None:
         qd_before = self.st.qd
-        self.plant.step(self.tau, self.stance)
+        self.plant.support(self.stance)
+        self.plant.step(self.tau, None)
         st = self.plant.state()
         # every implementation integrates semi-implicit Euler, qd += dt qdd: the difference
         # of the rates over the step is the acceleration it used

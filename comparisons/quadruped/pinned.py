@@ -39,7 +39,7 @@ class PinocchioPinnedFeet:
     """The floating quadruped with its stance feet pinned, stepped with Pinocchio's terms
     (module docstring); the plant interface of the quadruped's loop."""
 
-    name = "pinned feet, pinocchio terms"
+    name = implementation = "pinned feet, pinocchio terms"
 
     def __init__(self, p: QuadrupedParams, desc_dir: Path, perturb: float = 0.0) -> None:
         from dynval.engines.pinocchio_engine import PinocchioTerms
@@ -49,13 +49,14 @@ class PinocchioPinnedFeet:
         self.dt, self.perturb = p.dt, perturb
         self.foot = np.array([build_foot_offset(p), 0.0, 0.0])  # the foot point in link 3
         self.stance: tuple[str, ...] = ()
+        self._next: tuple[str, ...] = ()
         self.F_B = np.zeros((4, 3))
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         k = 1.0 + self.perturb  # a perturbed run: the start moved by that fraction
         self.p_WB, self.R_WB = np.array(p_WB, float) * k, np.array(R_WB, float)
         self.theta, self.nu = np.ravel(theta).astype(float) * k, np.array(nu, float) * k
-        self.stance = tuple(stance)
+        self.stance = self._next = tuple(stance)
 
     def state(self) -> FloatingState:
         R, nu = self.R_WB, self.nu
@@ -80,11 +81,21 @@ class PinocchioPinnedFeet:
              for leg in self.stance]
         return np.concatenate(a) if a else np.zeros(0)
 
-    def step(self, tau: np.ndarray, stance: tuple[str, ...]) -> None:
+    def support(self, stance: tuple[str, ...]) -> None:
+        """The feet the plan puts on the ground for the next step: pinned (feet that join
+        the support stop by a plastic impact)."""
+        self._next = tuple(stance)
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """One step under the joint torques tau, the supporting feet pinned (no point
+        forces: the feet's forces are the constraint's)."""
+        if F is not None and np.any(F):
+            raise ValueError("the pinned-feet reference takes no point forces")
         q = frames.pinocchio_q(self.p_WB, self.R_WB, self.theta)
         M = self.pn.mass_matrix(q)
+        stance = self._next
         new = bool(set(stance) - set(self.stance))
-        self.stance = tuple(stance)
+        self.stance = stance
         Jc = self._jacobians(q)
         if new:  # plastic impact: the least change of kinetic energy that stops the feet
             MiJt = np.linalg.solve(M, Jc.T)
