@@ -9,7 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
+from dynval.comparisons.landing_gear.loop import (
+    LandingGearLoop,
+    forces_W,
+    initial_state,
+    make_plant,
+)
 from dynval.comparisons.landing_gear.scenarios import SCENARIOS
 from dynval.handrolled.landing_gear import single_leg
 from dynval.handrolled.landing_gear.model import Forms
@@ -72,7 +77,7 @@ def test_an_observation_keeps_its_values_after_later_steps() -> None:
     obs = plant.observe()
     kept = {k: np.array(v, copy=True) for k, v in vars(obs).items() if k != "t"}
     for _ in range(10):
-        plant.step(np.ones((4, 2)), np.ones((4, 3)), 10.0)
+        plant.step(np.ones(8), forces_W(np.ones((4, 3)), 10.0))
     for k, v in kept.items():
         np.testing.assert_array_equal(getattr(obs, k), v)
     assert not np.array_equal(plant.observe().p_PB, kept["p_PB"])

@@ -78,10 +78,10 @@ def test_one_step_means_the_same_in_the_hand_model_and_the_engine(robot, engine)
     assert np.max(np.abs(_run(robot, engine, True, swapped=True) - hand)) > 1e6 * TOL
 
 
-def _quadruped_points(implementation: str) -> tuple[np.ndarray, np.ndarray, object]:
-    """The feet of the quadruped tumbling and kicking at one state: body moved, turned and
-    moving, legs off the standing posture and swinging."""
-    from dynval.comparisons.quadruped.loop import make_plant
+def _quadruped_at_a_state(implementation: str):
+    """The quadruped tumbling and kicking: body moved, turned and moving, legs off the
+    standing posture and swinging."""
+    from dynval.comparisons.quadruped.loop import feet_points, make_plant
     from dynval.handrolled.so3 import rot_x, rot_y, rot_z
     from dynval.robots.quadruped.params import PARAMS
 
@@ -90,27 +90,48 @@ def _quadruped_points(implementation: str) -> tuple[np.ndarray, np.ndarray, obje
     theta = np.tile(PARAMS.theta_stand, 4) + rng.uniform(-0.3, 0.3, 12)
     R_WB = rot_z(0.4) @ rot_y(-0.2) @ rot_x(0.3)
     robot.reset(np.array([0.1, -0.2, 0.6]), R_WB, theta, rng.uniform(-1.0, 1.0, 18), ())
-    return (*robot.points(), robot)
+    return robot, feet_points(PARAMS)
 
 
+def _landing_gear_at_a_state(implementation: str):
+    """The landing gear at the start of its slope landing, descending."""
+    import math
+
+    from dynval.comparisons.landing_gear.loop import contact_points, initial_state, make_plant
+    from dynval.comparisons.landing_gear.scenarios import SCENARIOS
+    from dynval.handrolled.landing_gear.model import Forms
+    from dynval.robots.landing_gear.params import PARAMS
+
+    sc = SCENARIOS["slope_lc"]
+    slope = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
+    robot = make_plant(implementation, PARAMS, "as_derived", "shared", *slope, Forms(),
+                       robot_dir("landing_gear"))
+    robot.reset(initial_state(PARAMS, *slope))
+    return robot, contact_points(PARAMS)
+
+
+AT_A_STATE = {"quadruped": _quadruped_at_a_state, "landing_gear": _landing_gear_at_a_state}
+
+
+@pytest.mark.parametrize("robot", AT_A_STATE)
 @pytest.mark.parametrize("engine", ["mujoco", "pybullet"])  # on its feet: Drake has no ground
-def test_the_quadrupeds_feet_are_the_same_points_in_the_hand_model_and_the_engine(engine):
-    """The quadruped's hand-rolled plant pins its supporting feet (a constraint, not a
-    force), so it is held to its points only: the feet as Table 1's frame 4 in the hand
-    model and as the point l_3 along each engine's link 3 (measured: 2.2e-16 m, 2.2e-16
-    m/s). A point 1 % further along the link is off by 1.7 mm."""
-    P, V, hand = _quadruped_points("handrolled")
-    P_e, V_e, eng = _quadruped_points(engine)
+def test_the_contact_points_are_the_same_in_the_hand_model_and_the_engine(robot, engine):
+    """Where the hand-rolled model is not the engines' equations stepped alike (the
+    quadruped pins its supporting feet, a constraint; the landing gear's body is a
+    Newton-Euler CoM with the legs decoupled), its plant is held to its state and its
+    points at one state: the quadruped's feet as Table 1's frame 4 in the hand model and
+    as the point l_3 along each engine's link 3; the landing gear's body centre, where the
+    thrust acts, and its feet l_L along the lower legs (measured: at most 2.2e-16 m and
+    m/s). The feet 1 % further along their links are 1.7 mm (quadruped) and 1.0 mm
+    (landing gear) off."""
+    hand, _ = AT_A_STATE[robot]("handrolled")
+    eng, points = AT_A_STATE[robot](engine)
     assert isinstance(hand, plant.Plant) and isinstance(eng, plant.Plant)
+    (P, V), (P_e, V_e) = hand.points(), eng.points()
     assert np.max(np.abs(P_e - P)) < TOL and np.max(np.abs(V_e - V)) < TOL
-    longer = [plant.ContactPoint(c.frame, c.link, (1.01 * c.offset[0], 0.0, 0.0))
-              for c in feet_points()]
+    for a, b in zip(hand.joint_state(), eng.joint_state(), strict=True):
+        assert np.max(np.abs(a - b)) < TOL
+    longer = [plant.ContactPoint(c.frame, c.link, tuple(1.01 * np.array(c.offset)))
+              for c in points]
     P_wrong, _ = plant.SimulationPlant(eng.sim, longer).points()
     assert np.max(np.abs(P_wrong - P)) > 1e-3
-
-
-def feet_points() -> list:
-    from dynval.comparisons.quadruped.loop import feet_points as points
-    from dynval.robots.quadruped.params import PARAMS
-
-    return points(PARAMS)

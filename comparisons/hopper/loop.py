@@ -66,9 +66,7 @@ class _PlanarPlant:
 
     implementation = "handrolled"
     dt: float
-
-    def observe(self) -> PlantState:
-        raise NotImplementedError
+    observe: Callable[[], PlantState]
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
         s = self.observe()

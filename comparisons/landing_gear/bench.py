@@ -9,7 +9,12 @@ from functools import partial
 import numpy as np
 
 from dynval.comparisons import bench
-from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
+from dynval.comparisons.landing_gear.loop import (
+    LandingGearLoop,
+    forces_W,
+    initial_state,
+    make_plant,
+)
 from dynval.comparisons.landing_gear.scenarios import SCENARIOS
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots import ROOT
@@ -30,8 +35,8 @@ def run(steps: int) -> dict[str, dict[str, float]]:
                            ROOT / "landing_gear")
         plant.reset(initial_state(p, aSL, aAZ))
         loop = LandingGearLoop(plant, p, aSL, aAZ, True, "shared", Forms())
-        return bench.Setup(plant, loop, lambda: partial(plant.step, np.zeros((4, 2)),
-                                                        loop.F_PF.copy(), 0.0),
+        return bench.Setup(plant, loop, lambda: partial(plant.step, np.zeros(8),
+                                                        forces_W(loop.F_PF, 0.0)),
                            loop.engine_points())
 
     return bench.fastest_rows(setup, steps // chunk * chunk, chunk)

@@ -27,7 +27,13 @@ from scipy.spatial.transform import Rotation
 
 from dynval.comparisons.ladder import harness
 from dynval.comparisons.landing_gear.audit import leg_engines
-from dynval.comparisons.landing_gear.loop import InitialState, LandingGearLoop, initial_state
+from dynval.comparisons.landing_gear.loop import (
+    InitialState,
+    LandingGearLoop,
+    PaperFramePlant,
+    forces_P,
+    initial_state,
+)
 from dynval.comparisons.landing_gear.scenarios import WORKSPACE, Scenario
 from dynval.handrolled.landing_gear import single_leg
 from dynval.handrolled.landing_gear.model import Forms, standing_angles, system_inertia
@@ -37,9 +43,9 @@ from dynval.robots.landing_gear.params import LEGS, R_BL, LandingGearParams, p_B
 ENGINES = ("mujoco", "pybullet")  # the engines whose leg terms can drive the reference
 
 
-class EngineLegsGear:
+class EngineLegsGear(PaperFramePlant):
     """The decoupled model stepped with an engine's fixed-base leg terms (module
-    docstring); the plant interface of the landing gear's loop."""
+    docstring), on the plant contract."""
 
     def __init__(self, p: LandingGearParams, desc_dir: Path, engine: str = "mujoco",
                  perturb: float = 0.0) -> None:
@@ -47,7 +53,7 @@ class EngineLegsGear:
         if engine not in terms:
             raise ValueError(f"no {engine} leg terms; use one of {', '.join(terms)}")
         self.leg = terms[engine]
-        self.name = f"{engine} leg terms"
+        self.name = self.implementation = f"{engine} leg terms"
         self.p, self.dt = p, p.dt
         self.p_BH = np.array([p_BH(leg, p) for leg in LEGS])
         self.R_BL = np.array([R_BL(leg) for leg in LEGS])
@@ -86,7 +92,11 @@ class EngineLegsGear:
                            self.omega_B.copy(), self.theta.copy(), self.thetad.copy(),
                            p_PF, v_PF)
 
-    def step(self, tau: np.ndarray, F_PF: np.ndarray, F_th: float) -> None:
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """One step under the joint torques tau (leg by leg) and the world forces F on
+        the body and the feet (loop.contact_points)."""
+        F_PF, F_th = forces_P(F)
+        tau = np.reshape(tau, (4, 2))
         p, dt = self.p, self.dt
         r_B, _, jacobians = self._feet()
         F_B = F_PF @ self.R_PB  # each foot force in body axes

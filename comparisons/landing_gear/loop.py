@@ -4,6 +4,7 @@ same contact law read each implementation's state (paper frame P)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import numpy as np
 from dynval.comparisons.ladder import plant
 from dynval.comparisons.landing_gear.compiled import EngineChunks
 from dynval.comparisons.landing_gear.frames import R_PB_from_R_WB, R_WB_from_R_PB, vec_P, vec_W
-from dynval.engines.base import FloatingState, Ground, PointForce
+from dynval.engines.base import FloatingState, Ground
 from dynval.handrolled.landing_gear.contact import SlopeContact, ground_normal_P
 from dynval.handrolled.landing_gear.control import LandingGearController
 from dynval.handrolled.landing_gear.fast import loop as fastloop
@@ -58,15 +59,59 @@ def initial_state(p: LandingGearParams, alpha_SL: float, alpha_AZ: float) -> Ini
                         np.zeros(3), theta)
 
 
-class EnginePlant:
+BODY = plant.ContactPoint("body", "body")  # where the thrust acts: the body's origin
+
+
+def contact_points(p: LandingGearParams) -> list[plant.ContactPoint]:
+    """The points the loop pushes on: the body (the thrust), then each foot, l_L along its
+    lower leg (eq. 26's foot point)."""
+    return [BODY, *(plant.ContactPoint(f"{leg}_foot", link, (p.l_L, 0.0, 0.0))
+                    for leg, link in zip(LEGS, FOOT_LINKS, strict=True))]
+
+
+def forces_W(F_PF: np.ndarray | None, F_th: float) -> np.ndarray:
+    """The world forces on :func:`contact_points`: the thrust F_th along P's y, then the
+    feet's forces F_PF (P axes; None: none)."""
+    F_P = np.zeros((1 + len(LEGS), 3))
+    F_P[0, 1] = F_th
+    if F_PF is not None:
+        F_P[1:] = F_PF
+    return vec_W(F_P)
+
+
+def forces_P(F: np.ndarray | None) -> tuple[np.ndarray, float]:
+    """:func:`forces_W` undone: the feet's forces in P and the thrust (P's y of the
+    body's force, the only body force the paper's model takes)."""
+    if F is None:
+        return np.zeros((len(LEGS), 3)), 0.0
+    F_P = vec_P(F)
+    return F_P[1:], float(F_P[0, 1])
+
+
+class PaperFramePlant:
+    """The contract's reads of a plant that keeps its state in P (the hand-rolled model,
+    the reference on an engine's leg terms): the joints leg by leg, the body's centre and
+    the feet in the world."""
+
+    theta: np.ndarray
+    thetad: np.ndarray
+    observe: Callable[[], Observation]
+
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.ravel(self.theta).copy(), np.ravel(self.thetad).copy()
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        o = self.observe()
+        return vec_W(np.vstack([o.p_PB, o.p_PF])), vec_W(np.vstack([o.v_PB, o.v_PF]))
+
+
+class EnginePlant(plant.SimulationPlant):
     """An engine simulation seen through the paper's coordinates."""
 
     def __init__(self, sim, p: LandingGearParams) -> None:
-        self.sim = sim
+        super().__init__(sim, contact_points(p))
         self.p = p
-        self.name = sim.name
         self.foot_offset = np.array([p.l_L, 0.0, 0.0])
-        self.foot_offsets = np.tile(self.foot_offset, (len(FOOT_LINKS), 1))
 
     def reset(self, s: InitialState) -> None:
         R_WB = R_WB_from_R_PB(s.R_PB)
@@ -77,11 +122,11 @@ class EnginePlant:
     def observe(self) -> Observation:
         s = self.sim.state()
         R_PB = R_PB_from_R_WB(s.R_WB)
-        P, V = self.sim.points(FOOT_LINKS, self.foot_offsets)  # the four feet in one read
+        P, V = self.points()  # the body and the four feet in one read
         return Observation(
             self.sim.time, vec_P(s.p_WB), R_PB, vec_P(s.v_WB_W),
             R_PB.T @ vec_P(s.w_WB_W), s.q.reshape(4, 2), s.qd.reshape(4, 2),
-            vec_P(P), vec_P(V),
+            vec_P(P[1:]), vec_P(V[1:]),
         )
 
     def observation(self, obs: np.ndarray) -> Observation:
@@ -98,23 +143,28 @@ class EnginePlant:
                            obs[18 + 4 * n:18 + 7 * n].reshape(n, 3),
                            obs[18 + 7 * n:18 + 10 * n].reshape(n, 3))
 
-    def step(self, tau: np.ndarray, F_PF: np.ndarray | None, F_th: float) -> None:
-        forces = [PointForce("body", np.zeros(3), vec_W(np.array([0.0, F_th, 0.0])))]
-        if F_PF is not None:
-            forces += [PointForce(link, self.foot_offset, vec_W(F))
-                       for link, F in zip(FOOT_LINKS, F_PF, strict=True)]
-        self.sim.step(tau.reshape(-1), forces)
-
     def native_foot_forces(self) -> np.ndarray:
-        f = self.sim.contact_forces()
-        return vec_P(np.array([f[link] for link in FOOT_LINKS]))
+        """The engine's own ground force on each foot, P axes."""
+        return vec_P(self.native_forces()[1:])
 
 
-class HandrolledPlant(DecoupledLandingGear):
-    """The hand-rolled model with the same reset interface as the engine plants."""
+class HandrolledPlant(PaperFramePlant, DecoupledLandingGear):
+    """The hand-rolled model on the plant contract, reset as the engine plants are."""
+
+    implementation = "handrolled"
+
+    @property
+    def dt(self) -> float:
+        return self.p.dt
 
     def reset(self, s: InitialState) -> None:  # type: ignore[override]
         super().reset(s.p_PB, s.R_PB, s.v_PB, s.omega_B, s.theta, np.zeros((4, 2)))
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        """One step under the joint torques tau (leg by leg) and the world forces F on
+        :func:`contact_points`."""
+        F_PF, F_th = forces_P(F)
+        self.step_P(np.reshape(tau, (4, 2)), F_PF, F_th)
 
 
 class LandingGearLoop:
@@ -131,7 +181,7 @@ class LandingGearLoop:
         self.fast = fast
         self._engine_chunks: EngineChunks | bool | None = None
         self.p = p
-        self.implementation = plant.name
+        self.implementation = plant.implementation
         self.contact_mode = contact
         self.law = SlopeContact(p.k, p.b, p.mu_S, p.mu_D, alpha_SL, alpha_AZ)
         self.controller = LandingGearController(p, level_controller, forms.level)
@@ -162,7 +212,7 @@ class LandingGearLoop:
 
     def advance(self) -> None:
         applied = self.F_PF if self.contact_mode == "shared" else None
-        self.plant.step(self.tau, applied, self.F_th)
+        self.plant.step(np.ravel(self.tau), forces_W(applied, self.F_th))
         self.obs = self.plant.observe()
         self.t = self.obs.t
         self._update_inputs()

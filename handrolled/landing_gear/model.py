@@ -202,7 +202,9 @@ class DecoupledLandingGear:
     def state(self, x: BodyState) -> None:
         self.p_PB, self.v_PB, self.R_PB, self.omega_B, self.theta, self.thetad = x
 
-    def step(self, tau: np.ndarray, F_PF: np.ndarray, F_th: float) -> None:
+    def step_P(self, tau: np.ndarray, F_PF: np.ndarray, F_th: float) -> None:
+        """One step under the joint torques tau (4 x 2), the feet's forces F_PF and the
+        thrust F_th along y, all in P."""
         p = self.p
         r_B, _ = feet_in_body(self.theta, self.thetad, self.p_BH, self.R_BL, p.l_U, p.l_L)
         self.state = step_kernel(self.state, r_B, np.ascontiguousarray(tau, dtype=float),
