@@ -32,7 +32,7 @@ from dynval.comparisons.rover.frames import (
     velocity_from_q,
 )
 from dynval.engines import chunk_args
-from dynval.engines.base import FloatingState, PointForce
+from dynval.engines.base import FloatingState
 from dynval.handrolled.rover.control import PowerSteering
 from dynval.handrolled.rover.model import HandRolledRover
 from dynval.handrolled.rover.wheel_contact import DIAGNOSTICS, N_DIAG, wheel_contacts
@@ -52,9 +52,11 @@ WHEEL_SIGNALS = ("sinkage", "slip", "slip_angle", "force.x", "force.y", "force.z
 
 
 class HandrolledPlant:
-    """The hand-rolled model behind the plant interface of the loop."""
+    """The hand-rolled model as the loop steps it: the thesis' model integrates eq. (3.32)
+    with its wheel-soil forces computed inside its step (from its own hubs' states and the
+    drive torques, as simcore.m does), so it takes the drive torques, not point forces."""
 
-    name = "handrolled"
+    implementation = "handrolled"
 
     def __init__(self, p: RoverParams, soil: tuple, rigid: bool, wheel_form: str = "corrected",
                  integrator: str = "euler") -> None:
@@ -101,20 +103,26 @@ class HandrolledPlant:
         m.diag = block.diag.copy()
 
 
-class EnginePlant:
+def hub_points(p: RoverParams) -> list[plant.ContactPoint]:
+    """The wheel hubs, segment by segment, each side: where the wheel-soil forces act."""
+    n = p.n_segments
+    return [plant.ContactPoint(f"{segment_name(i, n)}.{side}", segment_name(i, n),
+                               tuple(hub_positions(p, i)[side]))
+            for i in range(1, n + 1) for side in SIDES]
+
+
+class EnginePlant(plant.SimulationPlant):
     """An engine simulation seen through the thesis' coordinates; the wheel forces come
-    from :func:`wheel_contact` on the engine's own hub states and act at the hubs."""
+    from :func:`wheel_contact` on the engine's own hub states and act at the hubs, its
+    contact points."""
 
     def __init__(self, sim, p: RoverParams, soil: tuple) -> None:
-        self.sim = sim
+        super().__init__(sim, hub_points(p))
         self.p = p
         self.soil = soil
-        self.name = sim.name
         n = p.n_segments
         self.links = [segment_name(i, n) for i in range(1, n + 1)]
-        self.hubs = [[hub_positions(p, i)[s] for s in SIDES] for i in range(1, n + 1)]
-        self.hub_links = [link for link in self.links for _ in SIDES]
-        self.hub_offsets = np.array([h for hubs in self.hubs for h in hubs])
+        self.hub_links, self.hub_offsets = self.point_links, self.point_offsets
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
         # (q, qd, A, w_WB) a compiled chunk read: state() solves A x = w_WB for qd's rates
@@ -160,9 +168,9 @@ class EnginePlant:
         return self._wheel_forces(T_cmd)[0]
 
     def advance(self, T_cmd: np.ndarray) -> np.ndarray:
-        diag, forces = self._wheel_forces(T_cmd)
+        diag, F_W = self._wheel_forces(T_cmd)
         self._read = None
-        self.sim.step(np.zeros(self.n_turning), forces)
+        self.step(np.zeros(self.n_turning), F_W)
         return diag
 
     @property
@@ -203,7 +211,7 @@ class EnginePlant:
         their links' attitudes and the hubs' velocities in frame 0 (the hubs read from the
         engine in one call)."""
         s = self.sim.state()
-        P_W, V_W = self.sim.points(self.hub_links, self.hub_offsets)
+        P_W, V_W = self.points()
         R_0link = np.empty((len(self.hub_links), 3, 3))
         R_W = s.R_WB
         for i in range(len(self.links)):
@@ -213,14 +221,12 @@ class EnginePlant:
         # R_0W is a signed permutation: these frame changes are exact in any order
         return P_W @ R_W0, R_0link, V_W @ R_W0
 
-    def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, list[PointForce]]:
-        """Diagnostics and hub forces of every wheel at the engine's current state (the
-        wheel-soil law run in one call on :meth:`law_inputs`)."""
+    def _wheel_forces(self, T_cmd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Diagnostics and world hub forces of every wheel at the engine's current state
+        (the wheel-soil law run in one call on :meth:`law_inputs`)."""
         F_0, diag = wheel_contacts(*self.law_inputs(), T_cmd.ravel(), self.p.r, self.p.b,
                                    self.p.D, self.soil)
-        forces = [PointForce(link, o, F) for link, o, F in
-                  zip(self.hub_links, self.hub_offsets, F_0 @ R_0W, strict=True)]
-        return diag.reshape(len(self.links), 2, N_DIAG), forces
+        return diag.reshape(len(self.links), 2, N_DIAG), F_0 @ R_0W
 
 
 def make_plant(implementation: str, p: RoverParams, soil: tuple, rigid: bool,
@@ -248,7 +254,7 @@ class RoverLoop:
                  steering: PowerSteering | None, fast: bool = True) -> None:
         self.plant = plant
         self.p = p
-        self.implementation = plant.name
+        self.implementation = plant.implementation
         self.T = np.array(T0, dtype=float)
         self.P = None if P0 is None else np.array(P0, dtype=float)
         self.steering = steering
