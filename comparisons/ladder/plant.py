@@ -15,11 +15,12 @@ every implementation), through one hook, ``make_loop(implementation, contact, sc
 params, desc_dir)``, which returns a :class:`ControlledLoop` (a ``harness.ClosedLoop``);
 :func:`run_scenario` runs it as every scenario run is recorded.
 
-The paper robots' loops predate this contract and keep their own plants (compiled
-chunks, floating bases on quaternions, their contact laws), each building its engine's
-simulation by :func:`simulation`; a robot from a package of its own uses the whole
-contract (``docs/examples/dynval-cartpole``: a regulator, and a contact law on the
-pole's tip)."""
+A robot from a package of its own uses the whole contract (``docs/examples/
+dynval-cartpole``: a regulator, and a contact law on the pole's tip). The paper robots'
+plants take the same ``step``: each engine plant is a :class:`SimulationPlant` seen in its
+paper's coordinates (floating bases on quaternions, planar models), each hand-rolled plant
+its paper's own step; their loops, compiled in chunks, compute their contact laws
+themselves (docs/DESIGN.md)."""
 
 from __future__ import annotations
 
