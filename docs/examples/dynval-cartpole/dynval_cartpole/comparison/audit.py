@@ -14,15 +14,14 @@ from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval_cartpole.model import dynamics
 from dynval_cartpole.model.protocol import CartPole
+from dynval_cartpole.robot.model_description import JOINTS
 from dynval_cartpole.robot.params import CartPoleParams
-
-JOINTS = ["slider", "hinge"]
 
 
 def engines(p: CartPoleParams, desc_dir: Path) -> list[DynamicsTerms]:
     """MuJoCo, PyBullet and Pinocchio, loaded from the cart-pole's files."""
     return list(load_terms(desc_dir / "cartpole.xml", desc_dir / "cartpole.urdf",
-                           (0.0, 0.0, -p.g), joint_names=JOINTS).values())
+                           (0.0, 0.0, -p.g), joint_names=list(JOINTS)).values())
 
 
 def kinematics_audit(p: CartPoleParams, desc_dir: Path, samples: int,

@@ -52,9 +52,6 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
-JOINTS = ("slider", "hinge")
-
-
 def tip(p: CartPoleParams) -> plant.ContactPoint:
     """The pole's tip: the model's frame "tip", the point 2 l up the link "pole"."""
     return plant.ContactPoint("tip", "pole", (0.0, 0.0, 2.0 * p.l))
@@ -72,7 +69,7 @@ def make_loop(implementation: str, contact_mode: str, sc: Scenario, p: CartPoleP
     if implementation == "handrolled":
         robot: plant.Plant = plant.HandPlant.of_model(CartPole(p), p.dt, q0, points)
     else:
-        robot = plant.EnginePlant(implementation, desc_dir, "cartpole", JOINTS, p.dt,
+        robot = plant.EnginePlant(implementation, desc_dir, "cartpole", CartPole.joint_names, p.dt,
                                   (0.0, 0.0, -p.g), q0, points=points)
     K = control.gains(p)
 

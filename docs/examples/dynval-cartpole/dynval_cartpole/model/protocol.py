@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from dynval_cartpole.model import dynamics
+from dynval_cartpole.robot.model_description import JOINTS
 from dynval_cartpole.robot.params import PARAMS, CartPoleParams
 
 
 class CartPole:
     """q = (x, theta): the slider, then the hinge (FRAMES.md)."""
 
-    joint_names = ("slider", "hinge")
+    joint_names = JOINTS
     frames = ("tip",)  # the pole's tip, where the floor's law acts (model/contact.py)
 
     def __init__(self, p: CartPoleParams = PARAMS) -> None:

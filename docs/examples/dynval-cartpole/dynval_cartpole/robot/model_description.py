@@ -7,6 +7,7 @@ from __future__ import annotations
 from dynval.robots.description import Description, Inertial, Link, Shape
 from dynval_cartpole.robot.params import PARAMS, CartPoleParams
 
+SLIDER, HINGE = JOINTS = ("slider", "hinge")  # q = (x, theta), in this order
 SLIDER_AXIS = (1.0, 0.0, 0.0)
 HINGE_AXIS = (0.0, 1.0, 0.0)
 CART_BOX = (0.2, 0.1, 0.05)  # half extents of the cart's box, a drawing only [m]
@@ -19,14 +20,14 @@ def cartpole_description(p: CartPoleParams = PARAMS) -> Description:
                                   ((1e-3, 0.0, 0.0), (0.0, 1e-3, 0.0), (0.0, 0.0, 1e-3))))
     a, b, c = CART_BOX
     box = tuple(p.m_c * (u**2 + v**2) / 3.0 for u, v in ((b, c), (a, c), (a, b)))
-    cart = Link(name="cart", parent="rail", joint="prismatic", joint_name="slider",
+    cart = Link(name="cart", parent="rail", joint="prismatic", joint_name=SLIDER,
                 axis=SLIDER_AXIS,
                 inertial=Inertial(p.m_c, (0.0, 0.0, 0.0), ((box[0], 0.0, 0.0),
                                                            (0.0, box[1], 0.0),
                                                            (0.0, 0.0, box[2]))),
                 shapes=(Shape("box", CART_BOX, (0.0, 0.0, 0.0)),))
     I, spin = p.I, 0.5 * p.m_p * p.r_p**2
-    pole = Link(name="pole", parent="cart", joint="revolute", joint_name="hinge",
+    pole = Link(name="pole", parent="cart", joint="revolute", joint_name=HINGE,
                 axis=HINGE_AXIS,
                 inertial=Inertial(p.m_p, (0.0, 0.0, p.l), ((I, 0.0, 0.0), (0.0, I, 0.0),
                                                            (0.0, 0.0, spin))),
