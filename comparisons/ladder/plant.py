@@ -226,8 +226,9 @@ class HandPlant:
     def step(self, tau: np.ndarray, F: np.ndarray | None) -> None:
         tau = np.asarray(tau, float)
         if F is not None and len(F):
-            J = self._points()[2]
-            tau = tau + sum(J_k.T @ np.asarray(f, float) for J_k, f in zip(J, F, strict=True))
+            # point by point, in the points' order, as the engines accumulate applied forces
+            for J_k, f in zip(self._points()[2], F, strict=True):
+                tau = tau + J_k.T @ np.asarray(f, float)
         self.v = self.v + self.dt * self.forward_dynamics(self.q, self.v, tau)
         self.q = self.q + self.dt * self.v
         self._read = None

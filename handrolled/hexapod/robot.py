@@ -163,18 +163,6 @@ class PlanarHexapod:
         for _ in range(count):
             self.step(tau_C)
 
-    def step_held(self, Q: np.ndarray) -> None:
-        """One semi-implicit Euler step of dt = 1 / f_sr under the generalised force Q held
-        over it (the rigid-body part of eq. (6) only: Q carries F_RH, the link torques and
-        J_F^T F_RF, evaluated by the caller at the step's start):
-        qd += dt H^-1 (Q - c - g), then q += dt qd. This is the scheme of MuJoCo's Euler
-        integrator and of PyBullet, so that the engines can be compared with the same
-        forces applied the same way (the paper's Heun step is :meth:`step`)."""
-        qdd = np.linalg.solve(self.H(self.q), np.asarray(Q, float) - self.bias(self.q, self.qd))
-        self.qd = self.qd + self.dt * qdd
-        self.q = self.q + self.dt * self.qd
-        self.t += self.dt
-
     # ---- the planned start ----
     def reference(self, t: float) -> tuple[np.ndarray, np.ndarray]:
         """Theta_d, Theta_dot_d of every joint at t (eq. 4)."""

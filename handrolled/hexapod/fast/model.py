@@ -281,8 +281,11 @@ def feet(q: np.ndarray, qd: np.ndarray, c: Scalars, n: int, k: int):
 
 @njit(cache=True)
 def held_step(q, qd, F_seg, tau, F_feet, c, n, k, dt):
-    """HandrolledPlant.step: Q = [F_RH; tau] + sum_i J_Fi^T F_RFi held over the step, then
-    PlanarHexapod.step_held's semi-implicit Euler: qd += dt H^-1 (Q - c - g), q += dt qd."""
+    """One step of eq. (6) with Q = [F_RH; tau] + sum_i J_Fi^T F_RFi held over it, by
+    semi-implicit Euler: qd += dt H^-1 (Q - c - g), then q += dt qd (the scheme of MuJoCo's
+    Euler integrator, PyBullet's step and the comparisons' readable hand plant, so that
+    every implementation takes the same forces the same way; the paper's Heun step is
+    PlanarHexapod.step)."""
     Q = np.concatenate((F_seg.ravel(), tau))
     for i in range(n):
         if F_feet[i, 0] == 0.0 and F_feet[i, 1] == 0.0:
