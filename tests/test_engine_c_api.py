@@ -171,13 +171,13 @@ def test_the_benchmarks_timed_steps_leave_the_simulation_as_they_found_it(engine
     plant.reset(*initial_state(HOP))
     sim, foot = plant.sim, (["leg"], np.zeros((1, 3)))
     for _ in range(50):
-        plant.step(1.0, 5.0, np.array([3.0, 40.0]))  # (F_x, F_n) at the foot
+        plant.step(np.array([1.0, 5.0]), np.array([[3.0, 0.0, 40.0]]))  # F on the foot
     before, t = sim.flat_state(*foot).copy(), sim.time
     assert sim.bare_step_seconds(200) > 0.0
     assert chunk_args.plant_step_seconds(sim, *foot, 200) > 0.0
     assert sim.time == t
     assert np.array_equal(sim.flat_state(*foot), before)
-    plant.step(1.0, 5.0, np.array([3.0, 40.0]))  # and it steps on from there
+    plant.step(np.array([1.0, 5.0]), np.array([[3.0, 0.0, 40.0]]))  # and steps on from there
     assert sim.time > t
 
 

@@ -20,7 +20,7 @@ def _moving_hopper():
     q, qd = initial_state(PARAMS)
     plant.reset(q, qd + np.array([0.7, -0.4, 1.3, -2.0, 0.5]))
     for _ in range(300):
-        plant.step(2.0, 150.0, np.array([5.0, 40.0]))
+        plant.step(np.array([2.0, 150.0]), np.array([[5.0, 0.0, 40.0]]))
     return plant.sim
 
 
@@ -161,7 +161,7 @@ def test_flat_state_equals_state_and_points() -> None:
         plant.reset(q, qd + np.array([0.7, -0.4, 1.3, -2.0, 0.5]))
         sim = plant.sim
         for _ in range(50):
-            plant.step(2.0, 150.0, np.array([5.0, 40.0]))
+            plant.step(np.array([2.0, 150.0]), np.array([[5.0, 0.0, 40.0]]))
             flat = sim.flat_state(("leg", "leg"), offsets)
             s = sim.state()
             P, V = sim.points(("leg", "leg"), offsets)
