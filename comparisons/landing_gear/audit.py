@@ -64,8 +64,7 @@ def moment_audit(samples: int, seed: int, n_feet: int = 4) -> list[TermResult]:
 def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
                          seed: int) -> list[TermResult]:
     """Eqs. (18)-(19) and their Jacobian against the engines (L1).  The leg plane is
-    (y_W, z_W) of the engine frame; PyBullet is compared on positions only (its
-    Jacobian, now right in the adapter, is not yet a row of the baseline)."""
+    (y_W, z_W) of the engine frame."""
     states = random_states(samples, seed, 2)
     foot = np.array([p.l_L, 0.0, 0.0])
     mj, pb, pn = leg_engines(desc_dir, p)
@@ -84,6 +83,7 @@ def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
     }
     refs_J = {
         "mujoco": lambda s: plane.T @ mj.frame_jacobian("LF_foot", s[0]),
+        "pybullet": lambda s: plane.T @ pb.frame_jacobian("LF_lower", s[0], foot),
         "pinocchio": lambda s: plane.T @ pn.frame_jacobian("LF_lower", s[0], foot),
     }
     out = [compare_term("foot position", "(18)-(19)", "printed", name, hand_fk, f, states, seed)

@@ -131,6 +131,8 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
     jac = {
         "mujoco": lambda s: np.vstack([mj.frame_jacobian(f"{leg}_foot", s.theta)
                                        for leg in LEGS]),
+        "pybullet": lambda s: np.vstack([pb.frame_jacobian(link_name(leg, 3), s.theta, foot)
+                                         for leg in LEGS]),
         "pinocchio": lambda s: np.vstack([pn.frame_jacobian(link_name(leg, 3), s.theta, foot)
                                           for leg in LEGS]),
     }

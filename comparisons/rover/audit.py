@@ -100,8 +100,7 @@ def _states(p: RoverParams, samples: int, seed: int) -> list:
 def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
                      seed: int) -> list[TermResult]:
     """Hub positions (Table 3.1 with eq. 3.1) and hub Jacobians (3.14) vs the engines, in
-    frame 0. PyBullet is compared on positions only (as for the landing gear, its
-    Jacobian is not yet a row of the baseline)."""
+    frame 0."""
     hand = _Hand(p)
     states = _states(p, samples, seed)
     mj, pb, pn = chain_engines(desc_dir, p)
@@ -123,6 +122,7 @@ def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
 
     refs_J = {
         "mujoco": stack_J(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
+        "pybullet": stack_J(lambda q, link, side, h: pb.frame_jacobian(link, q, h)),
         "pinocchio": stack_J(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
     }
     hubs_0 = _per_state(lambda s: hand.hubs_0(s[0]))
@@ -149,13 +149,13 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
                       seed: int) -> list[TermResult]:
     """F(q)[F_w] + N(q)[N_w] of (3.32)-(3.33) with eq. (3.30) printed and corrected, as
     the generalised force -(tau_with - tau_without) of soil forces at the hubs, against
-    sum(J_hub^T F) from MuJoCo's and Pinocchio's hub Jacobians."""
+    sum(J_hub^T F) from each engine's hub Jacobians."""
     hand = _Hand(p)
     states = _states(p, samples, seed)
     rng = np.random.default_rng(seed + 1)
     forces = [rng.uniform(-2000.0, 2000.0, (len(hand.hubs), 3)) for _ in states]
     cases = [(s[0], F) for s, F in zip(states, forces, strict=True)]
-    mj, _, pn = chain_engines(desc_dir, p)
+    mj, pb, pn = chain_engines(desc_dir, p)
     n = p.n_segments
     R_0W = R_W0.T
     z = np.zeros(p.n_joints)
@@ -176,6 +176,7 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
 
     refs = {
         "mujoco": reference(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
+        "pybullet": reference(lambda q, link, side, h: pb.frame_jacobian(link, q, h)),
         "pinocchio": reference(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
     }
     return [compare_term("F[F_w] + N[N_w]", "(3.28)-(3.33) wheel forces", form, name,
