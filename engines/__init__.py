@@ -55,11 +55,12 @@ def check_engine(name: str, allowed: tuple[str, ...] = ENGINE_NAMES) -> str:
 def load_terms(mjcf: Path | str | None, urdf: Path | str,
                gravity: Sequence[float] = (0.0, 0.0, -9.81),
                joint_names: Sequence[str] | None = None) -> dict[str, DynamicsTerms]:
-    """The dynamics terms of one fixed-base robot in MuJoCo, PyBullet and Pinocchio (the
-    papers' robots' audits; Drake reads a user's description in ``dynval audit``), by
-    engine name in the order of TERM_ENGINES: MuJoCo from the MJCF (left out when ``mjcf`` is None),
-    PyBullet and Pinocchio from the URDF, all with the same gravity [m/s^2] and, when
-    given, the same joint order."""
+    """The dynamics terms of one fixed-base robot in MuJoCo, PyBullet, Pinocchio and Drake
+    (the papers' robots' audits, against the engines a user's description meets in
+    ``dynval audit``), by engine name in the order of TERM_ENGINES: MuJoCo from the MJCF
+    (left out when ``mjcf`` is None), the others from the URDF (Drake where pydrake is
+    installed), all with the same gravity [m/s^2] and, when given, the same joint order."""
+    from dynval.engines import drake_engine
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletTerms
@@ -69,6 +70,8 @@ def load_terms(mjcf: Path | str | None, urdf: Path | str,
         terms["mujoco"] = MujocoTerms(mjcf, gravity, joint_names=joint_names)
     terms["pybullet"] = PybulletTerms(urdf, gravity, joint_names=joint_names)
     terms["pinocchio"] = PinocchioTerms(urdf, gravity, joint_names=joint_names)
+    if drake_engine.available():
+        terms["drake"] = drake_engine.DrakeTerms(urdf, gravity, joint_names=joint_names)
     return terms
 
 

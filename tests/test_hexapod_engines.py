@@ -26,7 +26,7 @@ def test_descriptions_agree_with_parameters_in_every_engine():
 def test_audit_of_eq_6_at_round_off_in_every_engine():
     res = audit.full_audit(p, DESC, 20, 5)
     refs = {r.reference for r in res}
-    assert {f"{e} ({c})" for e in ("mujoco", "pybullet", "pinocchio")
+    assert {f"{e} ({c})" for e in ("mujoco", "pybullet", "pinocchio", "drake")
             for c in ("one leg", "whole robot")} == refs
     assert {r.term for r in res} == {"p_F", "J_F", "J", "H", "c", "g", "Gamma"}
     for r in res:

@@ -30,7 +30,7 @@ def test_descriptions_agree_with_parameters_in_every_engine(lg_dir):
 
 def test_leg_audit_corrected_round_off_and_printed_gravity_named(lg_dir):
     res = audit.leg_dynamics_audit(p, lg_dir, 1000, 0)
-    assert {r.reference for r in res} == {"mujoco", "pybullet", "pinocchio"}
+    assert {r.reference for r in res} == {"mujoco", "pybullet", "pinocchio", "drake"}
     for r in res:
         if r.form == "corrected":
             assert r.max_rel_error <= 1e-9, r

@@ -31,7 +31,7 @@ def test_descriptions_agree_with_the_parameters_in_every_engine():
 def test_audit_agrees_with_every_engine_to_round_off():
     results = audit.full_audit(PARAMS, DESC, 30, 11)
     corrected = [r for r in results if r.form == "corrected"]
-    assert {r.reference for r in corrected} == {"mujoco", "pinocchio", "pybullet"}
+    assert {r.reference for r in corrected} == {"mujoco", "pinocchio", "pybullet", "drake"}
     assert {r.term for r in corrected} >= {"M (floating base)", "h (floating base)",
                                            "tau (floating base)", "M (fixed base)"}
     assert all(r.max_rel_error <= ROUND_OFF for r in corrected), \
@@ -47,7 +47,7 @@ def test_audit_names_a_wrong_thigh_inertia():
     wrong = replace(model, I_C=I_C)
     results = audit.dynamics_audit(wrong, PARAMS, DESC, 5, 0)
     failed = [r for r in results if not r.passed]
-    assert {r.reference for r in failed} == {"mujoco", "pinocchio", "pybullet"}
+    assert {r.reference for r in failed} == {"mujoco", "pinocchio", "pybullet", "drake"}
     fixed_M = [r for r in failed if r.term == "M (fixed base)"]
     assert fixed_M and all("RB_" in r.worst_name for r in fixed_M)
 

@@ -133,7 +133,7 @@ def test_check_holds_the_plugin_to_its_baselines(site, tmp_path):
     r = _dynval(site, tmp_path, "check", "--robot", "cartpole", "--workers", "1", "--out",
                 str(tmp_path / "out"))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "0 of 302 figures moved, failed, went missing or are new" in r.stdout + r.stderr
+    assert "0 of 309 figures moved, failed, went missing or are new" in r.stdout + r.stderr
 
 
 def test_the_full_tier_judges_the_scenarios(site, tmp_path):

@@ -1,5 +1,5 @@
 """Hexapod audit: the closed-form terms of eq. (6) and the leg kinematics of eq. (4) against
-MuJoCo, PyBullet and Pinocchio at seeded states.
+MuJoCo, PyBullet, Pinocchio and Drake at seeded states.
 
 * L1: the foot centre p_F and the foot Jacobian J_F of eq. (6), and the leg Jacobian J of
   eq. (4c) (hip minus foot, so J = -dp_F/d[theta_i1, theta_i2]), on one leg with its hip

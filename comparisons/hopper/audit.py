@@ -1,5 +1,5 @@
 """Hopper audit: the spatial-operator terms of eqs. (1)-(19), built as the paper builds
-them (operator products), against MuJoCo, PyBullet and Pinocchio at seeded states.
+them (operator products), against MuJoCo, PyBullet, Pinocchio and Drake at seeded states.
 
 * L1: the tip position and Jacobian of eq. (9), and the tip velocity by the printed scalar
   recursion (1)-(2) and by the matrix form (3), on the fixed-base manipulator (hip and leg
@@ -9,8 +9,8 @@ them (operator products), against MuJoCo, PyBullet and Pinocchio at seeded state
   and M_b, the base coupling of eq. (19), through the 8-DoF chain's joint-base block
   (M_b J_b = M[joints, base], J_b the body's spatial Jacobian).
 
-The 8-DoF chain has massless base links, which MuJoCo rejects: PyBullet and Pinocchio
-audit it (``robots/hopper/model_description.py``).
+The 8-DoF chain has massless base links, which MuJoCo rejects: PyBullet, Pinocchio and
+Drake audit it (``robots/hopper/model_description.py``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Landing-gear audit: the single-leg Lagrange equations (12)-(13) against MuJoCo,
-PyBullet and Pinocchio on the fixed-base as-derived leg, the moment sums (7)-(9)
+PyBullet, Pinocchio and Drake on the fixed-base as-derived leg, the moment sums (7)-(9)
 against r x F, and the leg kinematics (18)-(19) against the engines (L1)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ TERMS = {
 
 
 def leg_engines(desc_dir: Path, p: LandingGearParams) -> list[DynamicsTerms]:
-    """The three references (MuJoCo, PyBullet, Pinocchio), loaded from the as-derived
+    """The references (MuJoCo, PyBullet, Pinocchio, Drake), loaded from the as-derived
     fixed-base leg files."""
     stem = desc_dir / "landing_gear_leg_as_derived"
     return list(load_terms(stem.with_suffix(".xml"), stem.with_suffix(".urdf"),
@@ -67,8 +67,11 @@ def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
     (y_W, z_W) of the engine frame."""
     states = random_states(samples, seed, 2)
     foot = np.array([p.l_L, 0.0, 0.0])
-    mj, pb, pn = leg_engines(desc_dir, p)
+    engines = leg_engines(desc_dir, p)
     plane = R_WP[:, :2]  # paper leg-plane axes x_L, y_L as W columns
+
+    def at(e: DynamicsTerms) -> tuple:  # MuJoCo's foot site; the point l_L of the lower leg
+        return ("LF_foot", None) if e.name == "mujoco" else ("LF_lower", foot)
 
     def hand_fk(s):
         return single_leg.forward_kinematics(s[0][0], s[0][1], p.l_U, p.l_L)
@@ -76,16 +79,10 @@ def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
     def hand_J(s):
         return single_leg.jacobian(s[0][0], s[0][1], p.l_U, p.l_L)
 
-    refs_fk = {
-        "mujoco": lambda s: plane.T @ mj.frame_position("LF_foot", s[0]),
-        "pybullet": lambda s: plane.T @ pb.frame_position("LF_lower", s[0], foot),
-        "pinocchio": lambda s: plane.T @ pn.frame_position("LF_lower", s[0], foot),
-    }
-    refs_J = {
-        "mujoco": lambda s: plane.T @ mj.frame_jacobian("LF_foot", s[0]),
-        "pybullet": lambda s: plane.T @ pb.frame_jacobian("LF_lower", s[0], foot),
-        "pinocchio": lambda s: plane.T @ pn.frame_jacobian("LF_lower", s[0], foot),
-    }
+    refs_fk = {e.name: lambda s, e=e: plane.T @ e.frame_position(at(e)[0], s[0], at(e)[1])
+               for e in engines}
+    refs_J = {e.name: lambda s, e=e: plane.T @ e.frame_jacobian(at(e)[0], s[0], at(e)[1])
+              for e in engines}
     out = [compare_term("foot position", "(18)-(19)", "printed", name, hand_fk, f, states, seed)
            for name, f in refs_fk.items()]
     out += [compare_term("foot Jacobian", "J of (14)", "derived", name, hand_J, f, states, seed)

@@ -1,6 +1,6 @@
 """Quadruped audit: D-H kinematics against the engines (L1) and the RNEA's M, bias and
-inverse dynamics through the model protocol against MuJoCo, Pinocchio and PyBullet, fixed
-base and free root (L2), at seeded random states."""
+inverse dynamics through the model protocol against MuJoCo, Pinocchio, PyBullet and Drake,
+fixed base and free root (L2), at seeded random states."""
 
 from __future__ import annotations
 
@@ -80,7 +80,12 @@ FIXED = {"M": ("M (fixed base)", TERMS["M"]), "bias": ("h (fixed base)", TERMS["
          "tau": ("tau (fixed base)", TERMS["tau"])}
 FLOATING = {"M": ("M (floating base)", TERMS["M"]), "bias": ("h (floating base)", TERMS["h"]),
             "tau": ("tau (floating base)", TERMS["tau"])}
-ENGINES = ("mujoco", "pinocchio", "pybullet")  # the order of the audit's rows
+ENGINES = ("mujoco", "pinocchio", "pybullet", "drake")  # the order of the audit's rows
+
+
+def _in_order(engines: dict[str, Any]) -> dict[str, Any]:
+    """The engines at hand in the order of ENGINES (Drake where pydrake is installed)."""
+    return {e: engines[e] for e in ENGINES if e in engines}
 
 
 def dynamics_audit(model: QuadrupedModel, p: QuadrupedParams, desc_dir: Path, samples: int,
@@ -90,12 +95,11 @@ def dynamics_audit(model: QuadrupedModel, p: QuadrupedParams, desc_dir: Path, sa
     free-joint coordinates, each engine's as the generic audit reads it)."""
     g = (0.0, 0.0, -p.g)
     states = random_states(samples, seed)
-    fixed = _fixed_engines(desc_dir, g)
-    results = protocol_rows(ModelCalls(QuadrupedLegs(p, model)), {e: fixed[e] for e in ENGINES},
+    fixed, free = _fixed_engines(desc_dir, g), _free_engines(desc_dir, g)
+    results = protocol_rows(ModelCalls(QuadrupedLegs(p, model)), _in_order(fixed),
                             [(s.theta, s.nu[6:], s.nudot[6:]) for s in states], seed, FIXED,
                             form)
-    free = _free_engines(desc_dir, g)
-    results += protocol_rows(ModelCalls(QuadrupedRobot(p, model)), {e: free[e] for e in ENGINES},
+    results += protocol_rows(ModelCalls(QuadrupedRobot(p, model)), _in_order(free),
                              [free_state(s) for s in states], seed, FLOATING, form)
     return results
 
@@ -106,8 +110,10 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
     the body frame is the world frame)."""
     states = random_states(samples, seed)
     engines = _fixed_engines(desc_dir)
-    mj, pn, pb = engines["mujoco"], engines["pinocchio"], engines["pybullet"]
     foot = np.array([model.a[3], 0.0, 0.0])
+
+    def at(e: DynamicsTerms, leg: str) -> tuple:  # MuJoCo's foot site; a_3 along link 3
+        return (f"{leg}_foot", None) if e.name == "mujoco" else (link_name(leg, 3), foot)
 
     def hand_fk(s):
         return np.concatenate([kinematics.foot_position(model, k, s.theta[3 * k:3 * k + 3])
@@ -120,22 +126,12 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
                 model, k, s.theta[3 * k:3 * k + 3])
         return J
 
-    fk = {
-        "mujoco": lambda s: np.concatenate([mj.frame_position(f"{leg}_foot", s.theta)
-                                            for leg in LEGS]),
-        "pinocchio": lambda s: np.concatenate([pn.frame_position(link_name(leg, 3), s.theta,
-                                                                 foot) for leg in LEGS]),
-        "pybullet": lambda s: np.concatenate([pb.frame_position(link_name(leg, 3), s.theta,
-                                                                foot) for leg in LEGS]),
-    }
-    jac = {
-        "mujoco": lambda s: np.vstack([mj.frame_jacobian(f"{leg}_foot", s.theta)
-                                       for leg in LEGS]),
-        "pybullet": lambda s: np.vstack([pb.frame_jacobian(link_name(leg, 3), s.theta, foot)
-                                         for leg in LEGS]),
-        "pinocchio": lambda s: np.vstack([pn.frame_jacobian(link_name(leg, 3), s.theta, foot)
-                                          for leg in LEGS]),
-    }
+    fk = {name: lambda s, e=e: np.concatenate([
+        e.frame_position(at(e, leg)[0], s.theta, at(e, leg)[1]) for leg in LEGS])
+        for name, e in _in_order(engines).items()}
+    jac = {name: lambda s, e=e: np.vstack([
+        e.frame_jacobian(at(e, leg)[0], s.theta, at(e, leg)[1]) for leg in LEGS])
+        for name, e in _in_order(engines).items()}
     out = [compare_term("foot positions", "Table 1 D-H chain", form, name, hand_fk, f,
                         states, seed) for name, f in fk.items()]
     out += [compare_term("foot Jacobians", "z_i x (p_4 - p_i)", form, name, hand_J, f,

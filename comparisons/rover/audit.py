@@ -1,6 +1,6 @@
 """Rover audit: the DH kinematics of Table 3.1 with eq. (3.1) (hub positions and
 Jacobians, L1) and the modified Newton-Euler terms of eq. (3.32) (L2) against MuJoCo,
-PyBullet and Pinocchio on the explicit-chain description, whose joint coordinates are the
+PyBullet, Pinocchio and Drake on the explicit-chain description, whose joint coordinates are the
 thesis' q. The wheel-force terms F(q)[F_w] + N(q)[N_w] are checked, printed and corrected,
 against the generalised force sum(J_hub^T F) of the same forces applied at the hubs.
 """
@@ -86,10 +86,16 @@ def _per_state(f: Callable) -> Callable:
 
 
 def chain_engines(desc_dir: Path, p: RoverParams) -> list[DynamicsTerms]:
-    """The three references (MuJoCo, PyBullet, Pinocchio), loaded from the explicit-chain
+    """The references (MuJoCo, PyBullet, Pinocchio, Drake), loaded from the explicit-chain
     files."""
     return list(load_terms(desc_dir / "rover_chain.xml", desc_dir / "rover_chain.urdf",
                            (0.0, 0.0, -p.g)).values())
+
+
+def _hub(engine: DynamicsTerms, link: str, side: str, h: np.ndarray) -> tuple:
+    """How an engine names a hub: MuJoCo by its site, the others as the point h of the
+    segment's link."""
+    return (hub_site(link, side), None) if engine.name == "mujoco" else (link, h)
 
 
 def _states(p: RoverParams, samples: int, seed: int) -> list:
@@ -103,28 +109,23 @@ def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
     frame 0."""
     hand = _Hand(p)
     states = _states(p, samples, seed)
-    mj, pb, pn = chain_engines(desc_dir, p)
+    engines = chain_engines(desc_dir, p)
     n = p.n_segments
     R_0W = R_W0.T
     hubs = [(segment_name(i, n), s, h) for i, s, h in hand.hubs]
 
-    def stack(f):
-        return lambda s: np.concatenate([R_0W @ f(s[0], link, side, h) for link, side, h in hubs])
+    def position(e):
+        return lambda s: np.concatenate([
+            R_0W @ e.frame_position(name, s[0], o)
+            for name, o in (_hub(e, *hub) for hub in hubs)])
 
-    refs_p = {
-        "mujoco": stack(lambda q, link, side, h: mj.frame_position(hub_site(link, side), q)),
-        "pybullet": stack(lambda q, link, side, h: pb.frame_position(link, q, h)),
-        "pinocchio": stack(lambda q, link, side, h: pn.frame_position(link, q, h)),
-    }
+    def jacobian(e):
+        return lambda s: np.vstack([
+            R_0W @ e.frame_jacobian(name, s[0], o)
+            for name, o in (_hub(e, *hub) for hub in hubs)])
 
-    def stack_J(f):
-        return lambda s: np.vstack([R_0W @ f(s[0], link, side, h) for link, side, h in hubs])
-
-    refs_J = {
-        "mujoco": stack_J(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
-        "pybullet": stack_J(lambda q, link, side, h: pb.frame_jacobian(link, q, h)),
-        "pinocchio": stack_J(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
-    }
+    refs_p = {e.name: position(e) for e in engines}
+    refs_J = {e.name: jacobian(e) for e in engines}
     hubs_0 = _per_state(lambda s: hand.hubs_0(s[0]))
     out = [compare_term("hub position", "Table 3.1, (3.1)", "printed", name,
                         lambda s: hubs_0(s)[0].ravel(), f, states, seed)
@@ -155,7 +156,6 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
     rng = np.random.default_rng(seed + 1)
     forces = [rng.uniform(-2000.0, 2000.0, (len(hand.hubs), 3)) for _ in states]
     cases = [(s[0], F) for s, F in zip(states, forces, strict=True)]
-    mj, pb, pn = chain_engines(desc_dir, p)
     n = p.n_segments
     R_0W = R_W0.T
     z = np.zeros(p.n_joints)
@@ -167,18 +167,15 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
         F_Cw, N_Cw = loads(case)
         return -(hand.tau(case[0], z, z, 0.0, F_Cw, N_Cw, sign) - unloaded(case))
 
-    def reference(jac):  # the same for both forms of (3.30)
+    def reference(e):  # the same for both forms of (3.30)
         def f(case):
             q, F = case
-            return sum((R_0W @ jac(q, segment_name(i, n), side, h)).T @ Fk
-                       for (i, side, h), Fk in zip(hand.hubs, F, strict=True))
+            hubs = [_hub(e, segment_name(i, n), side, h) for i, side, h in hand.hubs]
+            return sum((R_0W @ e.frame_jacobian(name, q, o)).T @ Fk
+                       for (name, o), Fk in zip(hubs, F, strict=True))
         return _per_state(f)
 
-    refs = {
-        "mujoco": reference(lambda q, link, side, h: mj.frame_jacobian(hub_site(link, side), q)),
-        "pybullet": reference(lambda q, link, side, h: pb.frame_jacobian(link, q, h)),
-        "pinocchio": reference(lambda q, link, side, h: pn.frame_jacobian(link, q, h)),
-    }
+    refs = {e.name: reference(e) for e in chain_engines(desc_dir, p)}
     return [compare_term("F[F_w] + N[N_w]", "(3.28)-(3.33) wheel forces", form, name,
                          lambda c, sg=sign: generalised(c, sg), f, cases, seed)
             for name, f in refs.items() for form, sign in WHEEL_SIGN.items()]

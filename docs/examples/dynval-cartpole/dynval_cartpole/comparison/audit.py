@@ -19,7 +19,7 @@ from dynval_cartpole.robot.params import CartPoleParams
 
 
 def engines(p: CartPoleParams, desc_dir: Path) -> list[DynamicsTerms]:
-    """MuJoCo, PyBullet and Pinocchio, loaded from the cart-pole's files."""
+    """MuJoCo, PyBullet, Pinocchio and Drake, loaded from the cart-pole's files."""
     return list(load_terms(desc_dir / "cartpole.xml", desc_dir / "cartpole.urdf",
                            (0.0, 0.0, -p.g), joint_names=list(JOINTS)).values())
 
