@@ -1,11 +1,12 @@
 """The hexapod's plants on dynval's plant contract (``ladder.plant.Plant``: joint state,
 contact points, one step under generalised efforts and the feet's world forces): the
 hand-rolled PlanarHexapod (eq. 6 summed over the legs) stepped by semi-implicit Euler with
-the forces held over the step, and MuJoCo / PyBullet on the generated ``hexapod.xml`` /
-``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground, legs on hip and
-knee hinges), whose own integrators are that same scheme. Both read their state in the
-paper frame (robots/hexapod/FRAMES.md: the paper's (x, y) is the world's (x, z)), the
-feet as the paper's planar points (:meth:`read`). ``loop`` re-exports every name."""
+the forces held over the step (its compiled copy; the printed path is eq. (6) through the
+model protocol on the framework's HandPlant), and MuJoCo / PyBullet on the generated
+``hexapod.xml`` / ``hexapod.urdf`` (segments on slide-x / slide-z joints from the ground,
+legs on hip and knee hinges), whose own integrators are that same scheme. All read their
+state in the paper frame (robots/hexapod/FRAMES.md: the paper's (x, y) is the world's (x,
+z)), the feet as the paper's planar points (``read``). ``loop`` re-exports every name."""
 
 from __future__ import annotations
 
