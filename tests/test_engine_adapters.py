@@ -115,7 +115,7 @@ Q = np.array([0.1, -0.05, 0.3])  # (x, z, pitch)
 # --- the fixed-base planar robot -------------------------------------------------------
 def test_planar_mass_matrix_and_gravity_equal_the_closed_form_in_every_engine(planar):
     terms = load_terms(*planar, (0.0, 0.0, -G), ["x", "z", "pitch"])
-    assert list(terms) == ["mujoco", "pybullet", "pinocchio"]
+    assert list(terms) == ["mujoco", "pybullet", "pinocchio", "drake"]
     for name, e in terms.items():
         assert np.allclose(e.mass_matrix(Q), planar_M(Q), rtol=0, atol=1e-13), name
         assert np.allclose(e.gravity(Q), planar_gravity(Q), rtol=0, atol=1e-12), name
