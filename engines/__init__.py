@@ -54,23 +54,27 @@ def check_engine(name: str, allowed: tuple[str, ...] = ENGINE_NAMES) -> str:
 
 def load_terms(mjcf: Path | str | None, urdf: Path | str,
                gravity: Sequence[float] = (0.0, 0.0, -9.81),
-               joint_names: Sequence[str] | None = None) -> dict[str, DynamicsTerms]:
+               joint_names: Sequence[str] | None = None,
+               engines: Sequence[str] = TERM_ENGINES) -> dict[str, DynamicsTerms]:
     """The dynamics terms of one fixed-base robot in MuJoCo, PyBullet, Pinocchio and Drake
     (the papers' robots' audits, against the engines a user's description meets in
     ``dynval audit``), by engine name in the order of TERM_ENGINES: MuJoCo from the MJCF
     (left out when ``mjcf`` is None), the others from the URDF (Drake where pydrake is
-    installed), all with the same gravity [m/s^2] and, when given, the same joint order."""
+    installed), all with the same gravity [m/s^2] and, when given, the same joint order;
+    ``engines``: only these loaded (a caller that uses one loads one)."""
     from dynval.engines import drake_engine
     from dynval.engines.mujoco_engine import MujocoTerms
     from dynval.engines.pinocchio_engine import PinocchioTerms
     from dynval.engines.pybullet_engine import PybulletTerms
 
     terms: dict[str, DynamicsTerms] = {}
-    if mjcf is not None:
+    if mjcf is not None and "mujoco" in engines:
         terms["mujoco"] = MujocoTerms(mjcf, gravity, joint_names=joint_names)
-    terms["pybullet"] = PybulletTerms(urdf, gravity, joint_names=joint_names)
-    terms["pinocchio"] = PinocchioTerms(urdf, gravity, joint_names=joint_names)
-    if drake_engine.available():
+    if "pybullet" in engines:
+        terms["pybullet"] = PybulletTerms(urdf, gravity, joint_names=joint_names)
+    if "pinocchio" in engines:
+        terms["pinocchio"] = PinocchioTerms(urdf, gravity, joint_names=joint_names)
+    if "drake" in engines and drake_engine.available():
         terms["drake"] = drake_engine.DrakeTerms(urdf, gravity, joint_names=joint_names)
     return terms
 

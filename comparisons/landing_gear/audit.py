@@ -4,13 +4,14 @@ against r x F, and the leg kinematics (18)-(19) against the engines (L1)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
 from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
-from dynval.engines import load_terms
+from dynval.engines import TERM_ENGINES, load_terms
 from dynval.engines.base import DynamicsTerms
 from dynval.handrolled.landing_gear import com_dynamics, single_leg
 from dynval.handrolled.landing_gear.protocol import LandingGearLeg
@@ -25,12 +26,13 @@ TERMS = {
 }
 
 
-def leg_engines(desc_dir: Path, p: LandingGearParams) -> list[DynamicsTerms]:
-    """The references (MuJoCo, PyBullet, Pinocchio, Drake), loaded from the as-derived
-    fixed-base leg files."""
+def leg_engines(desc_dir: Path, p: LandingGearParams,
+                engines: Sequence[str] = TERM_ENGINES) -> list[DynamicsTerms]:
+    """The references (MuJoCo, PyBullet, Pinocchio, Drake; ``engines``: only these),
+    loaded from the as-derived fixed-base leg files."""
     stem = desc_dir / "landing_gear_leg_as_derived"
     return list(load_terms(stem.with_suffix(".xml"), stem.with_suffix(".urdf"),
-                           (0.0, 0.0, -p.g)).values())
+                           (0.0, 0.0, -p.g), engines=engines).values())
 
 
 def leg_dynamics_audit(p: LandingGearParams, desc_dir: Path, samples: int,

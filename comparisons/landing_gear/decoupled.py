@@ -35,6 +35,7 @@ from dynval.comparisons.landing_gear.loop import (
     initial_state,
 )
 from dynval.comparisons.landing_gear.scenarios import WORKSPACE, Scenario
+from dynval.engines import TERM_ENGINES
 from dynval.handrolled.landing_gear import single_leg
 from dynval.handrolled.landing_gear.model import Forms, standing_angles, system_inertia
 from dynval.handrolled.landing_gear.state import Observation
@@ -49,9 +50,9 @@ class EngineLegsGear(PaperFramePlant):
 
     def __init__(self, p: LandingGearParams, desc_dir: Path, engine: str = "mujoco",
                  perturb: float = 0.0) -> None:
-        terms = {t.name: t for t in leg_engines(desc_dir, p)}
+        terms = {t.name: t for t in leg_engines(desc_dir, p, (engine,))}  # that one only
         if engine not in terms:
-            raise ValueError(f"no {engine} leg terms; use one of {', '.join(terms)}")
+            raise ValueError(f"no {engine} leg terms; use one of {', '.join(TERM_ENGINES)}")
         self.leg = terms[engine]
         self.name = self.implementation = f"{engine} leg terms"
         self.p, self.dt = p, p.dt
