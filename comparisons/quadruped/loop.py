@@ -24,6 +24,7 @@ from dynval.robots.quadruped.params import (
     LEGS,
     R_B0_PRINTED,
     QuadrupedParams,
+    dh_a,
     total_mass,
 )
 
@@ -113,8 +114,9 @@ class EnginePlant(plant.SimulationPlant):
 
 def feet_points(p: QuadrupedParams) -> list[plant.ContactPoint]:
     """Each foot's sphere centre: the hand-rolled model's frame 4, the point a_3 along
-    the x axis of the description's link 3 (a_3 = l_3, Table 1)."""
-    return [plant.ContactPoint(f"{leg}_foot", link_name(leg, 3), (p.l_3, 0.0, 0.0))
+    the x axis of the description's link 3 (Table 1's a, as the model reads it)."""
+    a_3 = dh_a(p)[3]
+    return [plant.ContactPoint(f"{leg}_foot", link_name(leg, 3), (a_3, 0.0, 0.0))
             for leg in LEGS]
 
 
