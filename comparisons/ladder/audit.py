@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -70,3 +71,26 @@ def random_states(n: int, seed: int, dim: int, q_range: float = np.pi, qd_range:
     rng = np.random.default_rng(seed)
     return [(rng.uniform(-q_range, q_range, dim), rng.uniform(-qd_range, qd_range, dim),
              rng.uniform(-qdd_range, qdd_range, dim)) for _ in range(n)]
+
+
+@dataclass(frozen=True)
+class EnginePoint:
+    """One point of a robot's description as one engine is asked for it (made by
+    :func:`engine_point`): its world position and linear Jacobian at q."""
+
+    engine: Any
+    name: str
+    offset: np.ndarray | None
+
+    def position(self, q: np.ndarray) -> np.ndarray:
+        return self.engine.frame_position(self.name, q, self.offset)
+
+    def jacobian(self, q: np.ndarray) -> np.ndarray:
+        return self.engine.frame_jacobian(self.name, q, self.offset)
+
+
+def engine_point(engine: Any, site: str, link: str, offset: np.ndarray) -> EnginePoint:
+    """A point of the generated description in ``engine``: MuJoCo reads it at the site the
+    MJCF puts there, the others as the point ``offset`` of ``link``."""
+    return EnginePoint(engine, site, None) if engine.name == "mujoco" else EnginePoint(
+        engine, link, offset)

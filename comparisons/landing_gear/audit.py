@@ -9,7 +9,12 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.ladder.audit import (
+    TermResult,
+    compare_term,
+    engine_point,
+    random_states,
+)
 from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.engines import TERM_ENGINES, load_terms
 from dynval.engines.base import DynamicsTerms
@@ -72,19 +77,15 @@ def leg_kinematics_audit(p: LandingGearParams, desc_dir: Path, samples: int,
     engines = leg_engines(desc_dir, p)
     plane = R_WP[:, :2]  # paper leg-plane axes x_L, y_L as W columns
 
-    def at(e: DynamicsTerms) -> tuple:  # MuJoCo's foot site; the point l_L of the lower leg
-        return ("LF_foot", None) if e.name == "mujoco" else ("LF_lower", foot)
-
     def hand_fk(s):
         return single_leg.forward_kinematics(s[0][0], s[0][1], p.l_U, p.l_L)
 
     def hand_J(s):
         return single_leg.jacobian(s[0][0], s[0][1], p.l_U, p.l_L)
 
-    refs_fk = {e.name: lambda s, e=e: plane.T @ e.frame_position(at(e)[0], s[0], at(e)[1])
-               for e in engines}
-    refs_J = {e.name: lambda s, e=e: plane.T @ e.frame_jacobian(at(e)[0], s[0], at(e)[1])
-              for e in engines}
+    feet = [engine_point(e, "LF_foot", "LF_lower", foot) for e in engines]  # l_L down the leg
+    refs_fk = {f.engine.name: lambda s, f=f: plane.T @ f.position(s[0]) for f in feet}
+    refs_J = {f.engine.name: lambda s, f=f: plane.T @ f.jacobian(s[0]) for f in feet}
     out = [compare_term("foot position", "(18)-(19)", "printed", name, hand_fk, f, states, seed)
            for name, f in refs_fk.items()]
     out += [compare_term("foot Jacobian", "J of (14)", "derived", name, hand_J, f, states, seed)

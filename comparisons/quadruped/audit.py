@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from dynval.comparisons.ladder.audit import TermResult, compare_term
+from dynval.comparisons.ladder.audit import TermResult, compare_term, engine_point
 from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.comparisons.quadruped import frames
 from dynval.engines import load_terms
@@ -112,9 +112,6 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
     engines = _fixed_engines(desc_dir)
     foot = np.array([model.a[3], 0.0, 0.0])
 
-    def at(e: DynamicsTerms, leg: str) -> tuple:  # MuJoCo's foot site; a_3 along link 3
-        return (f"{leg}_foot", None) if e.name == "mujoco" else (link_name(leg, 3), foot)
-
     def hand_fk(s):
         return np.concatenate([kinematics.foot_position(model, k, s.theta[3 * k:3 * k + 3])
                                for k in range(4)])
@@ -126,12 +123,12 @@ def kinematics_audit(model: QuadrupedModel, desc_dir: Path, samples: int, seed: 
                 model, k, s.theta[3 * k:3 * k + 3])
         return J
 
-    fk = {name: lambda s, e=e: np.concatenate([
-        e.frame_position(at(e, leg)[0], s.theta, at(e, leg)[1]) for leg in LEGS])
-        for name, e in _in_order(engines).items()}
-    jac = {name: lambda s, e=e: np.vstack([
-        e.frame_jacobian(at(e, leg)[0], s.theta, at(e, leg)[1]) for leg in LEGS])
-        for name, e in _in_order(engines).items()}
+    feet = {name: [engine_point(e, f"{leg}_foot", link_name(leg, 3), foot) for leg in LEGS]
+            for name, e in _in_order(engines).items()}  # a_3 along link 3
+    fk = {name: lambda s, fs=fs: np.concatenate([f.position(s.theta) for f in fs])
+          for name, fs in feet.items()}
+    jac = {name: lambda s, fs=fs: np.vstack([f.jacobian(s.theta) for f in fs])
+           for name, fs in feet.items()}
     out = [compare_term("foot positions", "Table 1 D-H chain", form, name, hand_fk, f,
                         states, seed) for name, f in fk.items()]
     out += [compare_term("foot Jacobians", "z_i x (p_4 - p_i)", form, name, hand_J, f,

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.ladder.audit import TermResult, compare_term, random_states
+from dynval.comparisons.ladder.audit import (
+    EnginePoint,
+    TermResult,
+    compare_term,
+    engine_point,
+    random_states,
+)
 from dynval.comparisons.ladder.terms import ModelCalls, protocol_rows
 from dynval.engines import load_terms
 from dynval.engines.base import DynamicsTerms
@@ -92,10 +98,12 @@ def chain_engines(desc_dir: Path, p: RoverParams) -> list[DynamicsTerms]:
                            (0.0, 0.0, -p.g)).values())
 
 
-def _hub(engine: DynamicsTerms, link: str, side: str, h: np.ndarray) -> tuple:
-    """How an engine names a hub: MuJoCo by its site, the others as the point h of the
-    segment's link."""
-    return (hub_site(link, side), None) if engine.name == "mujoco" else (link, h)
+def _hubs(engine: DynamicsTerms, hand: _Hand) -> list[EnginePoint]:
+    """The hubs in ``engine``, in the hand model's order: each the point h of its
+    segment's link (MuJoCo: its site)."""
+    n = hand.p.n_segments
+    return [engine_point(engine, hub_site(segment_name(i, n), side), segment_name(i, n), h)
+            for i, side, h in hand.hubs]
 
 
 def _states(p: RoverParams, samples: int, seed: int) -> list:
@@ -109,23 +117,12 @@ def kinematics_audit(p: RoverParams, desc_dir: Path, samples: int,
     frame 0."""
     hand = _Hand(p)
     states = _states(p, samples, seed)
-    engines = chain_engines(desc_dir, p)
-    n = p.n_segments
+    hubs = {e.name: _hubs(e, hand) for e in chain_engines(desc_dir, p)}
     R_0W = R_W0.T
-    hubs = [(segment_name(i, n), s, h) for i, s, h in hand.hubs]
-
-    def position(e):
-        return lambda s: np.concatenate([
-            R_0W @ e.frame_position(name, s[0], o)
-            for name, o in (_hub(e, *hub) for hub in hubs)])
-
-    def jacobian(e):
-        return lambda s: np.vstack([
-            R_0W @ e.frame_jacobian(name, s[0], o)
-            for name, o in (_hub(e, *hub) for hub in hubs)])
-
-    refs_p = {e.name: position(e) for e in engines}
-    refs_J = {e.name: jacobian(e) for e in engines}
+    refs_p = {name: lambda s, hs=hs: np.concatenate([R_0W @ h.position(s[0]) for h in hs])
+              for name, hs in hubs.items()}
+    refs_J = {name: lambda s, hs=hs: np.vstack([R_0W @ h.jacobian(s[0]) for h in hs])
+              for name, hs in hubs.items()}
     hubs_0 = _per_state(lambda s: hand.hubs_0(s[0]))
     out = [compare_term("hub position", "Table 3.1, (3.1)", "printed", name,
                         lambda s: hubs_0(s)[0].ravel(), f, states, seed)
@@ -156,7 +153,6 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
     rng = np.random.default_rng(seed + 1)
     forces = [rng.uniform(-2000.0, 2000.0, (len(hand.hubs), 3)) for _ in states]
     cases = [(s[0], F) for s, F in zip(states, forces, strict=True)]
-    n = p.n_segments
     R_0W = R_W0.T
     z = np.zeros(p.n_joints)
 
@@ -167,15 +163,13 @@ def wheel_force_audit(p: RoverParams, desc_dir: Path, samples: int,
         F_Cw, N_Cw = loads(case)
         return -(hand.tau(case[0], z, z, 0.0, F_Cw, N_Cw, sign) - unloaded(case))
 
-    def reference(e):  # the same for both forms of (3.30)
+    def reference(hubs: list[EnginePoint]):  # the same for both forms of (3.30)
         def f(case):
             q, F = case
-            hubs = [_hub(e, segment_name(i, n), side, h) for i, side, h in hand.hubs]
-            return sum((R_0W @ e.frame_jacobian(name, q, o)).T @ Fk
-                       for (name, o), Fk in zip(hubs, F, strict=True))
+            return sum((R_0W @ h.jacobian(q)).T @ Fk for h, Fk in zip(hubs, F, strict=True))
         return _per_state(f)
 
-    refs = {e.name: reference(e) for e in chain_engines(desc_dir, p)}
+    refs = {e.name: reference(_hubs(e, hand)) for e in chain_engines(desc_dir, p)}
     return [compare_term("F[F_w] + N[N_w]", "(3.28)-(3.33) wheel forces", form, name,
                          lambda c, sg=sign: generalised(c, sg), f, cases, seed)
             for name, f in refs.items() for form, sign in WHEEL_SIGN.items()]
