@@ -1,5 +1,5 @@
 """Every compiled path against the readable path it copies, one case per robot, scenario,
-variant and implementation that has both (``run_one(..., fast=...)``: ``fast`` False
+variant and implementation that has both (``make_loop(..., fast=...)``: ``fast`` False
 steps the readable model and laws by advance(), one step at a time): the first
 WINDOW[robot] seconds of the run, long enough for the events its loop must get right
 (the feet meet the ground in every case that records a foot force), every signal.
@@ -55,7 +55,7 @@ def _cases() -> list:
     out = []
     for robot in PAPER_ROBOTS:
         scenarios = spec(robot).module("comparisons", "scenarios")
-        if "fast" not in inspect.signature(scenarios.run_one).parameters:
+        if "fast" not in inspect.signature(scenarios.make_loop).parameters:
             continue
         ladder = comparison(robot)
         for name, sc in scenarios.SCENARIOS.items():

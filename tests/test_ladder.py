@@ -107,44 +107,34 @@ def test_the_ci_tier_reports_whole_run_tolerances_without_judging_them():
         _Known().inputs(None, None, tier="fast")
 
 
-def test_a_run_one_without_progress_runs_without_a_progress_bar(monkeypatch):
-    """`dynval run` passes a progress callback; a robot's run_one that takes none (the
-    plugin guide's optional keyword) runs without it rather than failing on the name."""
-    seen = []
-
-    def run_one(p, sc, impl, contact, desc_dir, until=None):
-        seen.append(until)
-        return "trace"
-
-    ladder = _Known()
-    monkeypatch.setattr(ladder, "_module", lambda *where: SimpleNamespace(run_one=run_one))
-    monkeypatch.setattr(ladder, "_declared", lambda *where: run_one)
-    assert ladder.run_one(None, None, "handrolled", "shared", None, until=0.5,
-                          progress=lambda f: None) == "trace"
-    assert seen == [0.5]
-
-
-def test_a_robot_with_only_make_loop_is_run_by_the_ladder(monkeypatch):
-    """The one hook: a scenarios module with make_loop and no run_one is run for the
-    scenario's duration as every run is recorded; a run that asks for more (a readable
-    path) is one sentence."""
+def test_every_robot_is_run_by_its_make_loop(monkeypatch):
+    """The one hook: a robot's make_loop is run for the duration its ScenarioRun gives, as
+    every run is recorded; ``until`` shortens it, the robot's own keywords reach its hook,
+    and one the hook does not take is one sentence."""
     import numpy as np
 
     from dynval.comparisons.ladder import plant
+    from dynval.comparisons.ladder.scenario_run import ScenarioRun
     from dynval.plugins import PluginError
 
-    def make_loop(implementation, contact, sc, p, desc_dir):
+    pushes = []
+
+    def make_loop(implementation, contact, sc, p, desc_dir, push=1.0):
+        pushes.append(push)
         hp = plant.HandPlant(lambda q, v, tau: tau, 0.01, np.zeros(1))
-        return plant.ControlledLoop(hp, lambda t, q, v: np.array([1.0]),
+        loop = plant.ControlledLoop(hp, lambda t, q, v: np.array([push]),
                                     lambda lp: {"joint.rail.extension": float(lp.plant.q[0])})
+        return ScenarioRun(loop, 0.01, sc.duration)
 
     ladder = _Known()
-    monkeypatch.setattr(ladder, "_module", lambda *where: SimpleNamespace(make_loop=make_loop))
+    monkeypatch.setattr(ladder, "_declared", lambda *where: make_loop)
     sc = SimpleNamespace(duration=0.1)
     trace = ladder.run_one(None, sc, "handrolled", "shared", None, progress=lambda f: None)
     assert len(trace) == 11 and trace["joint.rail.extension"].iloc[-1] > 0.0
     assert len(ladder.run_one(None, sc, "handrolled", "shared", None, until=0.05)) == 6
-    with pytest.raises(PluginError, match="declares make_loop but no run_one, which its "
-                                          "ladder asks to take fast"):
+    pulled = ladder.run_one(None, sc, "handrolled", "shared", None, push=-1.0)
+    assert pushes[-1] == -1.0 and pulled["joint.rail.extension"].iloc[-1] < 0.0
+    with pytest.raises(PluginError, match="the make_loop of robot 'r' takes no fast, "
+                                          "which its ladder asks for"):
         ladder.run_one(None, sc, "handrolled", "shared", None, fast=False)
 

@@ -7,6 +7,12 @@ import numpy as np
 import pytest
 
 from dynval.comparisons.ladder import plant
+from dynval.comparisons.ladder.scenario_run import ScenarioRun, run_scenario
+
+
+def _run(loop: plant.ControlledLoop, duration: float, record_every: int = 1):
+    """A loop's trace over ``duration`` [s], run as every scenario run is."""
+    return run_scenario(ScenarioRun(loop, loop.plant.dt, duration, record_every))
 
 
 def test_the_hand_plant_steps_velocity_first_then_position():
@@ -54,7 +60,7 @@ def test_a_controlled_loop_records_its_efforts_and_its_clock():
     loop = plant.ControlledLoop(hp, lambda t, q, v: np.array([2.0 - q[0]]),
                                 lambda lp: {"joint.rail.extension": lp.plant.joint_state()[0][0],
                                             "joint.rail.force": float(lp.tau[0])})
-    trace = plant.run_scenario(loop, 0.05, None)
+    trace = _run(loop, 0.05)
     assert list(trace.columns) == ["time", "joint.rail.extension", "joint.rail.force"]
     assert len(trace) == 6
     force = trace["joint.rail.force"].to_numpy()
@@ -109,14 +115,14 @@ def test_an_engine_plant_under_a_loop_agrees_with_the_hand_plant(engine):
     eng = plant.EnginePlant(engine, robot_dir("landing_gear"), "landing_gear_leg_as_derived",
                             ["LF_hip", "LF_knee"], PARAMS.dt, (0.0, 0.0, -PARAMS.g), q0,
                             points=[foot])
-    a = plant.run_scenario(plant.ControlledLoop(eng, pd, record, spring), 0.2, None)
+    a = _run(plant.ControlledLoop(eng, pd, record, spring), 0.2)
     hand = plant.HandPlant.of_model(Model(), PARAMS.dt, q0, [foot])
-    b = plant.run_scenario(plant.ControlledLoop(hand, pd, record, spring), 0.2, None)
+    b = _run(plant.ControlledLoop(hand, pd, record, spring), 0.2)
     assert np.max(np.abs(a.to_numpy() - b.to_numpy())) < 1e-12
     assert np.ptp(a["joint.LF.hip.angle"].to_numpy()) > 0.01  # it moved
     eng = plant.EnginePlant(engine, robot_dir("landing_gear"), "landing_gear_leg_as_derived",
                             ["LF_hip", "LF_knee"], PARAMS.dt, (0.0, 0.0, -PARAMS.g), q0)
-    free = plant.run_scenario(plant.ControlledLoop(eng, pd, record), 0.2, None)
+    free = _run(plant.ControlledLoop(eng, pd, record), 0.2)
     assert np.max(np.abs(free.to_numpy() - b.to_numpy())) > 1e-3  # the contact law counts
 
 
@@ -167,8 +173,7 @@ def _hopper_loop(implementation: str, p):
 def hopper_hand():
     from dynval.robots.hopper.params import PARAMS
 
-    return plant.run_scenario(_hopper_loop("handrolled", PARAMS), HOP_WINDOW, None,
-                              record_every=10)
+    return _run(_hopper_loop("handrolled", PARAMS), HOP_WINDOW, record_every=10)
 
 
 @pytest.mark.parametrize("engine", ["pybullet", "drake"])  # MuJoCo: no MJCF of the chain
@@ -180,12 +185,12 @@ def test_a_paper_robots_floating_base_and_contact_through_the_contract(engine, h
     model is not (4.6 mm of height by the end of the window)."""
     from dynval.robots.hopper.params import PARAMS
 
-    eng = plant.run_scenario(_hopper_loop(engine, PARAMS), HOP_WINDOW, None, record_every=10)
+    eng = _run(_hopper_loop(engine, PARAMS), HOP_WINDOW, record_every=10)
     force = hopper_hand["foot.force.z"].to_numpy()
     assert force.max() > PARAMS.m_total * PARAMS.g  # it landed, and the leg took its weight
     joints = ["body.z", "body.pitch", "joint.hip.angle", "joint.leg.extension"]
     assert np.max(np.abs(eng[joints].to_numpy() - hopper_hand[joints].to_numpy())) < 1e-12
     assert np.max(np.abs(eng["foot.force.z"].to_numpy() - force)) < 1e-12 * force.max()
-    heavy = plant.run_scenario(_hopper_loop("handrolled", PARAMS.with_(M=1.01 * PARAMS.M)),
-                               HOP_WINDOW, None, record_every=10)
+    heavy = _run(_hopper_loop("handrolled", PARAMS.with_(M=1.01 * PARAMS.M)), HOP_WINDOW,
+                 record_every=10)
     assert np.max(np.abs(heavy["body.z"].to_numpy() - eng["body.z"].to_numpy())) > 1e-4

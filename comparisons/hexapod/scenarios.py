@@ -16,8 +16,7 @@ impact count is counted from the judged cycle's start. A shortened run (the ci t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ import pandas as pd
 
 from dynval.comparisons.hexapod.loop import HexapodLoop, loaded_start, make_plant
 from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.scenario_run import ScenarioRun, Warmup, runner
 from dynval.robots.hexapod.params import HexapodParams
 
 # How far the body may move from its start before a run is called diverged: it walks V_F T
@@ -94,19 +94,16 @@ def scenario_params(p: HexapodParams, sc: Scenario) -> HexapodParams:
                    transmission=sc.transmission)
 
 
-def run_one(p: HexapodParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, body_form: str = "corrected",
-            progress: Callable[[float], None] | None = None, duration: float | None = None,
-            until: float | None = None, start_shift: float = 0.0, fast: bool = True,
-            **changes) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario: SETTLE_CYCLES
-    cycles from the loaded stance, then the judged ``duration`` (default the scenario's),
-    the trace being the judged part with its time shifted to start at 0 (module docstring);
-    ``until`` stops the whole run early and keeps all of it; ``changes`` replace parameters
-    after the scenario's own, e.g. profile="sine"; ``body_form`` "printed" runs eq. (10) as
-    printed; ``start_shift`` [m] raises the first segment's start, the perturbation that
-    measures the run's own sensitivity; ``fast`` False steps the readable laws and model in
-    Python instead of their compiled copies)."""
+def make_loop(implementation: str, contact: str, sc: Scenario, p: HexapodParams,
+              desc_dir: Path, body_form: str = "corrected", start_shift: float = 0.0,
+              fast: bool = True, **changes) -> ScenarioRun:
+    """One implementation's closed loop in one scenario, from the loaded stance: the
+    SETTLE_CYCLES cycles as its warm-up, then the judged cycle, sampled at 1 kHz (module
+    docstring). ``changes`` replace parameters after the scenario's own, e.g.
+    profile="sine"; ``body_form`` "printed" runs eq. (10) as printed; ``start_shift`` [m]
+    raises the first segment's start, the perturbation that measures the run's own
+    sensitivity; ``fast`` False steps the readable laws and model in Python instead of
+    their compiled copies."""
     p = scenario_params(p, sc).with_(**changes) if changes else scenario_params(p, sc)
     stance = loaded_start(p, body_form)
     plant = make_plant(implementation, p, contact, desc_dir, fast)
@@ -114,26 +111,26 @@ def run_one(p: HexapodParams, sc: Scenario, implementation: str, contact: str,
     q0[1] += start_shift  # segment 1's height
     plant.reset(q0, qd0)
     loop = HexapodLoop(plant, p, body_form, fast=fast, stance=stance)
-    record_every = max(1, int(round(p.f_sr / 1000.0)))  # 1 kHz traces
-    settle = SETTLE_CYCLES * p.T
-    judged_length = duration or sc.duration
-    total = settle + judged_length
-    dt = 1.0 / p.f_sr
-    if until is not None and until < total:  # a shortened run: all of it, from t = 0
-        length = harness.run_length(total, until)
-        return harness.run(loop, length, dt, record_every, progress=progress,
-                           workspace=_workspace(p, length))
-    # the settling cycles, checked for divergence as the judged one, then not kept; the
-    # impact count restarts every cycle (the harness bounds every signal by 1e6, and a
-    # closed play gives an impact a joint a step: 240,000 a cycle at 20 kHz)
-    for _ in range(SETTLE_CYCLES):
+    run = ScenarioRun(loop, 1.0 / p.f_sr, sc.duration,
+                      record_every=max(1, int(round(p.f_sr / 1000.0))),
+                      workspace=lambda length: _workspace(p, length))
+
+    def settle() -> None:
+        """The settling cycles, checked for divergence as the judged one, then not kept;
+        the impact count restarts every cycle (the harness bounds every signal by 1e6,
+        and a closed play gives an impact a joint a step: 240,000 a cycle at 20 kHz),
+        and at the judged cycle's start."""
+        for _ in range(SETTLE_CYCLES):
+            loop.drive.impacts = 0
+            run.record(p.T)
         loop.drive.impacts = 0
-        harness.run(loop, p.T, dt, record_every, workspace=_workspace(p, p.T))
-    loop.drive.impacts = 0  # the judged cycle's own impacts
-    df = harness.run(loop, judged_length, dt, record_every, progress=progress,
-                     workspace=_workspace(p, judged_length))
-    df["time"] = df["time"] - df["time"].iloc[0]
-    return df
+
+    return replace(run, warmup=Warmup(SETTLE_CYCLES * p.T, settle))
+
+
+# one implementation's wide trace of one scenario (make_loop, run by the framework): the
+# judged cycle with its time from 0, or a shortened run (``until``) whole from t = 0
+run_one = runner(make_loop)
 
 
 def _workspace(p: HexapodParams, length: float) -> dict[str, float]:

@@ -3,7 +3,7 @@ run for each implementation."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +12,7 @@ import pandas as pd
 
 from dynval.comparisons.hopper.loop import HopperLoop, Piecewise, make_plant
 from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
@@ -133,24 +134,24 @@ def initial_state(p: HopperParams) -> tuple[np.ndarray, np.ndarray]:
     return np.array([0.0, p.z_0, 0.0, 0.0, p.r_0]), np.zeros(5)
 
 
-def run_one(p: HopperParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, attitude_sign: float = 1.0, form: str = "corrected",
-            progress: Callable[[float], None] | None = None,
-            duration: float | None = None, until: float | None = None,
-            fast: bool = True) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early; ``attitude_sign`` -1 flips
-    eq. (23); ``form`` "printed" runs the hand-rolled model with eq. (12)'s printed bias;
-    ``fast`` False steps it in Python instead of one compiled chunk)."""
+def make_loop(implementation: str, contact: str, sc: Scenario, p: HopperParams,
+              desc_dir: Path, attitude_sign: float = 1.0, form: str = "corrected",
+              fast: bool = True) -> ScenarioRun:
+    """One implementation's closed loop in one scenario, from the drop (``attitude_sign``
+    -1 flips eq. (23); ``form`` "printed" runs the hand-rolled model with eq. (12)'s
+    printed bias; ``fast`` False steps it in Python instead of one compiled chunk),
+    sampled at 1 kHz, in the workspace, with the energy guard of a passive run."""
     p = scenario_params(p, sc)
     plant = make_plant(implementation, p, contact, desc_dir, form, fast)
     plant.reset(*initial_state(p))
     loop = HopperLoop(plant, p, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d),
                       sc.controlled, attitude_sign, fast)
-    record_every = max(1, int(round(1e-3 / p.dt)))  # 1 kHz traces
-    length = harness.run_length(duration or sc.duration, until)
-    return harness.run(loop, length, p.dt, record_every, progress=progress,
+    return ScenarioRun(loop, p.dt, sc.duration, record_every=max(1, int(round(1e-3 / p.dt))),
                        workspace=WORKSPACE, energy_guard=energy_guard(p, sc))
+
+
+# one implementation's wide trace of one scenario (make_loop, run by the framework)
+run_one = runner(make_loop)
 
 
 SEGMENT = 1.0  # a settling run is checked against its workspace every this long [s]
@@ -173,12 +174,8 @@ def run_settling(p: HopperParams, sc: Scenario, implementation: str, contact: st
     workspace (it falls: com.z or pitch past WORKSPACE; com.x is allowed the distance the
     speed references cover) ends the run there, and the trace up to that segment is kept:
     a run that falls is a finding about the controller, not a failure of the harness."""
-    p = scenario_params(p, sc)
-    plant = make_plant(implementation, p, contact, desc_dir)
-    plant.reset(*initial_state(p))
-    loop = HopperLoop(plant, p, contact, piecewise(sc.h_d), piecewise(sc.x_dot_d),
-                      sc.controlled)
-    record_every = max(1, int(round(1e-3 / p.dt)))
+    run = make_loop(implementation, contact, sc, p, desc_dir)
+    loop, record_every, p = run.loop, run.record_every, scenario_params(p, sc)
     length = harness.run_length(sc.duration, until)
     spans = [b - a for a, b in zip([t for t, _ in sc.x_dot_d],
                                    [t for t, _ in sc.x_dot_d[1:]] + [sc.duration],

@@ -36,13 +36,14 @@ if TYPE_CHECKING:  # the names below, as __getattr__ finds them, for type checke
         Variant,
         rows_verdict,
     )
+    from dynval.comparisons.ladder.scenario_run import ScenarioRun, Warmup
 
 __all__ = ["CI_SECONDS", "CONTACT_MODES", "IMPLEMENTATIONS", "AuditResults", "Chaos", "Context",
-           "Inputs", "ablation",
-           "PathPlot", "RobotLadder", "Swung", "TimePlot", "Tolerance", "Variant", "budget_rows",
-           "check_row", "compare", "recomputed_row", "rms_diff", "rows_verdict"]
+           "Inputs", "ablation", "PathPlot", "RobotLadder", "ScenarioRun", "Swung", "TimePlot",
+           "Tolerance", "Variant", "Warmup", "budget_rows", "check_row", "compare",
+           "recomputed_row", "rms_diff", "rows_verdict"]
 # where the names of __all__ are defined
-_PARTS = ("rungs", "metrics", "implementations", "evidence")
+_PARTS = ("rungs", "metrics", "implementations", "evidence", "scenario_run")
 
 
 def __getattr__(name: str) -> Any:

@@ -12,15 +12,16 @@ Jacobian of that point (tau + J^T F). A robot supplies what its paper adds, its
 controller and, where its feet, wheels or tips touch the ground, its contact law (the
 points' world positions and velocities to the forces on them, the same function in
 every implementation), through one hook, ``make_loop(implementation, contact, scenario,
-params, desc_dir)``, which returns a :class:`ControlledLoop` (a ``harness.ClosedLoop``);
-:func:`run_scenario` runs it as every scenario run is recorded.
+params, desc_dir)``, which returns the :class:`ControlledLoop` (a ``harness.ClosedLoop``)
+and how long it runs (``scenario_run.ScenarioRun``); the framework runs it as it runs
+every robot's (``scenario_run.run_scenario``).
 
 A robot from a package of its own uses the whole contract (``docs/examples/
 dynval-cartpole``: a regulator, and a contact law on the pole's tip). The paper robots'
 plants take the same ``step``: each engine plant is a :class:`SimulationPlant` seen in its
 paper's coordinates (floating bases on quaternions, planar models), each hand-rolled plant
 its paper's own step; their loops, compiled in chunks, compute their contact laws
-themselves (docs/DESIGN.md)."""
+themselves (docs/DESIGN.md), and reach the framework by the same hook."""
 
 from __future__ import annotations
 
@@ -30,9 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
-import pandas as pd
 
-from dynval.comparisons.ladder import harness
 from dynval.engines.base import FloatingState, Ground, PointForce
 
 ENGINES = ("mujoco", "pybullet", "drake")  # the engines that simulate (Pinocchio does not)
@@ -261,12 +260,3 @@ class ControlledLoop:
 
     def signals(self) -> dict[str, float]:
         return self._signals(self)
-
-
-def run_scenario(loop: ControlledLoop, duration: float, until: float | None,
-                 record_every: int = 1, **kwargs: Any) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation's loop over a scenario of
-    ``duration`` seconds (``until``: the first seconds only), as every scenario run is
-    recorded (``harness.run``)."""
-    return harness.run(loop, harness.run_length(duration, until), loop.plant.dt,
-                       record_every, **kwargs)

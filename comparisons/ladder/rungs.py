@@ -13,7 +13,6 @@ steps for every robot at once)."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -27,7 +26,7 @@ from dynval.comparisons.ladder import (
     evidence,
     l0,
     plan,
-    plant,
+    scenario_run,
     swing_rung,
 )
 from dynval.comparisons.ladder.audit import TermResult
@@ -115,22 +114,20 @@ class RobotLadder:
 
     def run_one(self, params: Any, scenario: Any, implementation: str, contact: str,
                 desc_dir: Path, **kwargs: Any) -> pd.DataFrame:
-        """One implementation's wide trace (time x signal) of one scenario: the robot's
-        ``run_one``, or, where its scenarios module has only the hook ``make_loop``, that
-        loop run for the scenario's ``duration`` (plant.run_scenario). A ``progress``
-        callback only where the robot's run_one takes one (it changes no number: a
-        plugin without it runs without a progress bar)."""
-        module = self._module("comparisons", "scenarios")
-        if not hasattr(module, "run_one") and hasattr(module, "make_loop"):
-            return _hook_run(self.robot, module.make_loop, params, scenario, implementation,
-                             contact, desc_dir, **kwargs)
-        run_one = self._declared(
-            "comparisons", "scenarios", "run_one", "run_one(params, scenario, implementation, "
-            "contact, desc_dir, until=None, progress=None): one implementation's trace; or "
-            "make_loop(implementation, contact, scenario, params, desc_dir): its loop")
-        if "progress" in kwargs and not _takes(run_one, "progress"):
-            kwargs.pop("progress")
-        return run_one(params, scenario, implementation, contact, desc_dir, **kwargs)
+        """One implementation's wide trace (time x signal) of one scenario: the loop of the
+        robot's one hook, ``make_loop``, run by the framework (scenario_run.runner).
+        ``duration``, ``until`` and ``progress`` are the framework's keywords; any other is
+        the robot's own option, and one its make_loop does not take is one sentence."""
+        make_loop = self._declared(
+            "comparisons", "scenarios", "make_loop", "make_loop(implementation, contact, "
+            "scenario, params, desc_dir, **options): its loop and how it runs "
+            "(ladder.ScenarioRun)")
+        refused = scenario_run.refused(make_loop, kwargs)
+        if refused:
+            raise PluginError(f"the make_loop of robot {self.robot!r} takes no "
+                              f"{', '.join(refused)}, which its ladder asks for")
+        return scenario_run.runner(make_loop)(params, scenario, implementation, contact,
+                                              desc_dir, **kwargs)
 
     def scenario_params(self, params: Any, scenario: Any) -> Any:
         """The parameters a scenario runs with (``scenario_params`` of the robot's
@@ -304,22 +301,3 @@ class RobotLadder:
         descs = self.descriptions(inp.params)
         return list(descs), [DescriptionRow(**r) for d in descs.values()
                              for r in l0.description_rows(d, inp.desc_dir)]
-
-
-def _takes(fn: Callable[..., Any], keyword: str) -> bool:
-    """Whether ``fn`` accepts ``keyword`` (by name or through ``**kwargs``)."""
-    params = inspect.signature(fn).parameters.values()
-    return any(p.name == keyword or p.kind is p.VAR_KEYWORD for p in params)
-
-
-def _hook_run(robot: str, make_loop: Callable[..., Any], params: Any, scenario: Any,
-              implementation: str, contact: str, desc_dir: Path, until: float | None = None,
-              progress: Callable[[float], None] | None = None, **rest: Any) -> pd.DataFrame:
-    """A robot's ``make_loop`` run as every scenario run is recorded, for the scenario's
-    ``duration`` [s] (``until``: its first seconds). The hook takes nothing else: a robot
-    whose runs take more (a readable path, a perturbed start) declares ``run_one``."""
-    if rest:
-        raise PluginError(f"robot {robot!r} declares make_loop but no run_one, which its "
-                          f"ladder asks to take {', '.join(sorted(rest))}")
-    loop = make_loop(implementation, contact, scenario, params, desc_dir)
-    return plant.run_scenario(loop, scenario.duration, until, progress=progress)

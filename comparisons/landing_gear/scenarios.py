@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
-from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
 from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots.landing_gear.params import LandingGearParams
@@ -43,21 +40,21 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
-def run_one(p: LandingGearParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, mass_model: str = "as_derived", forms: Forms = Forms(),
-            progress: Callable[[float], None] | None = None,
-            duration: float | None = None, until: float | None = None,
-            fast: bool = True) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early; ``fast`` False steps the
-    loop's readable laws in Python instead of their compiled copy)."""
+def make_loop(implementation: str, contact: str, sc: Scenario, p: LandingGearParams,
+              desc_dir: Path, mass_model: str = "as_derived", forms: Forms = Forms(),
+              fast: bool = True) -> ScenarioRun:
+    """One implementation's closed loop in one scenario, from the descent to the landing,
+    for the parameters' duration, sampled at 1 kHz (``fast`` False steps the loop's
+    readable laws in Python instead of their compiled copy)."""
     aSL, aAZ = math.radians(sc.alpha_SL_deg), math.radians(sc.alpha_AZ_deg)
     if implementation == "handrolled" and contact == "native":
         raise ValueError("the hand-rolled model has no native contact; use contact 'shared'")
     plant = make_plant(implementation, p, mass_model, contact, aSL, aAZ, forms, desc_dir)
     plant.reset(initial_state(p, aSL, aAZ))
     loop = LandingGearLoop(plant, p, aSL, aAZ, sc.level_controller, contact, forms, fast)
-    record_every = max(1, int(round(1e-3 / p.dt)))  # 1 kHz traces
-    length = harness.run_length(duration or p.duration, until)
-    return harness.run(loop, length, p.dt, record_every, progress=progress,
+    return ScenarioRun(loop, p.dt, p.duration, record_every=max(1, int(round(1e-3 / p.dt))),
                        workspace=WORKSPACE)
+
+
+# one implementation's wide trace of one scenario (make_loop, run by the framework)
+run_one = runner(make_loop)

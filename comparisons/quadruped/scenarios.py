@@ -5,13 +5,10 @@ pinned: contact "shared") and in MuJoCo and PyBullet with their own foot contact
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
-from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
 from dynval.comparisons.quadruped.loop import QuadrupedLoop, make_plant
 from dynval.handrolled.quadruped.gait import GAITS
 from dynval.robots.quadruped.params import QuadrupedParams
@@ -56,18 +53,19 @@ def check_contact(implementation: str, contact: str) -> None:
                      "only (use contact 'native'); pinning its feet is not implemented")
 
 
-def run_one(p: QuadrupedParams, sc: Scenario, implementation: str, contact: str,
-            desc_dir: Path, progress: Callable[[float], None] | None = None,
-            duration: float | None = None, until: float | None = None,
-            fast: bool = True, frame0: str = "corrected") -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early; ``fast`` False steps the
-    hand-rolled model by its printed recursions instead of their compiled copy, and every
-    implementation by advance() with the printed plan and feedforward; ``frame0``
-    "printed" steps it with section 2's frame 0 as printed)."""
+def make_loop(implementation: str, contact: str, sc: Scenario, p: QuadrupedParams,
+              desc_dir: Path, fast: bool = True, frame0: str = "corrected") -> ScenarioRun:
+    """One implementation's closed loop in one scenario, for its gait's cycles, sampled
+    every 10 steps (``fast`` False steps the hand-rolled model by its printed recursions
+    instead of their compiled copy, and every implementation by advance() with the
+    printed plan and feedforward; ``frame0`` "printed" steps it with section 2's frame 0
+    as printed)."""
     check_contact(implementation, contact)
     gait = GAITS[sc.gait]
     loop = QuadrupedLoop(make_plant(implementation, p, desc_dir, fast, frame0), p, gait, fast)
-    length = harness.run_length(duration or sc.cycles * gait.period, until)
-    return harness.run(loop, length, p.dt, 10, progress=progress,
+    return ScenarioRun(loop, p.dt, sc.cycles * gait.period, record_every=10,
                        workspace=WORKSPACE)
+
+
+# one implementation's wide trace of one scenario (make_loop, run by the framework)
+run_one = runner(make_loop)

@@ -6,14 +6,12 @@ slip and torque at which each wheel carries its share of the weight at zero draw
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from dynval.comparisons.ladder import harness
+from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
 from dynval.comparisons.rover.loop import RoverLoop, make_plant
 from dynval.handrolled.rover.control import PowerSteering
 from dynval.handrolled.rover.steady_state import constvel
@@ -135,13 +133,11 @@ def initial_state(p: RoverParams, sc: Scenario, soil) -> tuple[np.ndarray, np.nd
     return q, qd, ss.T, P0, ss
 
 
-def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, desc_dir: Path,
-            progress: Callable[[float], None] | None = None, duration: float | None = None,
-            until: float | None = None, wheel_form: str = "corrected",
-            integrator: str = "euler", fast: bool = True) -> pd.DataFrame:
-    """Wide trace (time x signal) of one implementation in one scenario (``duration``
-    replaces the scenario's length, ``until`` stops it early; ``fast`` False: step by
-    step from Python, RoverLoop)."""
+def make_loop(implementation: str, contact: str, sc: Scenario, p: RoverParams,
+              desc_dir: Path, wheel_form: str = "corrected", integrator: str = "euler",
+              fast: bool = True) -> ScenarioRun:
+    """One implementation's closed loop in one scenario, from the steady state, sampled at
+    100 Hz (``fast`` False: step by step from Python, RoverLoop)."""
     if contact != "shared":
         raise ValueError("the rover's wheel-soil law exists in no engine; use contact 'shared'")
     p = scenario_params(p, sc)
@@ -157,7 +153,9 @@ def run_one(p: RoverParams, sc: Scenario, implementation: str, contact: str, des
                                  int(round(p.control_period / p.dt)))
     powers = np.full((n, 2), P0) if sc.drive == "power" else None  # None: constant torque
     loop = RoverLoop(plant, p, np.full((n, 2), T0), powers, steering, fast)
-    record_every = max(1, int(round(0.01 / p.dt)))  # 100 Hz traces
-    length = harness.run_length(duration or sc.duration, until)
-    return harness.run(loop, length, p.dt, record_every, progress=progress,
+    return ScenarioRun(loop, p.dt, sc.duration, record_every=max(1, int(round(0.01 / p.dt))),
                        workspace=WORKSPACE)
+
+
+# one implementation's wide trace of one scenario (make_loop, run by the framework)
+run_one = runner(make_loop)

@@ -5,8 +5,9 @@ PyBullet's and Drake's own steps, with the same force law on the cart and the sa
 floor law on the pole's tip at each step.
 
 The plants are the framework's (``dynval.comparisons.ladder.plant``): this robot supplies
-its controller, its contact law and what it records through one hook, ``make_loop``, and
-the framework runs it for each scenario's ``duration`` (``RobotLadder.run_one``)."""
+its controller, its contact law and what it records through one hook, ``make_loop``, which
+says how long the run is (``ScenarioRun``), and the framework runs it
+(``ladder.scenario_run``), as it runs every robot's."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from dynval.comparisons.ladder import plant
+from dynval.comparisons.ladder.scenario_run import ScenarioRun
 from dynval_cartpole.model import contact, control, dynamics
 from dynval_cartpole.model.protocol import CartPole
 from dynval_cartpole.robot.params import CartPoleParams
@@ -58,7 +60,7 @@ def tip(p: CartPoleParams) -> plant.ContactPoint:
 
 
 def make_loop(implementation: str, contact_mode: str, sc: Scenario, p: CartPoleParams,
-              desc_dir: Path) -> plant.ControlledLoop:
+              desc_dir: Path) -> ScenarioRun:
     """The cart-pole's closed loop in one implementation: the framework's plant (the hand
     model's eqs. (1)-(2), or an engine's simulation of the description) under the
     regulator's force on the cart, and, where the scenario has the floor, eq. (5) on the
@@ -95,5 +97,6 @@ def make_loop(implementation: str, contact_mode: str, sc: Scenario, p: CartPoleP
             out["cartpole.tip.force.z"] = 0.0 if loop.F is None else float(loop.F[0, 2])
         return out
 
-    return plant.ControlledLoop(robot, regulator if sc.regulated else unforced, signals,
+    loop = plant.ControlledLoop(robot, regulator if sc.regulated else unforced, signals,
                                 floor if sc.floor else None)
+    return ScenarioRun(loop, p.dt, sc.duration)  # every step recorded
