@@ -1,6 +1,9 @@
 """The hopper's compiled chunks (HopperLoop.advance_many: handrolled/hopper/fast/loop.py,
 comparisons/hopper/compiled.py) against advance() step by step, the Python path they
-replace: the same laws and engine calls in the same order, so the same floats."""
+replace: the same laws and engine calls in the same order, so the same floats. The
+scenarios' own runs, chunks against single steps, are tests/test_compiled_equals_readable.py's;
+here what they do not run: a sampled controller and the printed bias, chunks and single
+steps mixed, a run that falls, and that the engines take the compiled chunks."""
 
 from __future__ import annotations
 
@@ -47,20 +50,6 @@ def _assert_same(python, chunked, a: HopperLoop, b: HopperLoop, slips: bool) -> 
     assert python["hopper.thrust"].max() > 0.0
     assert python["hopper.phase"].nunique() == 3
     assert bool(python["foot.force.x"].abs().max() > 0.0) == slips
-
-
-@pytest.mark.parametrize("scenario", ["height", "speed"])
-def test_compiled_chunks_equal_the_python_loop(scenario: str) -> None:
-    """The hand-rolled plant's compiled recursions stepped in chunks against the same
-    plant stepped by advance(), over the first 4.5 s (the drop, several hops: touchdown,
-    compression, thrust, apex and eq. (20)'s thrust update; the steps of the references
-    at 2 and 4 s, the foot slipping under friction (25) in the speed run): the whole trace
-    the same floats, the controller's and the loop's states equal.  (The engines' chunks
-    against their Python loop, and the compiled copy against the readable model, are
-    tests/test_compiled_equals_readable.py's.)"""
-    (python, a), (chunked, b) = (_trace("handrolled", scenario, fast, 4.5)
-                                 for fast in (False, True))
-    _assert_same(python, chunked, a, b, scenario == "speed")
 
 
 @pytest.mark.parametrize("contact", ["shared", "native"])

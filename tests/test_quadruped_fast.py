@@ -180,26 +180,6 @@ def test_engine_loops_take_the_compiled_reference_at_round_off():
     assert float(((fast_df - slow_df).abs().max() / scale).max()) < 1e-9
 
 
-@pytest.mark.parametrize("engine", ["mujoco", "pybullet"])
-@pytest.mark.parametrize("gait, steps", [(TROT, 300), (WALK, 300)])
-def test_engine_chunks_equal_the_python_loop(engine, gait, steps):
-    """advance_many with an engine (_EngineSteps: the chunk's plans from
-    fastloop.plan_ahead, the joints and feet forces read as arrays, fastloop.engine_step)
-    against advance() step by step (plan, state(), foot_forces_W, the PD in numpy):
-    the same arithmetic in the same order, so every recorded signal is the same float."""
-    from dynval.comparisons.quadruped.loop import make_plant
-    from dynval.robots import ROOT
-
-    python, chunked = (QuadrupedLoop(make_plant(engine, PARAMS, ROOT / "quadruped"), PARAMS,
-                                     gait) for _ in range(2))
-    for _ in range(steps // 10):
-        for _ in range(10):
-            python.advance()
-        chunked.advance_many(10)
-        assert python.t == chunked.t and python.stance == chunked.stance
-        assert python.signals() == chunked.signals()
-
-
 def test_engine_chunk_raises_where_the_plan_leaves_the_legs_reach():
     """On MuJoCo: the chunk stops at the step after which the plan fails and the printed
     plan's error comes out at the same time as the Python loop's."""
