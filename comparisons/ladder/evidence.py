@@ -34,7 +34,7 @@ CONVERGENCE_SLACK = 0.8
 @dataclass(frozen=True)
 class Chaos:
     """A robot's declaration that a run may amplify round-off: its ``implementation``
-    with ``contact`` runs again with ``keyword=shift`` passed to its ``run_one`` (a
+    with ``contact`` runs again with ``keyword=shift`` passed to its ``make_loop`` (a
     perturbed start; ``what`` names it, with its unit), and an agreement figure outside
     tolerance within ``factor`` times the spread this makes is known (chaos)."""
 

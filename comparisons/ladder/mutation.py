@@ -22,7 +22,7 @@ class Mutant:
     """One wrong hand-rolled model.
 
     ``scale``: (parameter, factor) pairs applied to the hand-rolled model's parameters;
-    ``run_kwargs``: keywords of the robot's ``run_one`` given to the hand-rolled scenario
+    ``run_kwargs``: keywords of the robot's ``make_loop`` given to the hand-rolled scenario
     runs only (a printed form, a flipped sign); ``model_terms``: whether the audit (L1/L2)
     and the contact-free trajectories (L3) see the scaled parameters too. That is right for
     what the engines read from the description files (a mass: the file keeps the original),

@@ -94,7 +94,7 @@ class RobotLadder:
 
     # --- found through the robot's spec (dynval.plugins.RobotSpec): its robots package's
     # params.py (PARAMS, table), its comparisons package's scenarios.py (SCENARIOS,
-    # run_one) and audit.py (full_audit) ------------------------------------------------
+    # make_loop) and audit.py (full_audit) ----------------------------------------------
     def _module(self, layer: str, name: str) -> ModuleType:
         return spec(self.robot).module(layer, name)
 
