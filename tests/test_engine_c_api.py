@@ -52,16 +52,16 @@ def test_compiled_reads_equal_the_python_api_bit_for_bit():
     sim = plant.sim
     for _ in range(20):  # away from the symmetric start: turning, pitching, rolling
         plant.advance(np.full((2, 2), 200.0))
-    c, plan = sim.compiled(), sim.compiled_points(plant.hub_links)
+    c, plan = sim.compiled(), sim.compiled_points(plant.point_links)
     base, q, qd = np.empty(13), np.empty(len(c.q_index)), np.empty(len(c.q_index))
     states = np.empty((len(plan.links), pybullet_compiled.LINK_STATE_DOUBLES))
     pybullet_compiled.observe(c, plan.links, base, q, qd, states)
     p_WB, R_WB, v_WB, w_WB = pybullet_compiled.base_frame(base, c.p_BI, c.R_BI)
-    P, V = np.empty((len(plant.hub_links), 3)), np.empty((len(plant.hub_links), 3))
+    P, V = np.empty((len(plant.point_links), 3)), np.empty((len(plant.point_links), 3))
     pybullet_compiled.points(states, plan.rows, plan.R_LI_T, p_WB, R_WB, v_WB, w_WB,
-                             plant.hub_offsets, P, V)
+                             plant.point_offsets, P, V)
     s = sim.state()
-    P_py, V_py = sim.points(plant.hub_links, plant.hub_offsets)
+    P_py, V_py = sim.points(plant.point_links, plant.point_offsets)
     for mine, theirs in ((p_WB, s.p_WB), (R_WB, s.R_WB), (v_WB, s.v_WB_W), (w_WB, s.w_WB_W),
                          (q, s.q), (qd, s.qd), (P, P_py), (V, V_py)):
         assert np.array_equal(mine, theirs)

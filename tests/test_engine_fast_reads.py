@@ -99,7 +99,7 @@ def test_contact_force_rows_and_joint_state_equal_the_full_reads() -> None:
     for engine in ("mujoco", "pybullet"):
         loop = QuadrupedLoop(quadruped_plant(engine, QUADRUPED, ROOT / "quadruped"),
                              QUADRUPED, TROT)
-        sim, feet = loop.plant.sim, loop.plant.feet
+        sim, feet = loop.plant.sim, tuple(loop.plant.point_links)
         touching = 0
         for _ in range(60):
             sim.step(loop.tau, ())  # joint_state first: nothing of the state read yet
@@ -129,7 +129,7 @@ def test_compiled_contact_list_is_the_live_list() -> None:
 
     loop = QuadrupedLoop(quadruped_plant("mujoco", QUADRUPED, ROOT / "quadruped"), QUADRUPED,
                          TROT)
-    sim, feet = loop.plant.sim, tuple(loop.plant.feet)
+    sim, feet = loop.plant.sim, tuple(loop.plant.point_links)
     contacts = sim.compiled_contacts()
     assert contacts is not None and sim.compiled_contacts() is contacts
     rows, seen = sim.contact_row_table(feet), 0

@@ -307,7 +307,7 @@ class _FastLoop:
         # the planar model has no free root: only the contact list is needed
         if native and not chunk_args.contacts_readable(sim):  # no contact list: per step
             return
-        links = tuple(plant.feet_links)
+        links = tuple(plant.point_links)
         # the feet's rows of the engine's contact forces (none with the shared ground)
         self.native_rows, self.contacts = chunk_args.contact_args(sim, links, native)
         # the feet's centres: their points at zero offsets from their links

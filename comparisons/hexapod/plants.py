@@ -137,7 +137,6 @@ class EnginePlant(plant.SimulationPlant):
         super().__init__(sim, feet_points(p))
         self.contact = contact
         self.off = robot_offset(p)
-        self.feet_links = self.point_links
 
     def reset(self, q: np.ndarray, qd: np.ndarray) -> None:
         z = np.zeros(3)

@@ -12,9 +12,9 @@ Jacobian of that point (tau + J^T F). A robot supplies what its paper adds, its
 controller and, where its feet, wheels or tips touch the ground, its contact law (the
 points' world positions and velocities to the forces on them, the same function in
 every implementation), through one hook, ``make_loop(implementation, contact, scenario,
-params, desc_dir)``, which returns the :class:`ControlledLoop` (a ``harness.ClosedLoop``)
-and how long it runs (``scenario_run.ScenarioRun``); the framework runs it as it runs
-every robot's (``scenario_run.run_scenario``).
+params, desc_dir)``, which returns a ``scenario_run.ScenarioRun``: the
+:class:`ControlledLoop` (a ``harness.ClosedLoop``) and how it runs. The framework runs
+it as it runs every robot's (``scenario_run.run_scenario``).
 
 A robot from a package of its own uses the whole contract (``docs/examples/
 dynval-cartpole``: a regulator, and a contact law on the pole's tip). The paper robots'

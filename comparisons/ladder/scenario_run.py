@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from dynval.comparisons.ladder import harness
+from dynval.plugins import PluginError
 
 # the run_one keywords the framework takes itself; every other one is the robot's option
 FRAMEWORK_KEYWORDS = ("duration", "until", "progress")
@@ -93,8 +94,9 @@ class Runner:
                  **options: Any) -> pd.DataFrame:
         built = self.make_loop(implementation, contact, scenario, params, desc_dir, **options)
         if not isinstance(built, ScenarioRun):
-            raise TypeError(f"make_loop must return a ScenarioRun (the loop and how it runs), "
-                            f"not {type(built).__name__}")
+            raise PluginError(f"{self.make_loop.__module__}.make_loop must return a "
+                              f"ScenarioRun (the loop and how it runs), not "
+                              f"{type(built).__name__}")
         return run_scenario(built, duration, until, progress)
 
 

@@ -5,8 +5,9 @@ returning to Python.  Each step is what the Python path does, call for call and
 operation for operation:
 
 * ``EnginePlant.step``: the joint torques, the thrust F_th along P's y on the link "body"
-  at its origin and each foot's force at ``foot_offset`` on its lower leg, all turned to
-  W (frames.vec_W), then the engine's step;
+  at its origin and each foot's force l_L along its lower leg (the plant's contact
+  points, ``loop.contact_points``), all turned to W (frames.vec_W), then the engine's
+  step;
 * ``EnginePlant.observe``: the engine's state and the four feet, turned to the paper
   frame P (frames.vec_P, frames.R_PB_from_R_WB; omega_B is left out: nothing after the
   observation reads it, and the caller turns the last state the chunk read with
@@ -260,15 +261,17 @@ class EngineChunks:
     gathered once; :meth:`run` steps it.  ``native``: the engine's own contact, its
     forces read from its contact list after each step."""
 
-    def __init__(self, sim, foot_links: Sequence[str], foot_offset: np.ndarray,
+    def __init__(self, sim, links: Sequence[str], offsets: np.ndarray,
                  dt: float, m: float, g: float, native: bool = False) -> None:
+        """``links`` and ``offsets``: the plant's contact points, the body's origin (where
+        the thrust acts) first, then the feet."""
         self.sim = sim
-        links = ["body", *foot_links]
-        self.offsets = np.vstack([np.zeros(3), np.tile(foot_offset, (len(foot_links), 1))])
+        links = list(links)
+        self.offsets = np.array(offsets, dtype=float)
         self.consts = np.array([dt, m, g])
         self.points = (links, self.offsets)  # what each step reads and pushes on
         self.plant = chunk_args.step_args(sim, links, self.offsets)
-        self._native_rows, self._contacts = chunk_args.contact_args(sim, foot_links, native)
+        self._native_rows, self._contacts = chunk_args.contact_args(sim, links[1:], native)
 
     available = staticmethod(chunk_args.available)
 

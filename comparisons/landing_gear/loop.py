@@ -111,7 +111,6 @@ class EnginePlant(plant.SimulationPlant):
     def __init__(self, sim, p: LandingGearParams) -> None:
         super().__init__(sim, contact_points(p))
         self.p = p
-        self.foot_offset = np.array([p.l_L, 0.0, 0.0])
 
     def reset(self, s: InitialState) -> None:
         R_WB = R_WB_from_R_PB(s.R_PB)
@@ -237,7 +236,7 @@ class LandingGearLoop:
                 EngineChunks.native_available(plant.sim) if native
                 else EngineChunks.available(plant.sim))
             self._engine_chunks = EngineChunks(
-                plant.sim, FOOT_LINKS, plant.foot_offset, self.p.dt, self.p.m, self.p.g,
+                plant.sim, plant.point_links, plant.point_offsets, self.p.dt, self.p.m, self.p.g,
                 native) if ok else False
         return self._engine_chunks or None
 

@@ -95,8 +95,7 @@ class EnginePlant(plant.SimulationPlant):
     (the sphere centres: frame 4 of Table 1, a_3 along link 3)."""
 
     def __init__(self, sim, p: QuadrupedParams) -> None:
-        super().__init__(sim, feet_points(p))
-        self.feet = tuple(self.point_links)  # foot links, LEGS order
+        super().__init__(sim, feet_points(p))  # foot links, LEGS order
 
     def reset(self, p_WB, R_WB, theta, nu, stance) -> None:
         self.sim.reset(FloatingState(p_WB, R_WB, R_WB @ nu[:3], R_WB @ nu[3:6],
@@ -319,7 +318,7 @@ class _EngineSteps:
 
     def run(self, loop: QuadrupedLoop, n: int) -> None:
         plant, consts = loop.plant, self.laws.consts
-        sim, feet = plant.sim, plant.feet
+        sim, feet = plant.sim, tuple(plant.point_links)
         ahead = fastloop.Ahead(np.empty((n, 4, 3)), np.empty((n, 4, 3)), np.empty((n, 12)),
                                np.empty((n, 4, 3)), np.empty((n, 6)),
                                np.empty(n, dtype=np.int64))

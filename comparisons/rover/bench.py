@@ -55,7 +55,7 @@ def run(steps: int) -> dict[str, dict[str, float]]:
                 for _ in range(steps):
                     plant.advance(T)
             model = min(model, (time.perf_counter() - t0) / steps)
-        hubs = None if impl == "handrolled" else (plant.hub_links, plant.hub_offsets)
+        hubs = None if impl == "handrolled" else (plant.point_links, plant.point_offsets)
         out[impl] = bench.row(impl, model, closed, plant, steps, hubs)
         if impl != "handrolled":  # the wheel-soil law alone, on this engine's hubs
             law = (*plant.law_inputs(), T.ravel().copy(), p.r, p.b, p.D, soil.as_tuple())

@@ -122,7 +122,6 @@ class EnginePlant(plant.SimulationPlant):
         self.soil = soil
         n = p.n_segments
         self.links = [segment_name(i, n) for i in range(1, n + 1)]
-        self.hub_links, self.hub_offsets = self.point_links, self.point_offsets
         self.n_turning = len(sim.state().q)
         self.heading = 0.0  # last heading q6, unwrapped: the engine pose gives it mod 2 pi
         # (q, qd, A, w_WB) a compiled chunk read: state() solves A x = w_WB for qd's rates
@@ -130,7 +129,7 @@ class EnginePlant(plant.SimulationPlant):
         self._compiled = sim.compiled() if hasattr(sim, "compiled") else None
         self._no_power = np.zeros((n, 2))  # the powers a constant-torque drive passes
         if self._compiled is not None:  # the hubs, as the compiled samples read them
-            self._plant = chunk_args.step_args(sim, self.hub_links, self.hub_offsets)
+            self._plant = chunk_args.step_args(sim, self.point_links, self.point_offsets)
 
     @property
     def t(self) -> float:
@@ -212,7 +211,7 @@ class EnginePlant(plant.SimulationPlant):
         engine in one call)."""
         s = self.sim.state()
         P_W, V_W = self.points()
-        R_0link = np.empty((len(self.hub_links), 3, 3))
+        R_0link = np.empty((len(self.point_links), 3, 3))
         R_W = s.R_WB
         for i in range(len(self.links)):
             if i > 0 and len(s.q) >= i:
