@@ -143,7 +143,7 @@ def test_every_robot_is_run_by_its_make_loop(monkeypatch):
 def test_a_make_loop_that_returns_a_bare_loop_is_one_sentence():
     """The hook returns the loop and how it runs (a ScenarioRun); a loop alone, as a
     plugin written for an older contract might return, is named in one sentence."""
-    from dynval.comparisons.ladder.scenario_run import runner
+    from dynval.comparisons.ladder.scenario_run import Runner
     from dynval.plugins import PluginError
 
     def make_loop(implementation, contact, sc, p, desc_dir):
@@ -152,4 +152,4 @@ def test_a_make_loop_that_returns_a_bare_loop_is_one_sentence():
     with pytest.raises(PluginError, match=r"test_ladder\.make_loop must return a "
                                           r"ScenarioRun \(the loop and how it runs\), not "
                                           r"object"):
-        runner(make_loop)(None, None, "handrolled", "shared", None)
+        Runner(make_loop)(None, None, "handrolled", "shared", None)

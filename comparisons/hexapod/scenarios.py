@@ -24,7 +24,7 @@ import pandas as pd
 
 from dynval.comparisons.hexapod.loop import HexapodLoop, loaded_start, make_plant
 from dynval.comparisons.ladder import harness
-from dynval.comparisons.ladder.scenario_run import ScenarioRun, Warmup, runner
+from dynval.comparisons.ladder.scenario_run import Runner, ScenarioRun, Warmup
 from dynval.robots.hexapod.params import HexapodParams
 
 # How far the body may move from its start before a run is called diverged: it walks V_F T
@@ -130,7 +130,7 @@ def make_loop(implementation: str, contact: str, sc: Scenario, p: HexapodParams,
 
 # one implementation's wide trace of one scenario (make_loop, run by the framework): the
 # judged cycle with its time from 0, or a shortened run (``until``) whole from t = 0
-run_one = runner(make_loop)
+run_one = Runner(make_loop)
 
 
 def _workspace(p: HexapodParams, length: float) -> dict[str, float]:

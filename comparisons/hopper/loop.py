@@ -166,9 +166,7 @@ class EnginePlant(plant.SimulationPlant):
                           [f[12], f[14], -f[16], f[20], f[21]], [f[22], f[24]],
                           [f[25], f[27]], y)
 
-    def joint_state(self) -> tuple[np.ndarray, np.ndarray]:
-        s = self.observe()
-        return np.array(s.q), np.array(s.qd)
+    joint_state = _PlanarPlant.joint_state  # the planar coordinates, as the hand plants'
 
     def native_foot_force(self) -> np.ndarray:
         """The engine's own ground force on the foot, (x, z)."""

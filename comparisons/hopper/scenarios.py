@@ -12,7 +12,7 @@ import pandas as pd
 
 from dynval.comparisons.hopper.loop import HopperLoop, Piecewise, make_plant
 from dynval.comparisons.ladder import harness
-from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
+from dynval.comparisons.ladder.scenario_run import Runner, ScenarioRun
 from dynval.handrolled.hopper.model import PlanarHopper
 from dynval.robots.hopper.params import HopperParams
 
@@ -151,7 +151,7 @@ def make_loop(implementation: str, contact: str, sc: Scenario, p: HopperParams,
 
 
 # one implementation's wide trace of one scenario (make_loop, run by the framework)
-run_one = runner(make_loop)
+run_one = Runner(make_loop)
 
 
 SEGMENT = 1.0  # a settling run is checked against its workspace every this long [s]

@@ -115,7 +115,7 @@ class RobotLadder:
     def run_one(self, params: Any, scenario: Any, implementation: str, contact: str,
                 desc_dir: Path, **kwargs: Any) -> pd.DataFrame:
         """One implementation's wide trace (time x signal) of one scenario: the loop of the
-        robot's one hook, ``make_loop``, run by the framework (scenario_run.runner).
+        robot's one hook, ``make_loop``, run by the framework (scenario_run.Runner).
         ``duration``, ``until`` and ``progress`` are the framework's keywords; any other is
         the robot's own option, and one its make_loop does not take is one sentence."""
         make_loop = self._declared(
@@ -126,7 +126,7 @@ class RobotLadder:
         if refused:
             raise PluginError(f"the make_loop of robot {self.robot!r} takes no "
                               f"{', '.join(refused)}, which its ladder asks for")
-        return scenario_run.runner(make_loop)(params, scenario, implementation, contact,
+        return scenario_run.Runner(make_loop)(params, scenario, implementation, contact,
                                               desc_dir, **kwargs)
 
     def scenario_params(self, params: Any, scenario: Any) -> Any:

@@ -100,11 +100,6 @@ class Runner:
         return run_scenario(built, duration, until, progress)
 
 
-def runner(make_loop: Callable[..., ScenarioRun]) -> Runner:
-    """A robot's ``run_one`` from its ``make_loop`` (:class:`Runner`)."""
-    return Runner(make_loop)
-
-
 def refused(make_loop: Callable[..., Any], options: dict[str, Any]) -> list[str]:
     """The robot options among ``options`` that ``make_loop`` does not take."""
     params = inspect.signature(make_loop).parameters

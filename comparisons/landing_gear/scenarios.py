@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
+from dynval.comparisons.ladder.scenario_run import Runner, ScenarioRun
 from dynval.comparisons.landing_gear.loop import LandingGearLoop, initial_state, make_plant
 from dynval.handrolled.landing_gear.model import Forms
 from dynval.robots.landing_gear.params import LandingGearParams
@@ -57,4 +57,4 @@ def make_loop(implementation: str, contact: str, sc: Scenario, p: LandingGearPar
 
 
 # one implementation's wide trace of one scenario (make_loop, run by the framework)
-run_one = runner(make_loop)
+run_one = Runner(make_loop)

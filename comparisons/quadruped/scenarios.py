@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
+from dynval.comparisons.ladder.scenario_run import Runner, ScenarioRun
 from dynval.comparisons.quadruped.loop import QuadrupedLoop, make_plant
 from dynval.handrolled.quadruped.gait import GAITS
 from dynval.robots.quadruped.params import QuadrupedParams
@@ -68,4 +68,4 @@ def make_loop(implementation: str, contact: str, sc: Scenario, p: QuadrupedParam
 
 
 # one implementation's wide trace of one scenario (make_loop, run by the framework)
-run_one = runner(make_loop)
+run_one = Runner(make_loop)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dynval.comparisons.ladder.scenario_run import ScenarioRun, runner
+from dynval.comparisons.ladder.scenario_run import Runner, ScenarioRun
 from dynval.comparisons.rover.loop import RoverLoop, make_plant
 from dynval.handrolled.rover.control import PowerSteering
 from dynval.handrolled.rover.steady_state import constvel
@@ -158,4 +158,4 @@ def make_loop(implementation: str, contact: str, sc: Scenario, p: RoverParams,
 
 
 # one implementation's wide trace of one scenario (make_loop, run by the framework)
-run_one = runner(make_loop)
+run_one = Runner(make_loop)
